@@ -1,0 +1,26 @@
+/** The error kinds of the batch protocol (BATCH-PROTOCOL.md). */
+export type ErrorKind =
+  | 'bad-request'
+  | 'parse'
+  | 'domain'
+  | 'not-composable'
+  | 'not-complementable'
+  | 'overflow'
+  | 'gpu';
+
+/** Every failure of the library travels as a LayoutError: a protocol kind and a sentence
+ *  that names the culprit. Only the outermost layer (CLI, batch, page) turns it into text. */
+export class LayoutError extends Error {
+  readonly kind: ErrorKind;
+  constructor(kind: ErrorKind, message: string) {
+    super(message);
+    this.kind = kind;
+    this.name = 'LayoutError';
+  }
+}
+
+export const domainError = (message: string): LayoutError => new LayoutError('domain', message);
+
+export function isLayoutError(e: unknown): e is LayoutError {
+  return e instanceof LayoutError;
+}

@@ -1,0 +1,218 @@
+/**
+ * Layouts (SPEC §2, Defs. 2.3.1.1 – 2.3.1.24): L = S:D, a nested tuple S of positive integers
+ * (the shape) and a congruent nested tuple D of non-negative integers (the stride).
+ * Every Layout value built by `makeLayout` is validated: its size and cosize are exact
+ * integers at most 2^53 − 1, so Φ can be evaluated exactly everywhere on its domain.
+ */
+import { add, mul, overflow, MAX_EXACT } from './arith.js';
+import { domainError } from './errors.js';
+import * as T from './tuple.js';
+import type { Profile, Tuple } from './tuple.js';
+
+export interface Layout {
+  readonly shape: Tuple;
+  readonly stride: Tuple;
+}
+
+/** A flat view of a layout: its entries s_i:d_i (L♭). */
+export interface Flat {
+  readonly shapes: readonly number[];
+  readonly strides: readonly number[];
+}
+
+function freezeTuple(t: Tuple): Tuple {
+  return typeof t === 'number' ? t : Object.freeze(t.map(freezeTuple));
+}
+
+function showTuple(t: Tuple): string {
+  return typeof t === 'number' ? String(t) : `(${t.map(showTuple).join(',')})`;
+}
+
+/** Def. 2.3.1.1: validate and build S:D. Throws `domain` (incongruent, zero shape, negative
+ *  stride, non-integer) or `overflow` (size or cosize beyond 2^53 − 1). */
+export function makeLayout(shape: Tuple, stride: Tuple): Layout {
+  if (!T.congruent(shape, stride)) {
+    throw domainError(`shape ${showTuple(shape)} and stride ${showTuple(stride)} are not congruent`);
+  }
+  const s = T.entries(shape);
+  const d = T.entries(stride);
+  for (let i = 0; i < s.length; i++) {
+    const si = s[i]!;
+    const di = d[i]!;
+    if (!Number.isInteger(si) || si < 1) {
+      throw domainError(`shape entry ${i + 1} is ${si}: shape entries must be positive integers`);
+    }
+    if (!Number.isInteger(di) || di < 0) {
+      throw domainError(`stride entry ${i + 1} is ${di}: stride entries must be non-negative integers`);
+    }
+    if (si > MAX_EXACT) throw overflow(`shape entry ${i + 1}`);
+    if (di > MAX_EXACT) throw overflow(`stride entry ${i + 1}`);
+  }
+  let sz = 1;
+  let co = 0;
+  for (let i = 0; i < s.length; i++) {
+    sz = mul(sz, s[i]!, 'size');
+    co = add(co, mul(s[i]! - 1, d[i]!, 'cosize'), 'cosize');
+  }
+  add(co, 1, 'cosize');
+  return Object.freeze({ shape: freezeTuple(shape), stride: freezeTuple(stride) });
+}
+
+/** Build a flat layout (s1..sm):(d1..dm). */
+export const makeFlat = (shapes: readonly number[], strides: readonly number[]): Layout =>
+  makeLayout([...shapes], [...strides]);
+
+/** A depth-0 layout s:d. */
+export const makeEntry = (s: number, d: number): Layout => makeLayout(s, d);
+
+export const EMPTY: Layout = Object.freeze({ shape: Object.freeze([]), stride: Object.freeze([]) });
+export const TRIVIAL: Layout = Object.freeze({ shape: 1, stride: 0 });
+
+export function flat(l: Layout): Flat {
+  return { shapes: T.entries(l.shape), strides: T.entries(l.stride) };
+}
+
+// Def. 2.3.1.2: rank, length, depth, size and profile are those of the shape.
+export const rank = (l: Layout): number => T.rank(l.shape);
+export const length = (l: Layout): number => T.len(l.shape);
+export const depth = (l: Layout): number => T.depth(l.shape);
+export const size = (l: Layout): number => T.size(l.shape);
+export const profile = (l: Layout): Profile => T.profile(l.shape);
+
+/** cosize(L) = Φ_L(size − 1) + 1 = 1 + Σ (s_i − 1)·d_i (1 for the empty layout). */
+export function cosize(l: Layout): number {
+  const { shapes, strides } = flat(l);
+  let c = 1;
+  for (let i = 0; i < shapes.length; i++) c = add(c, mul(shapes[i]! - 1, strides[i]!, 'cosize'), 'cosize');
+  return c;
+}
+
+/** Def. 2.3.1.9: the i-th mode, 1 ≤ i ≤ rank(L). A depth-0 layout is its own mode. */
+export function mode(l: Layout, i: number): Layout {
+  const r = rank(l);
+  if (!Number.isInteger(i) || i < 1 || i > r) throw domainError(`mode index ${i} out of range 1..${r}`);
+  if (typeof l.shape === 'number') return l;
+  return { shape: l.shape[i - 1]!, stride: (l.stride as readonly Tuple[])[i - 1]! };
+}
+
+export function modes(l: Layout): Layout[] {
+  const out: Layout[] = [];
+  for (let i = 1; i <= rank(l); i++) out.push(mode(l, i));
+  return out;
+}
+
+/** Def. 2.3.1.9: the i-th entry s_i:d_i, 1 ≤ i ≤ len(L), a depth-0 layout. */
+export function entry(l: Layout, i: number): Layout {
+  const { shapes, strides } = flat(l);
+  if (!Number.isInteger(i) || i < 1 || i > shapes.length) {
+    throw domainError(`entry index ${i} out of range 1..${shapes.length}`);
+  }
+  return { shape: shapes[i - 1]!, stride: strides[i - 1]! };
+}
+
+/** Def. 2.3.1.13: L♭ = S♭:D♭. */
+export function flatten(l: Layout): Layout {
+  const { shapes, strides } = flat(l);
+  return { shape: shapes, stride: strides };
+}
+
+/** Def. 2.3.2.5: the concatenation (L1, …, Lk), k ≥ 1. It nests. */
+export function concat(...ls: readonly Layout[]): Layout {
+  if (ls.length < 1) throw domainError('concatenation needs at least one layout');
+  return makeLayout(
+    ls.map((l) => l.shape),
+    ls.map((l) => l.stride),
+  );
+}
+
+/** Def. 2.3.2.12: L_P, substituting the modes of S and of D into P (len(P) = rank(L)). */
+export function substitute(l: Layout, p: Profile): Layout {
+  const r = rank(l);
+  const n = T.profileLength(p);
+  if (n !== r) throw domainError(`profile has ${n} entries but the layout has rank ${r}`);
+  const ms = modes(l);
+  return {
+    shape: T.substituteTuples(p, ms.map((m) => m.shape)),
+    stride: T.substituteTuples(p, ms.map((m) => m.stride)),
+  };
+}
+
+/** Construction 2.3.1.19: the layout with flattening (shapes):(strides) and profile P. */
+export function withProfile(f: Flat, p: Profile): Layout {
+  return { shape: T.substituteTuples(p, f.shapes), stride: T.substituteTuples(p, f.strides) };
+}
+
+/** Def. 2.3.1.24: every entry with s_i = 1 has d_i = 0. */
+export function isNondegenerate(l: Layout): boolean {
+  const { shapes, strides } = flat(l);
+  for (let i = 0; i < shapes.length; i++) if (shapes[i] === 1 && strides[i] !== 0) return false;
+  return true;
+}
+
+function checkIndex(l: Layout, x: number): number {
+  const n = size(l);
+  if (!Number.isInteger(x) || x < 0 || x >= n) throw domainError(`x = ${x} is outside [0, ${n})`);
+  return n;
+}
+
+/** Construction 2.3.1.17: Φ_L(x) = Σ x_i·d_i with x_i the colexicographic coordinates of x. */
+export function phi(l: Layout, x: number): number {
+  checkIndex(l, x);
+  const { shapes, strides } = flat(l);
+  let off = 0;
+  let rest = x;
+  for (let i = 0; i < shapes.length; i++) {
+    const s = shapes[i]!;
+    off += (rest % s) * strides[i]!;
+    rest = Math.floor(rest / s);
+  }
+  return off;
+}
+
+/** The nested coordinate of index x (colexicographic within every mode). */
+export function indexToCoord(l: Layout, x: number): Tuple {
+  checkIndex(l, x);
+  let rest = x;
+  const go = (s: Tuple): Tuple => {
+    if (typeof s === 'number') {
+      const c = rest % s;
+      rest = Math.floor(rest / s);
+      return c;
+    }
+    return s.map(go);
+  };
+  return go(l.shape);
+}
+
+/** Φ at a nested coordinate. A coordinate is congruent to the shape, or an integer at any
+ *  level, which indexes that sub-shape colexicographically (as in CuTe). */
+export function coordToOffset(l: Layout, coord: Tuple): number {
+  const go = (c: Tuple, s: Tuple, d: Tuple): number => {
+    if (typeof c === 'number') {
+      const n = T.size(s);
+      if (!Number.isInteger(c) || c < 0 || c >= n) {
+        throw domainError(`coordinate ${c} is outside [0, ${n}) for shape ${showTuple(s)}`);
+      }
+      return phi({ shape: s, stride: d }, c);
+    }
+    if (typeof s === 'number' || typeof d === 'number' || c.length !== s.length) {
+      throw domainError(`coordinate ${showTuple(c)} is not congruent to shape ${showTuple(s)}`);
+    }
+    let off = 0;
+    for (let i = 0; i < c.length; i++) off += go(c[i]!, s[i]!, d[i]!);
+    return off;
+  };
+  return go(coord, l.shape, l.stride);
+}
+
+/** Structural equality of layouts (same nesting, same integers). */
+export function layoutsEqual(a: Layout, b: Layout): boolean {
+  return tuplesEqual(a.shape, b.shape) && tuplesEqual(a.stride, b.stride);
+}
+
+export function tuplesEqual(a: Tuple, b: Tuple): boolean {
+  if (typeof a === 'number' || typeof b === 'number') return a === b;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!tuplesEqual(a[i]!, b[i]!)) return false;
+  return true;
+}

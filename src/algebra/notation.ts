@@ -1,0 +1,140 @@
+/**
+ * Parsing and canonical printing (BATCH-PROTOCOL.md "Notation").
+ * Layouts are written `shape:stride` as in CuTe: `(3,(3,2)):(3,(1,10))`. Any whitespace is
+ * accepted between tokens; anything else is a `parse` error naming the offset and what was
+ * expected. Canonical printing: decimal integers, no spaces, `(…)` with commas; a depth-0
+ * layout prints bare (`10:4`), a 1-tuple keeps its parentheses (`(512):(4)`).
+ */
+import { MAX_EXACT } from './arith.js';
+import { LayoutError } from './errors.js';
+import { makeLayout, type Layout } from './layout.js';
+import type { Profile, Tuple } from './tuple.js';
+
+class Parser {
+  pos = 0;
+  constructor(
+    readonly text: string,
+    readonly what: string,
+  ) {}
+
+  fail(expected: string): never {
+    this.skip();
+    const got =
+      this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
+    throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
+  }
+
+  skip(): void {
+    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+  }
+
+  peek(): string | undefined {
+    this.skip();
+    return this.text[this.pos];
+  }
+
+  eat(c: string): boolean {
+    if (this.peek() === c) {
+      this.pos++;
+      return true;
+    }
+    return false;
+  }
+
+  integer(allowNegative: boolean): number {
+    this.skip();
+    const start = this.pos;
+    if (allowNegative && this.text[this.pos] === '-') this.pos++;
+    const digitsAt = this.pos;
+    while (this.pos < this.text.length && this.text[this.pos]! >= '0' && this.text[this.pos]! <= '9') this.pos++;
+    if (this.pos === digitsAt) {
+      this.pos = start;
+      this.fail(allowNegative ? "an integer or '('" : "an integer");
+    }
+    const lexeme = this.text.slice(start, this.pos);
+    const v = Number(lexeme);
+    if (!Number.isSafeInteger(v)) {
+      throw new LayoutError('overflow', `${this.what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
+    }
+    return v === 0 ? 0 : v; // normalise -0
+  }
+
+  tuple(): Tuple {
+    if (this.eat('(')) {
+      const items: Tuple[] = [];
+      if (this.eat(')')) return items;
+      for (;;) {
+        items.push(this.tuple());
+        if (this.eat(')')) return items;
+        if (!this.eat(',')) this.fail("',' or ')'");
+      }
+    }
+    return this.integer(true);
+  }
+
+  profile(): Profile {
+    if (this.eat('*')) return '*';
+    if (this.eat('(')) {
+      const items: Profile[] = [];
+      if (this.eat(')')) return items;
+      for (;;) {
+        items.push(this.profile());
+        if (this.eat(')')) return items;
+        if (!this.eat(',')) this.fail("',' or ')'");
+      }
+    }
+    return this.fail("'*' or '('");
+  }
+
+  end(): void {
+    if (this.peek() !== undefined) this.fail('end of input');
+  }
+}
+
+/** Parse a nested tuple such as `(4,(9,25))`. */
+export function parseTuple(text: string, what = 'tuple'): Tuple {
+  const p = new Parser(text, what);
+  const t = p.tuple();
+  p.end();
+  for (const x of flatInts(t)) {
+    if (x < 1) throw new LayoutError('domain', `${what}: entry ${x} is not a positive integer`);
+  }
+  return t;
+}
+
+function flatInts(t: Tuple): number[] {
+  return typeof t === 'number' ? [t] : t.flatMap(flatInts);
+}
+
+/** Parse a layout `shape:stride` and validate it (congruence, signs, size). */
+export function parseLayout(text: string, what = 'layout'): Layout {
+  const p = new Parser(text, what);
+  const shape = p.tuple();
+  if (!p.eat(':')) p.fail("':'");
+  const stride = p.tuple();
+  p.end();
+  return makeLayout(shape, stride);
+}
+
+/** Parse a profile such as `(*,(*,*))`. */
+export function parseProfile(text: string, what = 'profile'): Profile {
+  const p = new Parser(text, what);
+  const prof = p.profile();
+  p.end();
+  return prof;
+}
+
+export function formatTuple(t: Tuple): string {
+  return typeof t === 'number' ? String(t) : `(${t.map(formatTuple).join(',')})`;
+}
+
+export function formatProfile(p: Profile): string {
+  return p === '*' ? '*' : `(${p.map(formatProfile).join(',')})`;
+}
+
+/** Canonical form of a layout: `(3,(3,2)):(3,(1,10))`, `10:4`, `():()`. */
+export function formatLayout(l: Layout): string {
+  return `${formatTuple(l.shape)}:${formatTuple(l.stride)}`;
+}
+
+export { MAX_EXACT };

@@ -1,0 +1,73 @@
+/**
+ * The evaluator's contract: everything that runs Φ in bulk. Two implementations answer it
+ * identically: `cpu.ts` (generated, specialised JavaScript) and `gpu.ts` (generated WGSL on a
+ * GPUDevice). Results have exactly the keys of BATCH-PROTOCOL.md "Bulk checks"; integers that
+ * may exceed 2^53 − 1 are bigint here and printed by the protocol layer.
+ */
+import type { Layout } from '../algebra/layout.js';
+
+export type BackendName = 'cpu' | 'gpu';
+export type BackendChoice = BackendName | 'auto';
+
+export interface Digest {
+  count: number;
+  /** exact Σ Φ(x) over the range */
+  sum: bigint;
+  min: number | null;
+  max: number | null;
+}
+
+export interface CompactReport {
+  compact: boolean;
+  /** distinct offsets below size(L) */
+  image: number;
+  /** #x with Φ(x) ≥ size(L) */
+  outOfRange: number;
+  /** size − outOfRange − image */
+  collisions: number;
+  /** [x, y] with x < y and Φ(x) = Φ(y), or [x] with Φ(x) ≥ size, or null exactly when compact */
+  witness: [number, number] | [number] | null;
+}
+
+export interface ComposeReport {
+  equal: boolean;
+  /** #x < size(A) with Φ_C(x) ≠ Φ_B(Φ_A(x)) */
+  mismatches: number;
+  witness: number | null;
+  /** C, the candidate composite */
+  composite: Layout;
+}
+
+export interface TileMap {
+  tileSize: number;
+  tiles: number;
+  /** offsets[k][i] = Φ_{A⊘B}(i + tileSize·k) */
+  offsets: number[][];
+}
+
+export interface RunOptions {
+  /** abort after this many milliseconds (reported with what completed) */
+  timeoutMs?: number;
+  /** progress callback: done and total indices */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/** Which backend and adapter produced a result. */
+export interface BackendInfo {
+  backend: BackendName;
+  adapter: string;
+}
+
+export interface Backend {
+  readonly info: BackendInfo;
+  /** Φ_L(lo..hi−1), as offsets (a Float64Array is exact below 2^53) */
+  evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
+  digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
+  checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport>;
+  /** Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) */
+  checkCompose(b: Layout, a: Layout, c: Layout, opts?: RunOptions): Promise<ComposeReport>;
+  /** the tile address map of A ⊘ B (the division itself is computed by the algebra) */
+  tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap>;
+  /** release GPU resources (no-op on the CPU) */
+  dispose(): void;
+}

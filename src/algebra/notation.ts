@@ -10,6 +10,9 @@ import { LayoutError } from './errors.js';
 import { makeLayout, type Layout } from './layout.js';
 import type { Profile, Tuple } from './tuple.js';
 
+/** Deeper nesting is refused (a parse error), so no input can exhaust the stack. */
+export const MAX_NESTING = 256;
+
 class Parser {
   pos = 0;
   constructor(
@@ -59,13 +62,22 @@ class Parser {
     return v === 0 ? 0 : v; // normalise -0
   }
 
+  depth = 0;
+
   tuple(): Tuple {
     if (this.eat('(')) {
+      if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
       const items: Tuple[] = [];
-      if (this.eat(')')) return items;
+      if (this.eat(')')) {
+        this.depth--;
+        return items;
+      }
       for (;;) {
         items.push(this.tuple());
-        if (this.eat(')')) return items;
+        if (this.eat(')')) {
+          this.depth--;
+          return items;
+        }
         if (!this.eat(',')) this.fail("',' or ')'");
       }
     }
@@ -75,13 +87,16 @@ class Parser {
   profile(): Profile {
     if (this.eat('*')) return '*';
     if (this.eat('(')) {
+      if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
       const items: Profile[] = [];
-      if (this.eat(')')) return items;
-      for (;;) {
+      for (let first = true; ; first = false) {
+        if (first && this.eat(')')) break;
         items.push(this.profile());
-        if (this.eat(')')) return items;
+        if (this.eat(')')) break;
         if (!this.eat(',')) this.fail("',' or ')'");
       }
+      this.depth--;
+      return items;
     }
     return this.fail("'*' or '('");
   }
@@ -92,12 +107,14 @@ class Parser {
 }
 
 /** Parse a nested tuple such as `(4,(9,25))`. */
-export function parseTuple(text: string, what = 'tuple'): Tuple {
+export function parseTuple(text: string, what = 'tuple', allowZero = false): Tuple {
   const p = new Parser(text, what);
   const t = p.tuple();
   p.end();
   for (const x of flatInts(t)) {
-    if (x < 1) throw new LayoutError('domain', `${what}: entry ${x} is not a positive integer`);
+    if (x < (allowZero ? 0 : 1)) {
+      throw new LayoutError('domain', `${what}: entry ${x} is not a ${allowZero ? 'non-negative' : 'positive'} integer`);
+    }
   }
   return t;
 }

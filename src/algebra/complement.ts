@@ -1,0 +1,94 @@
+/**
+ * Complement (SPEC §4; paper 2.1.6, 2.3.6).
+ * Entries of shape 1 take no part in complementability or in the complement (as in CuTe).
+ */
+import { MAX_EXACT, mul } from './arith.js';
+import { LayoutError, domainError } from './errors.js';
+import { flat, type Layout } from './layout.js';
+import { coalesceFlat, fromCoalescedFlat } from './coalesce.js';
+import { formatLayout } from './notation.js';
+
+export interface SortedEntries {
+  shapes: number[];
+  strides: number[];
+}
+
+/** Sorting a flat layout: order its entries by stride, then by shape (Def. 2.1.6.x). */
+export function sortEntries(shapes: readonly number[], strides: readonly number[], dropUnit = true): SortedEntries {
+  const idx: number[] = [];
+  for (let i = 0; i < shapes.length; i++) if (!dropUnit || shapes[i] !== 1) idx.push(i);
+  idx.sort((i, j) => strides[i]! - strides[j]! || shapes[i]! - shapes[j]!);
+  return { shapes: idx.map((i) => shapes[i]!), strides: idx.map((i) => strides[i]!) };
+}
+
+/** Why A is not complementable, or null when it is (Defs. 2.1.6.x, 2.3.6.3). */
+function complementabilityFailure(s: readonly number[], d: readonly number[]): string | null {
+  for (let i = 0; i < s.length; i++) {
+    if (d[i] === 0) return `entry ${s[i]}:0 has stride 0`;
+    // s·d may exceed 2^53 only when it exceeds every stride, so it cannot divide the next
+    if (i + 1 < s.length && (s[i]! * d[i]! > MAX_EXACT || d[i + 1]! % (s[i]! * d[i]!) !== 0)) {
+      return `s·d = ${s[i]! * d[i]!} of entry ${s[i]}:${d[i]} does not divide the next stride ${d[i + 1]}`;
+    }
+  }
+  return null;
+}
+
+/** The span s_m·d_m of sorted A (1 when A has no entry of shape > 1). */
+export function span(a: Layout): number {
+  const f = flat(a);
+  const { shapes, strides } = sortEntries(f.shapes, f.strides);
+  const m = shapes.length;
+  return m === 0 ? 1 : mul(shapes[m - 1]!, strides[m - 1]!, 'span');
+}
+
+/** Def. 2.3.6.3: A is complementable. */
+export function isComplementable(a: Layout): boolean {
+  const f = flat(a);
+  const { shapes, strides } = sortEntries(f.shapes, f.strides);
+  return complementabilityFailure(shapes, strides) === null;
+}
+
+function checkN(n: number): void {
+  if (!Number.isSafeInteger(n) || n < 1) throw domainError(`N = ${n} must be a positive integer`);
+}
+
+/** Def. 2.3.6.8: A is N-complementable. */
+export function isNComplementable(a: Layout, n: number): boolean {
+  checkN(n);
+  const f = flat(a);
+  const { shapes, strides } = sortEntries(f.shapes, f.strides);
+  if (complementabilityFailure(shapes, strides) !== null) return false;
+  const m = shapes.length;
+  const sp = m === 0 ? 1 : shapes[m - 1]! * strides[m - 1]!;
+  return n % sp === 0;
+}
+
+/** Defs. 2.3.6.5 and 2.3.6.7 with Remark 2.3.6.6: comp(A), or comp(A, N) when N is given.
+ *  For sorted A = (s1..sm):(d1..dm): d1:1, d2/(s1·d1):s1·d1, …, and N/(sm·dm):sm·dm,
+ *  dropping shape-1 entries, then coalesced. */
+export function complement(a: Layout, n?: number): Layout {
+  if (n !== undefined) checkN(n);
+  const f = flat(a);
+  const { shapes, strides } = sortEntries(f.shapes, f.strides);
+  const why = complementabilityFailure(shapes, strides);
+  if (why !== null) throw new LayoutError('not-complementable', `${formatLayout(a)} is not complementable: ${why}`);
+  const cs: number[] = [];
+  const cd: number[] = [];
+  let reach = 1; // s_{i-1}·d_{i-1}, the span covered so far
+  for (let i = 0; i < shapes.length; i++) {
+    cs.push(strides[i]! / reach);
+    cd.push(reach);
+    reach = shapes[i]! * strides[i]!;
+  }
+  if (n !== undefined) {
+    if (n % reach !== 0) {
+      throw new LayoutError(
+        'not-complementable',
+        `${formatLayout(a)} is not ${n}-complementable: s·d = ${reach} does not divide N = ${n}`,
+      );
+    }
+    cs.push(n / reach);
+    cd.push(reach);
+  }
+  return fromCoalescedFlat(coalesceFlat(cs, cd));
+}

@@ -1,0 +1,315 @@
+/**
+ * Composition B∘A (SPEC §5; paper Def. 2.3.7.1).
+ *
+ * B∘A is the unique layout C with (1) shape(C) refining shape(A), (2) C coalesced over
+ * shape(A), (3) Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A). It needs cosize(A) ≤ size(B).
+ *
+ * The existence argument implemented here.
+ *  Work on coal(B) = (b_1..b_n):(e_1..e_n) (same function, every b_j > 1, no mergeable
+ *  neighbours). Write every y < size(B) in the mixed radix (b_1..b_n): Φ_B(y) = Σ_j y_j·e_j.
+ *  For an entry s:d of A let f(t) = Φ_B(t·d), t < s.
+ *  (a) Per entry. By (1)–(3), the relative mode of C over that entry is a layout of size s
+ *      whose function is f, and it is coalesced, so it is coal of any layout with function f:
+ *      C exists only if every f is a layout function, and then C's relative modes are forced.
+ *      The coalesced form of a layout function is recovered greedily (next stride g = f(P),
+ *      next shape the longest run f(q·P) = q·g), which is exact because coalesced neighbours
+ *      never satisfy g_{i+1} = c_i·g_i; the recovered layout is then verified at every t.
+ *      Fast path (CuTe's divisible case, made exact): divide d through b_1, b_2, … while b_j
+ *      divides it, leaving d = b_1⋯b_{j−1}·r with b_j ∤ r. If r < b_j and s·r ≤ b_j, t·d never
+ *      carries out of digit j and f = s : r·e_j, with no divisibility needed. If r | b_j with
+ *      c = b_j/r dividing s, f walks digit j in steps of r (c values), then whole digits
+ *      j+1, … while the remaining count is divisible by b_k, then a final partial digit:
+ *      f = (c, b_{j+1}, …, s_last):(r·e_j, e_{j+1}, …, e_last). Anything else (for instance
+ *      (4,3):(1,10) ∘ 2:3, refused by CuTe, which exists) is decided by evaluating f at every
+ *      t < s.
+ *  (b) Across entries. C is then determined, and it exists iff Φ_B(Σ_i t_i·d_i) = Σ_i f_i(t_i)
+ *      for all coordinates (additivity). Each entry's values t·d have a largest digit M_ij in
+ *      every position j (known in closed form on the fast path, measured otherwise). If
+ *      Σ_i M_ij ≤ b_j − 1 for every j, adding the entries' digit vectors never carries, so
+ *      Φ_B, linear in the digits, is additive: C exists (sufficient, and the common case).
+ *      Carries do not imply failure (for B = (2,2,2):(1,3,5), A = (2,2):(1,3) two carries cancel
+ *      and B∘A = (2,2):(1,4)), so otherwise additivity is decided by evaluating both sides at
+ *      every coordinate of A's entries with s > 1 and d > 0 (the others contribute 0), stopping
+ *      at the first x that fails, which the error names.
+ *  CuTe's by-mode rule is wrong in both directions: (2,2):(1,10) ∘ (2,2):(1,1) has no composite
+ *  (x = 3 fails additivity) although CuTe returns (2,2):(1,1).
+ *  Exhaustive evaluation is bounded (ENTRY_LIMIT points per entry, ADDITIVITY_LIMIT points in
+ *  all); beyond that the question is refused with an `overflow` error, never guessed.
+ */
+import { LayoutError } from './errors.js';
+import { cosize, flat, size, type Layout } from './layout.js';
+import { coalesceFlat, fromCoalescedFlat } from './coalesce.js';
+import * as T from './tuple.js';
+
+export const ENTRY_LIMIT = 1 << 24;
+export const ADDITIVITY_LIMIT = 1 << 26;
+
+/** f for one entry: its layout (flat, uncoalesced) and the largest digit it puts in each
+ *  position of B's mixed radix. */
+interface EntryMap {
+  shapes: number[];
+  strides: number[];
+  /** pairs (digit position j, max digit) */
+  digits: number[];
+  /** all values f(0..s−1) when computed by evaluation */
+  values?: Float64Array;
+}
+
+const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
+
+/** The fast path of (a): null when the divisible structure does not apply. */
+function entryByDivision(s: number, d: number, bs: readonly number[], es: readonly number[]): EntryMap | null {
+  const n = bs.length;
+  let rem = d;
+  let j = 0;
+  while (j < n && rem % bs[j]! === 0) {
+    rem /= bs[j]!;
+    j++;
+  }
+  if (j >= n) return null;
+  const bj = bs[j]!;
+  if (rem >= bj) return null;
+  if (s * rem <= bj) return { shapes: [s], strides: [rem * es[j]!], digits: [j, (s - 1) * rem] };
+  if (bj % rem !== 0) return null;
+  const c = bj / rem;
+  if (s % c !== 0) return null;
+  const shapes = [c];
+  const strides = [rem * es[j]!];
+  const digits = [j, bj - rem];
+  let rest = s / c;
+  for (let k = j + 1; rest > 1; k++) {
+    if (k >= n) return null;
+    const bk = bs[k]!;
+    if (rest >= bk) {
+      if (rest % bk !== 0) return null;
+      shapes.push(bk);
+      strides.push(es[k]!);
+      digits.push(k, bk - 1);
+      rest /= bk;
+    } else {
+      shapes.push(rest);
+      strides.push(es[k]!);
+      digits.push(k, rest - 1);
+      rest = 1;
+    }
+  }
+  return { shapes, strides, digits };
+}
+
+/** Φ of coal(B) at y < size(B), by its mixed-radix digits. */
+function phiB(y: number, bs: readonly number[], es: readonly number[]): number {
+  let off = 0;
+  for (let j = 0; j < bs.length && y > 0; j++) {
+    const b = bs[j]!;
+    off += (y % b) * es[j]!;
+    y = Math.floor(y / b);
+  }
+  return off;
+}
+
+/** The coalesced layout whose function is v on [0, s), or the first t where none can be
+ *  (greedy recovery, exact: see the header). */
+export function recoverLayoutFunction(v: Float64Array): { shapes: number[]; strides: number[] } | { failsAt: number } {
+  const s = v.length;
+  const shapes: number[] = [];
+  const strides: number[] = [];
+  let p = 1;
+  while (p < s) {
+    const g = v[p]!;
+    let q = 2;
+    while (q * p < s && v[q * p] === q * g) q++;
+    if (s % (q * p) !== 0) return { failsAt: Math.min(q * p, s - 1) };
+    shapes.push(q);
+    strides.push(g);
+    p *= q;
+  }
+  // verify every point with an odometer
+  const k = shapes.length;
+  const coord = new Array<number>(k).fill(0);
+  let off = 0;
+  for (let t = 0; t < s; t++) {
+    if (v[t] !== off) return { failsAt: t };
+    for (let i = 0; i < k; i++) {
+      if (++coord[i]! < shapes[i]!) {
+        off += strides[i]!;
+        break;
+      }
+      off -= (shapes[i]! - 1) * strides[i]!;
+      coord[i] = 0;
+    }
+  }
+  return { shapes, strides };
+}
+
+/** (a) by evaluation: f(t) = Φ_B(t·d) for every t < s. */
+function entryByEvaluation(
+  s: number,
+  d: number,
+  index: number,
+  bs: readonly number[],
+  es: readonly number[],
+): EntryMap {
+  if (s > ENTRY_LIMIT) {
+    throw new LayoutError(
+      'overflow',
+      `deciding whether entry ${index} (${s}:${d}) of A maps to a layout function needs ${s} evaluations, above the limit ${ENTRY_LIMIT}`,
+    );
+  }
+  const n = bs.length;
+  const v = new Float64Array(s);
+  const maxDigit = new Array<number>(n).fill(0);
+  for (let t = 1; t < s; t++) {
+    let y = t * d;
+    let off = 0;
+    for (let j = 0; j < n && y > 0; j++) {
+      const b = bs[j]!;
+      const digit = y % b;
+      if (digit > maxDigit[j]!) maxDigit[j] = digit;
+      off += digit * es[j]!;
+      y = Math.floor(y / b);
+    }
+    v[t] = off;
+  }
+  const rec = recoverLayoutFunction(v);
+  if ('failsAt' in rec) {
+    throw notComposable(
+      `entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`,
+    );
+  }
+  const digits: number[] = [];
+  for (let j = 0; j < n; j++) if (maxDigit[j]! > 0) digits.push(j, maxDigit[j]!);
+  return { shapes: rec.shapes, strides: rec.strides, digits, values: v };
+}
+
+function valuesOf(m: EntryMap, s: number): Float64Array {
+  if (m.values) return m.values;
+  const v = new Float64Array(s);
+  const k = m.shapes.length;
+  const coord = new Array<number>(k).fill(0);
+  let off = 0;
+  for (let t = 0; t < s; t++) {
+    v[t] = off;
+    for (let i = 0; i < k; i++) {
+      if (++coord[i]! < m.shapes[i]!) {
+        off += m.strides[i]!;
+        break;
+      }
+      off -= (m.shapes[i]! - 1) * m.strides[i]!;
+      coord[i] = 0;
+    }
+  }
+  return v;
+}
+
+/** (b) by evaluation: the first x < size(A) where additivity fails, or -1. */
+function firstNonAdditive(
+  sa: readonly number[],
+  da: readonly number[],
+  maps: readonly (EntryMap | null)[],
+  bs: readonly number[],
+  es: readonly number[],
+): number {
+  const live: number[] = [];
+  let total = 1;
+  for (let i = 0; i < sa.length; i++) {
+    if (sa[i]! > 1 && da[i]! > 0) {
+      live.push(i);
+      total *= sa[i]!;
+    }
+  }
+  if (total > ADDITIVITY_LIMIT) {
+    throw new LayoutError(
+      'overflow',
+      `deciding additivity of Phi_B o Phi_A needs ${total} evaluations, above the limit ${ADDITIVITY_LIMIT}`,
+    );
+  }
+  const k = live.length;
+  const shapes = live.map((i) => sa[i]!);
+  const strides = live.map((i) => da[i]!);
+  const vals = live.map((i) => valuesOf(maps[i]!, sa[i]!));
+  const indexStride: number[] = [];
+  let acc = 1;
+  for (let i = 0, li = 0; i < sa.length; i++) {
+    if (li < k && live[li] === i) {
+      indexStride.push(acc);
+      li++;
+    }
+    acc *= sa[i]!;
+  }
+  const coord = new Array<number>(k).fill(0);
+  let y = 0;
+  let f = 0;
+  for (let step = 0; step < total; step++) {
+    if (phiB(y, bs, es) !== f) {
+      let x = 0;
+      for (let i = 0; i < k; i++) x += coord[i]! * indexStride[i]!;
+      return x;
+    }
+    for (let i = 0; i < k; i++) {
+      const c = coord[i]!;
+      const v = vals[i]!;
+      if (c + 1 < shapes[i]!) {
+        coord[i] = c + 1;
+        y += strides[i]!;
+        f += v[c + 1]! - v[c]!;
+        break;
+      }
+      y -= c * strides[i]!;
+      f -= v[c]!;
+      coord[i] = 0;
+    }
+  }
+  return -1;
+}
+
+/** B∘A (Def. 2.3.7.1): the composite, or a `not-composable` error naming the entry (or the x)
+ *  that rules it out. Argument order: outer first, as in CuTe's composition(B, A). */
+export function compose(b: Layout, a: Layout): Layout {
+  const ca = cosize(a);
+  const sb = size(b);
+  if (ca > sb) {
+    throw notComposable(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
+  }
+  const fb = flat(b);
+  const cb = coalesceFlat(fb.shapes, fb.strides);
+  const bs = cb.shapes;
+  const es = cb.strides;
+  const { shapes: sa, strides: da } = flat(a);
+  const m = sa.length;
+  const maps: (EntryMap | null)[] = new Array(m);
+  const digitSum = new Array<number>(bs.length).fill(0);
+  let carries = false;
+  for (let i = 0; i < m; i++) {
+    const s = sa[i]!;
+    const d = da[i]!;
+    if (s === 1 || d === 0) {
+      maps[i] = null;
+      continue;
+    }
+    const em = entryByDivision(s, d, bs, es) ?? entryByEvaluation(s, d, i + 1, bs, es);
+    maps[i] = em;
+    const dg = em.digits;
+    for (let k = 0; k < dg.length; k += 2) {
+      const j = dg[k]!;
+      const sum = digitSum[j]! + dg[k + 1]!;
+      digitSum[j] = sum;
+      if (sum >= bs[j]!) carries = true;
+    }
+  }
+  if (carries) {
+    const x = firstNonAdditive(sa, da, maps, bs, es);
+    if (x >= 0) throw notComposable(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
+  }
+  const relModes: Layout[] = new Array(m);
+  for (let i = 0; i < m; i++) {
+    const em = maps[i];
+    const s = sa[i]!;
+    relModes[i] = em ? fromCoalescedFlat(coalesceFlat(em.shapes, em.strides)) : s === 1 ? { shape: 1, stride: 0 } : { shape: s, stride: 0 };
+  }
+  if (typeof a.shape === 'number') return relModes[0]!;
+  const p = T.profile(a.shape);
+  return {
+    shape: T.substituteTuples(p, relModes.map((r) => r.shape)),
+    stride: T.substituteTuples(p, relModes.map((r) => r.stride)),
+  };
+}

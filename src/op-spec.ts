@@ -1,0 +1,45 @@
+/**
+ * The shape of one entry of the operations table (`ops.ts`). The CLI, `batch` and the page
+ * all read the same table, so argument checking, results and printing never drift.
+ */
+import type { Backend, BackendChoice } from './engine/backend.js';
+
+/** How an argument arrives (a JSON value in `batch`, a string on the command line). */
+export type ArgKind =
+  | 'layout' //  a string in layout notation, parsed to a Layout
+  | 'tuple' //   a string in tuple notation, parsed to a Tuple (e.g. S̄ of relative coalesce)
+  | 'profile' // a string such as (*,(*,*))
+  | 'coord' //   a string such as (1,(2,0)): a nested coordinate (entries ≥ 0)
+  | 'int' //     a JSON integer (a string or a fraction is bad-request)
+  | 'json'; //   any JSON value, checked by the op itself
+
+export interface ArgSpec {
+  name: string;
+  kind: ArgKind;
+  optional?: boolean;
+  /** the last argument may repeat (concat) */
+  variadic?: boolean;
+}
+
+/** A JSON value as it goes out in a response. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+export interface OpContext {
+  /** the backend the caller asked for (batch --backend, CLI --backend) */
+  readonly backendChoice: BackendChoice;
+  /** the backend to use for bulk checks; created lazily and shared */
+  backend(): Promise<Backend>;
+}
+
+export interface OpSpec {
+  /** protocol name, e.g. `logical_divide` */
+  name: string;
+  /** one line for --help */
+  summary: string;
+  args: readonly ArgSpec[];
+  /** Runs on parsed arguments (Layout, Tuple, Profile, number or raw JSON per ArgSpec.kind) and
+   *  returns the protocol's `result` value. Throws LayoutError for failures. */
+  run(args: readonly unknown[], ctx: OpContext): Json | Promise<Json>;
+  /** the CLI's human rendering of a result; defaults to the canonical JSON/string */
+  human?(result: Json): string;
+}

@@ -1,0 +1,201 @@
+/**
+ * THE table of operations. The CLI, `batch` and the page all read it, so argument checking,
+ * results and printing never drift. Each entry names the paper's operation; arguments are
+ * parsed by `parseArgs` below from JSON (batch, page) or strings (CLI).
+ */
+import * as L from './algebra/layout.js';
+import type { Layout } from './algebra/layout.js';
+import type { Profile, Tuple } from './algebra/tuple.js';
+import { LayoutError } from './algebra/errors.js';
+import { formatLayout, formatProfile, formatTuple, parseLayout, parseProfile, parseTuple } from './algebra/notation.js';
+import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from './algebra/coalesce.js';
+import { complement, isComplementable, isNComplementable } from './algebra/complement.js';
+import { compose } from './algebra/compose.js';
+import { logicalDivide, logicalProduct } from './algebra/divide.js';
+import { isCompact, isTractable } from './algebra/properties.js';
+import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
+import { bulkOps } from './engine/bulk-ops.js';
+
+export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
+
+const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
+const int = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional });
+const show = formatLayout;
+
+/** A JSON integer: a number while exact, else a decimal string (BATCH-PROTOCOL.md). */
+export function jsonInt(n: number | bigint): Json {
+  if (typeof n === 'bigint') return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
+  return n;
+}
+
+const unary = (name: string, summary: string, f: (l: Layout) => Json): OpSpec => ({
+  name,
+  summary,
+  args: [layout('L')],
+  run: ([l]) => f(l as Layout),
+});
+
+export const algebraOps: OpSpec[] = [
+  unary('parse', 'L in canonical form', show),
+  unary('size', 'size(L): the product of the shape entries', (l) => L.size(l)),
+  unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => L.cosize(l)),
+  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l)),
+  unary('length', 'len(L): the number of entries', (l) => L.length(l)),
+  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l)),
+  unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l))),
+  unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l))),
+  {
+    name: 'mode',
+    summary: 'mode_i(L), 1 ≤ i ≤ rank(L) (Def. 2.3.1.9)',
+    args: [layout('L'), int('i')],
+    run: ([l, i]) => show(L.mode(l as Layout, i as number)),
+  },
+  {
+    name: 'entry',
+    summary: 'entry_i(L) = s_i:d_i, 1 ≤ i ≤ len(L) (Def. 2.3.1.9)',
+    args: [layout('L'), int('i')],
+    run: ([l, i]) => show(L.entry(l as Layout, i as number)),
+  },
+  {
+    name: 'concat',
+    summary: 'the concatenation (L1, …, Lk) (Def. 2.3.2.5)',
+    args: [{ name: 'L', kind: 'layout', variadic: true }],
+    run: (ls) => show(L.concat(...(ls as Layout[]))),
+  },
+  {
+    name: 'substitute',
+    summary: 'L_P, the modes of L substituted into profile P (Def. 2.3.2.12)',
+    args: [layout('L'), { name: 'P', kind: 'profile' }],
+    run: ([l, p]) => show(L.substitute(l as Layout, p as Profile)),
+  },
+  {
+    name: 'eval',
+    summary: 'Φ_L(x), 0 ≤ x < size(L) (Construction 2.3.1.17)',
+    args: [layout('L'), int('x')],
+    run: ([l, x]) => L.phi(l as Layout, x as number),
+  },
+  {
+    name: 'coord',
+    summary: 'the nested coordinate of index x in L',
+    args: [layout('L'), int('x')],
+    run: ([l, x]) => formatTuple(L.indexToCoord(l as Layout, x as number)),
+  },
+  {
+    name: 'eval_coord',
+    summary: 'Φ_L at a nested coordinate, e.g. (1,(2,0))',
+    args: [layout('L'), { name: 'coordinate', kind: 'coord' }],
+    run: ([l, c]) => L.coordToOffset(l as Layout, c as Tuple),
+  },
+  {
+    name: 'coalesce',
+    summary: 'coal(L), or the relative coalesce coal(L, S̄) (Defs. 2.3.3.7, 2.3.4.7)',
+    args: [layout('L'), { name: 'S̄', kind: 'tuple', optional: true }],
+    run: ([l, bar]) => show(bar === undefined ? coalesce(l as Layout) : coalesceRelative(l as Layout, bar as Tuple)),
+  },
+  {
+    name: 'is_coalesced',
+    summary: 'whether L is coalesced, or coalesced over S̄ (Defs. 2.3.3.1, 2.3.4.4)',
+    args: [layout('L'), { name: 'S̄', kind: 'tuple', optional: true }],
+    run: ([l, bar]) => (bar === undefined ? isCoalesced(l as Layout) : isCoalescedOver(l as Layout, bar as Tuple)),
+  },
+  unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact),
+  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate),
+  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable),
+  {
+    name: 'is_complementable',
+    summary: 'whether A is complementable, or N-complementable (Defs. 2.3.6.3, 2.3.6.8)',
+    args: [layout('A'), int('N', true)],
+    run: ([a, n]) => (n === undefined ? isComplementable(a as Layout) : isNComplementable(a as Layout, n as number)),
+  },
+  {
+    name: 'complement',
+    summary: 'comp(A), or comp(A, N) (Defs. 2.3.6.5, 2.3.6.7)',
+    args: [layout('A'), int('N', true)],
+    run: ([a, n]) => show(complement(a as Layout, n as number | undefined)),
+  },
+  {
+    name: 'compose',
+    summary: 'B∘A, outer first (Def. 2.3.7.1)',
+    args: [layout('B'), layout('A')],
+    run: ([b, a]) => show(compose(b as Layout, a as Layout)),
+  },
+  {
+    name: 'logical_divide',
+    summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1)',
+    args: [layout('A'), layout('B')],
+    run: ([a, b]) => show(logicalDivide(a as Layout, b as Layout)),
+  },
+  {
+    name: 'logical_product',
+    summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1)',
+    args: [layout('A'), layout('B')],
+    run: ([a, b]) => show(logicalProduct(a as Layout, b as Layout)),
+  },
+];
+
+export const ops: OpSpec[] = [...algebraOps, ...bulkOps];
+export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
+
+const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
+
+function arityText(spec: OpSpec): string {
+  const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
+  if (spec.args.some((a) => a.variadic)) return `at least ${Math.max(req, 1)} argument(s)`;
+  const max = spec.args.length;
+  return req === max ? `${max} argument(s)` : `${req} to ${max} argument(s)`;
+}
+
+/** Check the count of raw arguments against the spec. */
+export function checkArity(spec: OpSpec, n: number): void {
+  const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
+  const variadic = spec.args.some((a) => a.variadic);
+  const ok = variadic ? n >= Math.max(req, 1) : n >= req && n <= spec.args.length;
+  if (!ok) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
+}
+
+function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
+  const what = `${spec.name} argument ${a.name}`;
+  switch (a.kind) {
+    case 'layout':
+    case 'tuple':
+    case 'profile':
+    case 'coord': {
+      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      if (a.kind === 'layout') return parseLayout(v, a.name);
+      if (a.kind === 'tuple') return parseTuple(v, a.name);
+      if (a.kind === 'coord') return parseTuple(v, a.name, true);
+      return parseProfile(v, a.name);
+    }
+    case 'int': {
+      if (fromText && typeof v === 'string') {
+        if (!/^\s*-?\d+\s*$/.test(v)) throw badRequest(`${what} must be an integer, got '${v}'`);
+        const n = Number(v);
+        if (!Number.isSafeInteger(n)) throw new LayoutError('overflow', `${what} ${v.trim()} exceeds 2^53-1`);
+        return n;
+      }
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
+      if (!Number.isSafeInteger(v)) throw new LayoutError('overflow', `${what} exceeds 2^53-1`);
+      return v;
+    }
+    default:
+      return v;
+  }
+}
+
+/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. */
+export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = false): unknown[] {
+  checkArity(spec, raw.length);
+  const out: unknown[] = [];
+  for (let i = 0; i < raw.length; i++) {
+    const a = spec.args[Math.min(i, spec.args.length - 1)]!;
+    out.push(parseOne(spec, a, raw[i], fromText));
+  }
+  return out;
+}
+
+/** Run an op on raw arguments: the one path shared by batch, the CLI and the page. */
+export async function runOp(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Promise<Json> {
+  const spec = opsByName.get(name);
+  if (!spec) throw badRequest(`unknown op '${name}'`);
+  return await spec.run(parseArgs(spec, raw, fromText), ctx);
+}

@@ -193,9 +193,14 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
   return out;
 }
 
-/** Run an op on raw arguments: the one path shared by batch, the CLI and the page. */
-export async function runOp(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Promise<Json> {
+/** Run an op on raw arguments: the one path shared by batch, the CLI and the page.
+ *  Algebra ops answer synchronously (a plain value); bulk checks answer with a Promise. */
+export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
   if (!spec) throw badRequest(`unknown op '${name}'`);
-  return await spec.run(parseArgs(spec, raw, fromText), ctx);
+  return spec.run(parseArgs(spec, raw, fromText), ctx);
+}
+
+export async function runOp(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Promise<Json> {
+  return await runOpDirect(name, raw, ctx, fromText);
 }

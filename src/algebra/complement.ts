@@ -15,10 +15,25 @@ export interface SortedEntries {
 
 /** Sorting a flat layout: order its entries by stride, then by shape (Def. 2.1.6.x). */
 export function sortEntries(shapes: readonly number[], strides: readonly number[], dropUnit = true): SortedEntries {
-  const idx: number[] = [];
-  for (let i = 0; i < shapes.length; i++) if (!dropUnit || shapes[i] !== 1) idx.push(i);
-  idx.sort((i, j) => strides[i]! - strides[j]! || shapes[i]! - shapes[j]!);
-  return { shapes: idx.map((i) => shapes[i]!), strides: idx.map((i) => strides[i]!) };
+  // insertion sort of parallel arrays: layouts have few entries, and this is hot
+  const s: number[] = [];
+  const d: number[] = [];
+  for (let i = 0; i < shapes.length; i++) {
+    const si = shapes[i]!;
+    if (dropUnit && si === 1) continue;
+    const di = strides[i]!;
+    let k = s.length;
+    s.push(si);
+    d.push(di);
+    while (k > 0 && (d[k - 1]! > di || (d[k - 1] === di && s[k - 1]! > si))) {
+      s[k] = s[k - 1]!;
+      d[k] = d[k - 1]!;
+      k--;
+    }
+    s[k] = si;
+    d[k] = di;
+  }
+  return { shapes: s, strides: d };
 }
 
 /** Why A is not complementable, or null when it is (Defs. 2.1.6.x, 2.3.6.3). */

@@ -37,7 +37,7 @@
  *  all); beyond that the question is refused with an `overflow` error, never guessed.
  */
 import { LayoutError } from './errors.js';
-import { cosize, flat, size, type Layout } from './layout.js';
+import { flat, type Layout } from './layout.js';
 import { coalesceFlat, fromCoalescedFlat } from './coalesce.js';
 import * as T from './tuple.js';
 
@@ -265,16 +265,18 @@ function firstNonAdditive(
 /** B∘A (Def. 2.3.7.1): the composite, or a `not-composable` error naming the entry (or the x)
  *  that rules it out. Argument order: outer first, as in CuTe's composition(B, A). */
 export function compose(b: Layout, a: Layout): Layout {
-  const ca = cosize(a);
-  const sb = size(b);
+  const { shapes: sa, strides: da } = flat(a);
+  const fb = flat(b);
+  let ca = 1;
+  for (let i = 0; i < sa.length; i++) ca += (sa[i]! - 1) * da[i]!; // exact: A is a valid layout
+  let sb = 1;
+  for (let i = 0; i < fb.shapes.length; i++) sb *= fb.shapes[i]!; // exact: B is a valid layout
   if (ca > sb) {
     throw notComposable(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
   }
-  const fb = flat(b);
   const cb = coalesceFlat(fb.shapes, fb.strides);
   const bs = cb.shapes;
   const es = cb.strides;
-  const { shapes: sa, strides: da } = flat(a);
   const m = sa.length;
   const maps: (EntryMap | null)[] = new Array(m);
   const digitSum = new Array<number>(bs.length).fill(0);
@@ -304,12 +306,33 @@ export function compose(b: Layout, a: Layout): Layout {
   for (let i = 0; i < m; i++) {
     const em = maps[i];
     const s = sa[i]!;
-    relModes[i] = em ? fromCoalescedFlat(coalesceFlat(em.shapes, em.strides)) : s === 1 ? { shape: 1, stride: 0 } : { shape: s, stride: 0 };
+    relModes[i] = em ? fromCoalescedFlat(coalesceFlat(em.shapes, em.strides)) : { shape: s, stride: 0 };
   }
-  if (typeof a.shape === 'number') return relModes[0]!;
-  const p = T.profile(a.shape);
-  return {
-    shape: T.substituteTuples(p, relModes.map((r) => r.shape)),
-    stride: T.substituteTuples(p, relModes.map((r) => r.stride)),
+  return substituteModes(a.shape, relModes);
+}
+
+/** The layout with A's nesting whose i-th entry is replaced by the layout ms[i]
+ *  (the substitution into prof(A) of Def. 2.3.2.12, in one walk). */
+export function substituteModes(shape: T.Tuple, ms: readonly Layout[]): Layout {
+  if (typeof shape === 'number') return ms[0]!;
+  let k = 0;
+  const strideOut: T.Tuple[] = [];
+  const walk = (t: readonly T.Tuple[], out: T.Tuple[]): T.Tuple[] => {
+    const res: T.Tuple[] = new Array(t.length);
+    for (let i = 0; i < t.length; i++) {
+      const u = t[i]!;
+      if (typeof u === 'number') {
+        const mi = ms[k++]!;
+        res[i] = mi.shape;
+        out[i] = mi.stride;
+      } else {
+        const sub: T.Tuple[] = new Array(u.length);
+        res[i] = walk(u, sub);
+        out[i] = sub;
+      }
+    }
+    return res;
   };
+  const shapeOut = walk(shape, strideOut);
+  return { shape: shapeOut, stride: strideOut };
 }

@@ -13,7 +13,11 @@ export type ErrorKind =
 export class LayoutError extends Error {
   readonly kind: ErrorKind;
   constructor(kind: ErrorKind, message: string) {
+    // No stack trace: these are answers, not bugs, and batch makes many of them.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.kind = kind;
     this.name = 'LayoutError';
   }

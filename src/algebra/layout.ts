@@ -20,22 +20,34 @@ export interface Flat {
   readonly strides: readonly number[];
 }
 
-function freezeTuple(t: Tuple): Tuple {
-  return typeof t === 'number' ? t : Object.freeze(t.map(freezeTuple));
-}
-
 function showTuple(t: Tuple): string {
   return typeof t === 'number' ? String(t) : `(${t.map(showTuple).join(',')})`;
 }
 
+/** Collect the entries of congruent (shape, stride) in one walk; false when incongruent. */
+function collectEntries(a: Tuple, b: Tuple, s: number[], d: number[]): boolean {
+  if (typeof a === 'number') {
+    if (typeof b !== 'number') return false;
+    s.push(a);
+    d.push(b);
+    return true;
+  }
+  if (typeof b === 'number' || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!collectEntries(a[i]!, b[i]!, s, d)) return false;
+  return true;
+}
+
 /** Def. 2.3.1.1: validate and build S:D. Throws `domain` (incongruent, zero shape, negative
- *  stride, non-integer) or `overflow` (size or cosize beyond 2^53 − 1). */
+ *  stride, non-integer) or `overflow` (size or cosize beyond 2^53 − 1). Values are treated
+ *  as immutable everywhere (readonly types), not frozen (freezing is slow on hot paths). */
 export function makeLayout(shape: Tuple, stride: Tuple): Layout {
-  if (!T.congruent(shape, stride)) {
+  const s: number[] = [];
+  const d: number[] = [];
+  if (!collectEntries(shape, stride, s, d)) {
     throw domainError(`shape ${showTuple(shape)} and stride ${showTuple(stride)} are not congruent`);
   }
-  const s = T.entries(shape);
-  const d = T.entries(stride);
+  let sz = 1;
+  let co = 0;
   for (let i = 0; i < s.length; i++) {
     const si = s[i]!;
     const di = d[i]!;
@@ -47,15 +59,11 @@ export function makeLayout(shape: Tuple, stride: Tuple): Layout {
     }
     if (si > MAX_EXACT) throw overflow(`shape entry ${i + 1}`);
     if (di > MAX_EXACT) throw overflow(`stride entry ${i + 1}`);
-  }
-  let sz = 1;
-  let co = 0;
-  for (let i = 0; i < s.length; i++) {
-    sz = mul(sz, s[i]!, 'size');
-    co = add(co, mul(s[i]! - 1, d[i]!, 'cosize'), 'cosize');
+    sz = mul(sz, si, 'size');
+    co = add(co, mul(si - 1, di, 'cosize'), 'cosize');
   }
   add(co, 1, 'cosize');
-  return Object.freeze({ shape: freezeTuple(shape), stride: freezeTuple(stride) });
+  return { shape, stride };
 }
 
 /** Build a flat layout (s1..sm):(d1..dm). */
@@ -68,8 +76,14 @@ export const makeEntry = (s: number, d: number): Layout => makeLayout(s, d);
 export const EMPTY: Layout = Object.freeze({ shape: Object.freeze([]), stride: Object.freeze([]) });
 export const TRIVIAL: Layout = Object.freeze({ shape: 1, stride: 0 });
 
+/** L♭ as parallel arrays of entries. */
 export function flat(l: Layout): Flat {
-  return { shapes: T.entries(l.shape), strides: T.entries(l.stride) };
+  if (typeof l.shape === 'number') return { shapes: [l.shape], strides: [l.stride as number] };
+  const shapes: number[] = [];
+  const strides: number[] = [];
+  T.pushEntries(l.shape, shapes);
+  T.pushEntries(l.stride, strides);
+  return { shapes, strides };
 }
 
 // Def. 2.3.1.2: rank, length, depth, size and profile are those of the shape.
@@ -119,10 +133,19 @@ export function flatten(l: Layout): Layout {
 /** Def. 2.3.2.5: the concatenation (L1, …, Lk), k ≥ 1. It nests. */
 export function concat(...ls: readonly Layout[]): Layout {
   if (ls.length < 1) throw domainError('concatenation needs at least one layout');
-  return makeLayout(
-    ls.map((l) => l.shape),
-    ls.map((l) => l.stride),
-  );
+  // The parts are valid layouts: only the size and cosize of the whole can overflow.
+  let sz = 1;
+  let co = 1;
+  const shape: Tuple[] = new Array(ls.length);
+  const stride: Tuple[] = new Array(ls.length);
+  for (let i = 0; i < ls.length; i++) {
+    const l = ls[i]!;
+    sz = mul(sz, size(l), 'size');
+    co = add(co, cosize(l) - 1, 'cosize');
+    shape[i] = l.shape;
+    stride[i] = l.stride;
+  }
+  return { shape, stride };
 }
 
 /** Def. 2.3.2.12: L_P, substituting the modes of S and of D into P (len(P) = rank(L)). */

@@ -28,7 +28,16 @@ class Parser {
   }
 
   skip(): void {
-    while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
+    const t = this.text;
+    let p = this.pos;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      // ASCII whitespace fast; anything else non-ASCII checked against \s
+      if (c === 32 || (c >= 9 && c <= 13)) p++;
+      else if (c > 127 && /\s/.test(t[p]!)) p++;
+      else break;
+    }
+    this.pos = p;
   }
 
   peek(): string | undefined {
@@ -37,7 +46,8 @@ class Parser {
   }
 
   eat(c: string): boolean {
-    if (this.peek() === c) {
+    this.skip();
+    if (this.text.charCodeAt(this.pos) === c.charCodeAt(0)) {
       this.pos++;
       return true;
     }
@@ -49,13 +59,20 @@ class Parser {
     const start = this.pos;
     if (allowNegative && this.text[this.pos] === '-') this.pos++;
     const digitsAt = this.pos;
-    while (this.pos < this.text.length && this.text[this.pos]! >= '0' && this.text[this.pos]! <= '9') this.pos++;
+    let v = 0;
+    for (;;) {
+      const c = this.text.charCodeAt(this.pos);
+      if (!(c >= 48 && c <= 57)) break; // NaN past the end breaks too
+      v = v * 10 + (c - 48);
+      this.pos++;
+    }
     if (this.pos === digitsAt) {
       this.pos = start;
       this.fail(allowNegative ? "an integer or '('" : "an integer");
     }
     const lexeme = this.text.slice(start, this.pos);
-    const v = Number(lexeme);
+    if (this.pos - digitsAt > 15) v = Number(lexeme.replace('-', ''));
+    if (digitsAt > start) v = -v;
     if (!Number.isSafeInteger(v)) {
       throw new LayoutError('overflow', `${this.what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
     }

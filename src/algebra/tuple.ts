@@ -13,13 +13,19 @@ export const isInt = (t: Tuple): t is number => typeof t === 'number';
 
 /** The entries (integers) of t, left to right. */
 export function entries(t: Tuple): number[] {
+  if (typeof t === 'number') return [t];
   const out: number[] = [];
-  const walk = (u: Tuple): void => {
-    if (typeof u === 'number') out.push(u);
-    else for (const v of u) walk(v);
-  };
-  walk(t);
+  pushEntries(t, out);
   return out;
+}
+
+/** Append the entries of t to out (no closure, no intermediate arrays: this is hot). */
+export function pushEntries(t: Tuple, out: number[]): void {
+  if (typeof t === 'number') {
+    out.push(t);
+    return;
+  }
+  for (let i = 0; i < t.length; i++) pushEntries(t[i]!, out);
 }
 
 /** rank: 1 for an integer, the number of top-level members for a tuple. */

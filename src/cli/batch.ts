@@ -5,7 +5,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
-import { runOp, type Json, type OpContext } from '../ops.js';
+import { runOpDirect, type Json, type OpContext } from '../ops.js';
 import { makeContext } from './context.js';
 
 export interface Response {
@@ -22,8 +22,8 @@ export function errorResponse(id: Json, e: unknown): Response {
   return { id, ok: false, error: { kind: 'bad-request', message: `internal error: ${message}` } };
 }
 
-/** Answer one request line. */
-export async function answerLine(line: string, ctx: OpContext): Promise<Response> {
+/** Answer one request line: synchronously for algebra ops, with a Promise for bulk checks. */
+export function answerLine(line: string, ctx: OpContext): Response | Promise<Response> {
   let req: unknown;
   try {
     req = JSON.parse(line);
@@ -39,7 +39,14 @@ export async function answerLine(line: string, ctx: OpContext): Promise<Response
   const args = r.args === undefined ? [] : r.args;
   if (!Array.isArray(args)) return { id, ok: false, error: { kind: 'bad-request', message: "'args' must be an array" } };
   try {
-    return { id, ok: true, result: await runOp(r.op, args, ctx) };
+    const result = runOpDirect(r.op, args, ctx);
+    if (result instanceof Promise) {
+      return result.then(
+        (value): Response => ({ id, ok: true, result: value }),
+        (e: unknown) => errorResponse(id, e),
+      );
+    }
+    return { id, ok: true, result };
   } catch (e) {
     return errorResponse(id, e);
   }
@@ -54,9 +61,11 @@ export async function runBatch(
   const ctx = makeContext(backendChoice);
   let pending = '';
   const out: string[] = [];
-  const handle = async (line: string): Promise<void> => {
+  const handle = (line: string): void | Promise<void> => {
     if (line.trim() === '') return;
-    out.push(JSON.stringify(await answerLine(line, ctx)));
+    const r = answerLine(line, ctx);
+    if (r instanceof Promise) return r.then((v) => void out.push(JSON.stringify(v)));
+    out.push(JSON.stringify(r));
   };
   try {
     for await (const chunk of input) {
@@ -64,7 +73,8 @@ export async function runBatch(
       let nl: number;
       let start = 0;
       while ((nl = pending.indexOf('\n', start)) >= 0) {
-        await handle(pending.slice(start, nl));
+        const p = handle(pending.slice(start, nl));
+        if (p) await p;
         start = nl + 1;
       }
       pending = pending.slice(start);
@@ -73,7 +83,8 @@ export async function runBatch(
         out.length = 0;
       }
     }
-    await handle(pending);
+    const last = handle(pending);
+    if (last) await last;
     if (out.length) write(out.join('\n') + '\n');
   } finally {
     await ctx.dispose();

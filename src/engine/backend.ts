@@ -43,6 +43,8 @@ export interface TileMap {
   tiles: number;
   /** offsets[k][i] = Φ_{A⊘B}(i + tileSize·k) */
   offsets: number[][];
+  /** whether the tiles together hit A's image exactly as often as A does (not a protocol key) */
+  covers?: boolean;
 }
 
 export interface RunOptions {
@@ -56,12 +58,20 @@ export interface RunOptions {
 export interface BackendInfo {
   backend: BackendName;
   adapter: string;
+  /** whether the adapter is a software rasteriser (lavapipe, SwiftShader, WARP); false on the CPU */
+  software?: boolean;
 }
+
+/** Receives Φ over [start, start + values.length) in order: a Uint32Array while cosize ≤ 2^32,
+ *  else a Float64Array (exact below 2^53). */
+export type EvalSink = (start: number, values: Uint32Array | Float64Array) => void | Promise<void>;
 
 export interface Backend {
   readonly info: BackendInfo;
   /** Φ_L(lo..hi−1), as offsets (a Float64Array is exact below 2^53) */
   evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
+  /** Φ_L over [lo, hi) of any length, streamed in chunks (for `eval --out`) */
+  evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void>;
   digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
   checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport>;
   /** Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) */

@@ -1,0 +1,119 @@
+/**
+ * Algebra throughput (issue: the layout algebra, "Speed"). For each operation, its 2,000
+ * requests of ../shared/bench/algebra-corpus.jsonl are parsed once, then the operation alone
+ * is timed, single thread, in-process: the best of several rounds of repeated passes.
+ * Then `batch` is timed end to end on the whole corpus (a spawned process, stdin → stdout).
+ * Run: npx tsx bench/algebra.ts [path/to/algebra-corpus.jsonl]
+ */
+import { readFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseLayout } from '../src/algebra/notation.js';
+import type { Layout } from '../src/algebra/layout.js';
+import { compose } from '../src/algebra/compose.js';
+import { complement } from '../src/algebra/complement.js';
+import { logicalDivide, logicalProduct } from '../src/algebra/divide.js';
+import { coalesce } from '../src/algebra/coalesce.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const corpusPath = process.argv[2] ?? join(root, '..', 'shared', 'bench', 'algebra-corpus.jsonl');
+if (!existsSync(corpusPath)) {
+  console.error(`corpus not found: ${corpusPath}`);
+  process.exit(2);
+}
+const text = readFileSync(corpusPath, 'utf8');
+const requests = text.trim().split('\n').map((l) => JSON.parse(l) as { op: string; args: (string | number)[] });
+
+// CuTe's pure-Python reference on this machine (from the issue), and our targets (20×).
+const reference: Record<string, number> = {
+  compose: 21e3,
+  complement: 63e3,
+  logical_divide: 9.5e3,
+  logical_product: 19e3,
+  coalesce: 110e3,
+};
+
+type Job = () => unknown;
+const jobs: Record<string, Job[]> = {};
+for (const r of requests) {
+  const a = r.args.map((x) => (typeof x === 'string' ? parseLayout(x) : x));
+  let job: Job;
+  switch (r.op) {
+    case 'compose':
+      job = () => {
+        try {
+          return compose(a[0] as Layout, a[1] as Layout);
+        } catch (e) {
+          return e;
+        }
+      };
+      break;
+    case 'complement':
+      job = () => complement(a[0] as Layout, a[1] as number | undefined);
+      break;
+    case 'logical_divide':
+      job = () => logicalDivide(a[0] as Layout, a[1] as Layout);
+      break;
+    case 'logical_product':
+      job = () => logicalProduct(a[0] as Layout, a[1] as Layout);
+      break;
+    case 'coalesce':
+      job = () => coalesce(a[0] as Layout);
+      break;
+    default:
+      continue;
+  }
+  (jobs[r.op] ??= []).push(job);
+}
+
+function rate(list: Job[]): number {
+  let best = 0;
+  for (let round = 0; round < 7; round++) {
+    let n = 0;
+    const t0 = performance.now();
+    let t = t0;
+    while (t - t0 < 150) {
+      for (const j of list) j();
+      n += list.length;
+      t = performance.now();
+    }
+    best = Math.max(best, (n / (t - t0)) * 1000);
+  }
+  return best;
+}
+
+const fmt = (x: number): string => (x >= 1e6 ? `${(x / 1e6).toFixed(2)}M` : `${(x / 1e3).toFixed(0)}k`);
+console.log('operation         requests   ops/s      target (20× CuTe py)   ratio to CuTe   ok');
+let allOk = true;
+for (const [op, list] of Object.entries(jobs)) {
+  const r = rate(list);
+  const target = 20 * reference[op]!;
+  const ok = r >= target;
+  allOk &&= ok;
+  console.log(
+    `${op.padEnd(17)} ${String(list.length).padStart(8)}   ${fmt(r).padStart(7)}    ≥ ${fmt(target).padStart(6)}               ${(r / reference[op]!).toFixed(0).padStart(5)}×        ${ok ? 'yes' : 'NO'}`,
+  );
+}
+
+// batch end to end: spawn the compiled CLI, feed the whole corpus, median of 3.
+const bin = join(root, 'bin', 'layoutgpu.js');
+const times: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  const p = spawnSync(process.execPath, [bin, 'batch'], { input: text, maxBuffer: 1 << 28 });
+  const dt = (performance.now() - t0) / 1000;
+  const lines = p.stdout.toString().trim().split('\n').length;
+  if (p.status !== 0 || lines !== requests.length) {
+    console.error(`batch failed: status ${p.status}, ${lines} lines\n${p.stderr}`);
+    process.exit(1);
+  }
+  times.push(dt);
+}
+times.sort((a, b) => a - b);
+const br = requests.length / times[1]!;
+allOk &&= br >= 50e3;
+console.log(
+  `batch end to end  ${String(requests.length).padStart(8)}   ${fmt(br).padStart(7)}    ≥    50k  (median of 3 processes, ${times[1]!.toFixed(3)} s incl. start-up)   ${br >= 50e3 ? 'yes' : 'NO'}`,
+);
+console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');

@@ -1,0 +1,370 @@
+/**
+ * The CPU backend: the same bulk work as the GPU kernels, as generated, specialised JavaScript.
+ * For each (prepared) layout a scan function is generated with shapes and strides inlined: it
+ * decomposes the first index once, then walks the range as an odometer (runs along mode 0,
+ * a carry into the higher modes at the end of each run) instead of a division per index.
+ * All arithmetic is exact: offsets are below 2^53 (makeLayout guarantees it) and sums are
+ * accumulated in doubles only while exact, then flushed into a bigint.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import type {
+  Backend,
+  BackendInfo,
+  CompactReport,
+  ComposeReport,
+  Digest,
+  EvalSink,
+  RunOptions,
+  TileMap,
+} from './backend.js';
+import { checkRange, closedMinMax, closedSum, ENUMERATE_LIMIT, prepare, TWO32, type Prepared } from './prep.js';
+
+/** indices per block between deadline / progress checks */
+const BLOCK = 1 << 22;
+/** offsets per bitmap window of the compactness check (bits) */
+let WINDOW_BITS = 2 ** 30;
+
+/** test hook: a smaller bitmap window forces the windowed compactness check */
+export function setCpuWindowForTests(bits: number | null): void {
+  WINDOW_BITS = bits ?? 2 ** 30;
+}
+
+interface Modes {
+  s: number[];
+  d: number[];
+}
+
+function modesOf(p: Prepared): Modes {
+  return p.shapes.length === 0 ? { s: [1], d: [0] } : { s: [...p.shapes], d: [...p.strides] };
+}
+
+/** JS source of an integer constant */
+const K = (v: number): string => (Number.isSafeInteger(v) ? String(v) : `(${v})`);
+
+/**
+ * Source of a function (lo, n, ...params) that runs `run` for every maximal run along mode 0:
+ * in `run`, `o` is the offset Φ(lo + i), `k` the run length, `i` the position in [0, n);
+ * the stride along the run is the constant D0.
+ */
+function scanSource(m: Modes, params: string[], pre: string, run: string, post: string): string {
+  const n = m.s.length;
+  const lines: string[] = [];
+  lines.push(`return function scan(lo, n${params.map((p) => ', ' + p).join('')}) {`);
+  lines.push('  let r = lo;');
+  for (let j = 0; j < n; j++) {
+    if (j < n - 1) lines.push(`  let c${j} = r % ${K(m.s[j]!)}; r = (r - c${j}) / ${K(m.s[j]!)};`);
+    else lines.push(`  let c${j} = r;`);
+  }
+  lines.push(`  let o = ${m.d.map((d, j) => (d === 0 ? '0' : `c${j} * ${K(d)}`)).join(' + ')};`);
+  lines.push('  let i = 0;');
+  lines.push(pre);
+  lines.push('  while (i < n) {');
+  lines.push(`    let k = ${K(m.s[0]!)} - c0; if (k > n - i) k = n - i;`);
+  lines.push(run);
+  lines.push(`    i += k; o += k * ${K(m.d[0]!)};`);
+  lines.push('    if (i >= n) break;');
+  // carry: mode 0 wrapped to 0
+  let carry = `    o -= ${K(m.s[0]! * m.d[0]!)}; c0 = 0;\n`;
+  let close = '';
+  for (let j = 1; j < n; j++) {
+    const ind = '    ' + '  '.repeat(j - 1);
+    carry += `${ind}o += ${K(m.d[j]!)}; if (++c${j} === ${K(m.s[j]!)}) { c${j} = 0; o -= ${K(m.s[j]! * m.d[j]!)};\n`;
+    close = '}' + close;
+  }
+  lines.push(carry + '    ' + close);
+  lines.push('  }');
+  lines.push(post);
+  lines.push('};');
+  return lines.join('\n');
+}
+
+type FillFn = (lo: number, n: number, out: Float64Array | Uint32Array) => void;
+type DigestFn = (lo: number, n: number, acc: { sum: bigint; min: number; max: number }) => void;
+type CompactFn = (
+  lo: number,
+  n: number,
+  bits: Uint32Array,
+  w0: number,
+  wn: number,
+  st: { oor: number; oorW: number; coll: number; collV: number; countOor: boolean },
+) => void;
+type FindFn = (lo: number, n: number, v: number, st: { first: number; last: number }) => void;
+type PhiFn = (x: number) => number;
+
+interface Compiled {
+  p: Prepared;
+  fill: FillFn;
+  digest: DigestFn;
+  compact: CompactFn;
+  find: FindFn;
+  phi: PhiFn;
+  source: string;
+}
+
+const cache = new Map<string, Compiled>();
+
+/** The generated JavaScript of a layout (all functions), for inspection and tests. */
+export function cpuSource(l: Layout): string {
+  return compile(prepare(l)).source;
+}
+
+function compile(p: Prepared): Compiled {
+  const key = p.shapes.join(',') + ':' + p.strides.join(',') + ':' + p.size;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const m = modesOf(p);
+  const D0 = K(m.d[0]!);
+  const header = `// layout ${p.text}  (coalesced flat: (${m.s.join(',')}):(${m.d.join(',')}))\n`;
+
+  const fillSrc = scanSource(
+    m,
+    ['out'],
+    '',
+    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) out[j] = v;`,
+    '',
+  );
+
+  // digest: per run, closed form of the arithmetic progression o, o + D0, …
+  const small = p.cosize * m.s[0]! <= 2 ** 52; // a run's sum and the accumulator stay exact
+  const digestSrc = scanSource(
+    m,
+    ['acc'],
+    '  let s = 0; let mn = Infinity; let mx = -Infinity;',
+    small
+      ? `    s += k * o + ${D0} * (k * (k - 1) / 2);\n    if (s > 4503599627370496) { acc.sum += BigInt(s); s = 0; }\n` +
+          `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`
+      : `    acc.sum += BigInt(k) * BigInt(o) + BigInt(${D0}) * (BigInt(k) * BigInt(k - 1) / 2n);\n` +
+          `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`,
+    '  acc.sum += BigInt(s); if (mn < acc.min) acc.min = mn; if (mx > acc.max) acc.max = mx;',
+  );
+
+  // compact: a bitmap over the offsets window [w0, w0 + wn); values ≥ size are out of range
+  const SIZE = K(p.size);
+  const fast = p.size <= 2 ** 31;
+  const compactSrc = scanSource(
+    m,
+    ['bits', 'w0', 'wn', 'st'],
+    '  let oor = 0, coll = 0, oorW = -1, collV = Infinity; const countOor = st.countOor;',
+    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) {\n` +
+      `      if (v >= ${SIZE}) { if (countOor) { oor++; if (oorW < 0) oorW = lo + j; } continue; }\n` +
+      (fast
+        ? `      const q = v - w0; if (q < 0 || q >= wn) continue;\n      const w = q >>> 5, b = 1 << (q & 31), old = bits[w];\n`
+        : `      const q = v - w0; if (q < 0 || q >= wn) continue;\n      const b = 1 << (q % 32), w = (q - q % 32) / 32, old = bits[w];\n`) +
+      `      if ((old & b) !== 0) { coll++; if (v < collV) collV = v; } else bits[w] = old | b;\n` +
+      `    }`,
+    '  st.oor += oor; st.coll += coll; if (st.oorW < 0) st.oorW = oorW; if (collV < st.collV) st.collV = collV;',
+  );
+
+  const findSrc = scanSource(
+    m,
+    ['v', 'st'],
+    '',
+    `    if (${D0} === 0 ? o === v : (v >= o && v < o + k * ${D0} && (v - o) % ${D0} === 0)) {\n` +
+      `      const j = ${D0} === 0 ? 0 : (v - o) / ${D0};\n` +
+      `      if (st.first < 0) st.first = lo + i + j;\n` +
+      `      st.last = lo + i + (${D0} === 0 ? k - 1 : j);\n    }`,
+    '',
+  );
+
+  // Φ by divisions (for the outer layout of a composite check)
+  const n = m.s.length;
+  const phiLines = ['return function phi(x) {', '  let r = x, o = 0, c = 0;'];
+  for (let j = 0; j < n; j++) {
+    if (j < n - 1) phiLines.push(`  c = r % ${K(m.s[j]!)}; r = (r - c) / ${K(m.s[j]!)}; o += c * ${K(m.d[j]!)};`);
+    else phiLines.push(`  o += r * ${K(m.d[j]!)};`);
+  }
+  phiLines.push('  return o;', '};');
+  const phiSrc = phiLines.join('\n');
+
+  const make = <F>(src: string): F => new Function(src)() as F;
+  const c: Compiled = {
+    p,
+    fill: make<FillFn>(fillSrc),
+    digest: make<DigestFn>(digestSrc),
+    compact: make<CompactFn>(compactSrc),
+    find: make<FindFn>(findSrc),
+    phi: make<PhiFn>(phiSrc),
+    source: [header, '// eval', fillSrc, '// digest', digestSrc, '// compact', compactSrc, '// find', findSrc, '// phi', phiSrc].join('\n'),
+  };
+  cache.set(key, c);
+  if (cache.size > 256) cache.delete(cache.keys().next().value as string);
+  return c;
+}
+
+/** Runs `work(start, n)` over [lo, hi) in blocks, with deadline and progress. */
+function blocks(lo: number, hi: number, opts: RunOptions | undefined, done0: number, total: number, work: (start: number, n: number) => void): void {
+  const deadline = opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
+  let done = done0;
+  for (let s = lo; s < hi; ) {
+    const n = Math.min(BLOCK, hi - s);
+    work(s, n);
+    s += n;
+    done += n;
+    opts?.onProgress?.(done, total);
+    if (s < hi && Date.now() > deadline) {
+      throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${done} of ${total} indices on the CPU`);
+    }
+  }
+}
+
+/** Offsets of the composite check and eval: Uint32Array while cosize ≤ 2^32. */
+function newOut(p: Prepared, n: number): Float64Array | Uint32Array {
+  return p.cosize <= TWO32 ? new Uint32Array(n) : new Float64Array(n);
+}
+
+export class CpuBackend implements Backend {
+  readonly info: BackendInfo = { backend: 'cpu', adapter: 'cpu (generated JavaScript)' };
+
+  /** the compiled functions of a layout (the bench and the tests call them directly) */
+  compiled(l: Layout): Compiled {
+    return compile(prepare(l));
+  }
+
+  async evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
+    const c = this.compiled(l);
+    checkRange(lo, hi, c.p.size);
+    const out = new Float64Array(hi - lo);
+    blocks(lo, hi, opts, 0, hi - lo, (s, n) => c.fill(s, n, out.subarray(s - lo, s - lo + n)));
+    return out;
+  }
+
+  async evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+    const c = this.compiled(l);
+    checkRange(lo, hi, c.p.size);
+    const deadline = opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
+    for (let s = lo; s < hi; ) {
+      const n = Math.min(BLOCK, hi - s);
+      const out = newOut(c.p, n);
+      c.fill(s, n, out);
+      await sink(s, out);
+      s += n;
+      opts?.onProgress?.(s - lo, hi - lo);
+      if (s < hi && Date.now() > deadline) {
+        throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${s - lo} of ${hi - lo} indices on the CPU`);
+      }
+    }
+  }
+
+  async digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+    const c = this.compiled(l);
+    checkRange(lo, hi, c.p.size);
+    if (hi === lo) return { count: 0, sum: 0n, min: null, max: null };
+    if (hi - lo > ENUMERATE_LIMIT) {
+      const mm = closedMinMax(c.p, lo, hi);
+      return { count: hi - lo, sum: closedSum(c.p, lo, hi), min: mm.min, max: mm.max };
+    }
+    const acc = { sum: 0n, min: Infinity, max: -Infinity };
+    blocks(lo, hi, opts, 0, hi - lo, (s, n) => c.digest(s, n, acc));
+    return { count: hi - lo, sum: acc.sum, min: acc.min, max: acc.max };
+  }
+
+  async checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport> {
+    const c = this.compiled(l);
+    const size = c.p.size;
+    const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: true };
+    const windows = Math.ceil(size / WINDOW_BITS);
+    const wn = Math.min(size, WINDOW_BITS);
+    const bits = new Uint32Array(Math.ceil(wn / 32));
+    let collV = Infinity;
+    for (let w = 0; w < windows; w++) {
+      if (w > 0) bits.fill(0);
+      st.countOor = w === 0;
+      st.collV = Infinity;
+      blocks(0, size, opts, w * size, windows * size, (s, n) => c.compact(s, n, bits, w * WINDOW_BITS, wn, st));
+      if (collV === Infinity) collV = st.collV;
+    }
+    return this.report(c, st.oor, st.oorW, st.coll, collV, opts);
+  }
+
+  /** the protocol's report from the counts; a collision witness: least and greatest preimage
+   *  of the least colliding offset (deterministic, so both backends answer alike) */
+  private report(c: Compiled, oor: number, oorW: number, coll: number, collV: number, opts?: RunOptions): CompactReport {
+    const size = c.p.size;
+    const image = size - oor - coll;
+    let witness: CompactReport['witness'] = null;
+    if (oor > 0) witness = [oorW];
+    else if (coll > 0) {
+      const f = { first: -1, last: -1 };
+      blocks(0, size, opts, 0, size, (s, n) => c.find(s, n, collV, f));
+      witness = [f.first, f.last];
+    }
+    return { compact: oor === 0 && coll === 0, image, outOfRange: oor, collisions: coll, witness };
+  }
+
+  async checkCompose(b: Layout, a: Layout, cl: Layout, opts?: RunOptions): Promise<ComposeReport> {
+    const A = this.compiled(a);
+    const B = this.compiled(b);
+    const C = this.compiled(cl);
+    checkComposeArgs(A.p, B.p, C.p);
+    const n = A.p.size;
+    const blk = Math.min(n, 1 << 16);
+    const va = newOut(A.p, blk);
+    const vc = newOut(C.p, blk);
+    const phiB = B.phi;
+    let mismatches = 0;
+    let witness = -1;
+    blocks(0, n, opts, 0, n, (s0, len) => {
+      for (let s = s0; s < s0 + len; s += blk) {
+        const k = Math.min(blk, s0 + len - s);
+        A.fill(s, k, va);
+        C.fill(s, k, vc);
+        for (let j = 0; j < k; j++) {
+          if (phiB(va[j]!) !== vc[j]) {
+            mismatches++;
+            if (witness < 0) witness = s + j;
+          }
+        }
+      }
+    });
+    return { equal: mismatches === 0, mismatches, witness: witness < 0 ? null : witness, composite: cl };
+  }
+
+  async tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap> {
+    const { divided, tileSize, tiles } = tileDivision(a, b);
+    const flatOffsets = await this.evalRange(divided, 0, tileSize * tiles, opts);
+    const image = await this.evalRange(a, 0, tileSize * tiles, opts);
+    return { tileSize, tiles, offsets: splitTiles(flatOffsets, tileSize, tiles), covers: sameMultiset(flatOffsets, image) };
+  }
+
+  dispose(): void {}
+}
+
+/** Protocol: size(C) ≠ size(A) or cosize(A) > size(B) is `domain`. */
+export function checkComposeArgs(a: Prepared, b: Prepared, c: Prepared): void {
+  if (c.size !== a.size) {
+    throw new LayoutError('domain', `size(C) = ${c.size} differs from size(A) = ${a.size}`);
+  }
+  if (a.cosize > b.size) {
+    throw new LayoutError('domain', `cosize(A) = ${a.cosize} exceeds size(B) = ${b.size}: Φ_B(Φ_A(x)) is not defined`);
+  }
+}
+
+import { logicalDivide } from '../algebra/divide.js';
+import { size as layoutSize } from '../algebra/layout.js';
+
+/** A ⊘ B by the algebra, with the tile geometry (shared by both backends). */
+export function tileDivision(a: Layout, b: Layout): { divided: Layout; tileSize: number; tiles: number } {
+  const n = layoutSize(a);
+  const divided = logicalDivide(a, b);
+  const tileSize = layoutSize(b);
+  return { divided, tileSize, tiles: n / tileSize };
+}
+
+export function sameMultiset(x: Float64Array, y: Float64Array): boolean {
+  if (x.length !== y.length) return false;
+  const a = Float64Array.from(x).sort();
+  const b = Float64Array.from(y).sort();
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function splitTiles(v: ArrayLike<number>, tileSize: number, tiles: number): number[][] {
+  const out: number[][] = [];
+  for (let k = 0; k < tiles; k++) {
+    const row: number[] = new Array<number>(tileSize);
+    for (let i = 0; i < tileSize; i++) row[i] = v[k * tileSize + i]!;
+    out.push(row);
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+/**
+ * Choosing a backend: `cpu`, `gpu` or `auto` (the GPU when the adapter is hardware, the CPU
+ * otherwise: on a small machine a software adapter is slower than the generated JavaScript).
+ * Where the device comes from is the caller's business (`getDevice`): Node passes
+ * device-node.ts's acquireNodeDevice, the page navigator.gpu. No Node imports here.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import type { Backend, BackendChoice } from './backend.js';
+import { CpuBackend } from './cpu.js';
+import { GpuBackend, type GpuBackendOptions } from './gpu.js';
+
+export interface AdapterDescription {
+  vendor: string;
+  architecture: string;
+  device: string;
+  description: string;
+  software: boolean;
+  /** the limits the device was created with */
+  limits: { maxStorageBufferBindingSize: number; maxBufferSize: number; maxComputeWorkgroupsPerDimension: number };
+  /** the Vulkan ICD that was selected (Node only) */
+  icd?: string;
+}
+
+const SOFTWARE = /llvmpipe|lavapipe|swiftshader|software|warp|basic render|microsoft basic/i;
+
+/** Whether an adapter is a software rasteriser (lavapipe, SwiftShader, WARP). */
+export function isSoftwareAdapter(info: { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean }): boolean {
+  if (info.isFallbackAdapter) return true;
+  return SOFTWARE.test([info.vendor, info.architecture, info.device, info.description].join(' '));
+}
+
+export function describeAdapter(adapter: GPUAdapter, device?: GPUDevice): AdapterDescription {
+  const i = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
+  const l = device?.limits ?? adapter.limits;
+  return {
+    vendor: i.vendor ?? '',
+    architecture: i.architecture ?? '',
+    device: i.device ?? '',
+    description: i.description ?? '',
+    software: isSoftwareAdapter({ ...i, isFallbackAdapter: i.isFallbackAdapter ?? (adapter as { isFallbackAdapter?: boolean }).isFallbackAdapter }),
+    limits: {
+      maxStorageBufferBindingSize: l.maxStorageBufferBindingSize,
+      maxBufferSize: l.maxBufferSize,
+      maxComputeWorkgroupsPerDimension: l.maxComputeWorkgroupsPerDimension,
+    },
+  };
+}
+
+/** one line naming the adapter, for reports */
+export function adapterLine(a: AdapterDescription): string {
+  const parts = [a.vendor, a.architecture, a.description || a.device].filter((s) => s);
+  return `${parts.join(' / ')}${a.software ? ' (software)' : ''}`;
+}
+
+export interface AcquiredDevice {
+  device: GPUDevice;
+  adapter: AdapterDescription;
+  release(): void;
+}
+
+export type DeviceSource = () => Promise<AcquiredDevice>;
+
+/** A GPU backend on an acquired device (released by dispose()). */
+export function gpuBackendOn(d: AcquiredDevice, extra: Partial<GpuBackendOptions> = {}): GpuBackend {
+  return new GpuBackend(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software, onDispose: () => d.release(), ...extra });
+}
+
+/**
+ * cpu: the CPU backend. gpu: the GPU backend, or a `gpu` error without a device.
+ * auto: the GPU when `getDevice` yields a hardware adapter, else the CPU (a software device
+ * is released again; the CPU backend's info then names the adapter it passed over).
+ */
+export async function createBackend(choice: BackendChoice, getDevice?: DeviceSource): Promise<Backend> {
+  if (choice === 'cpu') return new CpuBackend();
+  if (choice === 'gpu') {
+    if (!getDevice) throw new LayoutError('gpu', 'no GPU device source in this environment');
+    return gpuBackendOn(await getDevice());
+  }
+  if (!getDevice) return new CpuBackend();
+  let d: AcquiredDevice;
+  try {
+    d = await getDevice();
+  } catch {
+    return new CpuBackend();
+  }
+  if (!d.adapter.software) return gpuBackendOn(d);
+  d.release();
+  const cpu = new CpuBackend();
+  (cpu.info as { adapter: string }).adapter = `cpu (generated JavaScript; passed over the software adapter ${adapterLine(d.adapter)})`;
+  return cpu;
+}
+
+/** The device source of a browser (navigator.gpu), or undefined without WebGPU. */
+export function browserDeviceSource(): DeviceSource | undefined {
+  const nav = (globalThis as { navigator?: { gpu?: GPU } }).navigator;
+  const gpu = nav?.gpu;
+  if (!gpu) return undefined;
+  return async () => {
+    const adapter = await gpu.requestAdapter();
+    if (!adapter) throw new LayoutError('gpu', 'navigator.gpu has no adapter');
+    const lim = adapter.limits;
+    const device = await adapter.requestDevice({
+      requiredLimits: {
+        maxStorageBufferBindingSize: lim.maxStorageBufferBindingSize,
+        maxBufferSize: lim.maxBufferSize,
+        maxComputeWorkgroupsPerDimension: lim.maxComputeWorkgroupsPerDimension,
+      },
+    });
+    return { device, adapter: describeAdapter(adapter, device), release: () => device.destroy() };
+  };
+}

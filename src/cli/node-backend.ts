@@ -1,6 +1,8 @@
-// Placeholder: the evaluator's Node backend factory is wired here once it lands.
-import { LayoutError } from '../algebra/errors.js';
+/** The backend of the CLI and batch in Node: the GPU device comes from the `webgpu` package. */
 import type { Backend, BackendChoice } from '../engine/backend.js';
+import { acquireNodeDevice } from '../engine/device-node.js';
+import { createBackend } from '../engine/select.js';
+
 export async function createNodeBackend(choice: BackendChoice): Promise<Backend> {
-  throw new LayoutError('gpu', `backend ${choice} is not available yet`);
+  return createBackend(choice, () => acquireNodeDevice());
 }

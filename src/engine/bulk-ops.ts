@@ -1,3 +1,98 @@
-// Placeholder until the evaluator's bulk checks land (helper-owned file; overwrite freely).
-import type { OpSpec } from '../op-spec.js';
-export const bulkOps: OpSpec[] = [];
+/**
+ * The bulk checks of the batch protocol (BATCH-PROTOCOL.md "Bulk checks"), answered by the
+ * backend of the context (`ctx.backend()`): `eval_range`, `digest_range`, `check_compact`,
+ * `check_complement`, `check_compose`, `tile_map`. Results have exactly the listed keys, so
+ * both backends answer identically; `sum` is a decimal string, every other integer a JSON
+ * number (all of them are below 2^53 here).
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { concat, size, type Layout } from '../algebra/layout.js';
+import { formatLayout } from '../algebra/notation.js';
+import { compose } from '../algebra/compose.js';
+import type { Json, OpSpec } from '../op-spec.js';
+import type { CompactReport, Digest } from './backend.js';
+import { checkRange } from './prep.js';
+
+/** eval_range answers at most this many offsets */
+export const EVAL_RANGE_LIMIT = 65_536;
+/** tile_map: size(A) at most this */
+export const TILE_MAP_LIMIT = 65_536;
+
+const L = (name: string) => ({ name, kind: 'layout' as const });
+const I = (name: string) => ({ name, kind: 'int' as const });
+
+function range(l: Layout, lo: unknown, hi: unknown): [number, number] {
+  for (const v of [lo, hi]) {
+    if (typeof v !== 'number' || !Number.isInteger(v)) throw new LayoutError('bad-request', `range bounds must be JSON integers, got ${JSON.stringify(v)}`);
+  }
+  checkRange(lo as number, hi as number, size(l));
+  return [lo as number, hi as number];
+}
+
+export function digestJson(d: Digest): Json {
+  return { count: d.count, sum: d.sum.toString(), min: d.min, max: d.max };
+}
+
+export function compactJson(r: CompactReport): Json {
+  return { compact: r.compact, image: r.image, outOfRange: r.outOfRange, collisions: r.collisions, witness: r.witness };
+}
+
+export const bulkOps: OpSpec[] = [
+  {
+    name: 'eval_range',
+    summary: `[Φ_L(lo), …, Φ_L(hi−1)], hi − lo ≤ ${EVAL_RANGE_LIMIT}`,
+    args: [L('L'), I('lo'), I('hi')],
+    async run([l, lo, hi], ctx) {
+      const [a, b] = range(l as Layout, lo, hi);
+      if (b - a > EVAL_RANGE_LIMIT) throw new LayoutError('domain', `eval_range answers at most ${EVAL_RANGE_LIMIT} offsets, asked for ${b - a}`);
+      const v = await (await ctx.backend()).evalRange(l as Layout, a, b);
+      return Array.from(v);
+    },
+  },
+  {
+    name: 'digest_range',
+    summary: 'count, exact sum, min and max of Φ_L over [lo, hi)',
+    args: [L('L'), I('lo'), I('hi')],
+    async run([l, lo, hi], ctx) {
+      const [a, b] = range(l as Layout, lo, hi);
+      return digestJson(await (await ctx.backend()).digestRange(l as Layout, a, b));
+    },
+  },
+  {
+    name: 'check_compact',
+    summary: 'whether Φ_L is a bijection onto [0, size): image, out-of-range and collision counts, a witness',
+    args: [L('L')],
+    async run([l], ctx) {
+      return compactJson(await (await ctx.backend()).checkCompact(l as Layout));
+    },
+  },
+  {
+    name: 'check_complement',
+    summary: 'check_compact of the concatenation (A, B): whether B is a complement of A',
+    args: [L('A'), L('B')],
+    async run([a, b], ctx) {
+      return compactJson(await (await ctx.backend()).checkCompact(concat(a as Layout, b as Layout)));
+    },
+  },
+  {
+    name: 'check_compose',
+    summary: 'certify C = B∘A (C from the algebra unless given): Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A)',
+    args: [L('B'), L('A'), { name: 'C', kind: 'layout', optional: true }],
+    async run([b, a, c], ctx) {
+      const C = (c as Layout | undefined) ?? compose(b as Layout, a as Layout);
+      const r = await (await ctx.backend()).checkCompose(b as Layout, a as Layout, C);
+      return { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayout(r.composite) };
+    },
+  },
+  {
+    name: 'tile_map',
+    summary: `the tile address map of A ⊘ B, offsets[tile][element], size(A) ≤ ${TILE_MAP_LIMIT}`,
+    args: [L('A'), L('B')],
+    async run([a, b], ctx) {
+      const n = size(a as Layout);
+      if (n > TILE_MAP_LIMIT) throw new LayoutError('domain', `tile_map answers for size(A) ≤ ${TILE_MAP_LIMIT}, size(A) = ${n}`);
+      const t = await (await ctx.backend()).tileMap(a as Layout, b as Layout);
+      return { tileSize: t.tileSize, tiles: t.tiles, offsets: t.offsets };
+    },
+  },
+];

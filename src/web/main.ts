@@ -1,0 +1,538 @@
+/**
+ * The browser demo of layoutgpu. Every operation goes through the ops table (src/ops.ts), the
+ * same one the CLI and `batch` use; the pictures share the CLI's grid grouping (gridShape);
+ * the GPU checks run the engine (src/engine/) on navigator.gpu's device.
+ *
+ * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { mode, phi, size, type Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
+import { byId, fill, h } from './dom.js';
+import { EXAMPLES, type Example } from './examples.js';
+import { adapterLineEl, checkOn, Engines, outcomeCard, type CheckName } from './gpu-panel.js';
+import { drawLayout, type TileOf } from './picture.js';
+
+// ---------------------------------------------------------------------------------------------
+// the operations offered by the chooser, grouped; ops the table gains later land in "More"
+
+const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
+const GROUPS: [string, string[]][] = [
+  ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
+  ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
+  ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
+];
+const SYMBOL: Record<string, string> = {
+  coalesce: 'coal',
+  complement: 'comp',
+  compose: '∘',
+  logical_divide: '⊘',
+  logical_product: '⊗',
+};
+
+/** the arguments of an op after the first: the second layout, and at most one other */
+function extraArgs(spec: OpSpec): { layout2?: ArgSpec; arg?: ArgSpec } {
+  const rest = spec.args.slice(1);
+  const out: { layout2?: ArgSpec; arg?: ArgSpec } = {};
+  for (const a of rest) {
+    if (a.kind === 'layout' && !out.layout2) out.layout2 = a;
+    else if (a.kind !== 'layout' && !out.arg) out.arg = a;
+  }
+  // concat: (L, …) is variadic: the second field is its second layout
+  if (spec.args[0]?.variadic) out.layout2 = { name: 'L₂', kind: 'layout', optional: true };
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// state and the address bar
+
+interface State {
+  layout: string;
+  op: string;
+  layout2: string;
+  arg: string;
+}
+
+const DEFAULT: State = { layout: '(4,8):(1,4)', op: 'logical_divide', layout2: '(2,2):(1,4)', arg: '' };
+
+function readUrl(): State {
+  const q = new URLSearchParams(location.search);
+  const layout = q.get('layout');
+  if (layout === null) return { ...DEFAULT, op: q.get('op') ?? DEFAULT.op };
+  return { layout, op: q.get('op') ?? 'coalesce', layout2: q.get('layout2') ?? '', arg: q.get('arg') ?? '' };
+}
+
+function writeUrl(st: State): void {
+  const q = new URLSearchParams();
+  q.set('layout', st.layout);
+  q.set('op', st.op);
+  if (st.layout2) q.set('layout2', st.layout2);
+  if (st.arg) q.set('arg', st.arg);
+  const url = `${location.pathname}?${q.toString()}`;
+  if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
+}
+
+// ---------------------------------------------------------------------------------------------
+// elements
+
+const input1 = byId<HTMLInputElement>('layout-input');
+const input2 = byId<HTMLInputElement>('layout-input-2');
+const argInput = byId<HTMLInputElement>('arg-input');
+const opSel = byId<HTMLSelectElement>('op');
+const resultEl = byId<HTMLOutputElement>('result');
+const banner = byId('banner');
+
+const cpuCtx: OpContext = { backendChoice: 'cpu', backend: async () => engines.cpu };
+const engines = new Engines();
+
+function buildOpChooser(): void {
+  const seen = new Set<string>();
+  const add = (label: string, names: string[]): void => {
+    const group = h('optgroup', { label });
+    for (const name of names) {
+      const spec = opsByName.get(name);
+      if (!spec || CHECKS.has(name) || seen.has(name)) continue;
+      seen.add(name);
+      group.append(h('option', { value: name }, `${name.replace(/_/g, ' ')}${SYMBOL[name] ? `  ${SYMBOL[name]}` : ''}`));
+    }
+    if (group.childElementCount) opSel.append(group);
+  };
+  for (const [label, names] of GROUPS) add(label, names);
+  add(
+    'More',
+    ops.map((o) => o.name).filter((n) => !seen.has(n) && !CHECKS.has(n)),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// parsing as you type
+
+interface Parsed {
+  layout: Layout | null;
+  error: LayoutError | null;
+}
+
+function parse(text: string, what: string): Parsed {
+  if (!text.trim()) return { layout: null, error: null };
+  try {
+    return { layout: parseLayout(text, what), error: null };
+  } catch (e) {
+    return { layout: null, error: e instanceof LayoutError ? e : new LayoutError('parse', String(e)) };
+  }
+}
+
+/** the inline error under an input: the message, and the input with the culprit marked */
+function showInlineError(el: HTMLElement, input: HTMLInputElement, text: string, err: LayoutError | null): void {
+  input.classList.toggle('invalid', err !== null);
+  input.setAttribute('aria-invalid', String(err !== null));
+  if (!err) {
+    el.hidden = true;
+    el.replaceChildren();
+    delete el.dataset['errorKind'];
+    return;
+  }
+  el.hidden = false;
+  el.dataset['errorKind'] = err.kind;
+  const m = /at offset (\d+)/.exec(err.message);
+  const children: (Node | string)[] = [h('span', { class: 'kind' }, err.kind), ' ', h('span', { class: 'msg' }, err.message)];
+  if (m) {
+    const pos = Number(m[1]);
+    el.dataset['position'] = String(pos);
+    const mark = h('div', { class: 'caret-line' });
+    mark.append(
+      h('span', {}, text.slice(0, pos)),
+      h('mark', {}, pos < text.length ? text.slice(pos, pos + 1) : ' '),
+      h('span', {}, text.slice(pos + 1)),
+    );
+    children.push(mark);
+  } else {
+    delete el.dataset['position'];
+  }
+  fill(el, ...children);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the page's update: everything is recomputed from the state on each keystroke
+
+function errorOf(e: unknown): LayoutError {
+  return e instanceof LayoutError ? e : new LayoutError('bad-request', e instanceof Error ? e.message : String(e));
+}
+
+function run(name: string, raw: string[]): Json {
+  const r = runOpDirect(name, raw, cpuCtx, true);
+  if (r instanceof Promise) throw new LayoutError('bad-request', 'asynchronous op');
+  return r;
+}
+
+function tryRun(name: string, raw: string[]): Json | LayoutError {
+  try {
+    return run(name, raw);
+  } catch (e) {
+    return errorOf(e);
+  }
+}
+
+const FACTS: [string, string][] = [
+  ['size', 'size'],
+  ['cosize', 'cosize'],
+  ['rank', 'rank'],
+  ['depth', 'depth'],
+  ['is_compact', 'compact'],
+  ['is_nondegenerate', 'non-degenerate'],
+  ['is_tractable', 'tractable'],
+  ['is_complementable', 'complementable'],
+  ['is_coalesced', 'coalesced'],
+];
+
+function showFacts(text: string, ok: boolean): void {
+  const el = byId('facts');
+  if (!ok) {
+    el.replaceChildren();
+    return;
+  }
+  const chips: HTMLElement[] = [];
+  for (const [op, label] of FACTS) {
+    if (!opsByName.has(op)) continue;
+    const v = tryRun(op, [text]);
+    if (v instanceof LayoutError) continue;
+    const isBool = typeof v === 'boolean';
+    const chip = h(
+      'button',
+      { type: 'button', class: `fact ${isBool ? (v ? 'yes' : 'no') : 'num'}`, 'data-fact': op, title: `${opsByName.get(op)!.summary} (click to choose it)` },
+      isBool ? h('span', { class: 'mark' }, v ? '✓' : '✗') : h('span', { class: 'k' }, label),
+      isBool ? ` ${label}` : h('span', { class: 'v' }, String(v)),
+    );
+    chip.addEventListener('click', () => {
+      opSel.value = op;
+      update();
+    });
+    chips.push(chip);
+  }
+  fill(el, ...chips);
+}
+
+/** tile and entry of each index of A under A ⊘ B: index j of A is Φ_{(B, comp(B, size A))}(x),
+ *  x = entry + size(B)·tile (Def. 2.3.8.1, Remark 2.3.8.3) */
+function divisionTiles(aText: string, bText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+  try {
+    const a = parseLayout(aText);
+    const b = parseLayout(bText);
+    const n = size(a);
+    if (n > 4096) return null;
+    const comp = run('complement', [bText, String(n)]) as string;
+    const bc = parseLayout(run('concat', [bText, comp]) as string);
+    const ts = size(b);
+    const map = new Array<TileOf>(n);
+    for (let x = 0; x < n; x++) map[phi(bc, x)] = { tile: Math.floor(x / ts), entry: x % ts };
+    return { tileOf: (j) => map[j] ?? null, tiles: n / ts, tileSize: ts };
+  } catch {
+    return null;
+  }
+}
+
+/** tiles of a result R = A ⊘ B or A ⊗ B: mode 1 is the tile, mode 2 which tile */
+function resultTiles(r: Layout): { tileOf: (x: number) => TileOf; tiles: number; tileSize: number } {
+  const ts = size(mode(r, 1));
+  return { tileOf: (x) => ({ tile: Math.floor(x / ts), entry: x % ts }), tiles: size(r) / ts, tileSize: ts };
+}
+
+function state(): State {
+  return { layout: input1.value, op: opSel.value, layout2: input2.value, arg: argInput.value };
+}
+
+function setResult(value: Json | LayoutError | null, pending?: string): void {
+  resultEl.className = '';
+  delete resultEl.dataset['errorKind'];
+  resultEl.removeAttribute('role');
+  resultEl.removeAttribute('tabindex');
+  resultEl.removeAttribute('title');
+  const actions = byId('result-actions');
+  actions.replaceChildren();
+  if (pending !== undefined) {
+    resultEl.className = 'pending';
+    resultEl.textContent = pending;
+    return;
+  }
+  if (value instanceof LayoutError) {
+    resultEl.className = 'error';
+    resultEl.dataset['errorKind'] = value.kind;
+    resultEl.textContent = value.message;
+    return;
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  resultEl.textContent = text;
+  resultEl.dataset['type'] = typeof value;
+  if (typeof value === 'boolean') resultEl.className = value ? 'bool yes' : 'bool no';
+  const asLayout = typeof value === 'string' ? parse(value, 'result').layout : null;
+  if (asLayout) {
+    resultEl.className = 'layout clickable';
+    resultEl.setAttribute('role', 'button');
+    resultEl.setAttribute('tabindex', '0');
+    resultEl.title = 'click to make this the layout L';
+    const useAs = (target: HTMLInputElement, label: string, testid: string): HTMLButtonElement => {
+      const b = h('button', { type: 'button', class: 'ghost small', 'data-testid': testid }, label);
+      b.addEventListener('click', () => {
+        target.value = text;
+        update();
+        target.focus();
+      });
+      return b;
+    };
+    actions.append(useAs(input1, 'use as L', 'use-result'), useAs(input2, 'use as L₂', 'use-result-2'));
+  }
+}
+
+function formula(op: string, spec: OpSpec | undefined, st: State, extra: { layout2?: ArgSpec; arg?: ArgSpec }): string {
+  const a0 = spec?.args[0]?.name ?? 'L';
+  const a1 = extra.layout2?.name ?? 'L₂';
+  switch (op) {
+    case 'compose':
+      return `${a0} ∘ ${a1} =`;
+    case 'logical_divide':
+      return `${a0} ⊘ ${a1} =`;
+    case 'logical_product':
+      return `${a0} ⊗ ${a1} =`;
+    case 'complement':
+      return st.arg.trim() ? `comp(${a0}, N) =` : `comp(${a0}) =`;
+    case 'coalesce':
+      return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
+    default: {
+      const names = [a0, ...(extra.layout2 ? [a1] : []), ...(extra.arg ? [extra.arg.name] : [])];
+      return `${op}(${names.join(', ')}) =`;
+    }
+  }
+}
+
+function update(): void {
+  const st = state();
+  writeUrl(st);
+  const spec = opsByName.get(st.op);
+  const extra = spec ? extraArgs(spec) : {};
+
+  // labels follow the op's argument names (compose is B∘A: L is B, L₂ is A)
+  const a0 = spec?.args[0]?.name ?? 'L';
+  fill(byId('l1-label'), 'Layout ', h('var', {}, a0));
+  byId('l2-field').hidden = !extra.layout2;
+  if (extra.layout2) fill(byId('l2-label'), 'Second layout ', h('var', {}, extra.layout2.name), extra.layout2.optional ? ' (optional)' : '');
+  byId('arg-field').hidden = !extra.arg;
+  if (extra.arg) {
+    const a = extra.arg;
+    const hint = a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.kind;
+    fill(byId('arg-label'), h('var', {}, a.name), a.optional ? ' (optional)' : '');
+    argInput.placeholder = hint;
+  }
+  byId('op-summary').textContent = spec?.summary ?? '';
+  byId('result-formula').textContent = formula(st.op, spec, st, extra);
+
+  // the main layout: inline error, facts, picture
+  const p1 = parse(st.layout, a0);
+  showInlineError(byId('l1-error'), input1, st.layout, p1.error);
+  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name) : { layout: null, error: null };
+  showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
+  showFacts(st.layout, p1.layout !== null);
+
+  const pic = byId('picture');
+  const hover = byId('hover');
+  if (p1.layout) {
+    const tiled = st.op === 'logical_divide' && p2.layout ? divisionTiles(st.layout, st.layout2) : null;
+    hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
+    hover.textContent = hover.dataset['idle'];
+    fill(pic, drawLayout(p1.layout, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
+  } else {
+    fill(pic, h('p', { class: 'placeholder' }, p1.error ? 'no picture: the layout does not parse' : 'type a layout to see its picture'));
+    hover.textContent = '';
+  }
+
+  // the operation, through the ops table
+  const box = byId('result-box');
+  box.hidden = true;
+  if (!spec) {
+    setResult(new LayoutError('bad-request', `unknown op '${st.op}'`));
+    return;
+  }
+  const raw: string[] = [st.layout];
+  if (extra.layout2) {
+    if (st.layout2.trim()) raw.push(st.layout2);
+    else if (!extra.layout2.optional) {
+      if (p1.error) setResult(p1.error);
+      else setResult(null, `type the second layout ${extra.layout2.name}`);
+      return;
+    }
+  }
+  if (extra.arg) {
+    if (st.arg.trim()) raw.push(st.arg);
+    else if (!extra.arg.optional) {
+      if (p1.error) setResult(p1.error);
+      else setResult(null, `type ${extra.arg.name}`);
+      return;
+    }
+  }
+  let value: Json | LayoutError;
+  try {
+    const r = runOpDirect(st.op, raw, cpuCtx, true);
+    if (r instanceof Promise) {
+      setResult(null, 'running…');
+      const op = st.op;
+      r.then(
+        (v) => opSel.value === op && setResult(v),
+        (e: unknown) => opSel.value === op && setResult(errorOf(e)),
+      );
+      return;
+    }
+    value = r;
+  } catch (e) {
+    value = errorOf(e);
+  }
+  setResult(value);
+
+  // a picture of a layout result; for ⊘ and ⊗ coloured by tile
+  const asLayout = typeof value === 'string' ? parse(value, 'result').layout : null;
+  if (asLayout && st.op !== 'parse') {
+    const rh = byId('result-hover');
+    const tiled = st.op === 'logical_divide' || st.op === 'logical_product' ? resultTiles(asLayout) : null;
+    rh.dataset['idle'] = tiled ? 'colour = tile, opacity = entry of the tile: each column one tile, each row one entry (Remark 2.3.8.3)' : 'the result, pictured';
+    rh.textContent = rh.dataset['idle'];
+    fill(byId('result-picture'), drawLayout(asLayout, { testid: 'result-cell', hover: rh, caption: `picture of ${value as string}`, ...(tiled ?? {}) }));
+    box.hidden = false;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// the GPU panel
+
+const results = byId('gpu-results');
+const backendSel = byId<HTMLSelectElement>('backend');
+let checkRunning = false;
+
+async function initGpu(): Promise<void> {
+  const a = await engines.adapterText();
+  adapterLineEl(byId('adapter'), a, engines.webgpu);
+  if (!a.ok) {
+    backendSel.value = 'cpu';
+    (backendSel.querySelector('option[value="gpu"]') as HTMLOptionElement).disabled = true;
+    banner.hidden = false;
+    fill(
+      banner,
+      h('strong', {}, engines.webgpu ? 'WebGPU is present, but it gave no adapter.' : 'This browser has no WebGPU.'),
+      ' The checks run on the CPU backend (the same engine, as generated JavaScript). ',
+      h('span', { class: 'muted' }, a.text),
+    );
+  } else if (a.software) {
+    byId('adapter').append(h('span', { class: 'chip soft' }, 'software'));
+  }
+}
+
+function checkArgs(name: CheckName): string[] {
+  const l1 = input1.value;
+  const l2 = input2.value;
+  if (name === 'check_compact') return [l1];
+  if (name === 'check_complement' && !l2.trim()) {
+    const c = tryRun('complement', [l1]);
+    return [l1, typeof c === 'string' ? c : l2];
+  }
+  return [l1, l2];
+}
+
+async function runCheckButton(name: CheckName): Promise<void> {
+  if (checkRunning) return;
+  checkRunning = true;
+  const buttons = document.querySelectorAll<HTMLButtonElement>('[data-check]');
+  buttons.forEach((b) => (b.disabled = true));
+  const busy = h('div', { class: 'busy', 'data-testid': 'gpu-busy' }, `running ${name.replace(/_/g, ' ')}…`);
+  results.prepend(busy);
+  try {
+    const args = checkArgs(name);
+    const gpu = backendSel.value === 'gpu' ? await engines.gpu() : null;
+    const main = gpu ?? engines.cpu;
+    const o = await checkOn(name, args, main);
+    // the CPU's answer beside a GPU answer: the two backends must agree exactly
+    const cpu = main !== engines.cpu ? await checkOn(name, args, engines.cpu) : undefined;
+    busy.remove();
+    results.prepend(outcomeCard(o, cpu));
+    while (results.childElementCount > 6) results.lastElementChild?.remove();
+  } finally {
+    busy.remove();
+    checkRunning = false;
+    buttons.forEach((b) => (b.disabled = false));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// examples
+
+function buildExamples(): void {
+  const ul = byId('examples');
+  for (const ex of EXAMPLES) {
+    if (!opsByName.has(ex.op)) continue;
+    const b = h('button', { type: 'button', class: 'example', 'data-testid': 'example' }, h('span', { class: 'ref' }, ex.ref), h('span', { class: 'title' }, ex.title), h('code', {}, exampleText(ex)));
+    b.addEventListener('click', () => {
+      input1.value = ex.layout;
+      input2.value = ex.layout2 ?? '';
+      argInput.value = ex.arg ?? '';
+      opSel.value = ex.op;
+      update();
+    });
+    ul.append(h('li', {}, b));
+  }
+}
+
+function exampleText(ex: Example): string {
+  switch (ex.op) {
+    case 'compose':
+      return `${ex.layout} ∘ ${ex.layout2}`;
+    case 'logical_divide':
+      return `${ex.layout} ⊘ ${ex.layout2}`;
+    case 'logical_product':
+      return `${ex.layout} ⊗ ${ex.layout2}`;
+    case 'complement':
+      return `comp(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
+    case 'coalesce':
+      return `coal(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
+    default:
+      return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// start
+
+function start(): void {
+  buildOpChooser();
+  buildExamples();
+  const st = readUrl();
+  input1.value = st.layout;
+  input2.value = st.layout2;
+  argInput.value = st.arg;
+  opSel.value = opsByName.has(st.op) && !CHECKS.has(st.op) ? st.op : 'coalesce';
+  for (const el of [input1, input2, argInput]) el.addEventListener('input', update);
+  opSel.addEventListener('change', update);
+  resultEl.addEventListener('click', () => {
+    if (!resultEl.classList.contains('clickable')) return;
+    input1.value = resultEl.textContent ?? '';
+    update();
+    input1.focus();
+  });
+  resultEl.addEventListener('keydown', (ev) => {
+    if ((ev.key === 'Enter' || ev.key === ' ') && resultEl.classList.contains('clickable')) {
+      ev.preventDefault();
+      resultEl.click();
+    }
+  });
+  document.querySelectorAll<HTMLButtonElement>('[data-check]').forEach((b) =>
+    b.addEventListener('click', () => void runCheckButton(b.dataset['check'] as CheckName)),
+  );
+  byId('copy-link').addEventListener('click', () => {
+    const b = byId('copy-link');
+    navigator.clipboard?.writeText(location.href).then(
+      () => (b.textContent = 'Link copied'),
+      () => (b.textContent = 'Copy the address bar'),
+    );
+    setTimeout(() => (b.textContent = 'Copy link'), 1500);
+  });
+  update();
+  document.body.dataset['ready'] = 'true';
+  void initGpu();
+}
+
+start();

@@ -1,0 +1,172 @@
+/**
+ * Pictures of layouts, as SVG, in the style of the paper's figures: a grid of cells labelled
+ * with Φ(x), grouped exactly as the CLI's `show` groups them (gridShape: rank 2 as rows ×
+ * columns, rank 1 as one row, the modes after the first grouped into columns), with row and
+ * column indices along the edges. Hovering a cell names its index, its nested coordinate and
+ * its offset, and lights every cell with the same offset (collisions jump out).
+ *
+ * For A ⊘ B and A ⊗ B a cell's colour says which tile it belongs to and its opacity which
+ * entry of the tile it is (Remark 2.3.8.3).
+ */
+import { indexToCoord, phi, size, type Layout } from '../algebra/layout.js';
+import { formatTuple } from '../algebra/notation.js';
+import { gridShape } from '../cli/show.js';
+import { h, s } from './dom.js';
+
+/** Most cells a picture draws (larger layouts get a note instead). */
+export const MAX_CELLS = 4096;
+
+export interface TileOf {
+  tile: number;
+  entry: number;
+}
+
+export interface PictureOptions {
+  /** data-testid of every cell ("cell" for the main picture only) */
+  testid: string;
+  /** the tile and the entry within it of index x, for ⊘ and ⊗ pictures */
+  tileOf?: (x: number) => TileOf | null;
+  tiles?: number;
+  tileSize?: number;
+  /** a line under the picture for hover information */
+  hover: HTMLElement;
+  caption?: string;
+}
+
+const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac'];
+
+/** the colour of tile k */
+export function tileColour(k: number): string {
+  if (k < PALETTE.length) return PALETTE[k]!;
+  return `hsl(${Math.round((k * 137.508) % 360)}, 62%, 52%)`;
+}
+
+/** the opacity of entry i of a tile of size n: the first entry is solid */
+export function entryOpacity(i: number, n: number): number {
+  if (n <= 1) return 1;
+  return 1 - (0.72 * i) / (n - 1);
+}
+
+export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
+  const n = size(l);
+  const wrap = h('div', { class: 'picture' });
+  if (n > MAX_CELLS) {
+    wrap.append(h('p', { class: 'note' }, `size ${n} is too large to draw (at most ${MAX_CELLS} cells); the operations still work.`));
+    return wrap;
+  }
+  const { rows, cols, index } = gridShape(l);
+  const offsets = new Array<number>(n);
+  let widest = 1;
+  for (let x = 0; x < n; x++) {
+    const v = phi(l, x);
+    offsets[x] = v;
+    widest = Math.max(widest, String(v).length);
+  }
+  widest = Math.max(widest, String(cols - 1).length);
+  const cw = Math.max(30, 9 * widest + 14);
+  const ch = 30;
+  const left = 10 + 8 * String(rows - 1).length + 8;
+  const top = 24;
+  const width = left + cols * cw + 2;
+  const height = top + rows * ch + 2;
+  const svg = s('svg', {
+    class: 'grid',
+    width,
+    height,
+    viewBox: `0 0 ${width} ${height}`,
+    role: 'img',
+    'aria-label': o.caption ?? 'layout picture',
+  });
+  // column and row indices, as print_layout prints them
+  for (let c = 0; c < cols; c++) {
+    svg.append(s('text', { class: 'axis', x: left + c * cw + cw / 2, y: top - 8, 'text-anchor': 'middle' }, c));
+  }
+  for (let r = 0; r < rows; r++) {
+    svg.append(s('text', { class: 'axis', x: left - 8, y: top + r * ch + ch / 2 + 4, 'text-anchor': 'end' }, r));
+  }
+  const byOffset = new Map<number, SVGGElement[]>();
+  const cells: SVGGElement[] = [];
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = index(r, c);
+      const v = offsets[x]!;
+      const coord = formatTuple(indexToCoord(l, x));
+      const t = o.tileOf?.(x) ?? null;
+      const g = s('g', {
+        class: t ? 'cell tiled' : 'cell',
+        'data-testid': o.testid,
+        'data-index': x,
+        'data-offset': v,
+        'data-coord': coord,
+        'data-row': r,
+        'data-col': c,
+        ...(t ? { 'data-tile': t.tile, 'data-entry': t.entry } : {}),
+        transform: `translate(${left + c * cw},${top + r * ch})`,
+      });
+      const rect = s('rect', { width: cw, height: ch, class: 'bg' });
+      if (t) {
+        rect.setAttribute('fill', tileColour(t.tile));
+        rect.setAttribute('fill-opacity', entryOpacity(t.entry, o.tileSize ?? 1).toFixed(3));
+      }
+      const tip = t ? `x = ${x}   coordinate ${coord}   Φ(x) = ${v}   tile ${t.tile}, entry ${t.entry}` : `x = ${x}   coordinate ${coord}   Φ(x) = ${v}`;
+      g.append(
+        s('title', {}, tip),
+        rect,
+        s('rect', { width: cw, height: ch, class: 'frame' }),
+        s('text', { x: cw / 2, y: ch / 2 + 5, 'text-anchor': 'middle', class: 'label' }, v),
+      );
+      (g as SVGGElement & { tip?: string }).tip = tip;
+      let same = byOffset.get(v);
+      if (!same) byOffset.set(v, (same = []));
+      same.push(g);
+      cells.push(g);
+      svg.append(g);
+    }
+  }
+  // outer frame
+  svg.append(s('rect', { x: left, y: top, width: cols * cw, height: rows * ch, class: 'outer' }));
+  let lit: SVGGElement[] = [];
+  const unlight = (): void => {
+    for (const g of lit) g.classList.remove('same', 'hover');
+    lit = [];
+  };
+  svg.addEventListener('mouseover', (ev) => {
+    const g = (ev.target as Element).closest('g.cell') as (SVGGElement & { tip?: string }) | null;
+    if (!g) return;
+    unlight();
+    const v = Number(g.getAttribute('data-offset'));
+    lit = byOffset.get(v) ?? [];
+    for (const e of lit) e.classList.add('same');
+    g.classList.add('hover');
+    lit = [...lit, g];
+    const k = (byOffset.get(v) ?? []).length;
+    o.hover.textContent = (g.tip ?? '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+  });
+  svg.addEventListener('mouseleave', () => {
+    unlight();
+    o.hover.textContent = o.hover.dataset['idle'] ?? '';
+  });
+  const scroller = h('div', { class: 'scroller' });
+  scroller.append(svg);
+  wrap.append(scroller);
+  if (o.tileOf && o.tiles !== undefined && o.tileSize !== undefined) wrap.append(legend(o.tiles, o.tileSize));
+  return wrap;
+}
+
+/** The key of a tiled picture: one swatch per tile (up to a dozen), and the opacity ramp. */
+function legend(tiles: number, tileSize: number): HTMLElement {
+  const el = h('div', { class: 'legend' });
+  const shown = Math.min(tiles, 12);
+  el.append(h('span', { class: 'legend-title' }, `${tiles} tile${tiles === 1 ? '' : 's'} of ${tileSize}:`));
+  for (let k = 0; k < shown; k++) {
+    const sw = h('span', { class: 'swatch', title: `tile ${k}` });
+    sw.style.background = tileColour(k);
+    el.append(sw);
+  }
+  if (tiles > shown) el.append(h('span', { class: 'muted' }, `… ${tiles - shown} more`));
+  el.append(h('span', { class: 'legend-title' }, ' entry 0 → ' + (tileSize - 1) + ':'));
+  const ramp = h('span', { class: 'ramp' });
+  ramp.style.background = `linear-gradient(to right, rgba(78,121,167,1), rgba(78,121,167,${entryOpacity(tileSize - 1, tileSize).toFixed(2)}))`;
+  el.append(ramp);
+  return el;
+}

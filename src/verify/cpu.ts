@@ -1,0 +1,233 @@
+/**
+ * The CPU side of bulk verification, each check by its fastest exact method:
+ * - compact: structural (Prop. 2.3.5.5): a flat layout with shape entries ≥ 2 (shape-1 entries
+ *   take no part) is compact iff every stride is non-zero, its cosize equals its size, and
+ *   sorted by stride its strides read 1, s_1, s_1·s_2, … . The cosize test rejects almost
+ *   every non-compact candidate in one pass without sorting.
+ * - injective: quick answers (a zero stride on a shape ≥ 2 or cosize < size: no; sorted strides
+ *   with every d_k > Σ_{j<k} (s_j − 1)·d_j: yes), else a bitmap walk of Φ (odometer, no division).
+ * - equality jobs: odometers over A and C, Φ_B by division.
+ * No allocation per candidate: scratch typed arrays are reused.
+ */
+import type { BitmapKind, VerifyEngine } from './engine.js';
+import { jobIndex, sizeAt, cosizeAt, type EqualJobs, type FlatBatch } from './packed.js';
+
+const MAX_RANK = 64;
+const sS = new Float64Array(MAX_RANK);
+const sD = new Float64Array(MAX_RANK);
+
+/** Φ bijective onto [0, size) for the entries [lo, hi) (structural, exact). */
+export function compactEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
+  let size = 1;
+  let co = 1;
+  for (let k = lo; k < hi; k++) {
+    const s = shapes[k]!;
+    if (s === 1) continue;
+    const d = strides[k]!;
+    if (d === 0) return false;
+    size *= s;
+    co += (s - 1) * d;
+  }
+  if (co !== size) return false;
+  if (size === 1) return true;
+  return sortedRadix(shapes, strides, lo, hi);
+}
+
+/** sort the entries with s > 1 by stride (then shape) into sS/sD; returns their count */
+function sortInto(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): number {
+  let m = 0;
+  let S: Float64Array = sS;
+  let D: Float64Array = sD;
+  if (hi - lo > MAX_RANK) {
+    S = new Float64Array(hi - lo);
+    D = new Float64Array(hi - lo);
+  }
+  for (let k = lo; k < hi; k++) {
+    const s = shapes[k]!;
+    if (s === 1) continue;
+    const d = strides[k]!;
+    let j = m++;
+    while (j > 0 && (D[j - 1]! > d || (D[j - 1] === d && S[j - 1]! > s))) {
+      S[j] = S[j - 1]!;
+      D[j] = D[j - 1]!;
+      j--;
+    }
+    S[j] = s;
+    D[j] = d;
+  }
+  if (S !== sS) {
+    sortedS = S;
+    sortedD = D;
+  } else {
+    sortedS = sS;
+    sortedD = sD;
+  }
+  return m;
+}
+let sortedS: Float64Array = sS;
+let sortedD: Float64Array = sD;
+
+function sortedRadix(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
+  const m = sortInto(shapes, strides, lo, hi);
+  let expect = 1;
+  for (let j = 0; j < m; j++) {
+    if (sortedD[j] !== expect) return false;
+    expect *= sortedS[j]!;
+  }
+  return true;
+}
+
+let bits = new Uint32Array(1 << 12);
+
+/** Φ injective on [0, size) for the entries [lo, hi). */
+export function injectiveEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
+  let size = 1;
+  let co = 1;
+  for (let k = lo; k < hi; k++) {
+    const s = shapes[k]!;
+    if (s === 1) continue;
+    const d = strides[k]!;
+    if (d === 0) return false;
+    size *= s;
+    co += (s - 1) * d;
+  }
+  if (co < size) return false;
+  if (size === 1) return true;
+  // superincreasing strides: the mixed-radix digits are recovered uniquely
+  const m = sortInto(shapes, strides, lo, hi);
+  let reach = 0;
+  let superinc = true;
+  for (let j = 0; j < m; j++) {
+    if (sortedD[j]! <= reach) {
+      superinc = false;
+      break;
+    }
+    reach += (sortedS[j]! - 1) * sortedD[j]!;
+  }
+  if (superinc) return true;
+  // bitmap walk over [0, cosize)
+  const words = Math.ceil(co / 32);
+  if (words > bits.length) bits = new Uint32Array(Math.max(words, bits.length * 2));
+  else bits.fill(0, 0, words);
+  const S = Array.from(sortedS.subarray(0, m));
+  const D = Array.from(sortedD.subarray(0, m));
+  const c = new Array<number>(m).fill(0);
+  let o = 0;
+  for (let x = 0; x < size; x++) {
+    const w = o >>> 5;
+    const bit = 1 << (o & 31);
+    if (bits[w]! & bit) return false;
+    bits[w] = bits[w]! | bit;
+    // odometer (the order of the entries does not matter for injectivity)
+    for (let j = 0; j < m; j++) {
+      o += D[j]!;
+      if (++c[j]! < S[j]!) break;
+      o -= S[j]! * D[j]!;
+      c[j] = 0;
+    }
+  }
+  return true;
+}
+
+/** Φ of the entries [lo, hi) at x (division per entry) */
+function phiAt(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number, x: number): number {
+  let o = 0;
+  let r = x;
+  for (let k = lo; k < hi; k++) {
+    const s = shapes[k]!;
+    if (k === hi - 1) return o + r * strides[k]!;
+    const q = Math.floor(r / s);
+    o += (r - q * s) * strides[k]!;
+    r = q;
+  }
+  return o;
+}
+
+/** Φ_B∘Φ_A = Φ_C on [0, size(A)) for job i */
+export function equalJob(jobs: EqualJobs, i: number): boolean {
+  const { a, b, c } = jobs;
+  const ci = jobIndex(c, i);
+  const n = sizeAt(a, i);
+  if (sizeAt(c, ci) !== n) return false;
+  let bi = -1;
+  if (b) {
+    bi = jobIndex(b, i);
+    if (cosizeAt(a, i) > sizeAt(b, bi)) return false;
+  }
+  const a0 = a.start[i]!;
+  const a1 = a.start[i + 1]!;
+  const c0 = c.start[ci]!;
+  const c1 = c.start[ci + 1]!;
+  const ca = new Array<number>(a1 - a0).fill(0);
+  const cc = new Array<number>(c1 - c0).fill(0);
+  const b0 = b ? b.start[bi]! : 0;
+  const b1 = b ? b.start[bi + 1]! : 0;
+  let oa = 0;
+  let oc = 0;
+  for (let x = 0; x < n; x++) {
+    const v = b ? phiAt(b.shapes, b.strides, b0, b1, oa) : oa;
+    if (v !== oc) return false;
+    for (let j = 0; j < ca.length; j++) {
+      const s = a.shapes[a0 + j]!;
+      const d = a.strides[a0 + j]!;
+      oa += d;
+      if (++ca[j]! < s) break;
+      oa -= s * d;
+      ca[j] = 0;
+    }
+    for (let j = 0; j < cc.length; j++) {
+      const s = c.shapes[c0 + j]!;
+      const d = c.strides[c0 + j]!;
+      oc += d;
+      if (++cc[j]! < s) break;
+      oc -= s * d;
+      cc[j] = 0;
+    }
+  }
+  return true;
+}
+
+export class CpuVerifyEngine implements VerifyEngine {
+  readonly backend = 'cpu' as const;
+  readonly adapter: string;
+  readonly fallbacks = 0;
+
+  constructor(adapter = 'cpu (structural checks and odometer walks in JavaScript)') {
+    this.adapter = adapter;
+  }
+
+  bitmapCheckSync(kind: BitmapKind, batch: FlatBatch, out = new Uint8Array(batch.count)): Uint8Array {
+    const { start, shapes, strides } = batch;
+    const f = kind === 'compact' ? compactEntries : injectiveEntries;
+    for (let i = 0; i < batch.count; i++) out[i] = f(shapes, strides, start[i]!, start[i + 1]!) ? 1 : 0;
+    return out;
+  }
+
+  async bitmapCheck(kind: BitmapKind, batch: FlatBatch): Promise<Uint8Array> {
+    return this.bitmapCheckSync(kind, batch);
+  }
+
+  equalCheckSync(jobs: EqualJobs): Uint8Array {
+    const out = new Uint8Array(jobs.a.count);
+    for (let i = 0; i < jobs.a.count; i++) out[i] = equalJob(jobs, i) ? 1 : 0;
+    return out;
+  }
+
+  async equalCheck(jobs: EqualJobs): Promise<Uint8Array> {
+    return this.equalCheckSync(jobs);
+  }
+
+  async evalAll(batch: FlatBatch): Promise<Float64Array> {
+    let total = 0;
+    for (let i = 0; i < batch.count; i++) total += sizeAt(batch, i);
+    const out = new Float64Array(total);
+    let p = 0;
+    for (let i = 0; i < batch.count; i++) {
+      const n = sizeAt(batch, i);
+      for (let x = 0; x < n; x++) out[p++] = phiAt(batch.shapes, batch.strides, batch.start[i]!, batch.start[i + 1]!, x);
+    }
+    return out;
+  }
+
+  dispose(): void {}
+}

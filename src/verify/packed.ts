@@ -1,0 +1,172 @@
+/**
+ * Candidates in bulk: many flat layouts side by side in typed arrays (no Layout objects on
+ * the hot paths). Candidate i has the entries [start[i], start[i+1]) of `shapes`/`strides`
+ * (its flattening L♭: Φ depends on nothing else). All values are exact integers below 2^53
+ * (they come from validated layouts or from bounded generators).
+ */
+import type { Layout } from '../algebra/layout.js';
+import { flat } from '../algebra/layout.js';
+
+export interface FlatBatch {
+  readonly count: number;
+  /** count + 1 entry boundaries */
+  readonly start: Uint32Array;
+  readonly shapes: Float64Array;
+  readonly strides: Float64Array;
+}
+
+/** Builds a FlatBatch by appending candidates. */
+export class FlatBatchBuilder {
+  count = 0;
+  private start: Uint32Array;
+  private shapes: Float64Array;
+  private strides: Float64Array;
+  private n = 0;
+
+  constructor(capacity = 1024, entries = capacity * 4) {
+    this.start = new Uint32Array(Math.max(2, capacity + 1));
+    this.shapes = new Float64Array(Math.max(4, entries));
+    this.strides = new Float64Array(Math.max(4, entries));
+  }
+
+  private reserve(extra: number): void {
+    if (this.count + 2 > this.start.length) {
+      const s = new Uint32Array(this.start.length * 2);
+      s.set(this.start);
+      this.start = s;
+    }
+    if (this.n + extra > this.shapes.length) {
+      const cap = Math.max(this.shapes.length * 2, this.n + extra);
+      const a = new Float64Array(cap);
+      a.set(this.shapes);
+      this.shapes = a;
+      const b = new Float64Array(cap);
+      b.set(this.strides);
+      this.strides = b;
+    }
+  }
+
+  push(shapes: ArrayLike<number>, strides: ArrayLike<number>): void {
+    const m = shapes.length;
+    this.reserve(m);
+    for (let k = 0; k < m; k++) {
+      this.shapes[this.n + k] = shapes[k]!;
+      this.strides[this.n + k] = strides[k]!;
+    }
+    this.n += m;
+    this.count++;
+    this.start[this.count] = this.n;
+  }
+
+  pushLayout(l: Layout): void {
+    const f = flat(l);
+    this.push(f.shapes, f.strides);
+  }
+
+  /** the concatenation of two flat entry lists as one candidate: (A, B)♭ = A♭ ++ B♭ */
+  pushConcat(as: ArrayLike<number>, ad: ArrayLike<number>, bs: ArrayLike<number>, bd: ArrayLike<number>): void {
+    const m = as.length + bs.length;
+    this.reserve(m);
+    let k = this.n;
+    for (let i = 0; i < as.length; i++, k++) {
+      this.shapes[k] = as[i]!;
+      this.strides[k] = ad[i]!;
+    }
+    for (let i = 0; i < bs.length; i++, k++) {
+      this.shapes[k] = bs[i]!;
+      this.strides[k] = bd[i]!;
+    }
+    this.n = k;
+    this.count++;
+    this.start[this.count] = this.n;
+  }
+
+  finish(): FlatBatch {
+    return {
+      count: this.count,
+      start: this.start.subarray(0, this.count + 1),
+      shapes: this.shapes.subarray(0, this.n),
+      strides: this.strides.subarray(0, this.n),
+    };
+  }
+}
+
+export function batchOf(layouts: readonly Layout[]): FlatBatch {
+  const b = new FlatBatchBuilder(layouts.length);
+  for (const l of layouts) b.pushLayout(l);
+  return b.finish();
+}
+
+/** size of candidate i (product of its shape entries) */
+export function sizeAt(b: FlatBatch, i: number): number {
+  let p = 1;
+  for (let k = b.start[i]!, e = b.start[i + 1]!; k < e; k++) p *= b.shapes[k]!;
+  return p;
+}
+
+/** cosize of candidate i: 1 + Σ (s − 1)·d */
+export function cosizeAt(b: FlatBatch, i: number): number {
+  let c = 1;
+  for (let k = b.start[i]!, e = b.start[i + 1]!; k < e; k++) c += (b.shapes[k]! - 1) * b.strides[k]!;
+  return c;
+}
+
+/** the flat layout (s1..sr):(d1..dr) of candidate i, canonically printed */
+export function formatFlatAt(b: FlatBatch, i: number): string {
+  const s: number[] = [];
+  const d: number[] = [];
+  for (let k = b.start[i]!, e = b.start[i + 1]!; k < e; k++) {
+    s.push(b.shapes[k]!);
+    d.push(b.strides[k]!);
+  }
+  return `(${s.join(',')}):(${d.join(',')})`;
+}
+
+/** the entries of candidate i as plain arrays */
+export function entriesAt(b: FlatBatch, i: number): { shapes: number[]; strides: number[] } {
+  const s: number[] = [];
+  const d: number[] = [];
+  for (let k = b.start[i]!, e = b.start[i + 1]!; k < e; k++) {
+    s.push(b.shapes[k]!);
+    d.push(b.strides[k]!);
+  }
+  return { shapes: s, strides: d };
+}
+
+/** coal♭ of an entry list (drop shape-1 entries, merge d(i+1) = s_i·d_i) into out arrays;
+ *  returns the number of modes written */
+export function coalesceInto(
+  shapes: ArrayLike<number>,
+  strides: ArrayLike<number>,
+  lo: number,
+  hi: number,
+  outS: number[] | Float64Array,
+  outD: number[] | Float64Array,
+): number {
+  let m = 0;
+  for (let k = lo; k < hi; k++) {
+    const s = shapes[k]!;
+    if (s === 1) continue;
+    const d = strides[k]!;
+    if (m > 0 && d === outS[m - 1]! * outD[m - 1]!) outS[m - 1] = outS[m - 1]! * s;
+    else {
+      outS[m] = s;
+      outD[m] = d;
+      m++;
+    }
+  }
+  return m;
+}
+
+/**
+ * Equality jobs: for job i, Φ_B(Φ_A(x)) = Φ_C(x) for every x < size(A), with size(C) = size(A)
+ * and cosize(A) ≤ size(B) (a job that breaks those preconditions is false). B null: the
+ * identity. A batch of count 1 is shared by every job.
+ */
+export interface EqualJobs {
+  readonly a: FlatBatch;
+  readonly b: FlatBatch | null;
+  readonly c: FlatBatch;
+}
+
+export const jobIndex = (b: FlatBatch, i: number): number => (b.count === 1 ? 0 : i);

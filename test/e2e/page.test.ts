@@ -1,0 +1,339 @@
+/**
+ * The browser demo, end to end, in a real browser: Debian's Chromium (headless, driven by
+ * playwright-core) against the page as `npm run build:web` builds it, served from dist/web/ by
+ * a tiny static server on 127.0.0.1.
+ *
+ * It opens the page at ?layout=…, types layouts, checks every SVG cell's data-offset against Φ
+ * computed here in Node, runs an operation through the page and compares with the ops table in
+ * Node, runs the GPU checks in the page (WebGPU on Chromium's SwiftShader adapter) and compares
+ * each answer with the CPU backend's in Node, types a bad layout and sees the inline parse
+ * error, checks the no-WebGPU banner and CPU fallback, and saves a screenshot (path printed).
+ *
+ * The Chromium flags: `--enable-unsafe-webgpu` is the one that gives headless Chromium 156 a
+ * WebGPU adapter here (SwiftShader through Dawn's Vulkan backend, `google / swiftshader`); the
+ * rest keep it off the network and quiet. If no adapter appears, the test says so LOUDLY and
+ * checks the CPU path instead.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { phi, size } from '../../src/algebra/layout.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { gridShape } from '../../src/cli/show.js';
+import { CpuBackend } from '../../src/engine/cpu.js';
+import { runOp, type OpContext } from '../../src/ops.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const DIST = join(ROOT, 'dist/web');
+const SHOTS = join(ROOT, 'test-results');
+const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
+
+export const CHROMIUM_ARGS = [
+  '--enable-unsafe-webgpu', // WebGPU in headless Chromium on Linux (adapter: SwiftShader)
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-default-apps',
+  '--disable-extensions',
+  '--disable-domain-reliability',
+  '--disable-client-side-phishing-detection',
+  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions',
+  '--no-first-run',
+  '--no-default-browser-check',
+  '--disable-quic',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
+
+const cpu = new CpuBackend();
+const ctx: OpContext = { backendChoice: 'cpu', backend: async () => cpu };
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+};
+
+/** a static server for dist/web on 127.0.0.1, on a free port */
+function serve(dir: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    let file = normalize(join(dir, path));
+    if (!file.startsWith(dir + sep) && file !== dir) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) {
+      res.writeHead(404).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+interface CellData {
+  index: number;
+  offset: number;
+  row: number;
+  col: number;
+}
+
+async function cells(page: Page): Promise<CellData[]> {
+  return page.$$eval('[data-testid="cell"]', (els) =>
+    els.map((e) => ({
+      index: Number(e.getAttribute('data-index')),
+      offset: Number(e.getAttribute('data-offset')),
+      row: Number(e.getAttribute('data-row')),
+      col: Number(e.getAttribute('data-col')),
+    })),
+  );
+}
+
+/** every cell of the main picture against Φ_L computed here, and the CLI's grid grouping */
+async function expectCellsMatch(page: Page, text: string): Promise<void> {
+  const l = parseLayout(text);
+  const n = size(l);
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid="cell"]').length === k, n);
+  const got = await cells(page);
+  expect(got.length).toBe(n);
+  const { index } = gridShape(l);
+  const seen = new Set<number>();
+  for (const c of got) {
+    expect(c.offset, `cell x=${c.index} of ${text}`).toBe(phi(l, c.index));
+    expect(index(c.row, c.col)).toBe(c.index);
+    seen.add(c.index);
+  }
+  expect(seen.size).toBe(n);
+}
+
+async function typeLayout(page: Page, testid: string, text: string): Promise<void> {
+  const input = page.getByTestId(testid);
+  await input.fill('');
+  await input.pressSequentially(text);
+}
+
+interface GpuCard {
+  verdict: string | null;
+  backend: string | null;
+  json: string;
+  agree: string | null;
+  op: string | null;
+}
+
+/** click a GPU-panel button and read the newest outcome card */
+async function runCheck(page: Page, button: string): Promise<GpuCard> {
+  const before = await page.getByTestId('gpu-result').count();
+  await page.getByTestId(button).click();
+  await page.waitForFunction((k) => document.querySelectorAll('[data-testid="gpu-result"]').length > k, before, { timeout: 45_000 });
+  const card = page.getByTestId('gpu-result').first();
+  return {
+    verdict: await card.getAttribute('data-verdict'),
+    backend: await card.getAttribute('data-backend'),
+    op: await card.getAttribute('data-op'),
+    json: (await card.getByTestId('gpu-json').textContent()) ?? '',
+    agree: (await card.getByTestId('gpu-agree').count()) ? await card.getByTestId('gpu-agree').getAttribute('data-agree') : null,
+  };
+}
+
+function loud(lines: string[]): void {
+  const bar = '!'.repeat(78);
+  console.warn(['', bar, ...lines.map((l) => `!!! ${l}`), bar, ''].join('\n'));
+}
+
+describe('the browser demo in headless Chromium', () => {
+  let server: http.Server;
+  let browser: Browser;
+  let base: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh (Debian package 'chromium'), or set LAYOUTGPU_CHROMIUM`);
+    }
+    // the page exactly as `npm run build:web` builds it
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    expect(existsSync(join(DIST, 'index.html'))).toBe(true);
+    expect(readFileSync(join(DIST, 'index.html'), 'utf8')).toMatch(/src="\.\/assets\//); // relative asset paths
+    server = await serve(DIST);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
+  });
+
+  async function open(query: string, noWebGpu = false): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    if (noWebGpu) {
+      await page.addInitScript(() => {
+        Object.defineProperty(Navigator.prototype, 'gpu', { get: () => undefined, configurable: true });
+      });
+    }
+    await page.goto(base + query);
+    await page.waitForSelector('body[data-ready="true"]');
+    return page;
+  }
+
+  it('shows ?layout=…, types layouts, runs ops and the GPU checks, flags a bad layout', async () => {
+    // 1. a layout from the address
+    const nested = '(3,(3,2)):(3,(1,10))';
+    const page = await open(`?layout=${encodeURIComponent(nested)}`);
+    expect(await page.getByTestId('layout-input').inputValue()).toBe(nested);
+    await expectCellsMatch(page, nested);
+
+    // 2. typed layouts, character by character: every cell against Φ
+    for (const text of ['((2,2),(2,4)):((1,4),(2,8))', '(8):(3)', '(2,3,4):(12,4,1)', '((2,2),2):((3,0),10)']) {
+      await typeLayout(page, 'layout-input', text);
+      await expectCellsMatch(page, text);
+      expect(decodeURIComponent(new URL(page.url()).searchParams.get('layout') ?? '')).toBe(text);
+    }
+
+    // 3. operations through the page = the ops table in Node
+    const cases: [string, string, string][] = [
+      ['logical_divide', '(4,8):(1,4)', '(2,2):(1,4)'],
+      ['compose', '(100):(7)', '(3,5):(10,2)'],
+      ['logical_product', '(2,2):(5,10)', '(3,5):(5,1)'],
+    ];
+    for (const [op, a, b] of cases) {
+      await page.getByTestId('op').selectOption(op);
+      await typeLayout(page, 'layout-input', a);
+      await typeLayout(page, 'layout-input-2', b);
+      const want = String(await runOp(op, [a, b], ctx));
+      await expect.poll(() => page.getByTestId('result').textContent()).toBe(want);
+      expect(await page.getByTestId('result').getAttribute('data-error-kind')).toBeNull();
+    }
+    // ⊗ colours the result by tile: one colour per column, one opacity per row
+    const tiles = await page.$$eval('[data-testid="result-cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-col')), Number(e.getAttribute('data-tile')), Number(e.getAttribute('data-row')), Number(e.getAttribute('data-entry'))]));
+    expect(tiles.length).toBe(60);
+    for (const [col, tile, row, entry] of tiles) {
+      expect(tile).toBe(col);
+      expect(entry).toBe(row);
+    }
+    // a result clicked becomes the layout
+    const product = (await page.getByTestId('result').textContent()) ?? '';
+    await page.getByTestId('result').click();
+    expect(await page.getByTestId('layout-input').inputValue()).toBe(product);
+    await expectCellsMatch(page, product);
+    // a property
+    await page.getByTestId('op').selectOption('is_compact');
+    await typeLayout(page, 'layout-input', '(4,8):(8,1)');
+    await expect.poll(() => page.getByTestId('result').textContent()).toBe(String(await runOp('is_compact', ['(4,8):(8,1)'], ctx)));
+    // complement with N
+    await page.getByTestId('op').selectOption('complement');
+    await typeLayout(page, 'layout-input', '((4,2),(2,2)):((3,24),(192,96))');
+    await page.getByTestId('arg-input').fill('768');
+    await expect.poll(() => page.getByTestId('result').textContent()).toBe('(3,2,2,2):(1,12,48,384)');
+
+    // 4. the GPU panel: the adapter, then checks compared with the CPU backend in Node
+    await page.waitForSelector('[data-testid="adapter"][data-ready="true"]', { timeout: 30_000 });
+    const adapter = (await page.getByTestId('adapter').textContent()) ?? '';
+    const adapterBackend = await page.getByTestId('adapter').getAttribute('data-backend');
+    console.log(`e2e: WebGPU adapter line in headless Chromium: ${adapter.trim()}`);
+    if (adapterBackend !== 'gpu') {
+      loud([
+        'NO WebGPU ADAPTER in headless Chromium: the GPU checks of the page were NOT exercised;',
+        `the page fell back to the CPU backend (adapter line: ${adapter.trim()}).`,
+        `Chromium: ${CHROMIUM}, flags: ${CHROMIUM_ARGS.join(' ')}`,
+      ]);
+    }
+    const expectBackend = adapterBackend === 'gpu' ? 'gpu' : 'cpu';
+    const checks: [string, string, string, string[], 'pass' | 'fail'][] = [
+      ['check-compact', 'check_compact', '(4,8):(1,4)', [], 'pass'],
+      ['check-compact', 'check_compact', '(4,4):(1,2)', [], 'fail'],
+      ['check-complement', 'check_complement', '(4,2):(1,16)', ['(4,2):(4,32)'], 'pass'],
+      ['check-compose', 'check_compose', '(100):(7)', ['(3,5):(10,2)'], 'pass'],
+      ['tile-map', 'tile_map', '(4,8):(1,4)', ['(2,2):(1,4)'], 'pass'],
+    ];
+    await page.getByTestId('op').selectOption('logical_divide');
+    for (const [button, op, l1, rest, verdict] of checks) {
+      await typeLayout(page, 'layout-input', l1);
+      await page.getByTestId('layout-input-2').fill(rest[0] ?? '');
+      const t0 = Date.now();
+      const card = await runCheck(page, button);
+      const want = await runOp(op, [l1, ...rest], ctx);
+      console.log(`e2e: ${op} ${[l1, ...rest].join(' ')} on ${card.backend}: ${card.verdict} in ${Date.now() - t0} ms`);
+      expect(card.op).toBe(op);
+      expect(card.backend).toBe(expectBackend);
+      expect(card.verdict).toBe(verdict);
+      expect(JSON.parse(card.json)).toEqual(want);
+      if (expectBackend === 'gpu') expect(card.agree).toBe('true');
+    }
+
+    // 5. a bad layout: the inline error with its kind and position, and the result says so
+    await page.getByTestId('op').selectOption('coalesce');
+    await typeLayout(page, 'layout-input', '(4,8:(1,4)');
+    const err = page.getByTestId('layout-error');
+    await expect.poll(() => err.getAttribute('data-error-kind')).toBe('parse');
+    expect(await err.isVisible()).toBe(true);
+    expect(await err.getAttribute('data-position')).toBe('4');
+    expect(await err.textContent()).toContain('offset 4');
+    expect(await page.getByTestId('result').getAttribute('data-error-kind')).toBe('parse');
+    expect(await page.getByTestId('cell').count()).toBe(0);
+    // markup typed in is text, never HTML
+    await typeLayout(page, 'layout-input', '<img src=x onerror=alert(1)>');
+    await expect.poll(() => page.getByTestId('result').getAttribute('data-error-kind')).toBe('parse');
+    expect(await page.locator('img').count()).toBe(0);
+
+    // 6. a screenshot of a representative state: Example 2.3.8.2 with a GPU check
+    await page.goto(`${base}?layout=${encodeURIComponent('(4,8):(1,4)')}&op=logical_divide&layout2=${encodeURIComponent('(2,2):(1,4)')}`);
+    await page.waitForSelector('body[data-ready="true"]');
+    await expectCellsMatch(page, '(4,8):(1,4)');
+    expect(await page.getByTestId('result').textContent()).toBe('((2,2),(2,4)):((1,4),(2,8))');
+    await page.waitForSelector('[data-testid="adapter"][data-ready="true"]');
+    const shotCard = await runCheck(page, 'tile-map');
+    expect(shotCard.verdict).toBe('pass');
+    await page.getByTestId('cell').nth(5).hover();
+    mkdirSync(SHOTS, { recursive: true });
+    const shot = join(SHOTS, 'e2e-page.png');
+    await page.screenshot({ path: shot, fullPage: true });
+    console.log(`e2e: screenshot saved to ${shot}`);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  }, 90_000);
+
+  it('without WebGPU shows a banner and answers on the CPU backend', async () => {
+    const page = await open(`?layout=${encodeURIComponent('(4,4):(1,2)')}&op=is_compact`);
+    await page.waitForSelector('[data-testid="adapter"][data-ready="true"]');
+    expect(await page.getByTestId('adapter').getAttribute('data-backend')).toBe(expectAdapterBackendWithoutGpu());
+    await page.close();
+
+    const bare = await open(`?layout=${encodeURIComponent('(4,4):(1,2)')}&op=is_compact`, true);
+    await bare.waitForSelector('[data-testid="adapter"][data-ready="true"]');
+    expect(await bare.getByTestId('adapter').getAttribute('data-backend')).toBe('cpu');
+    expect(await bare.locator('#banner').isVisible()).toBe(true);
+    expect(await bare.locator('#banner').textContent()).toContain('no WebGPU');
+    expect(await bare.getByTestId('result').textContent()).toBe('false');
+    const card = await runCheck(bare, 'check-compact');
+    expect(card.backend).toBe('cpu');
+    expect(card.verdict).toBe('fail');
+    expect(JSON.parse(card.json)).toEqual(await runOp('check_compact', ['(4,4):(1,2)'], ctx));
+    await bare.close();
+    expect(pageErrors).toEqual([]);
+  }, 60_000);
+});
+
+/** with the flags above the adapter is there; this only documents what the first page saw */
+function expectAdapterBackendWithoutGpu(): string {
+  return process.env['LAYOUTGPU_E2E_EXPECT_NO_ADAPTER'] ? 'cpu' : 'gpu';
+}

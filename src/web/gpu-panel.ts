@@ -13,7 +13,7 @@ import { phi, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Backend, BackendName } from '../engine/backend.js';
 import { CpuBackend } from '../engine/cpu.js';
-import { adapterLine, browserDeviceSource, gpuBackendOn } from '../engine/select.js';
+import { browserDeviceSource, gpuBackendOn } from '../engine/select.js';
 import { opsByName, runOpDirect, type Json, type OpContext } from '../ops.js';
 import { fill, h } from './dom.js';
 
@@ -289,4 +289,3 @@ export function adapterLineEl(el: HTMLElement, a: { ok: boolean; text: string; s
   }
 }
 
-export { adapterLine };

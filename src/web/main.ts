@@ -32,12 +32,25 @@ const SYMBOL: Record<string, string> = {
 };
 
 /** the arguments of an op after the first: the second layout, and at most one other */
-function extraArgs(spec: OpSpec): { layout2?: ArgSpec; arg?: ArgSpec } {
+interface Extra {
+  layout2?: ArgSpec;
+  /** the argument field: one argument, or several integers (eval_range's lo hi) */
+  arg?: ArgSpec;
+  more?: ArgSpec[];
+}
+
+function extraArgs(spec: OpSpec): Extra {
   const rest = spec.args.slice(1);
-  const out: { layout2?: ArgSpec; arg?: ArgSpec } = {};
+  const out: Extra = {};
+  const others: ArgSpec[] = [];
   for (const a of rest) {
     if (a.kind === 'layout' && !out.layout2) out.layout2 = a;
-    else if (a.kind !== 'layout' && !out.arg) out.arg = a;
+    else if (a.kind !== 'layout') others.push(a);
+  }
+  if (others.length === 1) out.arg = others[0];
+  else if (others.length > 1 && others.every((a) => a.kind === 'int')) {
+    out.arg = { name: others.map((a) => a.name).join(' '), kind: 'int', optional: others.every((a) => a.optional) };
+    out.more = others;
   }
   // concat: (L, …) is variadic: the second field is its second layout
   if (spec.args[0]?.variadic) out.layout2 = { name: 'L₂', kind: 'layout', optional: true };
@@ -283,7 +296,7 @@ function setResult(value: Json | LayoutError | null, pending?: string): void {
   }
 }
 
-function formula(op: string, spec: OpSpec | undefined, st: State, extra: { layout2?: ArgSpec; arg?: ArgSpec }): string {
+function formula(op: string, spec: OpSpec | undefined, st: State, extra: Extra): string {
   const a0 = spec?.args[0]?.name ?? 'L';
   const a1 = extra.layout2?.name ?? 'L₂';
   switch (op) {
@@ -298,7 +311,7 @@ function formula(op: string, spec: OpSpec | undefined, st: State, extra: { layou
     case 'coalesce':
       return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
     default: {
-      const names = [a0, ...(extra.layout2 ? [a1] : []), ...(extra.arg ? [extra.arg.name] : [])];
+      const names = [a0, ...(extra.layout2 ? [a1] : []), ...(extra.more ? extra.more.map((a) => a.name) : extra.arg ? [extra.arg.name] : [])];
       return `${op}(${names.join(', ')}) =`;
     }
   }
@@ -318,7 +331,7 @@ function update(): void {
   byId('arg-field').hidden = !extra.arg;
   if (extra.arg) {
     const a = extra.arg;
-    const hint = a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.kind;
+    const hint = extra.more ? `${extra.more.length} integers, e.g. 0 16` : a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.kind;
     fill(byId('arg-label'), h('var', {}, a.name), a.optional ? ' (optional)' : '');
     argInput.placeholder = hint;
   }
@@ -361,7 +374,7 @@ function update(): void {
     }
   }
   if (extra.arg) {
-    if (st.arg.trim()) raw.push(st.arg);
+    if (st.arg.trim()) raw.push(...(extra.more ? st.arg.trim().split(/[\s,]+/) : [st.arg]));
     else if (!extra.arg.optional) {
       if (p1.error) setResult(p1.error);
       else setResult(null, `type ${extra.arg.name}`);
@@ -418,7 +431,7 @@ async function initGpu(): Promise<void> {
       ' The checks run on the CPU backend (the same engine, as generated JavaScript). ',
       h('span', { class: 'muted' }, a.text),
     );
-  } else if (a.software) {
+  } else if (a.software && !/software/i.test(a.text)) {
     byId('adapter').append(h('span', { class: 'chip soft' }, 'software'));
   }
 }

@@ -35,10 +35,27 @@ export interface PictureOptions {
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac'];
 
-/** the colour of tile k */
+function hslHex(h: number, sat: number, l: number): string {
+  const a = sat * Math.min(l, 1 - l);
+  const f = (n: number): string => {
+    const k = (n + h / 30) % 12;
+    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
+    return Math.round(c * 255).toString(16).padStart(2, '0');
+  };
+  return `#${f(0)}${f(8)}${f(4)}`;
+}
+
+/** the colour of tile k (a fixed palette, then golden-angle hues) */
 export function tileColour(k: number): string {
   if (k < PALETTE.length) return PALETTE[k]!;
-  return `hsl(${Math.round((k * 137.508) % 360)}, 62%, 52%)`;
+  return hslHex((k * 137.508) % 360, 0.62, 0.52);
+}
+
+/** whether a label on colour c at opacity op (over white) reads better in white */
+export function darkBackground(c: string, op: number): boolean {
+  const v = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16) / 255).map((x) => x * op + (1 - op));
+  const lum = 0.2126 * v[0]! + 0.7152 * v[1]! + 0.0722 * v[2]!;
+  return lum < 0.5;
 }
 
 /** the opacity of entry i of a tile of size n: the first entry is solid */
@@ -63,10 +80,10 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
     widest = Math.max(widest, String(v).length);
   }
   widest = Math.max(widest, String(cols - 1).length);
-  const cw = Math.max(30, 9 * widest + 14);
-  const ch = 30;
+  const cw = Math.max(38, 10 * widest + 16);
+  const ch = 36;
   const left = 10 + 8 * String(rows - 1).length + 8;
-  const top = 24;
+  const top = 26;
   const width = left + cols * cw + 2;
   const height = top + rows * ch + 2;
   const svg = s('svg', {
@@ -105,8 +122,12 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
       });
       const rect = s('rect', { width: cw, height: ch, class: 'bg' });
       if (t) {
-        rect.setAttribute('fill', tileColour(t.tile));
-        rect.setAttribute('fill-opacity', entryOpacity(t.entry, o.tileSize ?? 1).toFixed(3));
+        // inline style: a stylesheet rule would beat presentation attributes
+        const colour = tileColour(t.tile);
+        const op = entryOpacity(t.entry, o.tileSize ?? 1);
+        rect.style.fill = colour;
+        rect.style.fillOpacity = op.toFixed(3);
+        if (darkBackground(colour, op)) g.classList.add('on-dark');
       }
       const tip = t ? `x = ${x}   coordinate ${coord}   Φ(x) = ${v}   tile ${t.tile}, entry ${t.entry}` : `x = ${x}   coordinate ${coord}   Φ(x) = ${v}`;
       g.append(

@@ -441,9 +441,11 @@ describe('2.3.7 composition', () => {
     checkCompose('(2,2,6):(12,6,1)', '(4):(2)', '((2,2)):((6,1))');
   });
   it('2.3.7.8 as extracted has no composite (damaged example)', () => {
-    // hand: entry 4:8 of A maps to t ↦ Φ_B(8t) = 0, 8, 8, 24: no layout function
+    // hand: every entry maps to a layout function (4:8 ↦ Φ_B(8t) = 0, 8, 8, 16 = (2,2):(8,8)),
+    // but additivity fails at x = 10 = (0,1,1): Φ_A = 8 + 8 = 16, Φ_B(16) = 8 ≠ 8 + 8
     const e = err('compose', '(4,4,4,4):(2,4,8,16)', '((2,4),8):((4,8),8)');
     expect(e.kind).toBe('not-composable');
+    expect(e.message).toMatch(/x = 10\b/);
     checkNotComposable('(4,4,4,4):(2,4,8,16)', '((2,4),8):((4,8),8)');
   });
   it('2.3.7.9: (9,8,3,8):(24,3,1,384) ∘ ((3,(2,2)),24):((3,(9,18)),72)', () => {

@@ -1,0 +1,175 @@
+/**
+ * Error kinds (BATCH-PROTOCOL.md): domain, overflow, parse, not-complementable,
+ * not-composable, bad-request, each with a message that names the culprit.
+ */
+import { describe, expect, it } from 'vitest';
+import { err, ok, op } from './_run.js';
+
+describe('domain', () => {
+  it('incongruent shape and stride', () => {
+    for (const t of ['(4,8):(1,4,2)', '(4,8):((1,4))', '4:(1)', '(4):4', '((2,2),2):((3,0),(10))', '():(1)', '(()):()']) {
+      const e = err('parse', t);
+      expect(e.kind, t).toBe('domain');
+      expect(e.message, t).toMatch(/congruent/);
+    }
+  });
+
+  it('zero or negative shape entries, negative strides', () => {
+    for (const [t, re] of [
+      ['(4,0):(1,4)', /shape/],
+      ['0:0', /shape/],
+      ['(4,-2):(1,4)', /shape/],
+      ['(4,8):(1,-4)', /stride/],
+      ['-1:1', /shape/],
+      ['(2,(3,4)):(1,(2,-1))', /stride/],
+    ] as const) {
+      const e = err('parse', t);
+      expect(e.kind, t).toBe('domain');
+      expect(e.message, t).toMatch(re);
+    }
+  });
+
+  it('mode and entry index out of range', () => {
+    const L = '(3,(3,2)):(3,(1,10))';
+    for (const i of [0, 3, -1, 100]) {
+      const e = err('mode', L, i);
+      expect(e.kind, `mode ${i}`).toBe('domain');
+      expect(e.message).toContain(String(i));
+    }
+    for (const i of [0, 4, -2]) expect(err('entry', L, i).kind, `entry ${i}`).toBe('domain');
+    expect(err('mode', '():()', 1).kind).toBe('domain');
+    expect(err('entry', '():()', 1).kind).toBe('domain');
+    expect(err('mode', '10:4', 2).kind).toBe('domain');
+    expect(ok('entry', L, 3)).toBe('2:10');
+  });
+
+  it('x ≥ size (and x < 0) for eval', () => {
+    const e = err('eval', '(4,8):(1,4)', 32);
+    expect(e.kind).toBe('domain');
+    expect(e.message).toContain('32');
+    expect(err('eval', '(4,8):(1,4)', -1).kind).toBe('domain');
+    expect(err('eval', '():()', 1).kind).toBe('domain');
+    expect(ok('eval', '():()', 0)).toBe(0);
+    expect(ok('eval', '(4,8):(1,4)', 31)).toBe(31);
+  });
+
+  it('substitute with a profile of the wrong length; relative coalesce over a non-refined S̄', () => {
+    expect(err('substitute', '(4,8):(1,4)', '(*,*,*)').kind).toBe('domain');
+    expect(err('substitute', '(4,8):(1,4)', '*').kind).toBe('domain');
+    expect(err('coalesce', '(4,8):(1,4)', '(8,4)').kind).toBe('domain');
+    expect(err('is_coalesced', '(4,8):(1,4)', '33').kind).toBe('domain');
+    // S̄ with a zero entry is outside the domain too
+    expect(['domain', 'parse']).toContain(err('coalesce', '(4,8):(1,4)', '(4,0)').kind);
+  });
+
+  it('N must be a positive integer', () => {
+    expect(err('complement', '(4,8):(1,4)', 0).kind).toBe('domain');
+    expect(err('complement', '(4,8):(1,4)', -32).kind).toBe('domain');
+    expect(err('is_complementable', '(4,8):(1,4)', 0).kind).toBe('domain');
+  });
+});
+
+describe('overflow', () => {
+  it('integers above 2^53−1 in the notation', () => {
+    for (const [t, lexeme] of [
+      ['9007199254740992:1', '9007199254740992'],
+      ['2:9007199254740992', '9007199254740992'],
+      ['(2,99999999999999999999999):(1,1)', '99999999999999999999999'],
+      ['1:18446744073709551616', '18446744073709551616'],
+    ] as const) {
+      const e = err('parse', t);
+      expect(e.kind, t).toBe('overflow');
+      expect(e.message, t).toContain(lexeme);
+    }
+  });
+
+  it('integers above 2^53−1 as JSON arguments', () => {
+    expect(err('eval', '(4,8):(1,4)', 2 ** 53).kind).toBe('overflow');
+    expect(err('complement', '(4,8):(1,4)', 1e300).kind).toBe('overflow');
+  });
+
+  it('size or cosize beyond 2^53−1', () => {
+    const e = err('parse', '(4294967296,4294967296):(1,1)');
+    expect(e.kind).toBe('overflow');
+    expect(e.message).toMatch(/size/);
+    expect(err('size', '((65536,65536),(65536,65536)):((0,0),(0,0))').kind).toBe('overflow');
+    expect(err('parse', '(3,2):(1,9007199254740991)').kind).toBe('overflow');
+    // a concatenation whose size overflows although its parts do not
+    expect(err('concat', '4294967296:1', '4294967296:0').kind).toBe('overflow');
+  });
+
+  it('a nesting bomb is an error, not a crash', () => {
+    for (const t of ['('.repeat(100000), '('.repeat(100000) + '1' + ')'.repeat(100000) + ':' + '('.repeat(100000) + '1' + ')'.repeat(100000)]) {
+      const r = op('parse', t);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(['parse', 'overflow', 'domain']).toContain(r.kind);
+    }
+    const p = op('substitute', '4:1', '('.repeat(100000));
+    expect(p.ok).toBe(false);
+    const c = op('coalesce', '4:1', '('.repeat(100000) + '4' + ')'.repeat(100000));
+    expect(c.ok).toBe(false);
+  });
+
+  it('a very long flat layout is fine', () => {
+    const n = 100000;
+    const t = `(${Array(n).fill(1).join(',')}):(${Array(n).fill(0).join(',')})`;
+    expect(ok('length', t)).toBe(n);
+    expect(ok('coalesce', t)).toBe('1:0');
+  });
+});
+
+describe('not-complementable and not-composable name the culprit', () => {
+  it('not N-complementable names s·d and N', () => {
+    const e = err('complement', '(4,8):(1,4)', 24);
+    expect(e.kind).toBe('not-complementable');
+    // span: sorted 4:1, 8:4 → s·d = 32, which does not divide 24
+    expect(e.message).toContain('32');
+    expect(e.message).toContain('24');
+    expect(ok('is_complementable', '(4,8):(1,4)', 24)).toBe(false);
+    expect(ok('is_complementable', '(4,8):(1,4)', 64)).toBe(true);
+  });
+
+  it('not complementable names the entry', () => {
+    const e = err('complement', '(2,2):(1,3)');
+    expect(e.kind).toBe('not-complementable');
+    expect(e.message).toMatch(/2:1/);
+    expect(err('complement', '(3,2):(0,1)').kind).toBe('not-complementable');
+  });
+
+  it('not-composable names the entry or the x', () => {
+    const e = err('compose', '(4,4,4,4):(2,4,8,16)', '((2,4),8):((4,8),8)');
+    expect(e.kind).toBe('not-composable');
+    // the first x where additivity fails (hand: x = 10, see paper-examples 2.3.7.8)
+    expect(e.message).toMatch(/x = 10\b/);
+    // a per-entry failure names the entry: 3:3 ↦ Φ_B(3t) = 0, 3, 12 for B = (4,3):(1,10)
+    const h = err('compose', '(4,3):(1,10)', '3:3');
+    expect(h.message).toMatch(/entry 1|3:3/);
+    const f = err('compose', '(2,2):(1,10)', '(2,2):(1,1)');
+    expect(f.message).toMatch(/x = 3/);
+    const g = err('compose', '4:1', '3:2');
+    expect(g.message).toMatch(/cosize/);
+  });
+
+  it('division and product report the failures of complement and composition', () => {
+    expect(err('logical_divide', '(4,8):(1,4)', '(2,2):(1,3)').kind).toBe('not-complementable');
+    expect(err('logical_divide', '(4,8):(1,4)', '5:1').kind).toBe('not-complementable');
+    expect(err('logical_product', '(2,2):(1,3)', '2:1').kind).toBe('not-complementable');
+  });
+});
+
+describe('bad-request through the op table', () => {
+  it('unknown op, wrong arity, wrong argument types', () => {
+    expect(err('no_such_op', '4:1').kind).toBe('bad-request');
+    expect(err('size').kind).toBe('bad-request');
+    expect(err('size', '4:1', '4:1').kind).toBe('bad-request');
+    expect(err('compose', '4:1').kind).toBe('bad-request');
+    expect(err('concat').kind).toBe('bad-request');
+    expect(err('size', 4).kind).toBe('bad-request');
+    expect(err('size', null).kind).toBe('bad-request');
+    expect(err('mode', '(4,8):(1,4)', '1').kind).toBe('bad-request');
+    expect(err('mode', '(4,8):(1,4)', 1.5).kind).toBe('bad-request');
+    expect(err('eval', '(4,8):(1,4)', true).kind).toBe('bad-request');
+    expect(err('complement', '(4,8):(1,4)', '32').kind).toBe('bad-request');
+    expect(err('substitute', '(4,8):(1,4)', ['*', '*']).kind).toBe('bad-request');
+  });
+});

@@ -8,7 +8,7 @@ import { parseL, showL } from '../helpers/brute.js';
 
 describe('canonical printing', () => {
   it('prints decimal integers, no spaces, tuples in parentheses', () => {
-    for (const [input, want] of [
+    for (const [input, want] of <Array<[string, string]>>[
       ['( 3 , (3,2) ) : ( 3 , (1, 10) )', '(3,(3,2)):(3,(1,10))'],
       ['(512):(4)', '(512):(4)'],
       ['512:4', '512:4'],

@@ -12,7 +12,7 @@ import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, t
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, outcomeCard, type CheckName } from './gpu-panel.js';
-import { drawLayout, type TileOf } from './picture.js';
+import { drawLayout, MAX_CELLS, type TileOf } from './picture.js';
 
 // ---------------------------------------------------------------------------------------------
 // the operations offered by the chooser, grouped; ops the table gains later land in "More"
@@ -345,40 +345,77 @@ function update(): void {
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   showFacts(st.layout, p1.layout !== null);
 
+  // the operation, through the ops table
+  const value = runCurrentOp(st, spec, extra, p1.error);
+  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? parse(value, 'result').layout : null;
+
+  // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
+  window.clearTimeout(drawTimer);
+  const cost = (l: Layout | null): number => (l && size(l) <= MAX_CELLS ? size(l) : 0);
+  const draw = (): void => {
+    drawMain(st, extra, p1.layout, p1.error, p2.layout !== null);
+    drawResult(st, value, resultLayout);
+  };
+  if (cost(p1.layout) + cost(resultLayout) > SYNC_CELLS) {
+    fill(byId('picture'), h('p', { class: 'placeholder' }, 'drawing…'));
+    byId('result-box').hidden = true;
+    drawTimer = window.setTimeout(draw, 160);
+  } else draw();
+}
+
+/** cells drawn synchronously on a keystroke; larger pictures wait for a pause */
+const SYNC_CELLS = 1024;
+let drawTimer = 0;
+
+function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | null, has2: boolean): void {
   const pic = byId('picture');
   const hover = byId('hover');
-  if (p1.layout) {
-    const tiled = st.op === 'logical_divide' && p2.layout ? divisionTiles(st.layout, st.layout2) : null;
+  if (l) {
+    const a0 = opsByName.get(st.op)?.args[0]?.name ?? 'L';
+    const tiled = st.op === 'logical_divide' && has2 ? divisionTiles(st.layout, st.layout2) : null;
     hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
-    fill(pic, drawLayout(p1.layout, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
+    fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
   } else {
-    fill(pic, h('p', { class: 'placeholder' }, p1.error ? 'no picture: the layout does not parse' : 'type a layout to see its picture'));
+    fill(pic, h('p', { class: 'placeholder' }, err ? 'no picture: the layout does not parse' : 'type a layout to see its picture'));
     hover.textContent = '';
   }
+}
 
-  // the operation, through the ops table
+/** a picture of a layout result; for ⊘ and ⊗ coloured by tile */
+function drawResult(st: State, value: Json | LayoutError | undefined, r: Layout | null): void {
   const box = byId('result-box');
   box.hidden = true;
+  if (!r) return;
+  const rh = byId('result-hover');
+  const tiled = st.op === 'logical_divide' || st.op === 'logical_product' ? resultTiles(r) : null;
+  rh.dataset['idle'] = tiled ? 'colour = tile, opacity = entry of the tile: each column one tile, each row one entry (Remark 2.3.8.3)' : 'the result, pictured';
+  rh.textContent = rh.dataset['idle'];
+  fill(byId('result-picture'), drawLayout(r, { testid: 'result-cell', hover: rh, caption: `picture of ${String(value)}`, ...(tiled ?? {}) }));
+  box.hidden = false;
+}
+
+/** runs the chosen op on the inputs and shows the answer; undefined while there is none yet */
+function runCurrentOp(st: State, spec: OpSpec | undefined, extra: Extra, parseError: LayoutError | null): Json | LayoutError | undefined {
   if (!spec) {
     setResult(new LayoutError('bad-request', `unknown op '${st.op}'`));
-    return;
+    return undefined;
   }
   const raw: string[] = [st.layout];
   if (extra.layout2) {
     if (st.layout2.trim()) raw.push(st.layout2);
     else if (!extra.layout2.optional) {
-      if (p1.error) setResult(p1.error);
+      if (parseError) setResult(parseError);
       else setResult(null, `type the second layout ${extra.layout2.name}`);
-      return;
+      return undefined;
     }
   }
   if (extra.arg) {
     if (st.arg.trim()) raw.push(...(extra.more ? st.arg.trim().split(/[\s,]+/) : [st.arg]));
     else if (!extra.arg.optional) {
-      if (p1.error) setResult(p1.error);
+      if (parseError) setResult(parseError);
       else setResult(null, `type ${extra.arg.name}`);
-      return;
+      return undefined;
     }
   }
   let value: Json | LayoutError;
@@ -386,29 +423,19 @@ function update(): void {
     const r = runOpDirect(st.op, raw, cpuCtx, true);
     if (r instanceof Promise) {
       setResult(null, 'running…');
-      const op = st.op;
+      const key = JSON.stringify(state());
       r.then(
-        (v) => opSel.value === op && setResult(v),
-        (e: unknown) => opSel.value === op && setResult(errorOf(e)),
+        (v) => JSON.stringify(state()) === key && setResult(v),
+        (e: unknown) => JSON.stringify(state()) === key && setResult(errorOf(e)),
       );
-      return;
+      return undefined;
     }
     value = r;
   } catch (e) {
     value = errorOf(e);
   }
   setResult(value);
-
-  // a picture of a layout result; for ⊘ and ⊗ coloured by tile
-  const asLayout = typeof value === 'string' ? parse(value, 'result').layout : null;
-  if (asLayout && st.op !== 'parse') {
-    const rh = byId('result-hover');
-    const tiled = st.op === 'logical_divide' || st.op === 'logical_product' ? resultTiles(asLayout) : null;
-    rh.dataset['idle'] = tiled ? 'colour = tile, opacity = entry of the tile: each column one tile, each row one entry (Remark 2.3.8.3)' : 'the result, pictured';
-    rh.textContent = rh.dataset['idle'];
-    fill(byId('result-picture'), drawLayout(asLayout, { testid: 'result-cell', hover: rh, caption: `picture of ${value as string}`, ...(tiled ?? {}) }));
-    box.hidden = false;
-  }
+  return value;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
   for (let x = 0; x < n; x++) {
     const v = phi(l, x);
     offsets[x] = v;
-    widest = Math.max(widest, String(v).length);
+    if (v >= 10 ** widest) widest = String(v).length;
   }
   widest = Math.max(widest, String(cols - 1).length);
   const cw = Math.max(38, 10 * widest + 16);
@@ -102,26 +102,26 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
     svg.append(s('text', { class: 'axis', x: left - 8, y: top + r * ch + ch / 2 + 4, 'text-anchor': 'end' }, r));
   }
   const byOffset = new Map<number, SVGGElement[]>();
-  const cells: SVGGElement[] = [];
+  const tiles = new Map<SVGGElement, TileOf>();
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const x = index(r, c);
       const v = offsets[x]!;
-      const coord = formatTuple(indexToCoord(l, x));
       const t = o.tileOf?.(x) ?? null;
       const g = s('g', {
         class: t ? 'cell tiled' : 'cell',
         'data-testid': o.testid,
         'data-index': x,
         'data-offset': v,
-        'data-coord': coord,
         'data-row': r,
         'data-col': c,
-        ...(t ? { 'data-tile': t.tile, 'data-entry': t.entry } : {}),
         transform: `translate(${left + c * cw},${top + r * ch})`,
       });
       const rect = s('rect', { width: cw, height: ch, class: 'bg' });
       if (t) {
+        g.setAttribute('data-tile', String(t.tile));
+        g.setAttribute('data-entry', String(t.entry));
+        tiles.set(g, t);
         // inline style: a stylesheet rule would beat presentation attributes
         const colour = tileColour(t.tile);
         const op = entryOpacity(t.entry, o.tileSize ?? 1);
@@ -129,21 +129,24 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
         rect.style.fillOpacity = op.toFixed(3);
         if (darkBackground(colour, op)) g.classList.add('on-dark');
       }
-      const tip = t ? `x = ${x}   coordinate ${coord}   Φ(x) = ${v}   tile ${t.tile}, entry ${t.entry}` : `x = ${x}   coordinate ${coord}   Φ(x) = ${v}`;
-      g.append(
-        s('title', {}, tip),
-        rect,
-        s('rect', { width: cw, height: ch, class: 'frame' }),
-        s('text', { x: cw / 2, y: ch / 2 + 5, 'text-anchor': 'middle', class: 'label' }, v),
-      );
-      (g as SVGGElement & { tip?: string }).tip = tip;
+      const label = s('text', { x: cw / 2, y: ch / 2 + 5 });
+      label.textContent = String(v);
+      g.append(rect, label);
       let same = byOffset.get(v);
       if (!same) byOffset.set(v, (same = []));
       same.push(g);
-      cells.push(g);
       svg.append(g);
     }
   }
+  /** the tooltip of a cell, made when first hovered (thousands of <title>s up front are slow) */
+  const tipOf = (g: SVGGElement): string => {
+    const x = Number(g.getAttribute('data-index'));
+    const t = tiles.get(g);
+    const head = `x = ${x}   coordinate ${formatTuple(indexToCoord(l, x))}   Φ(x) = ${offsets[x]}`;
+    const tip = t ? `${head}   tile ${t.tile}, entry ${t.entry}` : head;
+    if (!g.querySelector('title')) g.prepend(s('title', {}, tip));
+    return tip;
+  };
   // outer frame
   svg.append(s('rect', { x: left, y: top, width: cols * cw, height: rows * ch, class: 'outer' }));
   let lit: SVGGElement[] = [];
@@ -152,7 +155,7 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
     lit = [];
   };
   svg.addEventListener('mouseover', (ev) => {
-    const g = (ev.target as Element).closest('g.cell') as (SVGGElement & { tip?: string }) | null;
+    const g = (ev.target as Element).closest('g.cell') as SVGGElement | null;
     if (!g) return;
     unlight();
     const v = Number(g.getAttribute('data-offset'));
@@ -161,7 +164,7 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
     g.classList.add('hover');
     lit = [...lit, g];
     const k = (byOffset.get(v) ?? []).length;
-    o.hover.textContent = (g.tip ?? '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+    o.hover.textContent = tipOf(g) + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
   });
   svg.addEventListener('mouseleave', () => {
     unlight();
@@ -185,7 +188,7 @@ function legend(tiles: number, tileSize: number): HTMLElement {
     el.append(sw);
   }
   if (tiles > shown) el.append(h('span', { class: 'muted' }, `… ${tiles - shown} more`));
-  el.append(h('span', { class: 'legend-title' }, ' entry 0 → ' + (tileSize - 1) + ':'));
+  el.append(h('span', { class: 'legend-title gap' }, `entry 0 → ${tileSize - 1}:`));
   const ramp = h('span', { class: 'ramp' });
   ramp.style.background = `linear-gradient(to right, rgba(78,121,167,1), rgba(78,121,167,${entryOpacity(tileSize - 1, tileSize).toFixed(2)}))`;
   el.append(ramp);

@@ -1,0 +1,333 @@
+/**
+ * `layoutgpu verify`: bulk verification of candidate layouts (src/verify). Registered by the
+ * CLI as a subcommand; bad input is one line on stderr and exit code 2.
+ */
+import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import { acquireNodeDevice } from '../engine/device-node.js';
+import { adapterLine } from '../engine/select.js';
+import { CpuVerifyEngine } from '../verify/cpu.js';
+import type { VerifyEngine } from '../verify/engine.js';
+import { GpuVerifyEngine } from '../verify/gpu.js';
+import { LAWS, type LawName } from '../verify/laws.js';
+import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
+import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
+
+export interface VerifyIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTTY: boolean;
+}
+
+const HELP = `layoutgpu verify <property> [operand] <source> [options]
+
+Checks thousands of candidate layouts per dispatch (GPU: one generic WGSL interpreter; CPU:
+structural checks and odometer walks).
+
+Properties (searches: the matching candidates are listed):
+  compact                     Φ is a bijection [0, size) → [0, size)
+  injective                   Φ is injective on [0, size)
+  complement-of <A>           candidates B with (A, B) compact
+  compose-equals <C> --outer <B>
+                              candidates A with Φ_B∘Φ_A = Φ_C (size(A) = size(C), cosize(A) ≤ size(B))
+Laws (fuzzing the algebra; counterexamples are shrunk to minimal ones on the CPU):
+  law:coalesce  law:complement            single layouts
+  law:compose   (pairs [B, A]: B∘A)       every not-composable answer is confirmed by an
+  law:divide    (pairs [A, B]: A ⊘ B)     exhaustive search when size(A) ≤ 4096
+  law:product   (pairs [A, B]: A ⊗ B)
+  Pair laws take pairs from the source, or single candidates L with --with <W>:
+  compose: W∘L, divide: L ⊘ W, product: L ⊗ W.
+
+Sources (exactly one):
+  --file <candidates.jsonl>   one candidate per line: "L", ["B","A"], or bare notation
+  --enumerate --size N [--max-rank R] [--max-stride D]
+                              every flat layout (s1..sr):(d1..dr), 1 ≤ r ≤ R (default 4),
+                              si ≥ 2, s1·…·sr = N, 0 ≤ di ≤ D (default N−1); in order of rank,
+                              then shape tuple, then stride tuple (lexicographic, dr fastest)
+  --random K --seed S [--max-depth 2] [--max-rank 4] [--max-shape 8] [--max-stride 64]
+                      [--max-size 4096]
+                              K seeded random layouts (pairs for pair laws) within the bounds
+
+Options:
+  --backend cpu|gpu|auto      auto (default): the GPU when its adapter is hardware, else the CPU
+  --out <file>                searches: every matching candidate, one per line;
+                              laws: every counterexample (JSON Lines)
+  --examples K                examples to keep in the report (default 10)
+  --json                      one JSON object: candidates, passed, failed, skipped, backend,
+                              adapter, seconds, examples, …
+  --help
+
+Without --out, matches are printed when there are at most 20. A progress bar (candidates/s,
+ETA) goes to stderr when it is a terminal. Exit code: 0, or 1 when a law has counterexamples;
+2 for bad input.
+`;
+
+class Usage extends Error {}
+
+interface Parsed {
+  positional: string[];
+  opts: Map<string, string>;
+  flags: Set<string>;
+}
+
+const FLAGS = new Set(['--json', '--help', '-h', '--enumerate', '--quiet']);
+const OPTIONS = new Set([
+  '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size',
+  '--backend', '--out', '--examples', '--outer', '--with',
+]);
+
+function parseArgv(argv: readonly string[]): Parsed {
+  const positional: string[] = [];
+  const opts = new Map<string, string>();
+  const flags = new Set<string>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--') || a === '-h') {
+      const eq = a.indexOf('=');
+      const name = eq >= 0 ? a.slice(0, eq) : a;
+      if (FLAGS.has(name)) {
+        if (eq >= 0) throw new Usage(`${name} takes no value`);
+        flags.add(name);
+      } else if (OPTIONS.has(name)) {
+        const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+        if (v === undefined) throw new Usage(`${name} needs a value`);
+        if (opts.has(name)) throw new Usage(`${name} given twice`);
+        opts.set(name, v);
+      } else throw new Usage(`unknown option '${name}' (see layoutgpu verify --help)`);
+    } else positional.push(a);
+  }
+  return { positional, opts, flags };
+}
+
+function intOpt(p: Parsed, name: string): number | undefined {
+  const v = p.opts.get(name);
+  if (v === undefined) return undefined;
+  if (!/^\s*-?\d+\s*$/.test(v)) throw new Usage(`${name} must be an integer, got '${v}'`);
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw new Usage(`${name} is too large`);
+  return n;
+}
+
+function layoutOpt(p: Parsed, name: string): Layout | undefined {
+  const v = p.opts.get(name);
+  return v === undefined ? undefined : parseLayout(v, name);
+}
+
+function property(p: Parsed): Property {
+  const [name, ...rest] = p.positional;
+  if (name === undefined) throw new Usage('verify needs a property (see layoutgpu verify --help)');
+  const outer = p.opts.get('--outer');
+  const w = p.opts.get('--with');
+  if (name === 'compose-equals') {
+    if (outer === undefined) throw new Usage('compose-equals <C> needs --outer <B>');
+    return makeProperty(name, [...rest, outer]);
+  }
+  if (outer !== undefined) throw new Usage('--outer belongs to compose-equals');
+  if (w !== undefined) {
+    if (!name.startsWith('law:') || candidateArity(makeProperty(name, [])) !== 2) throw new Usage('--with belongs to law:compose, law:divide and law:product');
+    return makeProperty(name, [...rest, w]);
+  }
+  return makeProperty(name, rest);
+}
+
+function source(p: Parsed, prop: Property): Source {
+  const file = p.opts.get('--file');
+  const en = p.flags.has('--enumerate');
+  const rnd = intOpt(p, '--random');
+  const n = (file !== undefined ? 1 : 0) + (en ? 1 : 0) + (rnd !== undefined ? 1 : 0);
+  if (n !== 1) throw new Usage('give exactly one source: --file, --enumerate or --random');
+  const only = (allowed: string[]): void => {
+    for (const k of ['--size', '--max-rank', '--max-stride', '--seed', '--max-depth', '--max-shape', '--max-size']) {
+      if (p.opts.has(k) && !allowed.includes(k)) throw new Usage(`${k} does not apply to this source`);
+    }
+  };
+  if (file !== undefined) {
+    only([]);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      throw new Usage(`cannot read ${file}: ${(e as Error).message}`);
+    }
+    return textSource(text, file);
+  }
+  if (en) {
+    only(['--size', '--max-rank', '--max-stride']);
+    const size = intOpt(p, '--size');
+    if (size === undefined) throw new Usage('--enumerate needs --size N');
+    const o: { size: number; maxRank?: number; maxStride?: number } = { size };
+    const r = intOpt(p, '--max-rank');
+    const d = intOpt(p, '--max-stride');
+    if (r !== undefined) o.maxRank = r;
+    if (d !== undefined) o.maxStride = d;
+    return enumerateSource(o);
+  }
+  only(['--seed', '--max-depth', '--max-rank', '--max-shape', '--max-stride', '--max-size']);
+  const seed = intOpt(p, '--seed');
+  if (seed === undefined) throw new Usage('--random K needs --seed S');
+  const arity = candidateArity(prop);
+  const law = prop.kind === 'law' ? (prop.law as LawName) : null;
+  const o: Parameters<typeof randomSource>[0] = { count: rnd!, seed, arity, composable: law === 'compose' && arity === 2 };
+  const set = (k: keyof typeof o, name: string): void => {
+    const v = intOpt(p, name);
+    if (v !== undefined) (o as unknown as Record<string, number>)[k] = v;
+  };
+  set('maxDepth', '--max-depth');
+  set('maxRank', '--max-rank');
+  set('maxShape', '--max-shape');
+  set('maxStride', '--max-stride');
+  set('maxSize', '--max-size');
+  return randomSource(o);
+}
+
+async function makeEngine(choice: string): Promise<VerifyEngine> {
+  if (choice === 'cpu') return new CpuVerifyEngine();
+  if (choice === 'gpu') {
+    const d = await acquireNodeDevice();
+    return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), onDispose: () => d.release() });
+  }
+  let d: Awaited<ReturnType<typeof acquireNodeDevice>>;
+  try {
+    d = await acquireNodeDevice();
+  } catch {
+    return new CpuVerifyEngine();
+  }
+  if (!d.adapter.software) return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), onDispose: () => d.release() });
+  const line = adapterLine(d.adapter);
+  d.release();
+  return new CpuVerifyEngine(`cpu (structural checks in JavaScript; passed over the software adapter ${line})`);
+}
+
+function rate(n: number, s: number): string {
+  const r = s > 0 ? n / s : 0;
+  return r >= 1e6 ? `${(r / 1e6).toFixed(1)}M` : r >= 1e3 ? `${(r / 1e3).toFixed(1)}k` : r.toFixed(0);
+}
+
+function progressBar(io: VerifyIo): { update(done: number, total: number | undefined): void; end(): void } {
+  const t0 = performance.now();
+  let last = 0;
+  let shown = false;
+  return {
+    update(done, total) {
+      const t = performance.now();
+      if (t - last < 100) return;
+      last = t;
+      const s = (t - t0) / 1000;
+      const width = 30;
+      let line: string;
+      if (total) {
+        const f = Math.min(1, done / total);
+        const eta = f > 0 ? (s / f) * (1 - f) : 0;
+        line = `[${'#'.repeat(Math.round(f * width)).padEnd(width, '.')}] ${(f * 100).toFixed(1)}% ${done}/${total} ${rate(done, s)} candidates/s ETA ${eta.toFixed(1)} s`;
+      } else line = `${done} candidates ${rate(done, s)} candidates/s`;
+      io.stderr(`\r${line}\x1b[K`);
+      shown = true;
+    },
+    end() {
+      if (shown) io.stderr('\r\x1b[K');
+    },
+  };
+}
+
+const BAD = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow']);
+
+export const verifyCommand = {
+  summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
+  async run(argv: string[], io: VerifyIo): Promise<number> {
+    let engine: VerifyEngine | null = null;
+    try {
+      const p = parseArgv(argv);
+      if (p.flags.has('--help') || p.flags.has('-h')) {
+        io.stdout(HELP);
+        return 0;
+      }
+      const prop = property(p);
+      const src = source(p, prop);
+      const backend = p.opts.get('--backend') ?? 'auto';
+      if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+      const examples = intOpt(p, '--examples') ?? 10;
+      if (examples < 0) throw new Usage('--examples must be ≥ 0');
+      const out = p.opts.get('--out');
+      const json = p.flags.has('--json');
+      const isLaw = prop.kind === 'law';
+      if (out !== undefined) writeFileSync(out, '');
+      let pending: string[] = [];
+      let pendingBytes = 0;
+      const flush = (): void => {
+        if (out !== undefined && pending.length) appendFileSync(out, pending.join(''));
+        pending = [];
+        pendingBytes = 0;
+      };
+      const shownMatches: string[] = [];
+      let matches = 0;
+      engine = await makeEngine(backend);
+      const bar = io.isTTY && !p.flags.has('--quiet') ? progressBar(io) : null;
+      let summary: VerifySummary;
+      try {
+        summary = await runVerify({
+          property: prop,
+          source: src,
+          engine,
+          maxExamples: isLaw ? examples : Math.max(examples, 21),
+          onMatch: isLaw
+            ? undefined
+            : (text) => {
+                matches++;
+                if (out !== undefined) {
+                  pending.push(text + '\n');
+                  pendingBytes += text.length + 1;
+                  if (pendingBytes > 1 << 16) flush();
+                } else if (shownMatches.length < 21) shownMatches.push(text);
+              },
+          onProgress: bar ? (d, t) => bar.update(d, t) : undefined,
+        });
+      } finally {
+        bar?.end();
+      }
+      if (isLaw && out !== undefined) for (const e of summary.examples) pending.push(JSON.stringify(e) + '\n');
+      flush();
+      if (!isLaw) summary.examples = summary.examples.slice(0, examples);
+      if (json) {
+        io.stdout(JSON.stringify(summary) + '\n');
+      } else {
+        const L: string[] = [];
+        L.push(`${summary.property} over ${summary.source}`);
+        L.push(
+          isLaw
+            ? `${summary.candidates} candidates: ${summary.passed} passed (${summary.skipped} unconfirmed refusals), ${summary.failed} counterexamples`
+            : `${summary.candidates} candidates: ${summary.passed} match, ${summary.failed} do not`,
+        );
+        L.push(`${summary.seconds.toFixed(3)} s, ${rate(summary.candidates, summary.seconds)} candidates/s, backend ${summary.backend} (${summary.adapter})${summary.fallbacks ? `, ${summary.fallbacks} answered on the CPU` : ''}`);
+        if (isLaw) {
+          for (const e of summary.examples) {
+            L.push(`counterexample ${e.candidate.join(' ')}`);
+            L.push(`  minimal: ${e.shrunk!.join(' ')}: ${e.reason}`);
+          }
+          if (summary.failed > summary.examples.length) L.push(`  … ${summary.failed - summary.examples.length} more${out ? '' : ' (raise --examples)'}`);
+        } else if (out === undefined) {
+          for (const m of shownMatches.slice(0, 20)) L.push(m);
+          if (matches > 20) L.push(`… ${matches - 20} more (use --out <file> for all)`);
+        } else L.push(`${matches} matches written to ${out}`);
+        io.stdout(L.join('\n') + '\n');
+      }
+      return isLaw && summary.failed > 0 ? 1 : 0;
+    } catch (e) {
+      if (e instanceof Usage) {
+        io.stderr(`layoutgpu verify: ${e.message}\n`);
+        return 2;
+      }
+      if (e instanceof LayoutError) {
+        io.stderr(`layoutgpu verify: ${e.kind}: ${e.message}\n`);
+        return BAD.has(e.kind) ? 2 : 1;
+      }
+      io.stderr(`layoutgpu verify: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 1;
+    } finally {
+      engine?.dispose();
+    }
+  },
+};
+
+export { LAWS };

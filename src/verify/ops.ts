@@ -1,0 +1,58 @@
+/**
+ * The batch op `verify`: args [property, [layout, …]] → one boolean per candidate, in order.
+ * The property is a string ("compact", "injective", "law:coalesce", …) or an array with its
+ * operands after the name: ["complement-of", A], ["compose-equals", C, B] (B the outer layout),
+ * ["law:compose", B] (candidates A, checked as B∘A), ["law:divide", B] (A ⊘ B),
+ * ["law:product", B] (A ⊗ B). Laws answer true when no counterexample was found.
+ * The backend: `cpu` → the CPU engine; otherwise ctx.backend(), and the interpreter on its
+ * device when that backend is the GPU's.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import type { Json, OpContext, OpSpec } from '../op-spec.js';
+import { CpuVerifyEngine } from './cpu.js';
+import type { VerifyEngine } from './engine.js';
+import { GpuVerifyEngine } from './gpu.js';
+import { candidateArity, checkChunk, propertyFromJson, propertyText } from './run.js';
+
+const engines = new WeakMap<object, VerifyEngine>();
+const cpu = new CpuVerifyEngine();
+
+/** the verification engine for an op context */
+export async function engineFor(ctx: OpContext): Promise<VerifyEngine> {
+  if (ctx.backendChoice === 'cpu') return cpu;
+  const b = await ctx.backend();
+  const device = (b as unknown as { device?: GPUDevice }).device;
+  if (b.info.backend !== 'gpu' || !device) return cpu;
+  let e = engines.get(device);
+  if (!e) {
+    e = new GpuVerifyEngine(device, { adapter: b.info.adapter });
+    engines.set(device, e);
+  }
+  return e;
+}
+
+export const verifyOp: OpSpec = {
+  name: 'verify',
+  summary: 'bulk verification: one boolean per candidate for a property (compact, injective, complement-of A, compose-equals C B, law:…)',
+  args: [
+    { name: 'property', kind: 'json' },
+    { name: 'candidates', kind: 'json' },
+  ],
+  async run([prop, cands], ctx): Promise<Json> {
+    const p = propertyFromJson(prop);
+    if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
+    if (candidateArity(p) !== 1) throw new LayoutError('bad-request', `verify: ${propertyText(p)} needs its other operand, e.g. ["${propertyText(p)}", B]`);
+    const items: Layout[][] = cands.map((c, i) => {
+      if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: candidate ${i + 1} must be a string`);
+      return [parseLayout(c, `candidate ${i + 1}`)];
+    });
+    if (items.length === 0) return [];
+    const engine = await engineFor(ctx);
+    const r = await checkChunk(p, { first: 0, count: items.length, items }, engine);
+    return Array.from(r.ok, (v) => v === 1);
+  },
+};
+
+export const verifyOps: OpSpec[] = [verifyOp];

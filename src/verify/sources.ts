@@ -1,0 +1,340 @@
+/**
+ * Candidate sources of `layoutgpu verify`: a JSONL file, an exhaustive enumeration of flat
+ * layouts, and seeded random layouts. Each yields chunks of candidates.
+ *
+ * ## Enumeration order (`--enumerate --size N --max-rank R --max-stride D`)
+ *
+ * Every flat layout (s1..sr):(d1..dr) with 1 ≤ r ≤ R, every si ≥ 2, s1·…·sr = N and every
+ * 0 ≤ di ≤ D, in this order:
+ *   1. by rank r, ascending;
+ *   2. within a rank, by shape tuple (s1..sr) in lexicographic order;
+ *   3. within a shape, by stride tuple (d1..dr) in lexicographic order (d1 slowest, dr fastest).
+ * Candidate number k (0-based) is its position in that order; the count is
+ * Σ_r F_r(N)·(D + 1)^r with F_r(N) the number of ordered factorisations of N into r factors ≥ 2.
+ * (N = 1 has no such layout: the enumeration is empty.)
+ *
+ * ## Random layouts (`--random K --seed S`)
+ *
+ * A seeded 32-bit generator (mulberry32 of the seed); for each candidate: a depth uniform in
+ * [0, maxDepth] (depth 0: one entry s:d; depth k: a tuple of 1..maxRank members of depth < k, one
+ * of them of depth k − 1), shape entries uniform in [1, maxShape] but cut so that the size stays
+ * ≤ maxSize, strides uniform in [0, maxStride], except that one stride in four is a power of
+ * two ≤ maxStride (so that compact and injective candidates are not vanishingly rare).
+ * Pairs (for the laws of two layouts) draw both layouts the same way; for law:compose the outer
+ * layout B gets an extra mode when its size is below cosize(A), so that Φ_B∘Φ_A is defined.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { cosize, makeFlat, makeLayout, size, type Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import type { Tuple } from '../algebra/tuple.js';
+import { FlatBatchBuilder, type FlatBatch } from './packed.js';
+
+/** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each). */
+export interface Chunk {
+  /** global number of the first candidate */
+  first: number;
+  count: number;
+  flat?: FlatBatch;
+  items?: Layout[][];
+}
+
+export interface Source {
+  /** the number of candidates when known in advance */
+  total?: number;
+  /** how many layouts each candidate has (1, or 2 for pairs) */
+  arity: number;
+  chunks(chunkSize: number): Iterable<Chunk>;
+  describe: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// enumeration
+
+export interface EnumerateOptions {
+  size: number;
+  maxRank?: number;
+  maxStride?: number;
+}
+
+/** the ordered factorisations of n into exactly r factors ≥ 2, lexicographic */
+export function factorisations(n: number, r: number): number[][] {
+  const out: number[][] = [];
+  const cur: number[] = [];
+  const go = (rest: number, k: number): void => {
+    if (k === 1) {
+      if (rest >= 2) out.push([...cur, rest]);
+      return;
+    }
+    for (let s = 2; s * 2 <= rest || (k === 1 && s <= rest); s++) {
+      if (rest % s !== 0) continue;
+      cur.push(s);
+      go(rest / s, k - 1);
+      cur.pop();
+    }
+  };
+  if (r >= 1) go(n, r);
+  return out;
+}
+
+function checkEnumerate(o: EnumerateOptions): Required<EnumerateOptions> {
+  const n = o.size;
+  if (!Number.isSafeInteger(n) || n < 1) throw new LayoutError('bad-request', `--size must be a positive integer, got ${n}`);
+  const r = o.maxRank ?? 4;
+  if (!Number.isSafeInteger(r) || r < 1 || r > 32) throw new LayoutError('bad-request', `--max-rank must be an integer in 1..32, got ${r}`);
+  const d = o.maxStride ?? n - 1;
+  if (!Number.isSafeInteger(d) || d < 0) throw new LayoutError('bad-request', `--max-stride must be a non-negative integer, got ${d}`);
+  return { size: n, maxRank: r, maxStride: d };
+}
+
+/** the number of candidates of an enumeration */
+export function enumerateCount(o: EnumerateOptions): number {
+  const { size: n, maxRank, maxStride } = checkEnumerate(o);
+  let total = 0;
+  for (let r = 1; r <= maxRank; r++) total += factorisations(n, r).length * (maxStride + 1) ** r;
+  return total;
+}
+
+export function enumerateSource(o: EnumerateOptions): Source {
+  const opts = checkEnumerate(o);
+  const total = enumerateCount(opts);
+  if (!Number.isSafeInteger(total)) throw new LayoutError('overflow', 'the enumeration has more than 2^53 candidates');
+  return {
+    total,
+    arity: 1,
+    describe: `every flat layout of size ${opts.size}, rank ≤ ${opts.maxRank}, strides ≤ ${opts.maxStride}`,
+    chunks: (chunkSize) => enumerateChunks(opts, chunkSize),
+  };
+}
+
+/**
+ * The chunks of an enumeration. The arrays of a chunk are reused for the next one: a consumer
+ * finishes with a chunk before it asks for the next (as every consumer here does).
+ */
+function* enumerateChunks(o: Required<EnumerateOptions>, chunkSize: number): Generator<Chunk> {
+  const D = o.maxStride;
+  const R = o.maxRank;
+  const start = new Uint32Array(chunkSize + 1);
+  const shapes = new Float64Array(chunkSize * R);
+  const strides = new Float64Array(chunkSize * R);
+  let first = 0;
+  let count = 0;
+  let n = 0;
+  const chunk = (): Chunk => ({
+    first,
+    count,
+    flat: { count, start: start.subarray(0, count + 1), shapes: shapes.subarray(0, n), strides: strides.subarray(0, n) },
+  });
+  const d = new Float64Array(R);
+  for (let r = 1; r <= R; r++) {
+    for (const sh of factorisations(o.size, r)) {
+      d.fill(0);
+      const last = r - 1;
+      for (;;) {
+        // the fastest digit d_r runs 0..D with the prefix d_1..d_(r−1) fixed
+        for (let v = 0; v <= D; v++) {
+          for (let k = 0; k < last; k++) {
+            shapes[n + k] = sh[k]!;
+            strides[n + k] = d[k]!;
+          }
+          shapes[n + last] = sh[last]!;
+          strides[n + last] = v;
+          n += r;
+          start[++count] = n;
+          if (count === chunkSize) {
+            yield chunk();
+            first += count;
+            count = 0;
+            n = 0;
+          }
+        }
+        let k = last - 1;
+        while (k >= 0 && d[k] === D) d[k--] = 0;
+        if (k < 0) break;
+        d[k]!++;
+      }
+    }
+  }
+  if (count > 0) yield chunk();
+}
+
+// ---------------------------------------------------------------------------------------------
+// random
+
+export interface RandomOptions {
+  count: number;
+  seed: number;
+  maxDepth?: number;
+  maxRank?: number;
+  maxShape?: number;
+  maxStride?: number;
+  maxSize?: number;
+  /** 1: single layouts; 2: pairs */
+  arity?: number;
+  /** for law:compose: make size(B) ≥ cosize(A) for pairs (B, A) */
+  composable?: boolean;
+}
+
+/** mulberry32: a small seeded 32-bit generator */
+export function rng(seed: number): () => number {
+  let a = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function checkRandom(o: RandomOptions): Required<RandomOptions> {
+  const int = (v: number, name: string, lo: number): number => {
+    if (!Number.isSafeInteger(v) || v < lo) throw new LayoutError('bad-request', `${name} must be an integer ≥ ${lo}, got ${v}`);
+    return v;
+  };
+  return {
+    count: int(o.count, '--random', 0),
+    seed: int(Math.abs(o.seed), '--seed', 0) * Math.sign(o.seed || 1),
+    maxDepth: int(o.maxDepth ?? 2, '--max-depth', 0),
+    maxRank: int(o.maxRank ?? 4, '--max-rank', 1),
+    maxShape: int(o.maxShape ?? 8, '--max-shape', 1),
+    maxStride: int(o.maxStride ?? 64, '--max-stride', 0),
+    maxSize: int(o.maxSize ?? 4096, '--max-size', 1),
+    arity: o.arity ?? 1,
+    composable: o.composable ?? false,
+  };
+}
+
+/** one random layout drawn with the bounds of `o` */
+export function randomLayout(next: () => number, o: Required<RandomOptions>): Layout {
+  let sz = 1;
+  const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
+  const stride = (): number => {
+    if (o.maxStride >= 1 && next() < 0.25) return 2 ** int(0, Math.floor(Math.log2(o.maxStride)));
+    return int(0, o.maxStride);
+  };
+  const leaf = (): [Tuple, Tuple] => {
+    let s = int(1, o.maxShape);
+    s = Math.max(1, Math.min(s, Math.floor(o.maxSize / sz)));
+    sz *= s;
+    return [s, stride()];
+  };
+  const node = (depth: number): [Tuple, Tuple] => {
+    if (depth === 0) return leaf();
+    const r = int(1, o.maxRank);
+    const deep = int(0, r - 1);
+    const S: Tuple[] = [];
+    const D: Tuple[] = [];
+    for (let i = 0; i < r; i++) {
+      const [s, d] = node(i === deep ? depth - 1 : int(0, depth - 1));
+      S.push(s);
+      D.push(d);
+    }
+    return [S, D];
+  };
+  const [s, d] = node(int(0, o.maxDepth));
+  return makeLayout(s, d);
+}
+
+export function randomSource(opts: RandomOptions): Source {
+  const o = checkRandom(opts);
+  return {
+    total: o.count,
+    arity: o.arity,
+    describe: `${o.count} random ${o.arity === 2 ? 'pairs' : 'layouts'} (seed ${o.seed})`,
+    chunks: (chunkSize) => randomChunks(o, chunkSize),
+  };
+}
+
+function* randomChunks(o: Required<RandomOptions>, chunkSize: number): Generator<Chunk> {
+  const next = rng(o.seed);
+  for (let first = 0; first < o.count; first += chunkSize) {
+    const count = Math.min(chunkSize, o.count - first);
+    const items: Layout[][] = new Array(count);
+    for (let i = 0; i < count; i++) {
+      if (o.arity === 1) {
+        items[i] = [randomLayout(next, o)];
+        continue;
+      }
+      const x = randomLayout(next, o);
+      let y = randomLayout(next, o);
+      if (o.composable) {
+        // pair (B, A) = (y, x): make size(B) ≥ cosize(A)
+        const need = cosize(x);
+        const have = size(y);
+        if (have < need) {
+          const extra = Math.ceil(need / have);
+          const d = Math.floor(next() * (o.maxStride + 1));
+          y = makeLayout([y.shape, extra], [y.stride, d]);
+        }
+        items[i] = [y, x];
+      } else items[i] = [x, y];
+    }
+    yield { first, count, items };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// file
+
+/**
+ * One candidate per line: a JSON string ("(4,8):(1,4)"), a JSON array of one or two strings
+ * (["B", "A"] for a pair), or the bare notation. Blank lines are skipped. A line that does not
+ * parse is a `parse` (or `bad-request`) error naming the line.
+ */
+export function parseCandidateLine(line: string, lineNo: number): Layout[] | null {
+  const t = line.trim();
+  if (t === '') return null;
+  let v: unknown = t;
+  if (t.startsWith('"') || t.startsWith('[')) {
+    try {
+      v = JSON.parse(t);
+    } catch {
+      throw new LayoutError('bad-request', `line ${lineNo}: not valid JSON`);
+    }
+  }
+  const parts = Array.isArray(v) ? v : [v];
+  if (parts.length < 1 || parts.length > 2) throw new LayoutError('bad-request', `line ${lineNo}: expected one layout or a pair`);
+  return parts.map((p, k) => {
+    if (typeof p !== 'string') throw new LayoutError('bad-request', `line ${lineNo}: layouts must be strings`);
+    return parseLayout(p, `line ${lineNo}${parts.length > 1 ? ` item ${k + 1}` : ''}`);
+  });
+}
+
+export function textSource(text: string, name: string): Source {
+  const lines = text.split(/\r?\n/);
+  const cands: Layout[][] = [];
+  lines.forEach((l, i) => {
+    const c = parseCandidateLine(l, i + 1);
+    if (c) cands.push(c);
+  });
+  const arity = cands.length ? cands[0]!.length : 1;
+  cands.forEach((c, i) => {
+    if (c.length !== arity) throw new LayoutError('bad-request', `${name}: candidate ${i + 1} has ${c.length} layout(s), the first has ${arity}`);
+  });
+  return listSource(cands, `${cands.length} candidates from ${name}`, arity);
+}
+
+export function listSource(cands: Layout[][], describe: string, arity = cands[0]?.length ?? 1): Source {
+  return {
+    total: cands.length,
+    arity,
+    describe,
+    *chunks(chunkSize) {
+      for (let first = 0; first < cands.length; first += chunkSize) {
+        const items = cands.slice(first, first + chunkSize);
+        yield { first, count: items.length, items };
+      }
+    },
+  };
+}
+
+/** the flat layout of candidate i of a flat batch, as a Layout */
+export function flatLayout(b: FlatBatch, i: number): Layout {
+  const s: number[] = [];
+  const d: number[] = [];
+  for (let k = b.start[i]!; k < b.start[i + 1]!; k++) {
+    s.push(b.shapes[k]!);
+    d.push(b.strides[k]!);
+  }
+  return makeFlat(s, d);
+}

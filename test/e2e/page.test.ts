@@ -22,11 +22,11 @@ import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { phi, size } from '../../src/algebra/layout.js';
-import { parseLayout } from '../../src/algebra/notation.js';
+import { indexToCoord, phi, size } from '../../src/algebra/layout.js';
+import { formatTuple, parseLayout } from '../../src/algebra/notation.js';
 import { gridShape } from '../../src/cli/show.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import { runOp, type OpContext } from '../../src/ops.js';
+import { algebraOps, runOp, type OpContext } from '../../src/ops.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'dist/web');
@@ -211,6 +211,21 @@ describe('the browser demo in headless Chromium', () => {
       expect(decodeURIComponent(new URL(page.url()).searchParams.get('layout') ?? '')).toBe(text);
     }
 
+    // hovering a cell names its index, nested coordinate and offset
+    const probe = '(3,(3,2)):(3,(1,10))';
+    await typeLayout(page, 'layout-input', probe);
+    await expectCellsMatch(page, probe);
+    const cell = page.locator('[data-testid="cell"][data-index="7"]');
+    await cell.hover();
+    const pl = parseLayout(probe);
+    await expect.poll(() => page.getByTestId('hover-info').textContent()).toContain(`coordinate ${formatTuple(indexToCoord(pl, 7))}`);
+    expect(await page.getByTestId('hover-info').textContent()).toContain(`Φ(x) = ${phi(pl, 7)}`);
+    expect(await cell.locator('title').textContent()).toContain(`x = 7`);
+
+    // every algebra operation of the ops table is offered
+    const offered = await page.$$eval('[data-testid="op"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    for (const o of algebraOps) expect(offered, `op ${o.name} in the chooser`).toContain(o.name);
+
     // 3. operations through the page = the ops table in Node
     const cases: [string, string, string][] = [
       ['logical_divide', '(4,8):(1,4)', '(2,2):(1,4)'],
@@ -237,6 +252,17 @@ describe('the browser demo in headless Chromium', () => {
     await page.getByTestId('result').click();
     expect(await page.getByTestId('layout-input').inputValue()).toBe(product);
     await expectCellsMatch(page, product);
+    // the state is in the address: the same link opens the same state
+    const link = page.url();
+    expect(new URL(link).searchParams.get('op')).toBe('logical_product');
+    const again = await open(new URL(link).search);
+    expect(await again.getByTestId('layout-input').inputValue()).toBe(product);
+    expect(await again.getByTestId('op').inputValue()).toBe('logical_product');
+    expect(await again.getByTestId('layout-input-2').inputValue()).toBe('(3,5):(5,1)');
+    await again.close();
+    // an example from the paper, one click away
+    await page.getByTestId('example').filter({ hasText: 'Ex. 2.3.8.4' }).click();
+    await expect.poll(() => page.getByTestId('result').textContent()).toBe(String(await runOp('logical_divide', ['(4,8):(1,4)', '(2,2):(4,1)'], ctx)));
     // a property
     await page.getByTestId('op').selectOption('is_compact');
     await typeLayout(page, 'layout-input', '(4,8):(8,1)');

@@ -202,7 +202,7 @@ function blocks(lo: number, hi: number, opts: RunOptions | undefined, done0: num
     s += n;
     done += n;
     opts?.onProgress?.(done, total);
-    if (s < hi && Date.now() > deadline) {
+    if (s < hi && Date.now() >= deadline) {
       throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${done} of ${total} indices on the CPU`);
     }
   }
@@ -240,7 +240,7 @@ export class CpuBackend implements Backend {
       await sink(s, out);
       s += n;
       opts?.onProgress?.(s - lo, hi - lo);
-      if (s < hi && Date.now() > deadline) {
+      if (s < hi && Date.now() >= deadline) {
         throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${s - lo} of ${hi - lo} indices on the CPU`);
       }
     }

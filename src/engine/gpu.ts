@@ -212,7 +212,7 @@ export class GpuBackend implements Backend {
     await Promise.race(races);
     for (const t of timers) clearTimeout(t);
     this.checkAlive(p);
-    if (p && Date.now() > p.deadline) throw this.fail(`timed out after ${p.opts?.timeoutMs} ms`, p);
+    if (p && Date.now() >= p.deadline) throw this.fail(`timed out after ${p.opts?.timeoutMs} ms`, p);
   }
 
   private async readBack(buf: GPUBuffer, p?: Progress): Promise<ArrayBuffer> {

@@ -490,6 +490,10 @@ async function runCheckButton(name: CheckName): Promise<void> {
     const cpu = main !== engines.cpu ? await checkOn(name, args, engines.cpu) : undefined;
     busy.remove();
     results.prepend(outcomeCard(o, cpu));
+    if (o.backend === 'gpu' && o.error?.kind === 'gpu') {
+      banner.hidden = false;
+      fill(banner, h('strong', {}, 'The GPU failed on this check.'), ' Choose “CPU” under “Run on” to keep checking on the CPU backend. ', h('span', { class: 'muted' }, o.error.message));
+    }
     while (results.childElementCount > 6) results.lastElementChild?.remove();
   } finally {
     busy.remove();

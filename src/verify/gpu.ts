@@ -4,7 +4,7 @@
  * dispatch: thread g takes (job, x) by a binary search of the jobs' index prefix sums.
  * Takes a GPUDevice and does not care where it came from (Node's `webgpu` or navigator.gpu).
  *
- * Limits of the u32 interpreter: size(A) ≤ 2^30, every offset below 2^32 (cosize ≤ 2^32) and a
+ * Limits of the u32 interpreter: size(A) ≤ 2^30 (a job beyond the batch budget runs alone), every offset below 2^32 (cosize ≤ 2^32) and a
  * bitmap that fits the batch's budget. A job beyond them is answered by the CPU engine
  * (counted in `fallbacks`), so every answer is still exact.
  */
@@ -19,6 +19,8 @@ const STAGE_COMPUTE = 4;
 const WG = 256;
 const NONE = 0xffffffff;
 const TWO32 = 2 ** 32;
+/** the most indices of one job (a job beyond the batch budget runs alone in its batch) */
+const JOB_LIMIT = 2 ** 30;
 
 export interface GpuVerifyOptions {
   adapter: string;
@@ -158,6 +160,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   private readonly packer = new Packer();
   private readonly pool = new Map<string, GPUBuffer>();
   private readonly indexBudget: number;
+  private readonly maxBinding: number;
   private readonly bitmapBytes: number;
   private lost: GPUDeviceLostInfo | null = null;
   private disposed = false;
@@ -168,6 +171,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   ) {
     this.adapter = opts.adapter;
     const maxBinding = device.limits.maxStorageBufferBindingSize;
+    this.maxBinding = maxBinding;
     this.indexBudget = Math.min(opts.indexBudget ?? 1 << 24, Math.floor(maxBinding / 4), 1 << 30);
     this.bitmapBytes = Math.min(opts.bitmapBytes ?? 1 << 25, maxBinding);
     this.params = device.createBuffer({ size: 16, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'verify params' });
@@ -296,13 +300,13 @@ export class GpuVerifyEngine implements VerifyEngine {
       const n = sizeAt(batch, i);
       const co = cosizeAt(batch, i);
       const bound = kind === 'compact' ? n : co;
-      if (n > this.indexBudget || co > TWO32 || bound > bitBudget) {
+      if (n > JOB_LIMIT || co > TWO32 || bound > bitBudget) {
         const f = kind === 'compact' ? compactEntries : injectiveEntries;
         out[i] = f(batch.shapes, batch.strides, batch.start[i]!, batch.start[i + 1]!) ? 1 : 0;
         this.fallbacks++;
         continue;
       }
-      if (p.total + n > this.indexBudget || p.bits + bound + 32 > bitBudget) await flush();
+      if (p.nJobs > 0 && (p.total + n > this.indexBudget || p.bits + bound + 32 > bitBudget)) await flush();
       p.job(i, p.layout(batch, i), NONE, NONE, n, bound);
     }
     await flush();
@@ -330,12 +334,12 @@ export class GpuVerifyEngine implements VerifyEngine {
         bi = jobIndex(b, i);
         if (coA > sizeAt(b, bi)) continue; // false
       }
-      if (n > this.indexBudget || coA > TWO32 || cosizeAt(c, ci) > TWO32 || (b && cosizeAt(b, bi) > TWO32)) {
+      if (n > JOB_LIMIT || coA > TWO32 || cosizeAt(c, ci) > TWO32 || (b && cosizeAt(b, bi) > TWO32)) {
         out[i] = equalJob(jobs, i) ? 1 : 0;
         this.fallbacks++;
         continue;
       }
-      if (p.total + n > this.indexBudget) await flush();
+      if (p.nJobs > 0 && p.total + n > this.indexBudget) await flush();
       const oa = p.layout(a, i);
       const ob = b ? p.layout(b, bi) : NONE;
       const oc = p.layout(c, ci);
@@ -352,7 +356,7 @@ export class GpuVerifyEngine implements VerifyEngine {
       const n = sizeAt(batch, i);
       sizes.push(n);
       total += n;
-      if (n > this.indexBudget || cosizeAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
+      if (n > JOB_LIMIT || n > this.maxBinding / 4 || cosizeAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
     }
     const res = new Float64Array(total);
     const p = this.packer;
@@ -366,7 +370,7 @@ export class GpuVerifyEngine implements VerifyEngine {
       p.reset();
     };
     for (let i = 0; i < batch.count; i++) {
-      if (p.total + sizes[i]! > this.indexBudget) await flush();
+      if (p.nJobs > 0 && p.total + sizes[i]! > this.indexBudget) await flush();
       p.job(i, p.layout(batch, i), NONE, NONE, sizes[i]!, 0);
     }
     await flush();

@@ -164,7 +164,7 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
       `layout L = ${p.text}`,
       `size ${p.size}, cosize ${p.cosize}; index ${wideIndex ? 'u64' : 'u32'}, offset ${p.wideOffset ? 'u64' : 'u32'}`,
     ]),
-    SHADERS.u64,
+    kernel === 'digest' || wideIndex || p.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: index and offsets fit in u32)',
     SHADERS.common,
     `alias OFF_L = ${phi.offType};`,
     indexOf(wideIndex),
@@ -205,7 +205,7 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKern
       `C = ${c.text}`,
       `certifies Φ_C(x) = Φ_B(Φ_A(x)) for x < size(A) = ${a.size}`,
     ]),
-    SHADERS.u64,
+    wideIndex || a.wideOffset || b.wideOffset || c.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
     pa.source,
@@ -225,7 +225,7 @@ export function genTiles(divided: Prepared, a: Prepared, bText: string): Generat
   const pa = genPhi('phi_a', a, wideIndex);
   const source = [
     header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`]),
-    SHADERS.u64,
+    wideIndex || a.wideOffset || divided.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
     `alias OFF_D = ${pd.offType};`,

@@ -86,7 +86,7 @@ export async function createBackend(choice: BackendChoice, getDevice?: DeviceSou
   if (!d.adapter.software) return gpuBackendOn(d);
   d.release();
   const cpu = new CpuBackend();
-  (cpu.info as { adapter: string }).adapter = `cpu (generated JavaScript; passed over the software adapter ${adapterLine(d.adapter)})`;
+  (cpu.info as { adapter: string }).adapter = `generated JavaScript; auto passed over the software adapter ${adapterLine(d.adapter)}`;
   return cpu;
 }
 

@@ -1,0 +1,122 @@
+/**
+ * `layoutgpu batch` (BATCH-PROTOCOL.md) as a client sees it: a spawned process, JSON Lines in,
+ * exactly one response per request, in order, the right kinds, exit code 0.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { cli, ensureBuilt, ROOT } from './_build.js';
+
+beforeAll(() => ensureBuilt());
+
+type Resp = { id: unknown; ok: boolean; result?: unknown; error?: { kind: string; message: string } };
+
+function parseLines(stdout: string): Resp[] {
+  const lines = stdout.split('\n').filter((l) => l !== '');
+  return lines.map((l) => JSON.parse(l) as Resp);
+}
+
+describe('batch', () => {
+  it('answers every line, good or bad, once and in order', async () => {
+    const bomb = '('.repeat(100000);
+    const reqs: Array<[string, (r: Resp) => void]> = [
+      ['{"id":1,"op":"size","args":["(4,8):(1,4)"]}', (r) => expect(r).toEqual({ id: 1, ok: true, result: 32 })],
+      ['{not json', (r) => expect([r.id, r.ok, r.error?.kind]).toEqual([null, false, 'bad-request'])],
+      ['{"id":"u","op":"frobnicate","args":[]}', (r) => expect([r.id, r.ok, r.error?.kind]).toEqual(['u', false, 'bad-request'])],
+      ['{"id":"c","op":"compose","args":["4:1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['c', 'bad-request'])],
+      ['{"id":"c3","op":"compose","args":["4:1","2:1","2:1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['c3', 'bad-request'])],
+      ['{"id":"n","op":"size","args":[4]}', (r) => expect([r.id, r.error?.kind]).toEqual(['n', 'bad-request'])],
+      ['{"id":"s","op":"mode","args":["(4,8):(1,4)","1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['s', 'bad-request'])],
+      ['{"id":"f","op":"mode","args":["(4,8):(1,4)",1.5]}', (r) => expect([r.id, r.error?.kind]).toEqual(['f', 'bad-request'])],
+      ['{"op":"rank","args":["(4,8):(1,4)"]}', (r) => expect(r).toEqual({ id: null, ok: true, result: 2 })],
+      ['{"id":"p","op":"parse","args":["(4,8):(1,4"]}', (r) => {
+        expect([r.id, r.error?.kind]).toEqual(['p', 'parse']);
+        expect(r.error?.message).toContain('offset 10');
+      }],
+      ['[1,2]', (r) => expect([r.id, r.error?.kind]).toEqual([null, 'bad-request'])],
+      ['{"id":"m","args":[]}', (r) => expect([r.id, r.error?.kind]).toEqual(['m', 'bad-request'])],
+      ['{"id":"a","op":"size","args":"4:1"}', (r) => expect([r.id, r.error?.kind]).toEqual(['a', 'bad-request'])],
+      ['{"id":{"x":[1,"y"]},"op":"size","args":["3:1"]}', (r) => expect(r).toEqual({ id: { x: [1, 'y'] }, ok: true, result: 3 })],
+      ['{"id":"nc","op":"compose","args":["(2,2):(1,10)","(2,2):(1,1)"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['nc', 'not-composable'])],
+      ['{"id":"ncomp","op":"complement","args":["(4,8):(1,4)",24]}', (r) => expect([r.id, r.error?.kind]).toEqual(['ncomp', 'not-complementable'])],
+      ['{"id":"o","op":"parse","args":["9007199254740992:1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o', 'overflow'])],
+      ['{"id":"o2","op":"mode","args":["(4,8):(1,4)",9007199254740993]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o2', 'overflow'])],
+      ['{"id":"d","op":"eval","args":["(4,8):(1,4)",32]}', (r) => expect([r.id, r.error?.kind]).toEqual(['d', 'domain'])],
+      [`{"id":"bomb","op":"parse","args":["${bomb}"]}`, (r) => {
+        expect(r.id).toBe('bomb');
+        expect(r.ok).toBe(false);
+      }],
+      ['{"id":"crlf","op":"depth","args":["((1)):((0))"]}\r', (r) => expect(r).toEqual({ id: 'crlf', ok: true, result: 2 })],
+      ['{"id":"div","op":"logical_divide","args":["(4,8):(1,4)","(2,2):(1,4)"]}', (r) =>
+        expect(r).toEqual({ id: 'div', ok: true, result: '((2,2),(2,4)):((1,4),(2,8))' })],
+      ['{"id":"b","op":"is_compact","args":["(4,8):(8,1)"]}', (r) => expect(r).toEqual({ id: 'b', ok: true, result: true })],
+      ['{"id":"last","op":"cosize","args":["((2,2),2):((3,0),10)"]}', (r) => expect(r).toEqual({ id: 'last', ok: true, result: 14 })],
+    ];
+    // the last line has no newline at the end
+    const input = reqs.map(([l]) => l).join('\n');
+    const run = await cli(['batch'], input);
+    expect(run.code, run.stderr).toBe(0);
+    const resps = parseLines(run.stdout);
+    expect(resps.length).toBe(reqs.length);
+    resps.forEach((r, i) => {
+      reqs[i]![1](r);
+      if (r.ok) expect(Object.keys(r).sort()).toEqual(['id', 'ok', 'result']);
+      else {
+        expect(Object.keys(r).sort()).toEqual(['error', 'id', 'ok']);
+        expect(typeof r.error!.message).toBe('string');
+        expect(r.error!.message.length).toBeGreaterThan(0);
+      }
+    });
+  });
+
+  it('many requests: all answered, in order', async () => {
+    const n = 3000;
+    const lines: string[] = [];
+    for (let i = 0; i < n; i++) lines.push(JSON.stringify({ id: i, op: 'eval', args: ['(7,11,13):(1,7,77)', i % 1001] }));
+    const run = await cli(['batch'], lines.join('\n') + '\n');
+    expect(run.code).toBe(0);
+    const resps = parseLines(run.stdout);
+    expect(resps.length).toBe(n);
+    resps.forEach((r, i) => {
+      expect(r.id).toBe(i);
+      // compact column-major: Φ is the identity
+      expect(r.result).toBe(i % 1001);
+    });
+  });
+
+  it('exits 0 on empty input and when every line is bad', async () => {
+    const empty = await cli(['batch'], '');
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toBe('');
+    const bad = await cli(['batch'], 'x\ny\n{"id":3}\n');
+    expect(bad.code).toBe(0);
+    expect(parseLines(bad.stdout).map((r) => [r.id, r.ok, r.error?.kind])).toEqual([
+      [null, false, 'bad-request'],
+      [null, false, 'bad-request'],
+      [3, false, 'bad-request'],
+    ]);
+  });
+
+  it('every pair of shared/examples/batch-examples.jsonl: ok, result and kind match exactly', async () => {
+    const candidates = [join(ROOT, '..', 'shared', 'examples', 'batch-examples.jsonl'), join(ROOT, 'shared', 'examples', 'batch-examples.jsonl')];
+    const file = candidates.find((p) => existsSync(p));
+    expect(file, `batch-examples.jsonl not found at ${candidates.join(' or ')}`).toBeDefined();
+    const pairs = readFileSync(file!, 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { request: unknown; response: Resp });
+    expect(pairs.length).toBeGreaterThan(10);
+    const run = await cli(['batch', '--backend', 'cpu'], pairs.map((p) => JSON.stringify(p.request)).join('\n') + '\n');
+    expect(run.code, run.stderr).toBe(0);
+    const resps = parseLines(run.stdout);
+    expect(resps.length).toBe(pairs.length);
+    resps.forEach((got, i) => {
+      const want = pairs[i]!.response;
+      const tag = JSON.stringify(pairs[i]!.request);
+      expect(got.id, tag).toEqual(want.id);
+      expect(got.ok, tag).toBe(want.ok);
+      if (want.ok) expect(got.result, tag).toEqual(want.result);
+      else expect(got.error?.kind, tag).toBe(want.error?.kind);
+    });
+  });
+});

@@ -311,7 +311,9 @@ function formula(op: string, spec: OpSpec | undefined, st: State, extra: Extra):
     case 'coalesce':
       return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
     default: {
-      const names = [a0, ...(extra.layout2 ? [a1] : []), ...(extra.more ? extra.more.map((a) => a.name) : extra.arg ? [extra.arg.name] : [])];
+      const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
+      const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
+      const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
       return `${op}(${names.join(', ')}) =`;
     }
   }

@@ -455,9 +455,10 @@ function productN(a: Layout, b: Layout): number {
 
 function lawProduct(a: Layout, b: Layout, impl: LawImpl): Pending {
   const p: Pending = { status: 'pass', bulk: [] };
-  const n = productN(a, b);
-  if (!Number.isSafeInteger(n)) return { status: 'skip', reason: 'N beyond 2^53', bulk: [] };
-  const ok = complementable(a, n);
+  // not complementable at all (e.g. a stride-0 entry, span 0): no N exists
+  const n = complementable(a) ? productN(a, b) : NaN;
+  if (complementable(a) && !Number.isSafeInteger(n)) return { status: 'skip', reason: 'N beyond 2^53', bulk: [] };
+  const ok = complementable(a) && complementable(a, n);
   let prod: Layout;
   try {
     prod = impl.logicalProduct(a, b);
@@ -465,7 +466,7 @@ function lawProduct(a: Layout, b: Layout, impl: LawImpl): Pending {
     const k = kindOf(e);
     if (k === 'not-complementable') return ok ? failWith(p, `A ⊗ B refused as not-complementable, but A is ${n}-complementable`) : p;
     if (k !== 'not-composable' && k !== 'overflow') return failWith(p, `A ⊗ B threw ${k}: ${msg(e)}`);
-    if (!ok) return failWith(p, `A ⊗ B threw ${k}, but A is not ${n}-complementable (expected not-complementable)`);
+    if (!ok) return failWith(p, `A ⊗ B threw ${k}: ${msg(e)}, but A is not ${Number.isNaN(n) ? '' : `${n}-`}complementable (expected not-complementable)`);
     let as: Layout;
     try {
       as = impl.complement(a, n);

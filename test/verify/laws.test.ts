@@ -135,7 +135,7 @@ describe('law:compose', () => {
     const r = await runVerify({ property: { kind: 'law', law: 'compose' }, source: randomSource({ count: 500, seed: 6, arity: 2, composable: true, maxSize: 64, maxStride: 9 }), engine: cpu, impl: refuses, maxExamples: 1 });
     expect(r.failed).toBeGreaterThan(0);
     expect(r.examples[0]!.reason).toMatch(/is the composite/);
-    assertMinimal('compose', r.examples[0]!.shrunk!.map(P), refuses);
+    assertMinimal('compose', r.examples[0]!.shrunk!.map((t) => P(t)), refuses);
 
     // CuTe's by-mode rule on (2,2):(1,10) ∘ (2,2):(1,1) returns (2,2):(1,1), whose Φ is wrong at x = 3
     const byMode = {
@@ -172,7 +172,7 @@ describe('laws of complement, division and product', () => {
     } };
     const r = await runVerify({ property: { kind: 'law', law: 'complement' }, source: randomSource({ count: 500, seed: 8 }), engine: cpu, impl: keeps, maxExamples: 1 });
     expect(r.failed).toBeGreaterThan(0);
-    assertMinimal('complement', r.examples[0]!.shrunk!.map(P), keeps);
+    assertMinimal('complement', r.examples[0]!.shrunk!.map((t) => P(t)), keeps);
     const ignoresN = { ...ALGEBRA, complement: (a: Layout): Layout => complement(a) };
     const s = await runVerify({ property: { kind: 'law', law: 'divide' }, source: randomSource({ count: 500, seed: 9, arity: 2, maxSize: 64, maxStride: 8 }), engine: cpu, impl: ignoresN, maxExamples: 1 });
     expect(s.failed).toBeGreaterThan(0);

@@ -84,6 +84,24 @@ describe('batch', () => {
     });
   });
 
+  it('--backend gpu answers the algebra ops exactly as --backend cpu (they run on the CPU)', async () => {
+    const lines = [
+      ['compose', '(100):(7)', '(3,5):(10,2)'],
+      ['logical_product', '(2,2):(5,10)', '(3,5):(5,1)'],
+      ['is_compact', '(4,(2,3)):(6,(1,2))'],
+      ['is_tractable', '(2,2):(2,3)'],
+      ['complement', '(8,4):(1,2)'],
+      ['parse', '(4,8):(1,4'],
+    ].map((a, i) => JSON.stringify({ id: i, op: a[0], args: a.slice(1) }));
+    const input = lines.join('\n') + '\n';
+    const [cpu, gpu] = [await cli(['batch', '--backend', 'cpu'], input), await cli(['batch', '--backend', 'gpu'], input)];
+    expect(cpu.code).toBe(0);
+    expect(gpu.code, gpu.stderr).toBe(0);
+    const strip = (rs: Resp[]): unknown[] => rs.map((r) => [r.id, r.ok, r.result, r.error?.kind]);
+    expect(strip(parseLines(gpu.stdout))).toEqual(strip(parseLines(cpu.stdout)));
+    expect(parseLines(cpu.stdout).length).toBe(lines.length);
+  });
+
   it('exits 0 on empty input and when every line is bad', async () => {
     const empty = await cli(['batch'], '');
     expect(empty.code).toBe(0);

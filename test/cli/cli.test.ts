@@ -117,6 +117,8 @@ describe('bad input: exit 2, one line on stderr, no stack trace', () => {
     [['size'], /bad-request|argument/],
     [['mode', '(4,8):(1,4)', 'x'], /bad-request|integer/],
     [['mode', '(4,8):(1,4)', '3'], /domain/],
+    [['mode', '(4,8):(1,4)', '1.5'], /bad-request|integer/],
+    [['complement', '(4,8):(1,4)', '0'], /domain/],
     [['mode', '(4,8):(1,4)', '99999999999999999999'], /overflow/],
     [['parse', '9007199254740992:1'], /overflow/],
     [['frobnicate'], /unknown command/],

@@ -1,0 +1,118 @@
+/**
+ * The CPU side of the benchmark: the same kernels as generated, specialised JavaScript (the
+ * coalesced modes as nested loops, shapes and strides inlined, elements as 1, 2 or 4 u32 words),
+ * checked once against the reference and timed with the wall clock. The plain copy is
+ * TypedArray.prototype.set (memcpy).
+ */
+import { makeFlat } from '../algebra/layout.js';
+import { prepare } from '../engine/prep.js';
+import { summarize, type Timing } from './stats.js';
+import { checkOutput, patternArray } from './verify.js';
+import type { GpuKernelKind, KernelSpec } from './wgsl.js';
+import type { Reference } from './gpu.js';
+
+type Kernel = (src: Uint32Array, dst: Uint32Array) => number;
+
+/** nested loops over the coalesced modes; `inner(o, j)` is the innermost statement, with the
+ *  offset `o` and the running index `j` */
+function loops(shapes: readonly number[], strides: readonly number[], inner: string, step: number): string {
+  const p = prepare(makeFlat([...shapes], [...strides]));
+  const s = p.shapes.length ? [...p.shapes] : [1];
+  const d = p.strides.length ? [...p.strides] : [0];
+  const m = s.length;
+  const L: string[] = ['let j = 0;', 'let s = 0;'];
+  for (let k = m - 1; k >= 1; k--) {
+    L.push(`for (let c${k} = 0, o${k} = ${k === m - 1 ? '0' : 'o' + (k + 1)}; c${k} < ${s[k]}; c${k}++, o${k} += ${d[k]}) {`);
+  }
+  L.push(`for (let c0 = 0, o = ${m > 1 ? 'o1' : '0'}; c0 < ${s[0]}; c0++, o += ${d[0]}, j += ${step}) { ${inner} }`);
+  for (let k = m - 1; k >= 1; k--) L.push('}');
+  L.push('return s >>> 0;');
+  return L.join('\n');
+}
+
+function words(W: number, dst: string, src: string): string {
+  const out: string[] = [];
+  for (let w = 0; w < W; w++) out.push(`dst[${dst}${w ? ' + ' + w : ''}] = src[${src}${w ? ' + ' + w : ''}];`);
+  return out.join(' ');
+}
+
+export function cpuKernelSource(spec: KernelSpec): string {
+  const W = spec.elemBytes / 4;
+  switch (spec.kind) {
+    case 'copy':
+      return 'dst.set(src.subarray(0, dst.length)); return 0;';
+    case 'gather':
+    case 'tile':
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[j] = src[o];' : `const b = o * ${W}; ${words(W, 'j', 'b')}`, W);
+    case 'scatter':
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[o] = src[j];' : `const b = o * ${W}; ${words(W, 'b', 'j')}`, W);
+    case 'eval':
+      return loops(spec.shapes, spec.strides, 'dst[j] = o;', 1);
+    case 'reduce':
+      return loops(spec.shapes, spec.strides, 's = (s + o) | 0;', 1);
+  }
+}
+
+export function compileCpuKernel(spec: KernelSpec, mutate?: (s: string) => string): Kernel {
+  let src = cpuKernelSource(spec);
+  if (mutate) src = mutate(src);
+  return new Function('src', 'dst', src) as Kernel;
+}
+
+export interface CpuRunOptions {
+  samples: number;
+  targetSeconds: number;
+  maxReps: number;
+  mutate?: (source: string) => string;
+  checkOnly?: boolean;
+}
+
+function elemsOf(kind: GpuKernelKind, n: number, cosize: number): { src: number; dst: number } {
+  switch (kind) {
+    case 'copy':
+      return { src: n, dst: n };
+    case 'gather':
+    case 'tile':
+      return { src: cosize, dst: n };
+    case 'scatter':
+      return { src: n, dst: cosize };
+    case 'eval':
+      return { src: 1, dst: n };
+    case 'reduce':
+      return { src: 1, dst: 1 };
+  }
+}
+
+export async function runCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<Timing> {
+  const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
+  const f = compileCpuKernel(spec, opts.mutate);
+  const e = elemsOf(spec.kind, spec.n, ref.cosize);
+  const src = patternArray(e.src, W);
+  const dst = new Uint32Array(e.dst * W);
+  const r = f(src, dst);
+  if (spec.kind === 'reduce') dst[0] = r;
+  checkOutput(spec.kind, dst, ref.offsets, W, e.dst);
+  if (opts.checkOnly) return summarize([], 0, 'cpu');
+  let sink = 0;
+  const once = (): number => {
+    const t0 = performance.now();
+    sink ^= f(src, dst);
+    return (performance.now() - t0) / 1000;
+  };
+  const per = Math.max(1e-7, Math.min(once(), once()));
+  const reps = Math.max(1, Math.min(opts.maxReps, Math.round(opts.targetSeconds / per)));
+  const sample = (): number => {
+    const t0 = performance.now();
+    for (let i = 0; i < reps; i++) sink ^= f(src, dst);
+    return (performance.now() - t0) / 1000 / reps;
+  };
+  sample();
+  const secs: number[] = [];
+  for (let i = 0; i < opts.samples; i++) {
+    secs.push(sample());
+    // let the event loop breathe (progress, signals) between samples
+    await new Promise((res) => setTimeout(res, 0));
+  }
+  if (sink === 0.5) console.log(sink);
+  return summarize(secs, reps, 'cpu');
+}

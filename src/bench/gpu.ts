@@ -1,0 +1,249 @@
+/**
+ * Runs one benchmark kernel on a GPUDevice: buffers filled with the known pattern, one run
+ * whose output is checked against the CPU reference (verify.ts), a calibration run that picks
+ * the repetitions per sample, a warm-up sample, then the timed samples.
+ *
+ * Timing: with 'timestamp-query', one compute pass per sample holding `reps` dispatches,
+ * timestamps written at the pass's beginning and end (Dawn quantizes them unless the device was
+ * created with `disable-dawn-features=timestamp_quantization`: see device.ts); without it, or
+ * when the timestamps read back make no sense, the wall clock from submit to
+ * onSubmittedWorkDone of the same pass (many dispatches per submit amortize the submit).
+ * Nothing here knows whether the device came from Node or a browser.
+ */
+import { checkOutput, BenchVerifyError } from './verify.js';
+import { summarize, type Timing } from './stats.js';
+import { elemType, gridOf, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+
+const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
+
+export interface GpuEnv {
+  device: GPUDevice;
+  /** the device was created with 'timestamp-query' */
+  timestamps: boolean;
+}
+
+export interface GpuRunOptions {
+  /** timed samples (≥ 10) */
+  samples: number;
+  /** aim for samples of about this many seconds (repetitions per sample are picked to match) */
+  targetSeconds: number;
+  /** at most this many repetitions per sample */
+  maxReps: number;
+  /** test hook: rewrite the generated source (a deliberately wrong kernel) */
+  mutate?: (source: string) => string;
+  /** test hook: skip timing after the check */
+  checkOnly?: boolean;
+}
+
+export interface Reference {
+  /** Φ(i) for i < n (tile: Φ of A ⊘ B); unused by copy except for its length */
+  offsets: Uint32Array;
+  /** cosize of the layout: elements of the gather source / scatter destination */
+  cosize: number;
+}
+
+export class GpuBenchError extends Error {}
+
+async function withErrors<T>(device: GPUDevice, what: string, f: () => T | Promise<T>): Promise<T> {
+  device.pushErrorScope('out-of-memory');
+  device.pushErrorScope('validation');
+  let r: T;
+  try {
+    r = await f();
+  } finally {
+    const v = await device.popErrorScope();
+    const o = await device.popErrorScope();
+    if (v || o) throw new GpuBenchError(`${what}: ${(v ?? o)!.message}`);
+  }
+  return r;
+}
+
+const FILL_WG = 256;
+const fillPipelines = new WeakMap<GPUDevice, Promise<GPUComputePipeline>>();
+
+/** a storage buffer of `elems` elements of W words holding the pattern (word k = k + 1),
+ *  filled on the GPU (a JavaScript loop over a gigabyte takes seconds) */
+async function patternBuffer(device: GPUDevice, elems: number, W: number, label: string): Promise<GPUBuffer> {
+  const words = elems * W;
+  const bytes = Math.max(16, words * 4);
+  const b = device.createBuffer({ size: bytes, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST, label });
+  let pipe = fillPipelines.get(device);
+  if (!pipe) {
+    const code = [
+      '@group(0) @binding(0) var<storage, read_write> a: array<u32>;',
+      'struct P { count: u32, row: u32 }',
+      '@group(0) @binding(1) var<uniform> p: P;',
+      `@compute @workgroup_size(${FILL_WG})`,
+      'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
+      `  let k = (wid.y * p.row + wid.x) * ${FILL_WG}u + lid;`,
+      '  if (k < p.count) { a[k] = k + 1u; }',
+      '}',
+    ].join('\n');
+    pipe = device.createComputePipelineAsync({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
+    fillPipelines.set(device, pipe);
+  }
+  const pl = await pipe;
+  const groups = Math.max(1, Math.ceil(words / FILL_WG));
+  const [gx, gy] = gridOf(groups, device.limits.maxComputeWorkgroupsPerDimension);
+  const ub = device.createBuffer({ size: 16, usage: 64 /* UNIFORM */ | U.COPY_DST });
+  device.queue.writeBuffer(ub, 0, new Uint32Array([words, gx, 0, 0]));
+  const bg = device.createBindGroup({
+    layout: pl.getBindGroupLayout(0),
+    entries: [
+      { binding: 0, resource: { buffer: b } },
+      { binding: 1, resource: { buffer: ub } },
+    ],
+  });
+  const enc = device.createCommandEncoder();
+  const pass = enc.beginComputePass();
+  pass.setPipeline(pl);
+  pass.setBindGroup(0, bg);
+  pass.dispatchWorkgroups(gx, gy);
+  pass.end();
+  device.queue.submit([enc.finish()]);
+  await device.queue.onSubmittedWorkDone();
+  ub.destroy();
+  return b;
+}
+
+async function readBuffer(device: GPUDevice, buf: GPUBuffer, bytes: number): Promise<Uint32Array> {
+  const rb = device.createBuffer({ size: Math.max(16, bytes), usage: U.MAP_READ | U.COPY_DST, label: 'readback' });
+  const enc = device.createCommandEncoder();
+  enc.copyBufferToBuffer(buf, 0, rb, 0, Math.max(16, bytes));
+  device.queue.submit([enc.finish()]);
+  await rb.mapAsync(U.MAP_READ);
+  const out = new Uint32Array(rb.getMappedRange().slice(0, bytes));
+  rb.unmap();
+  rb.destroy();
+  return out;
+}
+
+/** bytes of the source and destination buffers of a kernel */
+export function bufferElems(spec: KernelSpec, ref: Reference): { src: number; dst: number } {
+  switch (spec.kind) {
+    case 'copy':
+      return { src: spec.n, dst: spec.n };
+    case 'gather':
+    case 'tile':
+      return { src: ref.cosize, dst: spec.n };
+    case 'scatter':
+      return { src: spec.n, dst: ref.cosize };
+    case 'eval':
+      return { src: 1, dst: spec.n };
+    case 'reduce':
+      return { src: 1, dst: 4 };
+  }
+}
+
+/**
+ * Checks the kernel's output once, then times it. Throws BenchVerifyError when the output is
+ * wrong (nothing is timed then).
+ */
+export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<Timing> {
+  const { device } = env;
+  const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
+  elemType(spec.elemBytes);
+  let source = kernelSource(spec);
+  if (opts.mutate) source = opts.mutate(source);
+  const bgl = device.createBindGroupLayout({
+    entries: [
+      { binding: 0, visibility: 4, buffer: { type: 'read-only-storage' } },
+      { binding: 1, visibility: 4, buffer: { type: 'storage' } },
+    ],
+  });
+  const module = device.createShaderModule({ code: source, label: `bench ${spec.kind}` });
+  let pipe: GPUComputePipeline;
+  try {
+    pipe = await device.createComputePipelineAsync({
+      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
+      compute: { module, entryPoint: 'main' },
+    });
+  } catch (e) {
+    const info = await module.getCompilationInfo();
+    const msgs = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
+    throw new GpuBenchError(`${spec.kind} shader failed to compile: ${msgs.join('; ') || (e as Error).message}`);
+  }
+  const { src: srcElems, dst: dstElems } = bufferElems(spec, ref);
+  const dstW = spec.kind === 'reduce' ? 1 : W;
+  const buffers: GPUBuffer[] = [];
+  let querySet: GPUQuerySet | null = null;
+  try {
+    const src = await withErrors(device, `allocating ${srcElems * W * 4} bytes`, () => patternBuffer(device, srcElems, W, 'src'));
+    buffers.push(src);
+    const dstBytes = Math.max(16, dstElems * dstW * 4);
+    const dst = await withErrors(device, `allocating ${dstBytes} bytes`, () =>
+      device.createBuffer({ size: dstBytes, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST, label: 'dst' }),
+    );
+    buffers.push(dst);
+    const bg = device.createBindGroup({
+      layout: bgl,
+      entries: [
+        { binding: 0, resource: { buffer: src } },
+        { binding: 1, resource: { buffer: dst } },
+      ],
+    });
+    const [gx, gy] = gridOf(workgroupsOf(spec), device.limits.maxComputeWorkgroupsPerDimension);
+
+    const maxSamples = opts.samples + 2;
+    if (env.timestamps) querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxSamples });
+    let used = 0;
+    /** one pass of `reps` dispatches; wall seconds, and the query pair used (or -1) */
+    const pass = async (reps: number, timed: boolean): Promise<{ wall: number; q: number }> => {
+      const enc = device.createCommandEncoder();
+      const q = timed && querySet && used < maxSamples ? used++ : -1;
+      const p = enc.beginComputePass(
+        q >= 0 ? { timestampWrites: { querySet: querySet!, beginningOfPassWriteIndex: 2 * q, endOfPassWriteIndex: 2 * q + 1 } } : {},
+      );
+      p.setPipeline(pipe);
+      p.setBindGroup(0, bg);
+      for (let r = 0; r < reps; r++) p.dispatchWorkgroups(gx, gy);
+      p.end();
+      const cb = enc.finish();
+      const t0 = performance.now();
+      device.queue.submit([cb]);
+      await device.queue.onSubmittedWorkDone();
+      return { wall: (performance.now() - t0) / 1000, q };
+    };
+
+    // 1. the check (fresh dst: zeros)
+    await withErrors(device, `${spec.kind} kernel`, () => pass(1, false));
+    const out = await readBuffer(device, dst, dstElems * dstW * 4);
+    checkOutput(spec.kind, out, ref.offsets, W, dstElems);
+    if (opts.checkOnly) return summarize([], 0, 'wall');
+
+    // 2. calibration: one repetition (also a warm-up)
+    const cal = await pass(1, false);
+    const cal2 = await pass(1, false);
+    const per = Math.max(1e-7, Math.min(cal.wall, cal2.wall));
+    const reps = Math.max(1, Math.min(opts.maxReps, Math.round(opts.targetSeconds / per)));
+    // 3. warm-up at the chosen repetitions, then the samples
+    await pass(reps, false);
+    const walls: number[] = [];
+    const qs: number[] = [];
+    for (let i = 0; i < opts.samples; i++) {
+      const r = await pass(reps, true);
+      walls.push(r.wall / reps);
+      qs.push(r.q);
+    }
+    if (querySet && qs.every((q) => q >= 0)) {
+      const count = 2 * used;
+      const resolve = device.createBuffer({ size: count * 8, usage: U.QUERY_RESOLVE | U.COPY_SRC, label: 'timestamps' });
+      buffers.push(resolve);
+      const enc = device.createCommandEncoder();
+      enc.resolveQuerySet(querySet, 0, count, resolve, 0);
+      device.queue.submit([enc.finish()]);
+      const raw = await readBuffer(device, resolve, count * 8);
+      const t = new BigUint64Array(raw.buffer, 0, count);
+      const secs = qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
+      // sane: positive and not wildly above the wall clock of the same pass
+      const sane = secs.every((s, i) => Number.isFinite(s) && s > 0 && s <= walls[i]! * 1.5 + 1e-3);
+      if (sane) return summarize(secs, reps, 'timestamp');
+    }
+    return summarize(walls, reps, 'wall');
+  } finally {
+    for (const b of buffers) b.destroy();
+    querySet?.destroy();
+  }
+}
+
+export { BenchVerifyError };

@@ -1,0 +1,156 @@
+/**
+ * `layoutgpu bench <L> [<L> …] [--elem 4|8|16[,…]] [--iters N] [--backend cpu|gpu|auto] [--json]
+ *  [--svg file] [--tile B] [--limit N] [--kernels k,…]`: see src/bench/run.ts.
+ * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 GPU failure or a kernel whose output
+ * is wrong.
+ */
+import { writeFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
+import { parseLayout } from '../algebra/notation.js';
+import { acquireBenchEnv } from '../bench/node-env.js';
+import { renderSvg, renderTable } from '../bench/report.js';
+import { runBench, type BenchKernel } from '../bench/run.js';
+import { BenchVerifyError } from '../bench/verify.js';
+
+export interface BenchIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  isTTY: boolean;
+}
+
+const HELP = `layoutgpu bench <L> [<L> ...] [options]
+
+Measures, for each layout L on one backend: Φ evaluation (eval: offsets written; reduce:
+offsets summed) in indices/s; gather dst[i] = src[Φ(i)] and scatter dst[Φ(i)] = src[i]
+(scatter only when Φ is injective) in GB/s of bytes moved (read + write), beside a plain copy
+of the same byte count in the same run: gather or scatter GB/s ÷ copy GB/s is the layout's
+efficiency. With --tile B, also a tiled copy over L ⊘ B, one tile per workgroup.
+Each kernel's output is checked against Φ on the CPU once before it is timed; then a warm-up
+and the median and spread of the timed samples (GPU timestamp queries where the adapter has
+them, else the wall clock over many dispatches per submit).
+
+Options:
+  --elem 4|8|16     element size in bytes (a comma list runs several; default 4)
+  --iters N         timed samples per kernel, N >= 10 (default 10)
+  --backend B       cpu | gpu | auto (default auto: the GPU when the adapter is hardware)
+  --tile B          also the tiled copy over L ⊘ B
+  --limit N         at most N indices per layout: a larger layout is cut to a sub-layout
+                    (default by adapter: 2^22 on a software adapter, 2^26 on a hardware GPU,
+                    2^24 on the CPU; buffers also stay below 64 MiB / 1 GiB / 256 MiB)
+  --kernels k,...   a subset of eval,reduce,copy,gather,scatter,tile
+  --json            the report as JSON (adapter, limits, caps, every sample statistic)
+  --svg FILE        an SVG bar chart of the efficiencies
+`;
+
+class Usage extends Error {}
+
+const FLAGS = ['--help', '--json'];
+const OPTIONS = ['--elem', '--iters', '--backend', '--svg', '--tile', '--limit', '--kernels'];
+const KERNELS: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile'];
+
+function parseArgs(argv: string[]): { pos: string[]; flags: Set<string>; opt: Map<string, string> } {
+  const out = { pos: [] as string[], flags: new Set<string>(), opt: new Map<string, string>() };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) {
+      out.pos.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const name = eq >= 0 ? a.slice(0, eq) : a;
+    if (FLAGS.includes(name)) {
+      if (eq >= 0) throw new Usage(`${name} takes no value`);
+      out.flags.add(name);
+    } else if (OPTIONS.includes(name)) {
+      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
+      if (v === undefined) throw new Usage(`${name} needs a value`);
+      out.opt.set(name, v);
+    } else throw new Usage(`bench: unknown option ${name} (see layoutgpu bench --help)`);
+  }
+  return out;
+}
+
+function positiveInt(name: string, v: string, min: number, max = 2 ** 32): number {
+  if (!/^\d+$/.test(v)) throw new Usage(`${name} must be an integer, got '${v}'`);
+  const n = Number(v);
+  if (n < min || n > max) throw new Usage(`${name} must be between ${min} and ${max}, got ${v}`);
+  return n;
+}
+
+async function run(argv: string[], io: BenchIo): Promise<number> {
+  let release: (() => void) | undefined;
+  try {
+    const a = parseArgs(argv);
+    if (a.flags.has('--help')) {
+      io.stdout(HELP);
+      return 0;
+    }
+    if (a.pos.length === 0) throw new Usage('bench needs at least one layout, e.g. layoutgpu bench "(1024,1024):(1,1024)"');
+    for (const t of a.pos) parseLayout(t, 'layout');
+    const elems = (a.opt.get('--elem') ?? '4').split(',').map((s) => {
+      if (s !== '4' && s !== '8' && s !== '16') throw new Usage(`--elem must be 4, 8 or 16, got '${s}'`);
+      return Number(s);
+    });
+    const samples = a.opt.has('--iters') ? positiveInt('--iters', a.opt.get('--iters')!, 10, 100_000) : 10;
+    const backend = a.opt.get('--backend') ?? 'auto';
+    if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+    const limit = a.opt.has('--limit') ? positiveInt('--limit', a.opt.get('--limit')!, 1, 2 ** 32) : undefined;
+    const tile = a.opt.get('--tile');
+    if (tile !== undefined) parseLayout(tile, 'tiler');
+    let kernels: BenchKernel[] | undefined;
+    if (a.opt.has('--kernels')) {
+      kernels = a.opt.get('--kernels')!.split(',').map((k) => {
+        if (!KERNELS.includes(k as BenchKernel)) throw new Usage(`--kernels: unknown kernel '${k}' (${KERNELS.join(', ')})`);
+        return k as BenchKernel;
+      });
+    }
+    const svg = a.opt.get('--svg');
+    const acquired = await acquireBenchEnv(backend);
+    release = acquired.release;
+    let shown = false;
+    const report = await runBench(acquired.env, {
+      layouts: a.pos,
+      elems: [...new Set(elems)],
+      samples,
+      ...(tile !== undefined ? { tile } : {}),
+      ...(limit !== undefined ? { limit } : {}),
+      ...(kernels ? { kernels } : {}),
+      onProgress: (line) => {
+        if (!io.isTTY) return;
+        shown = true;
+        io.stderr(`\rbench ${line}\x1b[K`);
+      },
+    });
+    if (shown) io.stderr('\r\x1b[K');
+    if (svg !== undefined) writeFileSync(svg, renderSvg(report));
+    io.stdout(a.flags.has('--json') ? JSON.stringify(report, null, 2) + '\n' : renderTable(report));
+    return 0;
+  } catch (e) {
+    if (e instanceof Usage) {
+      io.stderr(`layoutgpu: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof LayoutError) {
+      io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
+      return e.kind === 'gpu' ? 1 : 2;
+    }
+    if (e instanceof BenchVerifyError) {
+      io.stderr(`layoutgpu: bench: kernel output is wrong: ${e.message}\n`);
+      return 1;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    if (/ENOENT|EACCES|EISDIR/.test(msg)) {
+      io.stderr(`layoutgpu: ${msg}\n`);
+      return 2;
+    }
+    io.stderr(`layoutgpu: bench: ${msg}\n`);
+    return 1;
+  } finally {
+    release?.();
+  }
+}
+
+export const benchCommand = {
+  summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
+  run,
+};

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok, op } from './_run.js';
+import { parseL, searchComposite } from '../helpers/brute.js';
 
 describe('domain', () => {
   it('incongruent shape and stride', () => {
@@ -171,5 +172,70 @@ describe('bad-request through the op table', () => {
     expect(err('eval', '(4,8):(1,4)', true).kind).toBe('bad-request');
     expect(err('complement', '(4,8):(1,4)', '32').kind).toBe('bad-request');
     expect(err('substitute', '(4,8):(1,4)', ['*', '*']).kind).toBe('bad-request');
+  });
+});
+
+describe('error kinds at the edges', () => {
+  it('⊗ with a non-complementable A is not-complementable, whatever its span (stride-0 A: span 0)', () => {
+    // SPEC §6: the failures of ⊗ are those of complement, reported as such. A = 4:0 has a
+    // stride-0 entry of shape 4, so it is not complementable (SPEC §4); its "span" s·d is 0.
+    for (const a of ['4:0', '(1,4):(5,0)', '(2,2):(0,0)', '((3,1)):((0,7))']) {
+      const e = err('logical_product', a, '2:1');
+      expect(e.kind, `${a} ⊗ 2:1: ${e.message}`).toBe('not-complementable');
+      expect(err('complement', a).kind).toBe('not-complementable');
+    }
+  });
+
+  it('⊗ with a non-complementable A whose span exceeds 2^53−1 is still not-complementable', () => {
+    // hand: sorted 2:3, 2:2^52; 2·3 = 6 does not divide 2^52, so A is not complementable, which
+    // decides the answer before any N is needed (its span 2^53 is not representable)
+    const a = '(2,2):(3,4503599627370496)';
+    expect(err('complement', a).kind).toBe('not-complementable');
+    const e = err('logical_product', a, '2:1');
+    expect(e.kind, e.message).toBe('not-complementable');
+    // a complementable A whose least N is 2^53 cannot be answered exactly: overflow is right
+    expect(err('logical_product', '(2,2):(1,4503599627370496)', '1:0').kind).toBe('overflow');
+  });
+
+  it('exact at large values', () => {
+    // hand: coal(B) = 2^32:1 is the identity below 2^32 and A is compact
+    expect(ok('compose', '(65536,65536):(1,65536)', '(65536,65536):(1,65536)')).toBe('(65536,65536):(1,65536)');
+    // hand: Φ_B(3t) = 1·t (digit 0 of 3t is 0, digit 1 is t)
+    expect(ok('compose', '(3,1000000007):(1000000007,1)', '1000000007:3')).toBe('1000000007:1');
+    expect(ok('cosize', '(2,2):(1,4503599627370495)')).toBe(4503599627370497);
+    // hand: sorted 2:1, 2:2^51 → 1:1 (dropped), 2^51/2 = 2^50 : 2, N/2^52 = 1 (dropped)
+    expect(ok('complement', '(2,2):(1,2251799813685248)', 4503599627370496)).toBe('1125899906842624:2');
+  });
+});
+
+describe('not-composable is decided by Φ, not refused (SPEC §5)', () => {
+  // compose.ts refuses some large questions with `overflow` ("needs N evaluations, above the
+  // limit"); these three have a small, definite answer, so `overflow` is the wrong kind.
+  it('additivity fails at x = 3 although A is large', () => {
+    // hand: B = (2,2^27):(1,10), A = (2,2,2^25):(1,1,2); cosize(A) = 2^26 + 1 ≤ 2^28.
+    // x = 3 = (1,1,0): Φ_A = 2, Φ_B(2) = 10, but f1(1) + f2(1) = 1 + 1 = 2.
+    // the same argument at a small size, confirmed by exhaustive search and by compose
+    expect(searchComposite(parseL('(2,128):(1,10)'), parseL('(2,2,32):(1,1,2)')).exists).toBe(false);
+    expect(err('compose', '(2,128):(1,10)', '(2,2,32):(1,1,2)').kind).toBe('not-composable');
+    const e = err('compose', '(2,134217728):(1,10)', '(2,2,33554432):(1,1,2)');
+    expect(e.kind, e.message).toBe('not-composable');
+  });
+
+  it('an entry of A that is not a layout function fails at t = 2 although it has 2^25 points', () => {
+    // hand: B = (3,2^26):(1,5), entry 2^25:2: Φ_B(2) = 2, Φ_B(4) = 1 + 5 = 6 ≠ 2·2
+    expect(searchComposite(parseL('(3,64):(1,5)'), parseL('32:2')).exists).toBe(false);
+    expect(err('compose', '(3,64):(1,5)', '32:2').kind).toBe('not-composable');
+    const e = err('compose', '(3,67108864):(1,5)', '33554432:2');
+    expect(e.kind, e.message).toBe('not-composable');
+  });
+
+  it('carries that cancel, with a large independent entry: the composite exists', () => {
+    // hand: B = (2,2,2,2^26):(1,3,5,7), A = (2,2,2^25):(1,3,8), cosize(A) = 5 + (2^25−1)·8 < 2^29.
+    // Φ_A = a + 3b + 8c; a + 3b ∈ {0,1,3,4} has B-digits 0, (1), (1,1), (0,0,1) → Φ_B 0, 1, 4, 5
+    // = a + 4b, and 8c puts c in digit 3 → 7c. So B∘A = (2,2,2^25):(1,4,7).
+    const small = searchComposite(parseL('(2,2,2,64):(1,3,5,7)'), parseL('(2,2,32):(1,3,8)'));
+    expect(small.exists && small.c).toEqual(parseL('(2,2,32):(1,4,7)'));
+    expect(ok('compose', '(2,2,2,64):(1,3,5,7)', '(2,2,32):(1,3,8)')).toBe('(2,2,32):(1,4,7)');
+    expect(ok('compose', '(2,2,2,67108864):(1,3,5,7)', '(2,2,33554432):(1,3,8)')).toBe('(2,2,33554432):(1,4,7)');
   });
 });

@@ -385,6 +385,34 @@ describe('logical division and product', () => {
   });
 });
 
+describe('failures of ⊗ and ⊘ on arbitrary layouts', () => {
+  it('A ⊗ B fails with not-complementable exactly when A is not complementable', () => {
+    let notComp = 0;
+    forSeeds(300, (rng) => {
+      const a = randomLayout(rng, { maxLen: 3, maxShape: 4, maxStride: 12, maxSize: 64 });
+      const b = randomLayout(rng, { maxLen: 2, maxShape: 4, maxStride: 6, maxSize: 16 });
+      const tag = `${showL(a)} ⊗ ${showL(b)}`;
+      const kind = kindOf(() => logicalProduct(a, b));
+      if (!isComplementableSpec(a)) {
+        notComp++;
+        expect(kind, tag).toBe('not-complementable');
+      } else expect(kind === null || kind === 'not-composable', `${tag}: ${kind}`).toBe(true);
+    });
+    expect(notComp).toBeGreaterThan(runs(300) * 0.2);
+  });
+
+  it('A ⊘ B fails with not-complementable exactly when B is not size(A)-complementable', () => {
+    forSeeds(300, (rng) => {
+      const a = randomLayout(rng, { maxLen: 3, maxShape: 4, maxStride: 12, maxSize: 64 });
+      const b = randomLayout(rng, { maxLen: 2, maxShape: 4, maxStride: 6, maxSize: 16 });
+      const kind = kindOf(() => logicalDivide(a, b));
+      const tag = `${showL(a)} ⊘ ${showL(b)}: ${kind}`;
+      if (!isComplementableSpec(b, sizeB(a))) expect(kind, tag).toBe('not-complementable');
+      else expect(kind === null || kind === 'not-composable', tag).toBe(true);
+    });
+  });
+});
+
 describe('notation and predicates', () => {
   it('parse(print(L)) = L, and print agrees with an independent printer', () => {
     forSeeds(400, (rng) => {

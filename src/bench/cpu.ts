@@ -15,7 +15,7 @@ type Kernel = (src: Uint32Array, dst: Uint32Array) => number;
 
 /** nested loops over the coalesced modes; `inner(o, j)` is the innermost statement, with the
  *  offset `o` and the running index `j` */
-function loops(shapes: readonly number[], strides: readonly number[], inner: string, step: number): string {
+function loops(shapes: readonly number[], strides: readonly number[], inner: string, step: number, unitRun?: (s0: number) => string): string {
   const p = prepare(makeFlat([...shapes], [...strides]));
   const s = p.shapes.length ? [...p.shapes] : [1];
   const d = p.strides.length ? [...p.strides] : [0];
@@ -24,7 +24,12 @@ function loops(shapes: readonly number[], strides: readonly number[], inner: str
   for (let k = m - 1; k >= 1; k--) {
     L.push(`for (let c${k} = 0, o${k} = ${k === m - 1 ? '0' : 'o' + (k + 1)}; c${k} < ${s[k]}; c${k}++, o${k} += ${d[k]}) {`);
   }
-  L.push(`for (let c0 = 0, o = ${m > 1 ? 'o1' : '0'}; c0 < ${s[0]}; c0++, o += ${d[0]}, j += ${step}) { ${inner} }`);
+  if (unitRun && d[0] === 1 && s[0]! >= 64) {
+    // a unit-stride run of the innermost mode: one block move (memcpy)
+    L.push(`{ const o = ${m > 1 ? 'o1' : '0'}; ${unitRun(s[0]!)} j += ${s[0]! * step}; }`);
+  } else {
+    L.push(`for (let c0 = 0, o = ${m > 1 ? 'o1' : '0'}; c0 < ${s[0]}; c0++, o += ${d[0]}, j += ${step}) { ${inner} }`);
+  }
   for (let k = m - 1; k >= 1; k--) L.push('}');
   L.push('return s >>> 0;');
   return L.join('\n');
@@ -43,9 +48,9 @@ export function cpuKernelSource(spec: KernelSpec): string {
       return 'dst.set(src.subarray(0, dst.length)); return 0;';
     case 'gather':
     case 'tile':
-      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[j] = src[o];' : `const b = o * ${W}; ${words(W, 'j', 'b')}`, W);
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[j] = src[o];' : `const b = o * ${W}; ${words(W, 'j', 'b')}`, W, (s0) => `dst.set(src.subarray(o * ${W}, (o + ${s0}) * ${W}), j);`);
     case 'scatter':
-      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[o] = src[j];' : `const b = o * ${W}; ${words(W, 'b', 'j')}`, W);
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[o] = src[j];' : `const b = o * ${W}; ${words(W, 'b', 'j')}`, W, (s0) => `dst.set(src.subarray(j, j + ${s0 * W}), o * ${W});`);
     case 'eval':
       return loops(spec.shapes, spec.strides, 'dst[j] = o;', 1);
     case 'reduce':

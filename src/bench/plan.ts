@@ -107,7 +107,7 @@ export interface TilePlan extends SubLayout {
 /** A ⊘ B, flat, tiles cut to the caps (never a tile itself). */
 export function planTiles(a: Layout, b: Layout, elemBytes: number, caps: Caps): TilePlan {
   const d = logicalDivide(a, b);
-  const tileFlat = flat(mode(d, 0));
+  const tileFlat = flat(mode(d, 1));
   const f = flat(d);
   const keep = tileFlat.shapes.length;
   const sub = cutToCaps(`${formatLayout(a)} ⊘ ${formatLayout(b)}`, f.shapes, f.strides, elemBytes, caps, keep);

@@ -48,6 +48,8 @@ const K = (v: number): string => (Number.isSafeInteger(v) ? String(v) : `(${v})`
  * the stride along the run is the constant D0.
  */
 function scanSource(m: Modes, params: string[], pre: string, run: string, post: string): string {
+  // A nest of loops, the outermost over the last mode; each loop starts at the coordinate of
+  // lo on its first pass and at 0 afterwards; the innermost loop is the run along mode 0.
   const n = m.s.length;
   const lines: string[] = [];
   lines.push(`return function scan(lo, n${params.map((p) => ', ' + p).join('')}) {`);
@@ -56,27 +58,34 @@ function scanSource(m: Modes, params: string[], pre: string, run: string, post: 
     if (j < n - 1) lines.push(`  let c${j} = r % ${K(m.s[j]!)}; r = (r - c${j}) / ${K(m.s[j]!)};`);
     else lines.push(`  let c${j} = r;`);
   }
-  lines.push(`  let o = ${m.d.map((d, j) => (d === 0 ? '0' : `c${j} * ${K(d)}`)).join(' + ')};`);
   lines.push('  let i = 0;');
   lines.push(pre);
-  lines.push('  while (i < n) {');
-  lines.push(`    let k = ${K(m.s[0]!)} - c0; if (k > n - i) k = n - i;`);
-  lines.push(run);
-  lines.push(`    i += k; o += k * ${K(m.d[0]!)};`);
-  lines.push('    if (i >= n) break;');
-  // carry: mode 0 wrapped to 0
-  let carry = `    o -= ${K(m.s[0]! * m.d[0]!)}; c0 = 0;\n`;
-  let close = '';
-  for (let j = 1; j < n; j++) {
-    const ind = '    ' + '  '.repeat(j - 1);
-    carry += `${ind}o += ${K(m.d[j]!)}; if (++c${j} === ${K(m.s[j]!)}) { c${j} = 0; o -= ${K(m.s[j]! * m.d[j]!)};\n`;
-    close = '}' + close;
+  lines.push('  if (n > 0) {');
+  let ind = '  ';
+  for (let j = n - 1; j >= 1; j--) {
+    ind += '  ';
+    const outer = j === n - 1 ? '0' : `o${j + 1}`;
+    lines.push(`${ind}for (let i${j} = c${j}, o${j} = ${outer} + c${j} * ${K(m.d[j]!)}; i${j} < ${K(m.s[j]!)}; i${j}++, o${j} += ${K(m.d[j]!)}) {`);
   }
-  lines.push(carry + '    ' + close);
+  ind += '  ';
+  const base = n === 1 ? '0' : 'o1';
+  lines.push(`${ind}let k = ${K(m.s[0]!)} - c0; if (k > n - i) k = n - i;`);
+  lines.push(`${ind}const o = ${base} + c0 * ${K(m.d[0]!)};`);
+  lines.push(run.split('\n').map((l) => ind + l.trim()).join('\n'));
+  lines.push(`${ind}i += k;`);
+  lines.push(`${ind}if (i >= n) break outer;`);
+  lines.push(`${ind}c0 = 0;`);
+  for (let j = 1; j < n; j++) {
+    ind = ind.slice(2);
+    lines.push(`${ind}}`);
+    if (j < n - 1) lines.push(`${ind}c${j} = 0;`);
+  }
   lines.push('  }');
   lines.push(post);
   lines.push('};');
-  return lines.join('\n');
+  // label the outermost statement so that the innermost run can leave the whole nest
+  const src = lines.join('\n');
+  return src.replace('  if (n > 0) {', '  outer: if (n > 0) {');
 }
 
 type FillFn = (lo: number, n: number, out: Float64Array | Uint32Array) => void;
@@ -117,11 +126,20 @@ function compile(p: Prepared): Compiled {
   const D0 = K(m.d[0]!);
   const header = `// layout ${p.text}  (coalesced flat: (${m.s.join(',')}):(${m.d.join(',')}))\n`;
 
+  // a short mode 0 is unrolled for whole runs
+  const S0 = m.s[0]!;
+  const unrolled =
+    S0 <= 16
+      ? `if (k === ${S0}) { ${Array.from({ length: S0 }, (_, j) => `out[i + ${j}] = o${j === 0 ? '' : ` + ${K(j * m.d[0]!)}`};`).join(' ')} } else\n`
+      : '';
+  const d0 = m.d[0]!;
   const fillSrc = scanSource(
     m,
     ['out'],
     '',
-    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) out[j] = v;`,
+    `${unrolled}{ let j = i, v = o; const e = i + k;\n` +
+      `for (; j + 4 <= e; j += 4, v += ${K(4 * d0)}) { out[j] = v; out[j + 1] = v + ${K(d0)}; out[j + 2] = v + ${K(2 * d0)}; out[j + 3] = v + ${K(3 * d0)}; }\n` +
+      `for (; j < e; j++, v += ${D0}) out[j] = v; }`,
     '',
   );
 

@@ -209,6 +209,25 @@ describe('2.3.1 basic definitions', () => {
     expect(ok('cosize', L)).toBe(14);
   });
 
+  it('coordinates (CuTe extra): coord and eval_coord agree with Φ at the colex index', () => {
+    const L = '(3,(3,2)):(3,(1,10))';
+    const l = P(L);
+    // hand: index 17 = 2 + 3·5, and 5 = 2 + 3·1 in (3,2) → (2,(2,1)); Φ = 6 + 2 + 10 = 18
+    expect(ok('coord', L, 17)).toBe('(2,(2,1))');
+    expect(ok('eval_coord', L, '(2,(2,1))')).toBe(18);
+    expect(phiB(l, 17)).toBe(18);
+    for (let x = 0; x < 18; x++) {
+      const c = ok('coord', L, x) as string;
+      expect(ok('eval_coord', L, c)).toBe(phiB(l, x));
+      // an integer coordinate at the top indexes the whole shape colexicographically
+      expect(ok('eval_coord', L, String(x))).toBe(phiB(l, x));
+    }
+    // an integer at a level indexes that sub-shape: (1,4) → 3 + Φ_{(3,2):(1,10)}(4) = 3 + 1 + 10
+    expect(ok('eval_coord', L, '(1,4)')).toBe(14);
+    expect(err('eval_coord', L, '(1,6)').kind).toBe('domain');
+    expect(err('eval_coord', L, '(1,(2,1),0)').kind).toBe('domain');
+  });
+
   it('2.3.1.20 / 2.3.1.21 / 2.3.2.13 / 2.3.2.15: substitution', () => {
     // hand: L_P puts the modes of S and D into P
     expect(ok('substitute', '(8,8,8):(1,64,8)', '(*,(*,*))')).toBe('(8,(8,8)):(1,(64,8))');

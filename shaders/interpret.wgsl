@@ -10,7 +10,8 @@
 //   B = NONE: the identity).
 // starts: jobs + 1 exclusive prefix sums of size(A) over the jobs of this batch; global index g
 //   belongs to the job j with starts[j] ≤ g < starts[j + 1] (binary search), x = g − starts[j].
-// verdict: per job, the least failing x seen (atomicMin), NONE when it passed.
+// verdict: per job, a failing x (atomicMin of those seen), NONE when it passed; a thread of a job
+//   already failed skips its work.
 // out: mode 0: Φ_A(x) at g; mode 1: the bitmap (bit base + offset) of compact/injective.
 // Every offset fits in u32 (cosize ≤ 2^32, checked by the host).
 //
@@ -95,11 +96,14 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   let j = find_job(g);
   let x = g - starts[j];
   let jb = 8u * j;
-  let va = phi(jobs[jb], x);
   if (params.mode == 0u) {
-    atomicStore(&out[g], va);
+    atomicStore(&out[g], phi(jobs[jb], x));
     return;
   }
+  if (atomicLoad(&verdict[j]) != NONE) {
+    return;
+  }
+  let va = phi(jobs[jb], x);
   if (params.mode == 1u) {
     if (va >= jobs[jb + 4u]) {
       atomicMin(&verdict[j], x);

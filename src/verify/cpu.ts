@@ -196,7 +196,7 @@ export class CpuVerifyEngine implements VerifyEngine {
     this.adapter = adapter;
   }
 
-  bitmapCheckSync(kind: BitmapKind, batch: FlatBatch, out = new Uint8Array(batch.count)): Uint8Array {
+  bitmapCheckSync(kind: BitmapKind, batch: FlatBatch, out: Uint8Array = new Uint8Array(batch.count)): Uint8Array {
     const { start, shapes, strides } = batch;
     const f = kind === 'compact' ? compactEntries : injectiveEntries;
     for (let i = 0; i < batch.count; i++) out[i] = f(shapes, strides, start[i]!, start[i + 1]!) ? 1 : 0;

@@ -5,6 +5,7 @@
  * (they come from validated layouts or from bounded generators).
  */
 import type { Layout } from '../algebra/layout.js';
+import type { Tuple } from '../algebra/tuple.js';
 import { flat } from '../algebra/layout.js';
 
 export interface FlatBatch {
@@ -58,9 +59,52 @@ export class FlatBatchBuilder {
     this.start[this.count] = this.n;
   }
 
+  private walk(s: Tuple, d: Tuple): void {
+    if (typeof s === 'number') {
+      if (this.n + 1 > this.shapes.length) this.reserve(1);
+      this.shapes[this.n] = s;
+      this.strides[this.n] = d as number;
+      this.n++;
+      return;
+    }
+    const dd = d as readonly Tuple[];
+    for (let i = 0; i < s.length; i++) this.walk(s[i]!, dd[i]!);
+  }
+
+  /** appends one entry to the candidate being built (close it with endCandidate) */
+  pushEntry(s: number, d: number): void {
+    if (this.n + 1 > this.shapes.length) this.reserve(1);
+    this.shapes[this.n] = s;
+    this.strides[this.n] = d;
+    this.n++;
+  }
+
+  endCandidate(): void {
+    if (this.count + 2 > this.start.length) this.reserve(0);
+    this.count++;
+    this.start[this.count] = this.n;
+  }
+
+  /** appends L♭ walking the tuples directly into the arrays (no intermediate objects) */
   pushLayout(l: Layout): void {
-    const f = flat(l);
-    this.push(f.shapes, f.strides);
+    const sh = l.shape;
+    if (typeof sh === 'number') {
+      this.reserve(1);
+      this.shapes[this.n] = sh;
+      this.strides[this.n] = l.stride as number;
+      this.n++;
+    } else if (isFlatTuple(sh)) {
+      const st = l.stride as readonly number[];
+      const m = sh.length;
+      this.reserve(m);
+      for (let k = 0; k < m; k++) {
+        this.shapes[this.n + k] = sh[k] as number;
+        this.strides[this.n + k] = st[k]!;
+      }
+      this.n += m;
+    } else this.walk(sh, l.stride);
+    this.count++;
+    this.start[this.count] = this.n;
   }
 
   /** the concatenation of two flat entry lists as one candidate: (A, B)♭ = A♭ ++ B♭ */
@@ -91,8 +135,13 @@ export class FlatBatchBuilder {
   }
 }
 
+function isFlatTuple(t: readonly Tuple[]): boolean {
+  for (let i = 0; i < t.length; i++) if (typeof t[i] !== 'number') return false;
+  return true;
+}
+
 export function batchOf(layouts: readonly Layout[]): FlatBatch {
-  const b = new FlatBatchBuilder(layouts.length);
+  const b = new FlatBatchBuilder(layouts.length, layouts.length * 6);
   for (const l of layouts) b.pushLayout(l);
   return b.finish();
 }

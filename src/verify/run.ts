@@ -199,6 +199,18 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
   let passed = 0;
   let skipped = 0;
   const examples: Example[] = [];
+  if (p.kind === 'compact' && o.engine.backend === 'cpu' && o.source.scanCompact) {
+    // the CPU's fastest method on an enumeration: the fused scan
+    for (const blk of o.source.scanCompact(1 << 20)) {
+      for (const text of blk.matches) {
+        o.onMatch?.(text);
+        if (examples.length < maxExamples) examples.push({ candidate: [text] });
+      }
+      passed += blk.matches.length;
+      candidates += blk.count;
+      o.onProgress?.(candidates, o.source.total);
+    }
+  } else
   for (const chunk of o.source.chunks(chunkSize)) {
     const r = await checkChunk(p, chunk, o.engine, impl);
     for (let i = 0; i < chunk.count; i++) {

@@ -28,6 +28,7 @@ import { cosize, makeFlat, makeLayout, size, type Layout } from '../algebra/layo
 import { parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { FlatBatchBuilder, type FlatBatch } from './packed.js';
+import { compactEntries } from './cpu.js';
 
 /** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each). */
 export interface Chunk {
@@ -38,9 +39,20 @@ export interface Chunk {
   items?: Layout[][];
 }
 
+/** a block of candidates decided by a fused scan: how many, and the matching ones */
+export interface ScanBlock {
+  first: number;
+  count: number;
+  matches: string[];
+}
+
 export interface Source {
   /** the number of candidates when known in advance */
   total?: number;
+  /** the CPU's fused path for `compact` (enumeration only): every candidate visited, without
+   *  materialising it, with its cosize kept incrementally; the few with cosize = size get the
+   *  full structural check */
+  scanCompact?(blockSize: number): Iterable<ScanBlock>;
   /** how many layouts each candidate has (1, or 2 for pairs) */
   arity: number;
   chunks(chunkSize: number): Iterable<Chunk>;
@@ -103,7 +115,57 @@ export function enumerateSource(o: EnumerateOptions): Source {
     arity: 1,
     describe: `every flat layout of size ${opts.size}, rank ≤ ${opts.maxRank}, strides ≤ ${opts.maxStride}`,
     chunks: (chunkSize) => enumerateChunks(opts, chunkSize),
+    scanCompact: (blockSize) => enumerateScanCompact(opts, blockSize),
   };
+}
+
+/** the fused compact scan of an enumeration (same order, same verdicts as the chunks) */
+function* enumerateScanCompact(o: Required<EnumerateOptions>, blockSize: number): Generator<ScanBlock> {
+  const D = o.maxStride;
+  const N = o.size;
+  let first = 0;
+  let count = 0;
+  let matches: string[] = [];
+  const d = new Float64Array(o.maxRank);
+  for (let r = 1; r <= o.maxRank; r++) {
+    for (const sh of factorisations(N, r)) {
+      const last = r - 1;
+      const sl = sh[last]! - 1;
+      d.fill(0);
+      // prefix: cosize contribution and the number of zero strides among d_1..d_(r−1)
+      let partial = 0;
+      let zeros = last;
+      for (;;) {
+        if (zeros === 0) {
+          // candidates v = 0..D of this block; v = 0 is a zero stride (never compact)
+          let co = 1 + partial + sl;
+          for (let v = 1; v <= D; v++, co += sl) {
+            if (co !== N) continue;
+            d[last] = v;
+            if (compactEntries(sh, d, 0, r)) matches.push(`(${sh.join(',')}):(${Array.from(d.subarray(0, r)).join(',')})`);
+          }
+        }
+        count += D + 1;
+        if (count >= blockSize) {
+          yield { first, count, matches };
+          first += count;
+          count = 0;
+          matches = [];
+        }
+        let k = last - 1;
+        while (k >= 0 && d[k] === D) {
+          partial -= (sh[k]! - 1) * D;
+          d[k--] = 0;
+          zeros++;
+        }
+        if (k < 0) break;
+        if (d[k] === 0) zeros--;
+        d[k]!++;
+        partial += sh[k]! - 1;
+      }
+    }
+  }
+  if (count > 0) yield { first, count, matches };
 }
 
 /**
@@ -204,8 +266,9 @@ function checkRandom(o: RandomOptions): Required<RandomOptions> {
   };
 }
 
-/** one random layout drawn with the bounds of `o` */
-export function randomLayout(next: () => number, o: Required<RandomOptions>): Layout {
+/** one random layout drawn with the bounds of `o`; its entries are also appended to `sink`
+ *  (its flattening, in order) when given */
+export function randomLayout(next: () => number, o: Required<RandomOptions>, sink?: FlatBatchBuilder): Layout {
   let sz = 1;
   const int = (lo: number, hi: number): number => lo + Math.floor(next() * (hi - lo + 1));
   const stride = (): number => {
@@ -216,7 +279,9 @@ export function randomLayout(next: () => number, o: Required<RandomOptions>): La
     let s = int(1, o.maxShape);
     s = Math.max(1, Math.min(s, Math.floor(o.maxSize / sz)));
     sz *= s;
-    return [s, stride()];
+    const d = stride();
+    sink?.pushEntry(s, d);
+    return [s, d];
   };
   const node = (depth: number): [Tuple, Tuple] => {
     if (depth === 0) return leaf();
@@ -232,6 +297,7 @@ export function randomLayout(next: () => number, o: Required<RandomOptions>): La
     return [S, D];
   };
   const [s, d] = node(int(0, o.maxDepth));
+  sink?.endCandidate();
   return makeLayout(s, d);
 }
 
@@ -250,9 +316,11 @@ function* randomChunks(o: Required<RandomOptions>, chunkSize: number): Generator
   for (let first = 0; first < o.count; first += chunkSize) {
     const count = Math.min(chunkSize, o.count - first);
     const items: Layout[][] = new Array(count);
+    // single layouts are packed while they are drawn (no second walk of the tuples)
+    const flat = o.arity === 1 ? new FlatBatchBuilder(count, count * 6) : null;
     for (let i = 0; i < count; i++) {
-      if (o.arity === 1) {
-        items[i] = [randomLayout(next, o)];
+      if (flat) {
+        items[i] = [randomLayout(next, o, flat)];
         continue;
       }
       const x = randomLayout(next, o);
@@ -269,7 +337,7 @@ function* randomChunks(o: Required<RandomOptions>, chunkSize: number): Generator
         items[i] = [y, x];
       } else items[i] = [x, y];
     }
-    yield { first, count, items };
+    yield flat ? { first, count, items, flat: flat.finish() } : { first, count, items };
   }
 }
 

@@ -33,8 +33,12 @@
  *      at the first x that fails, which the error names.
  *  CuTe's by-mode rule is wrong in both directions: (2,2):(1,10) ∘ (2,2):(1,1) has no composite
  *  (x = 3 fails additivity) although CuTe returns (2,2):(1,1).
- *  Exhaustive evaluation is bounded (ENTRY_LIMIT points per entry, ADDITIVITY_LIMIT points in
- *  all); beyond that the question is refused with an `overflow` error, never guessed.
+ *      Only entries with a digit in the carry zone (the positions whose digit sums can reach
+ *      b_j, closed upward under receiving a carry) take part: the other entries' digits never
+ *      carry nor receive a carry, so Φ_B is additive on them whatever the zone does.
+ *  Evaluation is lazy and bounded (ENTRY_LIMIT points per entry, ADDITIVITY_LIMIT points in
+ *  all): a failure found within the bound is an answer; a question that needs more points and
+ *  finds no failure within them is refused with an `overflow` error, never guessed.
  */
 import { LayoutError } from './errors.js';
 import { flat, type Layout } from './layout.js';
@@ -51,8 +55,6 @@ interface EntryMap {
   strides: number[];
   /** pairs (digit position j, max digit) */
   digits: number[];
-  /** all values f(0..s−1) when computed by evaluation */
-  values?: Float64Array;
 }
 
 const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
@@ -107,17 +109,33 @@ function phiB(y: number, bs: readonly number[], es: readonly number[]): number {
   return off;
 }
 
-/** The coalesced layout whose function is v on [0, s), or the first t where none can be
- *  (greedy recovery, exact: see the header). */
-export function recoverLayoutFunction(v: Float64Array): { shapes: number[]; strides: number[] } | { failsAt: number } {
-  const s = v.length;
+/** Refusal when a question needs more evaluations than the limit (never a guess). */
+function tooLarge(what: string, points: number, limit: number): LayoutError {
+  return new LayoutError(
+    'overflow',
+    `deciding ${what} needs ${points} evaluations and none of the first ${limit} rules it out; refused above that limit`,
+  );
+}
+
+/** The coalesced layout whose function is f on [0, s), or the first t where none can be
+ *  (greedy recovery, exact: see the header). f is evaluated lazily, within `budget` points;
+ *  a failure found within the budget is an answer, exhausting it is a refusal (null). */
+export function recoverLayoutFunction(
+  f: (t: number) => number,
+  s: number,
+  budget = Infinity,
+): { shapes: number[]; strides: number[] } | { failsAt: number } | null {
   const shapes: number[] = [];
   const strides: number[] = [];
   let p = 1;
+  let spent = 0;
   while (p < s) {
-    const g = v[p]!;
+    const g = f(p);
     let q = 2;
-    while (q * p < s && v[q * p] === q * g) q++;
+    while (q * p < s && f(q * p) === q * g) {
+      q++;
+      if (++spent > budget) return null;
+    }
     if (s % (q * p) !== 0) return { failsAt: Math.min(q * p, s - 1) };
     shapes.push(q);
     strides.push(g);
@@ -128,7 +146,8 @@ export function recoverLayoutFunction(v: Float64Array): { shapes: number[]; stri
   const coord = new Array<number>(k).fill(0);
   let off = 0;
   for (let t = 0; t < s; t++) {
-    if (v[t] !== off) return { failsAt: t };
+    if (f(t) !== off) return { failsAt: t };
+    if (++spent > budget) return null;
     for (let i = 0; i < k; i++) {
       if (++coord[i]! < shapes[i]!) {
         off += strides[i]!;
@@ -141,7 +160,7 @@ export function recoverLayoutFunction(v: Float64Array): { shapes: number[]; stri
   return { shapes, strides };
 }
 
-/** (a) by evaluation: f(t) = Φ_B(t·d) for every t < s. */
+/** (a) by evaluation: f(t) = Φ_B(t·d) for t < s. */
 function entryByEvaluation(
   s: number,
   d: number,
@@ -149,84 +168,84 @@ function entryByEvaluation(
   bs: readonly number[],
   es: readonly number[],
 ): EntryMap {
-  if (s > ENTRY_LIMIT) {
-    throw new LayoutError(
-      'overflow',
-      `deciding whether entry ${index} (${s}:${d}) of A maps to a layout function needs ${s} evaluations, above the limit ${ENTRY_LIMIT}`,
-    );
+  const rec = recoverLayoutFunction((t) => phiB(t * d, bs, es), s, ENTRY_LIMIT);
+  if (rec === null) {
+    throw tooLarge(`whether entry ${index} (${s}:${d}) of A maps to a layout function`, s, ENTRY_LIMIT);
   }
-  const n = bs.length;
-  const v = new Float64Array(s);
-  const maxDigit = new Array<number>(n).fill(0);
-  for (let t = 1; t < s; t++) {
-    let y = t * d;
-    let off = 0;
-    for (let j = 0; j < n && y > 0; j++) {
-      const b = bs[j]!;
-      const digit = y % b;
-      if (digit > maxDigit[j]!) maxDigit[j] = digit;
-      off += digit * es[j]!;
-      y = Math.floor(y / b);
-    }
-    v[t] = off;
-  }
-  const rec = recoverLayoutFunction(v);
   if ('failsAt' in rec) {
     throw notComposable(
       `entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`,
     );
   }
-  const digits: number[] = [];
-  for (let j = 0; j < n; j++) if (maxDigit[j]! > 0) digits.push(j, maxDigit[j]!);
-  return { shapes: rec.shapes, strides: rec.strides, digits, values: v };
-}
-
-function valuesOf(m: EntryMap, s: number): Float64Array {
-  if (m.values) return m.values;
-  const v = new Float64Array(s);
-  const k = m.shapes.length;
-  const coord = new Array<number>(k).fill(0);
-  let off = 0;
-  for (let t = 0; t < s; t++) {
-    v[t] = off;
-    for (let i = 0; i < k; i++) {
-      if (++coord[i]! < m.shapes[i]!) {
-        off += m.strides[i]!;
-        break;
-      }
-      off -= (m.shapes[i]! - 1) * m.strides[i]!;
-      coord[i] = 0;
+  // the entry is a layout function on s ≤ ENTRY_LIMIT points: measure its largest digits
+  const n = bs.length;
+  const maxDigit = new Array<number>(n).fill(0);
+  for (let t = 1; t < s; t++) {
+    let y = t * d;
+    for (let j = 0; j < n && y > 0; j++) {
+      const b = bs[j]!;
+      const digit = y % b;
+      if (digit > maxDigit[j]!) maxDigit[j] = digit;
+      y = Math.floor(y / b);
     }
   }
-  return v;
+  const digits: number[] = [];
+  for (let j = 0; j < n; j++) if (maxDigit[j]! > 0) digits.push(j, maxDigit[j]!);
+  return { shapes: rec.shapes, strides: rec.strides, digits };
 }
 
-/** (b) by evaluation: the first x < size(A) where additivity fails, or -1. */
+/** f of an entry at t, from its layout. */
+function entryValue(m: EntryMap, t: number): number {
+  let off = 0;
+  for (let i = 0; i < m.shapes.length && t > 0; i++) {
+    const c = m.shapes[i]!;
+    off += (t % c) * m.strides[i]!;
+    t = Math.floor(t / c);
+  }
+  return off;
+}
+
+/** The digit positions that can take part in a carry: those whose digit sum can reach b_j,
+ *  and every position a carry can land in (closed upward; carries may exceed 1). */
+function carryZone(digitSum: readonly number[], bs: readonly number[]): boolean[] {
+  const zone = new Array<boolean>(bs.length).fill(false);
+  let carry = 0;
+  for (let j = 0; j < bs.length; j++) {
+    const total = digitSum[j]! + carry;
+    zone[j] = carry > 0 || total >= bs[j]!;
+    carry = Math.floor(total / bs[j]!);
+  }
+  return zone;
+}
+
+/** (b) by evaluation: the first x < size(A) where additivity fails, or -1. Only the entries
+ *  with a digit in the carry zone take part: the others' digits never carry and never receive
+ *  a carry, so Φ_B is additive on them (see the header). */
 function firstNonAdditive(
   sa: readonly number[],
-  da: readonly number[],
   maps: readonly (EntryMap | null)[],
+  da: readonly number[],
+  digitSum: readonly number[],
   bs: readonly number[],
   es: readonly number[],
 ): number {
+  const zone = carryZone(digitSum, bs);
   const live: number[] = [];
   let total = 1;
   for (let i = 0; i < sa.length; i++) {
-    if (sa[i]! > 1 && da[i]! > 0) {
+    const m = maps[i];
+    if (!m) continue;
+    let touches = false;
+    for (let k = 0; k < m.digits.length; k += 2) if (zone[m.digits[k]!]) touches = true;
+    if (touches) {
       live.push(i);
       total *= sa[i]!;
     }
   }
-  if (total > ADDITIVITY_LIMIT) {
-    throw new LayoutError(
-      'overflow',
-      `deciding additivity of Phi_B o Phi_A needs ${total} evaluations, above the limit ${ADDITIVITY_LIMIT}`,
-    );
-  }
   const k = live.length;
   const shapes = live.map((i) => sa[i]!);
   const strides = live.map((i) => da[i]!);
-  const vals = live.map((i) => valuesOf(maps[i]!, sa[i]!));
+  const entryMaps = live.map((i) => maps[i]!);
   const indexStride: number[] = [];
   let acc = 1;
   for (let i = 0, li = 0; i < sa.length; i++) {
@@ -237,9 +256,11 @@ function firstNonAdditive(
     acc *= sa[i]!;
   }
   const coord = new Array<number>(k).fill(0);
+  const fval = new Array<number>(k).fill(0);
   let y = 0;
   let f = 0;
-  for (let step = 0; step < total; step++) {
+  const steps = Math.min(total, ADDITIVITY_LIMIT);
+  for (let step = 0; step < steps; step++) {
     if (phiB(y, bs, es) !== f) {
       let x = 0;
       for (let i = 0; i < k; i++) x += coord[i]! * indexStride[i]!;
@@ -247,18 +268,21 @@ function firstNonAdditive(
     }
     for (let i = 0; i < k; i++) {
       const c = coord[i]!;
-      const v = vals[i]!;
       if (c + 1 < shapes[i]!) {
         coord[i] = c + 1;
         y += strides[i]!;
-        f += v[c + 1]! - v[c]!;
+        const v = entryValue(entryMaps[i]!, c + 1);
+        f += v - fval[i]!;
+        fval[i] = v;
         break;
       }
       y -= c * strides[i]!;
-      f -= v[c]!;
+      f -= fval[i]!;
+      fval[i] = 0;
       coord[i] = 0;
     }
   }
+  if (total > ADDITIVITY_LIMIT) throw tooLarge('additivity of Phi_B o Phi_A', total, ADDITIVITY_LIMIT);
   return -1;
 }
 
@@ -299,7 +323,7 @@ export function compose(b: Layout, a: Layout): Layout {
     }
   }
   if (carries) {
-    const x = firstNonAdditive(sa, da, maps, bs, es);
+    const x = firstNonAdditive(sa, maps, da, digitSum, bs, es);
     if (x >= 0) throw notComposable(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
   }
   const relModes: Layout[] = new Array(m);

@@ -25,6 +25,7 @@ export function productModulus(a: Layout, b: Layout): number {
 
 /** Def. 2.3.9.1: A ⊗ B = (A, comp(A, N) ∘ B). */
 export function logicalProduct(a: Layout, b: Layout): Layout {
+  complement(a); // A must be complementable: its failure is the product's (before N is formed)
   const n = productModulus(a, b);
   return concat(a, compose(complement(a, n), b));
 }

@@ -106,16 +106,20 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
   return b;
 }
 
-async function readBuffer(device: GPUDevice, buf: GPUBuffer, bytes: number): Promise<Uint32Array> {
-  const rb = device.createBuffer({ size: Math.max(16, bytes), usage: U.MAP_READ | U.COPY_DST, label: 'readback' });
-  const enc = device.createCommandEncoder();
-  enc.copyBufferToBuffer(buf, 0, rb, 0, Math.max(16, bytes));
-  device.queue.submit([enc.finish()]);
-  await rb.mapAsync(U.MAP_READ);
-  const out = new Uint32Array(rb.getMappedRange().slice(0, bytes));
-  rb.unmap();
-  rb.destroy();
-  return out;
+/** maps a copy of `bytes` bytes of `buf` and hands the words to `use` (no second copy) */
+async function withReadback<T>(device: GPUDevice, buf: GPUBuffer, bytes: number, use: (words: Uint32Array) => T): Promise<T> {
+  const size = Math.max(16, Math.ceil(bytes / 16) * 16);
+  const rb = device.createBuffer({ size, usage: U.MAP_READ | U.COPY_DST, label: 'readback' });
+  try {
+    const enc = device.createCommandEncoder();
+    enc.copyBufferToBuffer(buf, 0, rb, 0, size);
+    device.queue.submit([enc.finish()]);
+    await rb.mapAsync(U.MAP_READ);
+    return use(new Uint32Array(rb.getMappedRange(), 0, Math.floor(bytes / 4)));
+  } finally {
+    if (rb.mapState === 'mapped') rb.unmap();
+    rb.destroy();
+  }
 }
 
 /** bytes of the source and destination buffers of a kernel */
@@ -170,7 +174,7 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
   try {
     const src = await withErrors(device, `allocating ${srcElems * W * 4} bytes`, () => patternBuffer(device, srcElems, W, 'src'));
     buffers.push(src);
-    const dstBytes = Math.max(16, dstElems * dstW * 4);
+    const dstBytes = Math.max(16, Math.ceil((dstElems * dstW * 4) / 16) * 16);
     const dst = await withErrors(device, `allocating ${dstBytes} bytes`, () =>
       device.createBuffer({ size: dstBytes, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST, label: 'dst' }),
     );
@@ -207,8 +211,7 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
 
     // 1. the check (fresh dst: zeros)
     await withErrors(device, `${spec.kind} kernel`, () => pass(1, false));
-    const out = await readBuffer(device, dst, dstElems * dstW * 4);
-    checkOutput(spec.kind, out, ref.offsets, W, dstElems);
+    await withReadback(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
     if (opts.checkOnly) return summarize([], 0, 'wall');
 
     // 2. calibration: one repetition (also a warm-up)
@@ -232,9 +235,10 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
       const enc = device.createCommandEncoder();
       enc.resolveQuerySet(querySet, 0, count, resolve, 0);
       device.queue.submit([enc.finish()]);
-      const raw = await readBuffer(device, resolve, count * 8);
-      const t = new BigUint64Array(raw.buffer, 0, count);
-      const secs = qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
+      const secs = await withReadback(device, resolve, count * 8, (raw) => {
+        const t = new BigUint64Array(raw.buffer, raw.byteOffset, count);
+        return qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
+      });
       // sane: positive and not wildly above the wall clock of the same pass
       const sane = secs.every((s, i) => Number.isFinite(s) && s > 0 && s <= walls[i]! * 1.5 + 1e-3);
       if (sane) return summarize(secs, reps, 'timestamp');

@@ -50,7 +50,7 @@ export function cutToCaps(text: string, shapes0: readonly number[], strides: rea
   const fits = (): boolean => {
     const n = sizeOf(shapes);
     const co = cosizeOf(shapes, strides);
-    return n <= caps.maxIndices && Math.max(n, co) * elemBytes <= caps.maxBufferBytes && co <= 2 ** 32 && n <= 2 ** 32;
+    return n <= caps.maxIndices && Math.ceil((Math.max(n, co) * elemBytes) / 16) * 16 <= caps.maxBufferBytes && co <= 2 ** 32 && n <= 2 ** 32;
   };
   let capped = false;
   while (!fits()) {

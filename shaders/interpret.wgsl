@@ -9,7 +9,9 @@
 // jobs: 8 words per job: [A, B, C, bit base, bound, 0, 0, 0] (word offsets into layouts;
 //   B = NONE: the identity).
 // starts: jobs + 1 exclusive prefix sums of size(A) over the jobs of this batch; global index g
-//   belongs to the job j with starts[j] ≤ g < starts[j + 1] (binary search), x = g − starts[j].
+//   belongs to the job j with starts[j] ≤ g < starts[j + 1], x = g − starts[j]. After them, one
+//   word per workgroup w (and one more): the job of index w·WG (host-computed), so that a thread
+//   binary-searches only the jobs its workgroup touches.
 // verdict: per job, a failing x (atomicMin of those seen), NONE when it passed; a thread of a job
 //   already failed skips its work.
 // out: mode 0: Φ_A(x) at g; mode 1: the bitmap (bit base + offset) of compact/injective.
@@ -70,9 +72,9 @@ fn phi(o: u32, x: u32) -> u32 {
   return v;
 }
 
-fn find_job(g: u32) -> u32 {
-  var lo = 0u;
-  var hi = params.jobs;
+fn find_job(g: u32, w: u32) -> u32 {
+  var lo = starts[params.jobs + 1u + w];
+  var hi = starts[params.jobs + 2u + w] + 1u;
   while (hi - lo > 1u) {
     let mid = (lo + hi) >> 1u;
     if (starts[mid] <= g) {
@@ -88,12 +90,13 @@ fn find_job(g: u32) -> u32 {
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
-  let t = (wid.y * nwg.x + wid.x) * WG + lid;
+  let w = wid.y * nwg.x + wid.x;
+  let t = w * WG + lid;
   if (t >= params.count) {
     return;
   }
   let g = params.base + t;
-  let j = find_job(g);
+  let j = find_job(g, w);
   let x = g - starts[j];
   let jb = 8u * j;
   if (params.mode == 0u) {

@@ -121,6 +121,21 @@ class Packer {
     return o;
   }
 
+  /** the starts followed by, for each of `groups` workgroups and one more, the job of its
+   *  first index (clipped to the last job) */
+  startsWithGroups(groups: number, wg: number): Uint32Array<ArrayBuffer> {
+    const n = this.nJobs + 1;
+    this.starts = this.grow(this.starts, n + groups + 1);
+    const st = this.starts;
+    let j = 0;
+    for (let w = 0; w <= groups; w++) {
+      const idx = Math.min(w * wg, this.total - 1);
+      while (j + 1 < this.nJobs && st[j + 1]! <= idx) j++;
+      st[n + w] = j;
+    }
+    return st;
+  }
+
   job(owner: number, a: number, b: number, c: number, size: number, bitBound: number): void {
     const j = this.nJobs++;
     this.jobs = this.grow(this.jobs, 8 * (j + 1));
@@ -233,10 +248,14 @@ export class GpuVerifyEngine implements VerifyEngine {
     const dev = this.device;
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const outWords = mode === 0 ? p.total : mode === 1 ? Math.ceil(p.bits / 32) : 1;
+    // the starts, then per workgroup (and one more) the job of its first index
+    const groups = Math.max(1, Math.ceil(p.total / WG));
+    const startsLen = p.nJobs + 1 + groups + 1;
+    const startsWords = p.startsWithGroups(groups, WG);
     const b: Buffers = {
       layouts: this.buffer('layouts', p.nWords * 4, S),
       jobs: this.buffer('jobs', p.nJobs * 32, S),
-      starts: this.buffer('starts', (p.nJobs + 1) * 4, S),
+      starts: this.buffer('starts', startsLen * 4, S),
       verdict: this.buffer('verdict', p.nJobs * 4, S | USAGE.COPY_SRC),
       out: this.buffer('out', outWords * 4, S | USAGE.COPY_SRC),
       verdictRb: this.buffer('verdictRb', p.nJobs * 4, USAGE.MAP_READ | USAGE.COPY_DST),
@@ -245,7 +264,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     const q = dev.queue;
     q.writeBuffer(b.layouts, 0, p.words, 0, Math.max(p.nWords, 1));
     q.writeBuffer(b.jobs, 0, p.jobs, 0, p.nJobs * 8);
-    q.writeBuffer(b.starts, 0, p.starts, 0, p.nJobs + 1);
+    q.writeBuffer(b.starts, 0, startsWords, 0, startsLen);
     q.writeBuffer(b.verdict, 0, new Uint32Array(p.nJobs).fill(NONE));
     q.writeBuffer(this.params, 0, new Uint32Array([0, p.total, p.nJobs, mode]));
     const enc = dev.createCommandEncoder();
@@ -261,7 +280,6 @@ export class GpuVerifyEngine implements VerifyEngine {
         { binding: 5, resource: { buffer: b.out } },
       ],
     });
-    const groups = Math.max(1, Math.ceil(p.total / WG));
     const maxWg = dev.limits.maxComputeWorkgroupsPerDimension;
     const gx = Math.min(groups, maxWg);
     const gy = Math.ceil(groups / gx);

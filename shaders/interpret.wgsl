@@ -10,8 +10,8 @@
 //   B = NONE: the identity).
 // starts: jobs + 1 exclusive prefix sums of size(A) over the jobs of this batch; global index g
 //   belongs to the job j with starts[j] ≤ g < starts[j + 1], x = g − starts[j]. After them, one
-//   word per workgroup w (and one more): the job of index w·WG (host-computed), so that a thread
-//   binary-searches only the jobs its workgroup touches.
+//   word per workgroup w (and one more): the job of index w·WG·range (host-computed), so that a
+//   thread binary-searches only the jobs its workgroup touches.
 // verdict: per job, a failing x (atomicMin of those seen), NONE when it passed; a thread of a job
 //   already failed skips its work.
 // out: mode 0: Φ_A(x) at g; mode 1: the bitmap (bit base + offset) of compact/injective.
@@ -25,9 +25,12 @@ const NONE: u32 = 0xffffffffu;
 
 struct VParams {
   base: u32,
+  // indices of this dispatch
   count: u32,
   jobs: u32,
   mode: u32,
+  // indices per thread
+  range: u32,
 }
 
 @group(0) @binding(0) var<uniform> params: VParams;
@@ -86,17 +89,8 @@ fn find_job(g: u32, w: u32) -> u32 {
   return lo;
 }
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let w = wid.y * nwg.x + wid.x;
-  let t = w * WG + lid;
-  if (t >= params.count) {
-    return;
-  }
-  let g = params.base + t;
-  let j = find_job(g, w);
+// the work of index g of job j (x = g − starts[j]); nothing once the job has failed
+fn step(g: u32, j: u32) {
   let x = g - starts[j];
   let jb = 8u * j;
   if (params.mode == 0u) {
@@ -126,5 +120,27 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   }
   if (vb != phi(jobs[jb + 2u], x)) {
     atomicMin(&verdict[j], x);
+  }
+}
+
+// thread t takes the range of indices [t·range, (t + 1)·range) ∩ [0, count), crossing job
+// boundaries as it goes
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let w = wid.y * nwg.x + wid.x;
+  let first = (w * WG + lid) * params.range;
+  if (first >= params.count) {
+    return;
+  }
+  let end = min(first + params.range, params.count);
+  var j = find_job(params.base + first, w);
+  for (var t = first; t < end; t = t + 1u) {
+    let g = params.base + t;
+    while (starts[j + 1u] <= g) {
+      j = j + 1u;
+    }
+    step(g, j);
   }
 }

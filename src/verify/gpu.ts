@@ -28,6 +28,8 @@ export interface GpuVerifyOptions {
   indexBudget?: number;
   /** bitmap bytes per batch */
   bitmapBytes?: number;
+  /** indices per thread (default 8: fewer threads, each a range of consecutive indices) */
+  range?: number;
   /** called by dispose() (e.g. to release a device this engine owns) */
   onDispose?: () => void;
 }
@@ -176,6 +178,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   private readonly pool = new Map<string, GPUBuffer>();
   private readonly indexBudget: number;
   private readonly maxBinding: number;
+  private readonly range: number;
   private readonly bitmapBytes: number;
   private lost: GPUDeviceLostInfo | null = null;
   private disposed = false;
@@ -189,7 +192,8 @@ export class GpuVerifyEngine implements VerifyEngine {
     this.maxBinding = maxBinding;
     this.indexBudget = Math.min(opts.indexBudget ?? 1 << 24, Math.floor(maxBinding / 4), 1 << 30);
     this.bitmapBytes = Math.min(opts.bitmapBytes ?? 1 << 25, maxBinding);
-    this.params = device.createBuffer({ size: 16, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'verify params' });
+    this.range = Math.max(1, Math.floor(opts.range ?? 8));
+    this.params = device.createBuffer({ size: 32, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'verify params' });
     device.lost.then((info) => {
       this.lost = info;
     });
@@ -249,9 +253,9 @@ export class GpuVerifyEngine implements VerifyEngine {
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const outWords = mode === 0 ? p.total : mode === 1 ? Math.ceil(p.bits / 32) : 1;
     // the starts, then per workgroup (and one more) the job of its first index
-    const groups = Math.max(1, Math.ceil(p.total / WG));
+    const groups = Math.max(1, Math.ceil(p.total / (WG * this.range)));
     const startsLen = p.nJobs + 1 + groups + 1;
-    const startsWords = p.startsWithGroups(groups, WG);
+    const startsWords = p.startsWithGroups(groups, WG * this.range);
     const b: Buffers = {
       layouts: this.buffer('layouts', p.nWords * 4, S),
       jobs: this.buffer('jobs', p.nJobs * 32, S),
@@ -266,7 +270,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     q.writeBuffer(b.jobs, 0, p.jobs, 0, p.nJobs * 8);
     q.writeBuffer(b.starts, 0, startsWords, 0, startsLen);
     q.writeBuffer(b.verdict, 0, new Uint32Array(p.nJobs).fill(NONE));
-    q.writeBuffer(this.params, 0, new Uint32Array([0, p.total, p.nJobs, mode]));
+    q.writeBuffer(this.params, 0, new Uint32Array([0, p.total, p.nJobs, mode, this.range, 0, 0, 0]));
     const enc = dev.createCommandEncoder();
     if (mode === 1) enc.clearBuffer(b.out, 0, Math.ceil((outWords * 4) / 16) * 16 > b.out.size ? b.out.size : Math.ceil((outWords * 4) / 16) * 16);
     const bg = dev.createBindGroup({

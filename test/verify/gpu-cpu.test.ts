@@ -22,8 +22,8 @@ beforeAll(async () => {
   dev = await verifyTestDevice();
   const adapter = adapterLine(dev.adapter);
   gpu = new GpuVerifyEngine(dev.device, { adapter });
-  // forced small batches: many dispatches, bitmap budget exceeded (CPU fallbacks)
-  small = new GpuVerifyEngine(dev.device, { adapter, indexBudget: 5000, bitmapBytes: 256 });
+  // forced small batches (many dispatches), bitmap budget exceeded (CPU fallbacks), ranges of 3
+  small = new GpuVerifyEngine(dev.device, { adapter, indexBudget: 5000, bitmapBytes: 256, range: 3 });
   process.stderr.write(`verify GPU tests on ${adapter}\n`);
 });
 

@@ -23,7 +23,7 @@ const cpuGenerated = new CpuBackend();
 beforeAll(async () => {
   dev = await verifyTestDevice();
   const adapter = adapterLine(dev.adapter);
-  interp = new GpuVerifyEngine(dev.device, { adapter, indexBudget: 1 << 12, bitmapBytes: 1 << 10 });
+  interp = new GpuVerifyEngine(dev.device, { adapter, indexBudget: 1 << 12, bitmapBytes: 1 << 10, range: 5 });
   generated = new GpuBackend(dev.device, { adapter, software: dev.adapter.software });
 });
 

@@ -164,9 +164,13 @@ async function main(): Promise<void> {
   let totalIdx = 0;
   const b2 = baseline(rl);
   console.log(`  baseline isCompact loop: ${fmt(b2.rate)} (${b2.yes} compact)`);
-  t0 = now();
-  const packed = batchOf(rl);
-  const packSec = (now() - t0) / 1000;
+  let packSec = Infinity;
+  let packed = batchOf(rl);
+  for (let rep = 0; rep < 3; rep++) {
+    t0 = now();
+    packed = batchOf(rl);
+    packSec = Math.min(packSec, (now() - t0) / 1000);
+  }
   for (let i = 0; i < packed.count; i++) {
     let p = 1;
     for (let k = packed.start[i]!; k < packed.start[i + 1]!; k++) p *= packed.shapes[k]!;

@@ -66,7 +66,7 @@ function write(): void {
     for (const l of report.layouts) {
       for (const r of l.results) {
         const what = r.kernel === 'eval' || r.kernel === 'reduce' ? `${(r.indicesPerSecond / 1e6).toFixed(0)} M idx/s` : `${r.gbps.toFixed(1)} GB/s`;
-        lines.push(`${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (±${((r.timing.spread * 100) / 2).toFixed(1)}%, ${r.timing.method})`);
+        lines.push(`${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (iqr ±${((r.timing.iqr * 100) / 2).toFixed(1)}%, ${r.timing.method})`);
       }
     }
   }

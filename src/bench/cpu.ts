@@ -9,7 +9,7 @@ import { prepare } from '../engine/prep.js';
 import { summarize, type Timing } from './stats.js';
 import { checkOutput, patternArray } from './verify.js';
 import type { GpuKernelKind, KernelSpec } from './wgsl.js';
-import type { Reference } from './gpu.js';
+import type { PreparedKernel, Reference } from './gpu.js';
 
 type Kernel = (src: Uint32Array, dst: Uint32Array) => number;
 
@@ -88,16 +88,16 @@ function elemsOf(kind: GpuKernelKind, n: number, cosize: number): { src: number;
   }
 }
 
-export async function runCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<Timing> {
+export async function prepareCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<PreparedKernel | null> {
   const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
   const f = compileCpuKernel(spec, opts.mutate);
   const e = elemsOf(spec.kind, spec.n, ref.cosize);
-  const src = patternArray(e.src, W);
-  const dst = new Uint32Array(e.dst * W);
+  let src = patternArray(e.src, W);
+  let dst = new Uint32Array(e.dst * W);
   const r = f(src, dst);
   if (spec.kind === 'reduce') dst[0] = r;
   checkOutput(spec.kind, dst, ref.offsets, W, e.dst);
-  if (opts.checkOnly) return summarize([], 0, 'cpu');
+  if (opts.checkOnly) return null;
   let sink = 0;
   const once = (): number => {
     const t0 = performance.now();
@@ -106,18 +106,36 @@ export async function runCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRu
   };
   const per = Math.max(1e-7, Math.min(once(), once()));
   const reps = Math.max(1, Math.min(opts.maxReps, Math.round(opts.targetSeconds / per)));
+  const secs: number[] = [];
   const sample = (): number => {
     const t0 = performance.now();
     for (let i = 0; i < reps; i++) sink ^= f(src, dst);
     return (performance.now() - t0) / 1000 / reps;
   };
   sample();
-  const secs: number[] = [];
-  for (let i = 0; i < opts.samples; i++) {
-    secs.push(sample());
-    // let the event loop breathe (progress, signals) between samples
-    await new Promise((res) => setTimeout(res, 0));
-  }
-  if (sink === 0.5) console.log(sink);
-  return summarize(secs, reps, 'cpu');
+  return {
+    reps,
+    async sample() {
+      secs.push(sample());
+      // let the event loop breathe (progress, signals) between samples
+      await new Promise((res) => setTimeout(res, 0));
+    },
+    async times() {
+      return { secs: [...secs], method: 'cpu' };
+    },
+    dispose() {
+      if (sink === 0.5) console.log(sink);
+      src = new Uint32Array(0);
+      dst = new Uint32Array(0);
+    },
+  };
+}
+
+export async function runCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<Timing> {
+  const k = await prepareCpuKernel(spec, ref, opts);
+  if (!k) return summarize([], 0, 'cpu');
+  for (let i = 0; i < opts.samples; i++) await k.sample();
+  const t = await k.times();
+  k.dispose();
+  return summarize(t.secs, k.reps, t.method);
 }

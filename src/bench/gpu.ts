@@ -139,11 +139,23 @@ export function bufferElems(spec: KernelSpec, ref: Reference): { src: number; ds
   }
 }
 
+/** A kernel checked and calibrated, ready for timed samples (interleaved with others'). */
+export interface PreparedKernel {
+  /** repetitions per sample */
+  reps: number;
+  /** one timed sample */
+  sample(): Promise<void>;
+  /** seconds per repetition of every sample so far (timestamps where sane, else wall clock) */
+  times(): Promise<{ secs: number[]; method: Timing['method'] }>;
+  dispose(): void;
+}
+
 /**
- * Checks the kernel's output once, then times it. Throws BenchVerifyError when the output is
- * wrong (nothing is timed then).
+ * Builds the kernel, checks its output once (BenchVerifyError when wrong: nothing is timed
+ * then), calibrates the repetitions per sample and warms up. `checkOnly`: returns null after
+ * the check.
  */
-export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<Timing> {
+export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<PreparedKernel | null> {
   const { device } = env;
   const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
   elemType(spec.elemBytes);
@@ -171,6 +183,12 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
   const dstW = spec.kind === 'reduce' ? 1 : W;
   const buffers: GPUBuffer[] = [];
   let querySet: GPUQuerySet | null = null;
+  const dispose = (): void => {
+    for (const b of buffers) b.destroy();
+    buffers.length = 0;
+    querySet?.destroy();
+    querySet = null;
+  };
   try {
     const src = await withErrors(device, `allocating ${srcElems * W * 4} bytes`, () => patternBuffer(device, srcElems, W, 'src'));
     buffers.push(src);
@@ -188,7 +206,7 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
     });
     const [gx, gy] = gridOf(workgroupsOf(spec), device.limits.maxComputeWorkgroupsPerDimension);
 
-    const maxSamples = opts.samples + 2;
+    const maxSamples = opts.samples;
     if (env.timestamps) querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxSamples });
     let used = 0;
     /** one pass of `reps` dispatches; wall seconds, and the query pair used (or -1) */
@@ -212,41 +230,63 @@ export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference
     // 1. the check (fresh dst: zeros)
     await withErrors(device, `${spec.kind} kernel`, () => pass(1, false));
     await withReadback(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
-    if (opts.checkOnly) return summarize([], 0, 'wall');
+    if (opts.checkOnly) {
+      dispose();
+      return null;
+    }
 
     // 2. calibration: one repetition (also a warm-up)
     const cal = await pass(1, false);
     const cal2 = await pass(1, false);
     const per = Math.max(1e-7, Math.min(cal.wall, cal2.wall));
     const reps = Math.max(1, Math.min(opts.maxReps, Math.round(opts.targetSeconds / per)));
-    // 3. warm-up at the chosen repetitions, then the samples
+    // 3. warm-up at the chosen repetitions
     await pass(reps, false);
     const walls: number[] = [];
     const qs: number[] = [];
-    for (let i = 0; i < opts.samples; i++) {
-      const r = await pass(reps, true);
-      walls.push(r.wall / reps);
-      qs.push(r.q);
-    }
-    if (querySet && qs.every((q) => q >= 0)) {
-      const count = 2 * used;
-      const resolve = device.createBuffer({ size: count * 8, usage: U.QUERY_RESOLVE | U.COPY_SRC, label: 'timestamps' });
-      buffers.push(resolve);
-      const enc = device.createCommandEncoder();
-      enc.resolveQuerySet(querySet, 0, count, resolve, 0);
-      device.queue.submit([enc.finish()]);
-      const secs = await withReadback(device, resolve, count * 8, (raw) => {
-        const t = new BigUint64Array(raw.buffer, raw.byteOffset, count);
-        return qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
-      });
-      // sane: positive and not wildly above the wall clock of the same pass
-      const sane = secs.every((s, i) => Number.isFinite(s) && s > 0 && s <= walls[i]! * 1.5 + 1e-3);
-      if (sane) return summarize(secs, reps, 'timestamp');
-    }
-    return summarize(walls, reps, 'wall');
+    return {
+      reps,
+      async sample() {
+        const r = await pass(reps, true);
+        walls.push(r.wall / reps);
+        qs.push(r.q);
+      },
+      async times() {
+        if (querySet && qs.length > 0 && qs.every((q) => q >= 0)) {
+          const count = 2 * used;
+          const resolve = device.createBuffer({ size: count * 8, usage: U.QUERY_RESOLVE | U.COPY_SRC, label: 'timestamps' });
+          buffers.push(resolve);
+          const enc = device.createCommandEncoder();
+          enc.resolveQuerySet(querySet, 0, count, resolve, 0);
+          device.queue.submit([enc.finish()]);
+          const secs = await withReadback(device, resolve, count * 8, (raw) => {
+            const t = new BigUint64Array(raw.buffer, raw.byteOffset, count);
+            return qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
+          });
+          // sane: positive and not wildly above the wall clock of the same pass
+          const sane = secs.every((s, i) => Number.isFinite(s) && s > 0 && s <= walls[i]! * 1.5 + 1e-3);
+          if (sane) return { secs, method: 'timestamp' };
+        }
+        return { secs: [...walls], method: 'wall' };
+      },
+      dispose,
+    };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+/** Checks the kernel's output once, then times it alone. */
+export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<Timing> {
+  const k = await prepareGpuKernel(env, spec, ref, opts);
+  if (!k) return summarize([], 0, 'wall');
+  try {
+    for (let i = 0; i < opts.samples; i++) await k.sample();
+    const t = await k.times();
+    return summarize(t.secs, k.reps, t.method);
   } finally {
-    for (const b of buffers) b.destroy();
-    querySet?.destroy();
+    k.dispose();
   }
 }
 

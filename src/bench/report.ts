@@ -18,10 +18,10 @@ export function renderTable(rep: BenchReport): string {
   lines.push(`layoutgpu bench — backend ${rep.backend}, ${rep.adapter}`);
   lines.push(
     `timing: ${rep.backend === 'cpu' ? 'wall clock' : rep.timestampQueries ? 'GPU timestamp queries' : 'wall clock, many dispatches per submit'}; ` +
-      `median of ${rep.samples} samples after a warm-up; caps ${rep.caps.maxIndices} indices, ${rep.caps.maxBufferBytes} bytes per buffer`,
+      `median of ${rep.samples} samples after a warm-up (iqr: ± half the interquartile range; copy and the kernels compared with it sampled in alternation, eff = median of the paired ratios); caps ${rep.caps.maxIndices} indices, ${rep.caps.maxBufferBytes} bytes per buffer`,
   );
   lines.push('');
-  const head = ['kernel', 'elem', 'n', 'median', 'spread', 'reps', 'rate', 'eff'];
+  const head = ['kernel', 'elem', 'n', 'median', 'iqr', 'min…max', 'reps', 'rate', 'eff'];
   for (const l of rep.layouts) {
     lines.push(`${l.layout}${l.capped ? `   benched as ${l.benched} (cut to the caps)` : ''}`);
     lines.push(`  size ${l.size}, cosize ${l.cosize}, ${l.injective ? 'injective' : 'not injective'}${l.tile ? `; tile ${l.tile.tiler}: ${l.tile.tiles} tiles of ${l.tile.tileSize}${l.tile.capped ? ` (benched ${l.tile.benched})` : ''}` : ''}`);
@@ -30,7 +30,8 @@ export function renderTable(rep: BenchReport): string {
       r.kernel === 'eval' || r.kernel === 'reduce' ? '-' : `${r.elemBytes} B`,
       String(r.n),
       time(r.timing.median),
-      `±${((r.timing.spread * 100) / 2).toFixed(1)}%`,
+      `±${((r.timing.iqr * 100) / 2).toFixed(1)}%`,
+      `${time(r.timing.min)}…${time(r.timing.max)}`,
       String(r.timing.reps),
       rate(r),
       r.efficiency !== undefined ? r.efficiency.toFixed(3) : '',

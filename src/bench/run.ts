@@ -18,9 +18,9 @@ import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
 import { isInjective, planLayout, planTiles, referenceOffsets, type Caps, type SubLayout } from './plan.js';
-import { runGpuKernel, type GpuEnv, type Reference } from './gpu.js';
-import { runCpuKernel } from './cpu.js';
-import type { Timing } from './stats.js';
+import { prepareGpuKernel, type GpuEnv, type PreparedKernel, type Reference } from './gpu.js';
+import { prepareCpuKernel } from './cpu.js';
+import { summarize, type Timing } from './stats.js';
 import type { GpuKernelKind, KernelSpec } from './wgsl.js';
 
 export type BenchKernel = GpuKernelKind;
@@ -124,7 +124,7 @@ export function defaultCaps(env: BenchEnv, limit?: number): Caps {
 
 function timingParams(env: BenchEnv): { targetSeconds: number; maxReps: number } {
   if (env.backend === 'cpu') return { targetSeconds: 0.05, maxReps: 1000 };
-  if (env.software) return { targetSeconds: 0.03, maxReps: 50 };
+  if (env.software) return { targetSeconds: 0.08, maxReps: 50 };
   return env.gpu?.timestamps ? { targetSeconds: 0.005, maxReps: 2000 } : { targetSeconds: 0.05, maxReps: 5000 };
 }
 
@@ -145,11 +145,57 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   const tilePlans = tiler ? layouts.map((l) => planTiles(l, tiler, maxElem, caps)) : [];
   const refLayout = opts.referenceLayout !== undefined ? parse(opts.referenceLayout, 'reference layout') : undefined;
 
-  const run = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number): Promise<Timing> => {
+  const prep = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number): Promise<PreparedKernel | null> => {
     const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, ...(tileSize ? { tileSize } : {}) };
     const o = { samples: opts.samples, ...tp, ...(opts.mutate?.[kind] ? { mutate: opts.mutate[kind] } : {}), ...(opts.checkOnly ? { checkOnly: true } : {}) };
-    if (env.backend === 'gpu') return runGpuKernel(env.gpu!, spec, ref, o);
-    return runCpuKernel(spec, ref, o);
+    if (env.backend === 'gpu') return prepareGpuKernel(env.gpu!, spec, ref, o);
+    return prepareCpuKernel(spec, ref, o);
+  };
+  interface Job {
+    kernel: BenchKernel;
+    elemBytes: number;
+    n: number;
+    bytes: number;
+    /** the plain copy this one is compared with (same byte count, samples interleaved) */
+    copy?: Job;
+    prepare?: () => Promise<PreparedKernel | null>;
+    k?: PreparedKernel | null;
+    secs?: number[];
+    result?: KernelResult;
+  }
+  /** prepares (checks) every job, then takes the samples round-robin: job after job within
+   *  each round, so a change of the machine's load hits a kernel and its copy alike */
+  const runGroup = async (jobs: Job[], rep: LayoutReport, label: string): Promise<void> => {
+    try {
+      for (const j of jobs) {
+        opts.onProgress?.(`${label}: check ${j.kernel}${j.kernel === 'eval' || j.kernel === 'reduce' ? '' : ` ${j.elemBytes} B`}`);
+        j.k = await j.prepare!();
+      }
+      if (opts.checkOnly) {
+        for (const j of jobs) rep.results.push({ kernel: j.kernel, elemBytes: j.elemBytes, n: j.n, bytes: j.bytes, timing: summarize([], 0, env.backend === 'cpu' ? 'cpu' : 'wall'), gbps: NaN, indicesPerSecond: NaN });
+        return;
+      }
+      for (let i = 0; i < opts.samples; i++) {
+        opts.onProgress?.(`${label}: sample ${i + 1}/${opts.samples}`);
+        for (const j of jobs) await j.k!.sample();
+      }
+      for (const j of jobs) {
+        const t = await j.k!.times();
+        j.secs = t.secs;
+        const timing = summarize(t.secs, j.k!.reps, t.method);
+        j.result = { kernel: j.kernel, elemBytes: j.elemBytes, n: j.n, bytes: j.bytes, timing, gbps: j.bytes / timing.median / 1e9, indicesPerSecond: j.n / timing.median };
+      }
+      for (const j of jobs) {
+        if (j.copy?.secs && j.secs) {
+          // paired: the median over samples of copy time ÷ kernel time in the same round
+          const ratios = j.secs.map((s, i) => j.copy!.secs![i]! / s);
+          j.result!.efficiency = summarize(ratios, 1, 'wall').median;
+        }
+        rep.results.push(j.result!);
+      }
+    } finally {
+      for (const j of jobs) j.k?.dispose();
+    }
   };
 
   const reports: LayoutReport[] = [];
@@ -170,58 +216,46 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
       skipped: [],
     };
     reports.push(rep);
-    const note = (k: BenchKernel, e: number): void => opts.onProgress?.(`${plan.benched}: ${k}${k === 'eval' || k === 'reduce' ? '' : ` ${e} B`}`);
     const n = plan.size;
-    const push = (kernel: BenchKernel, elemBytes: number, n: number, bytes: number, timing: Timing, copy?: KernelResult): KernelResult => {
-      const gbps = bytes / timing.median / 1e9;
-      const r: KernelResult = { kernel, elemBytes, n, bytes, timing, gbps, indicesPerSecond: n / timing.median };
-      if (copy) r.efficiency = copy.timing.median / timing.median;
-      rep.results.push(r);
-      return r;
-    };
+    type PJob = Job;
+    const job = (kernel: BenchKernel, elemBytes: number, m: number, bytes: number, prepare: () => Promise<PreparedKernel | null>, copy?: PJob): PJob => ({
+      kernel,
+      elemBytes,
+      n: m,
+      bytes,
+      prepare,
+      ...(copy ? { copy } : {}),
+    });
     for (const k of ['eval', 'reduce'] as const) {
       if (!wanted.has(k)) continue;
-      note(k, 4);
-      const t = await run(k, plan.shapes, plan.strides, n, 4, ref);
-      push(k, 4, n, k === 'eval' ? n * 4 : 0, t);
+      await runGroup([job(k, 4, n, k === 'eval' ? n * 4 : 0, () => prep(k, plan.shapes, plan.strides, n, 4, ref))], rep, plan.benched);
     }
-    const copies = new Map<string, KernelResult>();
-    const copyOf = async (m: number, e: number): Promise<KernelResult | undefined> => {
-      if (!wanted.has('copy')) return undefined;
-      const key = `${m}:${e}`;
-      let c = copies.get(key);
-      if (!c) {
-        note('copy', e);
-        const t = await run('copy', [m], [1], m, e, { offsets: new Uint32Array(m), cosize: m });
-        c = push('copy', e, m, 2 * m * e, t);
-        copies.set(key, c);
-      }
-      return c;
-    };
+    let toff: Uint32Array | undefined;
     for (const e of opts.elems) {
-      const copy = await copyOf(n, e);
-      if (wanted.has('gather')) {
-        note('gather', e);
-        push('gather', e, n, 2 * n * e, await run('gather', plan.shapes, plan.strides, n, e, ref), copy);
-      }
+      const copyJob = (m: number): PJob | undefined =>
+        wanted.has('copy') ? job('copy', e, m, 2 * m * e, () => prep('copy', [m], [1], m, e, { offsets: new Uint32Array(m), cosize: m })) : undefined;
+      const copy = copyJob(n);
+      const jobs: PJob[] = copy ? [copy] : [];
+      if (wanted.has('gather')) jobs.push(job('gather', e, n, 2 * n * e, () => prep('gather', plan.shapes, plan.strides, n, e, ref), copy));
       if (wanted.has('scatter')) {
         if (!injective) {
           if (e === opts.elems[0]) rep.skipped.push({ kernel: 'scatter', reason: 'Φ is not injective' });
-        } else {
-          note('scatter', e);
-          push('scatter', e, n, 2 * n * e, await run('scatter', plan.shapes, plan.strides, n, e, ref), copy);
-        }
+        } else jobs.push(job('scatter', e, n, 2 * n * e, () => prep('scatter', plan.shapes, plan.strides, n, e, ref), copy));
       }
+      if (jobs.length) await runGroup(jobs, rep, `${plan.benched} ${e} B`);
       if (tiler && wanted.has('tile')) {
         const tplan = tilePlans[li]!;
         if (e === opts.elems[0]) {
           rep.tile = { tiler: opts.tile!, divided: tplan.divided, benched: tplan.benched, capped: tplan.capped, tileSize: tplan.tileSize, tiles: tplan.tiles };
         }
-        const toff = referenceOffsets(tplan.shapes, tplan.strides);
-        const tcopy = await copyOf(tplan.size, e);
-        note('tile', e);
-        const t = await run('tile', tplan.shapes, tplan.strides, tplan.size, e, { offsets: toff, cosize: tplan.cosize }, tplan.tileSize);
-        push('tile', e, tplan.size, 2 * tplan.size * e, t, tcopy);
+        toff ??= referenceOffsets(tplan.shapes, tplan.strides);
+        const tref: Reference = { offsets: toff, cosize: tplan.cosize };
+        const m = tplan.size;
+        // the tile's own plain copy of the same byte count, sampled in the same rounds
+        const tcopy = copyJob(m);
+        const tjobs: PJob[] = tcopy ? [tcopy] : [];
+        tjobs.push(job('tile', e, m, 2 * m * e, () => prep('tile', tplan.shapes, tplan.strides, m, e, tref, tplan.tileSize), tcopy));
+        await runGroup(tjobs, rep, `${tplan.benched} tiles ${e} B`);
       }
     }
   }

@@ -15,6 +15,7 @@ import { logicalDivide, logicalProduct } from './algebra/divide.js';
 import { isCompact, isTractable } from './algebra/properties.js';
 import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
+import { verifyOps } from './verify/ops.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -133,7 +134,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...bulkOps];
+export const ops: OpSpec[] = [...algebraOps, ...bulkOps, ...verifyOps];
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);

@@ -10,7 +10,13 @@ import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
 import { makeContext } from './context.js';
 import { renderGrid } from './show.js';
-import { evaluatorCommands } from './commands.js';
+import { evaluatorCommands, type Command } from './commands.js';
+import { verifyCommand } from './verify.js';
+import { benchCommand } from './bench.js';
+
+/** Commands beyond the ops table: the evaluator's, verification and benchmarks. They take
+ *  precedence over an op of the same name (e.g. `eval` prints ranges, `verify` searches). */
+const toolCommands: Record<string, Command> = { ...evaluatorCommands, verify: verifyCommand, bench: benchCommand };
 
 export interface Io {
   stdout: (s: string) => void;
@@ -58,12 +64,12 @@ function helpText(): string {
     'Usage: layoutgpu <command> [arguments] [--json]      (layouts in CuTe notation, e.g. "(4,8):(1,4)")',
     '',
     'Algebra (one per operation of the paper; also reachable through `batch`):',
-    ...ops.map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
+    ...ops.filter((o) => !toolCommands[o.name]).map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
     '',
     'Tools:',
     `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout)`,
     `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
-    ...Object.entries(evaluatorCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
+    ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
     'Every command takes --help.',
   ];
@@ -125,7 +131,7 @@ export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer |
       io.stdout(renderGrid(parseLayout(args[0]!)) + '\n');
       return 0;
     }
-    const ev = evaluatorCommands[cmd];
+    const ev = toolCommands[cmd];
     if (ev) return await ev.run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));
     if (!spec) throw new UsageError(`unknown command '${cmd}' (see layoutgpu --help)`);

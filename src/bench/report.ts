@@ -65,10 +65,10 @@ export function renderSvg(rep: BenchReport): string {
   const barW = 16;
   const gap = 28;
   const left = 60;
-  const top = 40;
+  const top = 44;
   const plotH = 260;
   const groupW = Math.max(1, series.length) * barW + gap;
-  const width = left + groups.length * groupW + 40;
+  const width = Math.max(640, left + groups.length * groupW + 170);
   const maxEff = Math.max(1.2, ...groups.flatMap((g) => g.bars.filter((b): b is number => b !== undefined)));
   const yMax = Math.ceil(maxEff * 5) / 5;
   const y = (v: number): number => top + plotH - (v / yMax) * plotH;
@@ -77,10 +77,11 @@ export function renderSvg(rep: BenchReport): string {
   const out: string[] = [];
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
-  out.push(`<text x="${left}" y="18" font-size="13">${esc(`layoutgpu bench: efficiency vs plain copy (${rep.backend}, ${rep.adapter})`)}</text>`);
+  out.push(`<text x="${left}" y="16" font-size="13">layoutgpu bench: efficiency = GB/s ÷ the plain copy's (1.0 = as fast as a copy)</text>`);
+  out.push(`<text x="${left}" y="31" font-size="10" fill="#555">${esc(`${rep.backend}: ${rep.adapter}`)}</text>`);
   for (let v = 0; v <= yMax + 1e-9; v += 0.2) {
     const yy = y(v).toFixed(1);
-    out.push(`<line x1="${left}" x2="${width - 20}" y1="${yy}" y2="${yy}" stroke="${Math.abs(v - 1) < 1e-9 ? '#888' : '#eee'}"/>`);
+    out.push(`<line x1="${left}" x2="${left + groups.length * groupW}" y1="${yy}" y2="${yy}" stroke="${Math.abs(v - 1) < 1e-9 ? '#888' : '#eee'}"/>`);
     out.push(`<text x="${left - 6}" y="${yy}" text-anchor="end" dominant-baseline="middle">${v.toFixed(1)}</text>`);
   }
   groups.forEach((g, gi) => {

@@ -184,7 +184,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
   for (const [name, text] of LAYOUTS) {
     const l = parseLayout(text);
     const n = size(l);
-    const reps = Math.max(1, Math.round(2 ** 26 / n));
+    const reps = Math.max(2, Math.round(2 ** 27 / n));
     const ge = genSingle('eval', l).source;
     const gc = genSingle('compact', l).source;
     const re = refEval(l);

@@ -22,7 +22,7 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
     return;
   }
   let q = in_window(v);
-  if (q >= params.window_len) {
+  if (outside_window(q)) {
     return;
   }
   let m = 1u << (q & 31u);

@@ -155,7 +155,7 @@ export interface GeneratedKernel {
 }
 
 /** eval | digest | compact of one layout. */
-export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Layout | Prepared): GeneratedKernel {
+export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Layout | Prepared, windowed = false): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
   const phi = genPhi('phi_l', p, wideIndex);
@@ -171,9 +171,23 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
     phi.source,
     widen('widen_l', phi.offType),
   ];
+  if (kernel === 'compact' && (windowed || p.size > TWO32)) {
+    parts.push('fn outside_window(q: u32) -> bool { return q >= params.window_len; }');
+  }
   if (kernel === 'compact') {
-    // out of range: Φ(x) ≥ size(L); in_window: Φ(x) − window as u32, or 0xffffffff outside
-    if (!p.wideOffset) {
+    // out of range: Φ(x) ≥ size(L); in_window: Φ(x) − window as u32, or 0xffffffff outside.
+    // One window covers every offset below size(L) unless the bitmap had to be split.
+    if (!windowed && p.size <= TWO32) {
+      parts.push(
+        p.size >= TWO32
+          ? 'fn out_of_range(v: u32) -> bool { return false; }'
+          : p.wideOffset
+            ? `fn out_of_range(v: vec2<u32>) -> bool { return v.y != 0u || v.x >= ${u32Lit(p.size)}; }`
+            : `fn out_of_range(v: u32) -> bool { return v >= ${u32Lit(p.size)}; }`,
+        `// a single window: every offset below size(L)\nfn in_window(v: OFF_L) -> u32 { return ${p.wideOffset ? 'v.x' : 'v'}; }`,
+        'fn outside_window(q: u32) -> bool { return false; }',
+      );
+    } else if (!p.wideOffset) {
       parts.push(
         p.size >= TWO32
           ? 'fn out_of_range(v: u32) -> bool { return false; }'

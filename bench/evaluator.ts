@@ -69,6 +69,16 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec
 }`;
 }
 
+/** the memory-write limit: every thread stores its index, nothing computed */
+const FILL = `// memory-write limit: out[i] = x${REF_HEAD}
+@group(0) @binding(1) var<storage, read_write> out: array<u32>;
+@compute @workgroup_size(256)
+fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
+  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
+  if (i >= params.count) { return; }
+  out[i] = params.base.x + i;
+}`;
+
 function refCompact(l: Layout): string {
   return `// hand-written reference: compactness of a layout of size ${size(l)}${REF_HEAD}
 @group(0) @binding(1) var<storage, read_write> bits: array<atomic<u32>>;
@@ -180,7 +190,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
   const gpu = new GpuBackend(dev.device, { adapter: adapterLine(dev.adapter), software: dev.adapter.software });
   console.log(`\nGPU: ${adapterLine(dev.adapter)}`);
   console.log('M indices/s, median of', RUNS, 'runs; generated vs hand-written reference in the same run');
-  console.log('layout  eval gen   ref  ratio target | compact gen   ref  ratio target | shader ready ms');
+  console.log('layout  eval gen   ref  ratio target | compact gen   ref  ratio target | shader ready ms | write limit');
   for (const [name, text] of LAYOUTS) {
     const l = parseLayout(text);
     const n = size(l);
@@ -196,11 +206,13 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const C: number[] = [];
     const RC: number[] = [];
     const ready: number[] = [];
+    const W: number[] = [];
     for (let r = 0; r < RUNS; r++) {
       E.push((n * reps) / (await gpu.time('eval', ge, n, reps)) / 1e6);
       RE.push((n * reps) / (await gpu.time('eval', re, n, reps)) / 1e6);
       C.push((n * reps) / (await gpu.time('compact', gc, n, reps)) / 1e6);
       RC.push((n * reps) / (await gpu.time('compact', rcs, n, reps)) / 1e6);
+      W.push((n * reps) / (await gpu.time('eval', FILL, n, reps)) / 1e6);
       // a fresh source (a nonce defeats every cache) until it has run once
       const fresh = `${ge}\n// nonce ${Math.random()}\n`;
       const t0 = performance.now();
@@ -210,7 +222,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const t = (k: 'gpuEval' | 'gpuCompact') => TARGET[k][name as 'a'];
     console.log(
       `${name}       ${f0(median(E)).padStart(5)} ${f0(median(RE)).padStart(5)}  ${(median(E) / median(RE)).toFixed(2)}  ${String(t('gpuEval')).padStart(4)}  |` +
-        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}`,
+        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%)`,
     );
   }
   gpu.dispose();

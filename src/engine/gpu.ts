@@ -48,6 +48,8 @@ export interface GpuBackendOptions {
   maxChunk?: number;
   /** test hook: bits per bitmap window of the compactness check (a multiple of 32) */
   windowBits?: number;
+  /** test hook: refuse (as if out of memory) every buffer larger than this many bytes */
+  refuseAbove?: number;
   /** called by dispose() after the device is destroyed (e.g. to release Node's GPU object) */
   onDispose?: () => void;
 }
@@ -152,7 +154,7 @@ export class GpuBackend implements Backend {
   /** a buffer, or null when the device refuses it (out of memory or over a limit) */
   private async tryBuffer(size: number, usage: number, label: string): Promise<GPUBuffer | null> {
     this.checkAlive();
-    if (size > this.maxBuffer) return null;
+    if (size > this.maxBuffer || size > (this.opts.refuseAbove ?? Infinity)) return null;
     this.device.pushErrorScope('out-of-memory');
     this.device.pushErrorScope('validation');
     let b: GPUBuffer | null = null;

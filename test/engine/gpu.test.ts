@@ -148,3 +148,26 @@ describe('GPU backend equals the CPU backend', () => {
 function t(cases: unknown[], key: string): boolean {
   return cases.findIndex((c) => (c as [string])[0] === key) % 2 === 1;
 }
+
+describe('GPU faults', () => {
+  it('shrinks chunks and retries when allocations are refused', async () => {
+    const shrink = new GpuBackend(dev.device, { adapter: 'refusing', software: true, refuseAbove: 4096 });
+    const l = parseLayout('(100,37):(37,1)');
+    const got = await shrink.evalRange(l, 0, 3700);
+    expect(Array.from(got)).toEqual(Array.from(await cpu.evalRange(l, 0, 3700)));
+    const strict = new GpuBackend(dev.device, { adapter: 'refusing', software: true, refuseAbove: 64 });
+    await expect(strict.evalRange(l, 0, 3700)).rejects.toThrow(/could not allocate/);
+  });
+
+  it('reports a lost device as a gpu error with what completed', async () => {
+    const own = await testDevice();
+    const b = new GpuBackend(own.device, { adapter: 'doomed', software: true, maxChunk: 1 << 12 });
+    const run = b.checkCompact(parseLayout('(2048,2048):(2048,1)'));
+    setTimeout(() => own.device.destroy(), 150);
+    const e = await run.then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(LayoutError);
+    expect((e as LayoutError).kind).toBe('gpu');
+    expect((e as LayoutError).message).toMatch(/device lost.*completed \d+ of \d+ indices/);
+    own.release();
+  });
+});

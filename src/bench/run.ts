@@ -123,7 +123,7 @@ export function defaultCaps(env: BenchEnv, limit?: number): Caps {
 }
 
 function timingParams(env: BenchEnv): { targetSeconds: number; maxReps: number } {
-  if (env.backend === 'cpu') return { targetSeconds: 0.05, maxReps: 1000 };
+  if (env.backend === 'cpu') return { targetSeconds: 0.05, maxReps: 100_000 };
   if (env.software) return { targetSeconds: 0.08, maxReps: 50 };
   return env.gpu?.timestamps ? { targetSeconds: 0.005, maxReps: 2000 } : { targetSeconds: 0.05, maxReps: 5000 };
 }

@@ -9,7 +9,10 @@
  * CPU: the CPU backend (generated JavaScript, odometer) against the best plain V8 loop (a
  * division per index, or a nest of loops), eval into a typed array and the compactness check.
  *
- *   npx tsx bench/evaluator.ts [--runs 3] [--cpu-only] [--gpu-only] [--dawn TOGGLE,...]
+ *   npx tsx bench/evaluator.ts [--runs 3] [--cpu-only] [--gpu-only] [--timestamps] [--dawn TOGGLE,...]
+ *
+ * --timestamps: eval of d against the memory-write limit in GPU time (timestamp queries, with
+ * Dawn's quantization disabled), for a real GPU.
  */
 import { parseLayout } from '../src/algebra/notation.js';
 import { flat, size, type Layout } from '../src/algebra/layout.js';
@@ -225,6 +228,31 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
         `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%)`,
     );
   }
+  if (argv.includes('--timestamps')) {
+    // eval of d against the memory-write limit, in GPU time (timestamp queries)
+    const l = parseLayout(LAYOUTS[3]![1]);
+    const n = size(l);
+    const reps = 4;
+    const src = genSingle('eval', l).source;
+    const E: number[] = [];
+    const W: number[] = [];
+    for (let r = 0; r < RUNS; r++) {
+      const e = await gpu.timeGpu(src, n, reps);
+      const w = await gpu.timeGpu(FILL, n, reps);
+      if (e === null || w === null) {
+        console.log('timestamps: the device has no timestamp-query');
+        break;
+      }
+      E.push((4 * n * reps) / e / 1e9);
+      W.push((4 * n * reps) / w / 1e9);
+    }
+    if (E.length) {
+      console.log(
+        `timestamps: eval d writes ${median(E).toFixed(2)} GB/s, the write limit (out[i] = i) ${median(W).toFixed(2)} GB/s: ` +
+          `${((100 * median(E)) / median(W)).toFixed(0)}% (goal ≥ 50%)`,
+      );
+    }
+  }
   gpu.dispose();
 }
 
@@ -234,9 +262,11 @@ async function main(): Promise<void> {
   if (argv.includes('--cpu-only')) return;
   const i = argv.indexOf('--dawn');
   const dawn = i >= 0 ? (argv[i + 1] ?? '').split(',').filter((s) => s) : [];
+  const timestamps = argv.includes('--timestamps');
+  if (timestamps && !dawn.some((d) => d.includes('timestamp_quantization'))) dawn.push('disable-dawn-features=timestamp_quantization');
   let dev: NodeDevice;
   try {
-    dev = await acquireNodeDevice({ dawn });
+    dev = await acquireNodeDevice({ dawn, timestamps });
   } catch (e) {
     console.log(`\nGPU: no adapter (${(e as Error).message}); GPU figures not measured`);
     return;

@@ -7,7 +7,8 @@
  * accumulated in doubles only while exact, then flushed into a bigint.
  */
 import { LayoutError } from '../algebra/errors.js';
-import type { Layout } from '../algebra/layout.js';
+import { logicalDivide } from '../algebra/divide.js';
+import { size as layoutSize, type Layout } from '../algebra/layout.js';
 import type {
   Backend,
   BackendInfo,
@@ -357,9 +358,6 @@ export function checkComposeArgs(a: Prepared, b: Prepared, c: Prepared): void {
     throw new LayoutError('domain', `cosize(A) = ${a.cosize} exceeds size(B) = ${b.size}: Φ_B(Φ_A(x)) is not defined`);
   }
 }
-
-import { logicalDivide } from '../algebra/divide.js';
-import { size as layoutSize } from '../algebra/layout.js';
 
 /** A ⊘ B by the algebra, with the tile geometry (shared by both backends). */
 export function tileDivision(a: Layout, b: Layout): { divided: Layout; tileSize: number; tiles: number } {

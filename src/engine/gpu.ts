@@ -618,6 +618,61 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /**
+   * GPU seconds of an eval-kind kernel over [0, n), `reps` times in one compute pass, from
+   * timestamp queries (null when the device lacks 'timestamp-query'; Dawn quantizes them unless
+   * created with 'disable-dawn-features=timestamp_quantization').
+   */
+  async timeGpu(source: string, n: number, reps: number): Promise<number | null> {
+    if (!this.device.features.has('timestamp-query')) return null;
+    const pipe = await this.pipeline(source, 1);
+    const per = Math.min(n, DISPATCH);
+    const ds: Dispatch[] = [];
+    for (let s = 0; s < n; s += per) ds.push({ base: s, count: Math.min(per, n - s) });
+    if (ds.length > SLOTS) throw this.fail(`timeGpu takes at most ${SLOTS * DISPATCH} indices`);
+    const out = this.device.createBuffer({ size: per * (source.includes('alias OFF_L = vec2<u32>') ? 8 : 4), usage: USAGE.STORAGE });
+    const qs = this.device.createQuerySet({ type: 'timestamp', count: 2 });
+    const resolve = this.device.createBuffer({ size: 16, usage: 0x200 /* QUERY_RESOLVE */ | USAGE.COPY_SRC });
+    const rb = this.device.createBuffer({ size: 16, usage: USAGE.MAP_READ | USAGE.COPY_DST });
+    try {
+      const data = new Uint32Array((this.slot / 4) * ds.length);
+      ds.forEach((d, i) => data.set([d.base, 0, d.count, 0, 0, 0, 0, 0], (i * this.slot) / 4));
+      this.device.queue.writeBuffer(this.paramsBuf, 0, data);
+      const bg = this.device.createBindGroup({
+        layout: pipe.getBindGroupLayout(0),
+        entries: [{ binding: 0, resource: { buffer: this.paramsBuf, size: 32 } }, { binding: 1, resource: { buffer: out } }],
+      });
+      const run = (stamp: boolean): void => {
+        const enc = this.device.createCommandEncoder();
+        const pass = enc.beginComputePass(stamp ? { timestampWrites: { querySet: qs, beginningOfPassWriteIndex: 0, endOfPassWriteIndex: 1 } } : {});
+        pass.setPipeline(pipe);
+        for (let r = 0; r < (stamp ? reps : 1); r++) {
+          ds.forEach((d, i) => {
+            pass.setBindGroup(0, bg, [i * this.slot]);
+            const [x, y] = this.grid(d.count);
+            pass.dispatchWorkgroups(x, y);
+          });
+        }
+        pass.end();
+        if (stamp) {
+          enc.resolveQuerySet(qs, 0, 2, resolve, 0);
+          enc.copyBufferToBuffer(resolve, 0, rb, 0, 16);
+        }
+        this.device.queue.submit([enc.finish()]);
+      };
+      run(false); // first use of the buffer and the pipeline, untimed
+      await this.drain();
+      run(true);
+      const t = new BigUint64Array(await this.readBack(rb));
+      return Number(t[1]! - t[0]!) / 1e9;
+    } finally {
+      out.destroy();
+      qs.destroy();
+      resolve.destroy();
+      rb.destroy();
+    }
+  }
+
   /** milliseconds from a fresh source to a pipeline that has run once */
   async shaderReadyMs(source: string, storage: number): Promise<number> {
     const t0 = performance.now();

@@ -145,13 +145,13 @@ function compile(p: Prepared): Compiled {
   );
 
   // digest: per run, closed form of the arithmetic progression o, o + D0, …
-  const small = p.cosize * m.s[0]! <= 2 ** 52; // a run's sum and the accumulator stay exact
+  const small = p.cosize * m.s[0]! <= 2 ** 50; // a run sum < 1.5·2^50 and the accumulator ≤ 2^51 + it stay exact
   const digestSrc = scanSource(
     m,
     ['acc'],
     '  let s = 0; let mn = Infinity; let mx = -Infinity;',
     small
-      ? `    s += k * o + ${D0} * (k * (k - 1) / 2);\n    if (s > 4503599627370496) { acc.sum += BigInt(s); s = 0; }\n` +
+      ? `    s += k * o + ${D0} * (k * (k - 1) / 2);\n    if (s > 2251799813685248) { acc.sum += BigInt(s); s = 0; }\n` +
           `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`
       : `    acc.sum += BigInt(k) * BigInt(o) + BigInt(${D0}) * (BigInt(k) * BigInt(k - 1) / 2n);\n` +
           `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`,

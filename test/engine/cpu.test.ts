@@ -101,6 +101,16 @@ describe('CPU backend (generated JavaScript)', () => {
     expect((await cpu.digestRange(l, lo, lo + 3000)).sum).toBe(b.sum);
   });
 
+  it('sums stay exact when they pass 2^53 (flushes into the bigint)', async () => {
+    for (const t of ['(8,1048576):(536870912,1)', '(4096,1048576):(1099511627776,1)', '(3,5,1048576):(1,3,4294967296)']) {
+      const l = parseLayout(t);
+      const hi = Math.min(size(l), 1 << 23);
+      const d = await cpu.digestRange(l, 7, hi);
+      expect(d.sum, t).toBe(closedSum(prepare(l), 7, hi));
+      expect(d.sum > 2n ** 53n, t).toBe(true);
+    }
+  });
+
   it('timeouts are reported with what completed', async () => {
     const l = parseLayout('(4096,4096):(4096,1)');
     await expect(cpu.checkCompact(l, { timeoutMs: 0 })).rejects.toThrow(/timed out .* completed/);

@@ -124,6 +124,11 @@ describe('GPU backend equals the CPU backend', () => {
         expect(j(await tiny.digestRange(l, lo, hi)), `${s} [${lo}, ${hi})`).toBe(j(await cpu.digestRange(l, lo, hi)));
       }
     }
+    // sums past 2^53 over many workgroups
+    for (const s of ['(4096,1048576):(1099511627776,1)', '(8,1048576):(536870912,1)']) {
+      const l = parseLayout(s);
+      expect(j(await gpu.digestRange(l, 7, 1 << 21)), s).toBe(j(await cpu.digestRange(l, 7, 1 << 21)));
+    }
     // a composite whose inner offsets exceed 2^32 (phi_b with a two-limb index)
     const b = parseLayout('(1048576,1048576):(1048576,1)');
     const a = parseLayout('(4,8):(1073741824,8589934592)');

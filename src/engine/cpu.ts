@@ -23,6 +23,8 @@ import { checkRange, closedMinMax, closedSum, ENUMERATE_LIMIT, prepare, TWO32, t
 
 /** indices per block between deadline / progress checks */
 const BLOCK = 1 << 22;
+/** layouts up to this size are checked with a byte per offset */
+const BYTEMAP_LIMIT = 2 ** 27;
 /** offsets per bitmap window of the compactness check (bits) */
 let WINDOW_BITS = 2 ** 30;
 
@@ -99,6 +101,7 @@ type CompactFn = (
   wn: number,
   st: { oor: number; oorW: number; coll: number; collV: number; countOor: boolean },
 ) => void;
+type CompactBytesFn = (lo: number, n: number, seen: Uint8Array, w0: number, wn: number, st: { oor: number; oorW: number; coll: number; collV: number }) => void;
 type FindFn = (lo: number, n: number, v: number, st: { first: number; last: number }) => void;
 type PhiFn = (x: number) => number;
 
@@ -107,6 +110,7 @@ interface Compiled {
   fill: FillFn;
   digest: DigestFn;
   compact: CompactFn;
+  compactBytes: CompactBytesFn;
   find: FindFn;
   phi: PhiFn;
   source: string;
@@ -174,6 +178,17 @@ function compile(p: Prepared): Compiled {
       `    }`,
     '  st.oor += oor; st.coll += coll; if (st.oorW < 0) st.oorW = oorW; if (collV < st.collV) st.collV = collV;',
   );
+  // small layouts: a byte per offset, one window (fewer operations than a bitmap)
+  const compactBytesSrc = scanSource(
+    m,
+    ['seen', 'w0', 'wn', 'st'],
+    '  let oor = 0, coll = 0, oorW = -1, collV = Infinity;',
+    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) {\n` +
+      `      if (v >= ${SIZE}) { oor++; if (oorW < 0) oorW = lo + j; continue; }\n` +
+      `      if (seen[v] !== 0) { coll++; if (v < collV) collV = v; } else seen[v] = 1;\n` +
+      `    }`,
+    '  st.oor += oor; st.coll += coll; if (st.oorW < 0) st.oorW = oorW; if (collV < st.collV) st.collV = collV;',
+  );
 
   const findSrc = scanSource(
     m,
@@ -202,9 +217,10 @@ function compile(p: Prepared): Compiled {
     fill: make<FillFn>(fillSrc),
     digest: make<DigestFn>(digestSrc),
     compact: make<CompactFn>(compactSrc),
+    compactBytes: make<CompactBytesFn>(compactBytesSrc),
     find: make<FindFn>(findSrc),
     phi: make<PhiFn>(phiSrc),
-    source: [header, '// eval', fillSrc, '// digest', digestSrc, '// compact', compactSrc, '// find', findSrc, '// phi', phiSrc].join('\n'),
+    source: [header, '// eval', fillSrc, '// digest', digestSrc, '// compact', compactSrc, '// compact (byte map)', compactBytesSrc, '// find', findSrc, '// phi', phiSrc].join('\n'),
   };
   cache.set(key, c);
   if (cache.size > 256) cache.delete(cache.keys().next().value as string);
@@ -282,6 +298,11 @@ export class CpuBackend implements Backend {
     const c = this.compiled(l);
     const size = c.p.size;
     const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: true };
+    if (size <= BYTEMAP_LIMIT && size <= WINDOW_BITS) {
+      const seen = new Uint8Array(size);
+      blocks(0, size, opts, 0, size, (s, n) => c.compactBytes(s, n, seen, 0, size, st));
+      return this.report(c, st.oor, st.oorW, st.coll, st.collV, opts);
+    }
     const windows = Math.ceil(size / WINDOW_BITS);
     const wn = Math.min(size, WINDOW_BITS);
     const bits = new Uint32Array(Math.ceil(wn / 32));

@@ -82,23 +82,29 @@ class Parser {
   depth = 0;
 
   tuple(): Tuple {
-    if (this.eat('(')) {
-      if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
-      const items: Tuple[] = [];
-      if (this.eat(')')) {
+    this.skip();
+    if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
+    this.pos++;
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
+    const items: Tuple[] = [];
+    this.skip();
+    if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
+      this.pos++;
+      this.depth--;
+      return items;
+    }
+    for (;;) {
+      items.push(this.tuple());
+      this.skip();
+      const c = this.text.charCodeAt(this.pos);
+      if (c === 41 /* ) */) {
+        this.pos++;
         this.depth--;
         return items;
       }
-      for (;;) {
-        items.push(this.tuple());
-        if (this.eat(')')) {
-          this.depth--;
-          return items;
-        }
-        if (!this.eat(',')) this.fail("',' or ')'");
-      }
+      if (c !== 44 /* , */) this.fail("',' or ')'");
+      this.pos++;
     }
-    return this.integer(true);
   }
 
   profile(): Profile {
@@ -159,7 +165,14 @@ export function parseProfile(text: string, what = 'profile'): Profile {
 }
 
 export function formatTuple(t: Tuple): string {
-  return typeof t === 'number' ? String(t) : `(${t.map(formatTuple).join(',')})`;
+  if (typeof t === 'number') return '' + t;
+  let out = '(';
+  for (let i = 0; i < t.length; i++) {
+    if (i > 0) out += ',';
+    const u = t[i]!;
+    out += typeof u === 'number' ? '' + u : formatTuple(u);
+  }
+  return out + ')';
 }
 
 export function formatProfile(p: Profile): string {

@@ -25,7 +25,11 @@ export function pushEntries(t: Tuple, out: number[]): void {
     out.push(t);
     return;
   }
-  for (let i = 0; i < t.length; i++) pushEntries(t[i]!, out);
+  for (let i = 0; i < t.length; i++) {
+    const u = t[i]!;
+    if (typeof u === 'number') out.push(u);
+    else pushEntries(u, out);
+  }
 }
 
 /** rank: 1 for an integer, the number of top-level members for a tuple. */

@@ -10,13 +10,29 @@ import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
 import { makeContext } from './context.js';
 import { renderGrid } from './show.js';
-import { evaluatorCommands, type Command } from './commands.js';
-import { verifyCommand } from './verify.js';
-import { benchCommand } from './bench.js';
+import { stdinChunks } from './stdin.js';
+import type { Command } from './commands.js';
 
-/** Commands beyond the ops table: the evaluator's, verification and benchmarks. They take
- *  precedence over an op of the same name (e.g. `eval` prints ranges, `verify` searches). */
-const toolCommands: Record<string, Command> = { ...evaluatorCommands, verify: verifyCommand, bench: benchCommand };
+/** Commands beyond the ops table: the evaluator's, verification and benchmarks, loaded only
+ *  when used (start-up matters to `batch`). They take precedence over an op of the same name
+ *  (`eval` prints ranges, `verify` searches). */
+const evaluator = async (name: string): Promise<Command> => (await import('./commands.js')).evaluatorCommands[name]!;
+const toolCommands: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  wgsl: { summary: 'the generated WGSL shader of a layout (--kernel eval|digest|compact|compose|tiles)', load: () => evaluator('wgsl') },
+  'gpu-info': { summary: 'the WebGPU adapter: vendor, architecture, software or not, limits used', load: () => evaluator('gpu-info') },
+  eval: { summary: 'Φ over a range, printed or to a file (--out) as u32/u64 little-endian', load: () => evaluator('eval') },
+  digest: { summary: 'count, exact sum, min and max of Φ over a range', load: () => evaluator('digest') },
+  check: { summary: 'check compact <L> | complement <A> <B> | compose <B> <A> [<C>], in bulk', load: () => evaluator('check') },
+  tiles: { summary: "the tile address map of A ⊘ B, with the check that the tiles cover A", load: () => evaluator('tiles') },
+  verify: {
+    summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
+    load: async () => (await import('./verify.js')).verifyCommand,
+  },
+  bench: {
+    summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
+    load: async () => (await import('./bench.js')).benchCommand,
+  },
+};
 
 export interface Io {
   stdout: (s: string) => void;
@@ -103,7 +119,11 @@ function backendOption(argv: string[]): BackendChoice {
   return b;
 }
 
-export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer | string>): Promise<number> {
+export async function main(
+  argv: string[],
+  io: Io,
+  stdin: AsyncIterable<Buffer | string> | (() => AsyncIterable<Buffer | string>),
+): Promise<number> {
   const args = [...argv];
   const cmd = args.shift();
   try {
@@ -119,7 +139,7 @@ export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer |
       const b = takeOption(args, '--backend') ?? 'cpu';
       if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
       if (args.length) throw new UsageError(`batch: unexpected argument '${args[0]}'`);
-      await runBatch(stdin, io.stdout, b);
+      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, b);
       return 0;
     }
     if (cmd === 'show') {
@@ -132,7 +152,7 @@ export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer |
       return 0;
     }
     const ev = toolCommands[cmd];
-    if (ev) return await ev.run(args, io);
+    if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));
     if (!spec) throw new UsageError(`unknown command '${cmd}' (see layoutgpu --help)`);
     if (takeFlag(args, '--help')) {
@@ -162,6 +182,6 @@ const io: Io = {
 
 const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[jt]s)$/.test(process.argv[1]);
 if (isEntry) {
-  const code = await main(process.argv.slice(2), io, process.stdin);
+  const code = await main(process.argv.slice(2), io, stdinChunks);
   process.exitCode = code;
 }

@@ -11,22 +11,21 @@ import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import type { Json, OpContext, OpSpec } from '../op-spec.js';
-import { CpuVerifyEngine } from './cpu.js';
 import type { VerifyEngine } from './engine.js';
-import { GpuVerifyEngine } from './gpu.js';
-import { candidateArity, checkChunk, propertyFromJson, propertyText } from './run.js';
 
+// The engines load on first use: the ops table (and so `batch`) starts without them.
 const engines = new WeakMap<object, VerifyEngine>();
-const cpu = new CpuVerifyEngine();
+let cpu: VerifyEngine | null = null;
 
 /** the verification engine for an op context */
 export async function engineFor(ctx: OpContext): Promise<VerifyEngine> {
-  if (ctx.backendChoice === 'cpu') return cpu;
+  if (ctx.backendChoice === 'cpu') return (cpu ??= new (await import('./cpu.js')).CpuVerifyEngine());
   const b = await ctx.backend();
   const device = (b as unknown as { device?: GPUDevice }).device;
-  if (b.info.backend !== 'gpu' || !device) return cpu;
+  if (b.info.backend !== 'gpu' || !device) return (cpu ??= new (await import('./cpu.js')).CpuVerifyEngine());
   let e = engines.get(device);
   if (!e) {
+    const { GpuVerifyEngine } = await import('./gpu.js');
     e = new GpuVerifyEngine(device, { adapter: b.info.adapter });
     engines.set(device, e);
   }
@@ -41,6 +40,7 @@ export const verifyOp: OpSpec = {
     { name: 'candidates', kind: 'json' },
   ],
   async run([prop, cands], ctx): Promise<Json> {
+    const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('./run.js');
     const p = propertyFromJson(prop);
     if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
     if (candidateArity(p) !== 1) throw new LayoutError('bad-request', `verify: ${propertyText(p)} needs its other operand, e.g. ["${propertyText(p)}", B]`);

@@ -19,6 +19,9 @@ export interface ArgSpec {
   optional?: boolean;
   /** the last argument may repeat (concat) */
   variadic?: boolean;
+  /** an integer beyond 2^53 − 1: an index or bound out of range (`domain`, the default), or a
+   *  size the implementation cannot represent (`overflow`, e.g. N of comp(A, N)) */
+  huge?: 'domain' | 'overflow';
 }
 
 /** A JSON value as it goes out in a response. */

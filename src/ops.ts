@@ -21,6 +21,7 @@ export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
 const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
 const int = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional });
+const sizeArg = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional, huge: 'overflow' });
 const show = formatLayout;
 
 /** A JSON integer: a number while exact, else a decimal string (BATCH-PROTOCOL.md). */
@@ -105,13 +106,13 @@ export const algebraOps: OpSpec[] = [
   {
     name: 'is_complementable',
     summary: 'whether A is complementable, or N-complementable (Defs. 2.3.6.3, 2.3.6.8)',
-    args: [layout('A'), int('N', true)],
+    args: [layout('A'), sizeArg('N', true)],
     run: ([a, n]) => (n === undefined ? isComplementable(a as Layout) : isNComplementable(a as Layout, n as number)),
   },
   {
     name: 'complement',
     summary: 'comp(A), or comp(A, N) (Defs. 2.3.6.5, 2.3.6.7)',
-    args: [layout('A'), int('N', true)],
+    args: [layout('A'), sizeArg('N', true)],
     run: ([a, n]) => show(complement(a as Layout, n as number | undefined)),
   },
   {
@@ -154,6 +155,12 @@ export function checkArity(spec: OpSpec, n: number): void {
   if (!ok) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
 }
 
+function huge(a: ArgSpec, what: string, text: string): LayoutError {
+  return a.huge === 'overflow'
+    ? new LayoutError('overflow', `${what} = ${text} exceeds 2^53-1`)
+    : new LayoutError('domain', `${what} = ${text} is out of range (beyond 2^53-1)`);
+}
+
 function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
   const what = `${spec.name} argument ${a.name}`;
   switch (a.kind) {
@@ -171,11 +178,11 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       if (fromText && typeof v === 'string') {
         if (!/^\s*-?\d+\s*$/.test(v)) throw badRequest(`${what} must be an integer, got '${v}'`);
         const n = Number(v);
-        if (!Number.isSafeInteger(n)) throw new LayoutError('overflow', `${what} ${v.trim()} exceeds 2^53-1`);
+        if (!Number.isSafeInteger(n)) throw huge(a, what, v.trim());
         return n;
       }
       if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
-      if (!Number.isSafeInteger(v)) throw new LayoutError('overflow', `${what} exceeds 2^53-1`);
+      if (!Number.isSafeInteger(v)) throw huge(a, what, String(v));
       return v;
     }
     default:

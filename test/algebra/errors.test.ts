@@ -84,9 +84,11 @@ describe('overflow', () => {
     }
   });
 
-  it('integers above 2^53−1 as JSON arguments', () => {
-    expect(err('eval', '(4,8):(1,4)', 2 ** 53).kind).toBe('overflow');
+  it('integers above 2^53−1 as JSON arguments: an index is out of its domain, a size N overflows', () => {
+    expect(err('eval', '(4,8):(1,4)', 2 ** 53).kind).toBe('domain');
+    expect(err('mode', '(4,8):(1,4)', 2 ** 60).kind).toBe('domain');
     expect(err('complement', '(4,8):(1,4)', 1e300).kind).toBe('overflow');
+    expect(err('is_complementable', '(4,8):(1,4)', 2 ** 53).kind).toBe('overflow');
   });
 
   it('size or cosize beyond 2^53−1', () => {

@@ -40,7 +40,7 @@ describe('batch', () => {
       ['{"id":"nc","op":"compose","args":["(2,2):(1,10)","(2,2):(1,1)"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['nc', 'not-composable'])],
       ['{"id":"ncomp","op":"complement","args":["(4,8):(1,4)",24]}', (r) => expect([r.id, r.error?.kind]).toEqual(['ncomp', 'not-complementable'])],
       ['{"id":"o","op":"parse","args":["9007199254740992:1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o', 'overflow'])],
-      ['{"id":"o2","op":"mode","args":["(4,8):(1,4)",9007199254740993]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o2', 'overflow'])],
+      ['{"id":"o2","op":"mode","args":["(4,8):(1,4)",9007199254740993]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o2', 'domain'])],
       ['{"id":"d","op":"eval","args":["(4,8):(1,4)",32]}', (r) => expect([r.id, r.error?.kind]).toEqual(['d', 'domain'])],
       [`{"id":"bomb","op":"parse","args":["${bomb}"]}`, (r) => {
         expect(r.id).toBe('bomb');

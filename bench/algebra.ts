@@ -128,4 +128,19 @@ console.log(
 console.log(
   `batch sustained   ${String(requests.length).padStart(8)}   ${fmt(sustained).padStart(7)}    ≥    50k  (requests / (time − start-up))                ${sustained >= 50e3 ? 'yes' : 'NO'}`,
 );
+// steady state: the corpus five times over in one process (V8 warm after the first pass)
+const reps = 5;
+const big = text.endsWith('\n') ? text.repeat(reps) : (text + '\n').repeat(reps);
+const bigTimes: number[] = [];
+for (let i = 0; i < 3; i++) {
+  const t0 = performance.now();
+  const p = spawnSync(process.execPath, [bin, 'batch'], { input: big, maxBuffer: 1 << 29 });
+  if (p.status !== 0) process.exit(1);
+  bigTimes.push((performance.now() - t0) / 1000);
+}
+bigTimes.sort((a, b) => a - b);
+const steady = (reps * requests.length) / (bigTimes[1]! - empty[1]!);
+console.log(
+  `batch steady      ${String(reps * requests.length).padStart(8)}   ${fmt(steady).padStart(7)}    ≥    50k  (the corpus ${reps}× in one process, ${bigTimes[1]!.toFixed(3)} s, less start-up)   ${steady >= 50e3 ? 'yes' : 'NO'}`,
+);
 console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');

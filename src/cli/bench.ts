@@ -4,6 +4,7 @@
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 GPU failure or a kernel whose output
  * is wrong.
  */
+import { parseOptions, Usage, type Parsed } from './args.js';
 import { writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
@@ -42,32 +43,13 @@ Options:
   --svg FILE        an SVG bar chart of the efficiencies
 `;
 
-class Usage extends Error {}
 
 const FLAGS = ['--help', '--json'];
 const OPTIONS = ['--elem', '--iters', '--backend', '--svg', '--tile', '--limit', '--kernels'];
 const KERNELS: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile'];
 
-function parseArgs(argv: string[]): { pos: string[]; flags: Set<string>; opt: Map<string, string> } {
-  const out = { pos: [] as string[], flags: new Set<string>(), opt: new Map<string, string>() };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      out.pos.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq >= 0 ? a.slice(0, eq) : a;
-    if (FLAGS.includes(name)) {
-      if (eq >= 0) throw new Usage(`${name} takes no value`);
-      out.flags.add(name);
-    } else if (OPTIONS.includes(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new Usage(`${name} needs a value`);
-      out.opt.set(name, v);
-    } else throw new Usage(`bench: unknown option ${name} (see layoutgpu bench --help)`);
-  }
-  return out;
+function parseArgs(argv: string[]): Parsed {
+  return parseOptions(argv, FLAGS, OPTIONS, 'bench');
 }
 
 function positiveInt(name: string, v: string, min: number, max = 2 ** 32): number {

@@ -5,6 +5,7 @@
  * runs over a second when stderr is a terminal, and reports backend, adapter and time.
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 internal or GPU failure.
  */
+import { parseOptions, Usage, type Parsed } from './args.js';
 import { openSync, writeSync, closeSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { concat, cosize, size, type Layout } from '../algebra/layout.js';
@@ -31,8 +32,6 @@ export type EvaluatorRun = (argv: string[], io: EvaluatorIo) => Promise<number>;
 /** eval prints at most this many offsets; beyond, --out is needed */
 const PRINT_LIMIT = 65_536;
 
-class Usage extends Error {}
-
 const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow']);
 
 function report(e: unknown, io: EvaluatorIo): number {
@@ -48,34 +47,8 @@ function report(e: unknown, io: EvaluatorIo): number {
   return 1;
 }
 
-interface Parsed {
-  pos: string[];
-  flags: Set<string>;
-  opt: Map<string, string>;
-}
-
 /** flags without value, options with one; anything else starting with -- is a usage error */
-function parse(argv: string[], flags: string[], options: string[]): Parsed {
-  const out: Parsed = { pos: [], flags: new Set(), opt: new Map() };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (!a.startsWith('--')) {
-      out.pos.push(a);
-      continue;
-    }
-    const eq = a.indexOf('=');
-    const name = eq >= 0 ? a.slice(0, eq) : a;
-    if (flags.includes(name)) {
-      if (eq >= 0) throw new Usage(`${name} takes no value`);
-      out.flags.add(name);
-    } else if (options.includes(name)) {
-      const v = eq >= 0 ? a.slice(eq + 1) : argv[++i];
-      if (v === undefined) throw new Usage(`${name} needs a value`);
-      out.opt.set(name, v);
-    } else throw new Usage(`unknown option ${name}`);
-  }
-  return out;
-}
+const parse = (argv: string[], flags: string[], options: string[]): Parsed => parseOptions(argv, flags, options);
 
 const COMMON_FLAGS = ['--help', '--json'];
 const RUN_OPTIONS = ['--backend', '--timeout'];

@@ -52,6 +52,9 @@ export function answerLine(line: string, ctx: OpContext): Response | Promise<Res
   }
 }
 
+/** Answers are written in blocks of this many lines (and at the end of each input block). */
+const FLUSH_LINES = 256;
+
 /** Run the batch loop over a readable stream of JSON Lines, writing to `write`. */
 export async function runBatch(
   input: AsyncIterable<Buffer | string>,
@@ -76,6 +79,11 @@ export async function runBatch(
         const p = handle(pending.slice(start, nl));
         if (p) await p;
         start = nl + 1;
+        // write in blocks: answers go out early and few of them live long enough to be copied
+        if (out.length >= FLUSH_LINES) {
+          write(out.join('\n') + '\n');
+          out.length = 0;
+        }
       }
       pending = pending.slice(start);
       if (out.length) {

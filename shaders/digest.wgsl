@@ -1,38 +1,29 @@
-// digest.wgsl: per workgroup, the exact sum (< 256 · 2^53 < 2^64), min and max of Φ_L over
-// its indices; the host adds the partials up.
+// digest.wgsl: each thread walks DIGEST_PER consecutive indices (digest_walk, generated) and
+// writes the exact sum, min and max of Φ_L over them in 64 bits; the host adds the partials up.
+// No workgroup reduction: barriers are what software adapters run slowest, and a long walk per
+// thread already makes the partials few. The codegen chooses DIGEST_PER so that a thread's sum
+// stays below 2^64 (DIGEST_PER · cosize < 2^64).
 
 @group(0) @binding(1) var<storage, read_write> partials: array<vec2<u32>>;
 
-var<workgroup> s_sum: array<vec2<u32>, WG>;
-var<workgroup> s_min: array<vec2<u32>, WG>;
-var<workgroup> s_max: array<vec2<u32>, WG>;
+struct Acc {
+  sum: vec2<u32>,
+  lo: vec2<u32>,
+  hi: vec2<u32>,
+}
 
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let t = thread_index(wid, nwg, lid);
-  let valid = t < params.count;
-  var v = vec2<u32>(0u, 0u);
-  if (valid) {
-    v = widen_l(phi_l(index_of(t)));
+  var acc = Acc(vec2<u32>(0u, 0u), vec2<u32>(0xffffffffu, 0xffffffffu), vec2<u32>(0u, 0u));
+  // params.count ≥ 1; t·DIGEST_PER ≤ count − 1 never wraps, and neither does the walk's bound
+  if (t <= (params.count - 1u) / DIGEST_PER) {
+    let first = t * DIGEST_PER;
+    acc = digest_walk(first, min(DIGEST_PER, params.count - first));
   }
-  s_sum[lid] = v;
-  s_min[lid] = select(vec2<u32>(0xffffffffu, 0xffffffffu), v, valid);
-  s_max[lid] = v;
-  workgroupBarrier();
-  for (var k = WG / 2u; k > 0u; k = k >> 1u) {
-    if (lid < k) {
-      s_sum[lid] = u64_add(s_sum[lid], s_sum[lid + k]);
-      s_min[lid] = u64_min(s_min[lid], s_min[lid + k]);
-      s_max[lid] = u64_max(s_max[lid], s_max[lid + k]);
-    }
-    workgroupBarrier();
-  }
-  if (lid == 0u) {
-    let w = wid.y * nwg.x + wid.x;
-    partials[3u * w] = s_sum[0];
-    partials[3u * w + 1u] = s_min[0];
-    partials[3u * w + 2u] = s_max[0];
-  }
+  partials[3u * t] = acc.sum;
+  partials[3u * t + 1u] = acc.lo;
+  partials[3u * t + 2u] = acc.hi;
 }

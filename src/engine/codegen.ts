@@ -155,6 +155,12 @@ export interface GeneratedKernel {
 }
 
 /** eval | digest | compact of one layout. */
+/** Indices walked by one thread of the digest kernel: its exact sum must stay below 2^64
+ *  (256 · cosize < 2^64 since cosize ≤ 2^53), and a 2^24-index dispatch keeps 65,536 threads. */
+export function digestPerThread(_p: Prepared): number {
+  return 256;
+}
+
 export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Layout | Prepared, windowed = false): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
@@ -201,6 +207,38 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
           '  let q = u64_sub(v, params.window);\n  return select(0xffffffffu, q.x, q.y == 0u);\n}',
       );
     }
+  }
+  if (kernel === 'digest') {
+    parts.push(`const DIGEST_PER: u32 = ${digestPerThread(p)}u;`);
+    parts.push(
+      p.wideOffset
+        ? `fn digest_walk(first: u32, n: u32) -> Acc {
+  var a = Acc(vec2<u32>(0u, 0u), vec2<u32>(0xffffffffu, 0xffffffffu), vec2<u32>(0u, 0u));
+  for (var k = 0u; k < n; k = k + 1u) {
+    let v = widen_l(phi_l(index_of(first + k)));
+    a.sum = u64_add(a.sum, v);
+    a.lo = u64_min(a.lo, v);
+    a.hi = u64_max(a.hi, v);
+  }
+  return a;
+}`
+        : `fn digest_walk(first: u32, n: u32) -> Acc {
+  var lo = 0u;
+  var carries = 0u;
+  var mn = 0xffffffffu;
+  var mx = 0u;
+  for (var k = 0u; k < n; k = k + 1u) {
+    let v = phi_l(index_of(first + k));
+    let s = lo + v;
+    carries = carries + select(0u, 1u, s < v);
+    lo = s;
+    mn = min(mn, v);
+    mx = max(mx, v);
+  }
+  // n ≥ 1 here, so mn is a real offset
+  return Acc(vec2<u32>(lo, carries), vec2<u32>(mn, 0u), vec2<u32>(mx, 0u));
+}`,
+    );
   }
   parts.push(SHADERS[kernel]);
   return { kernel, source: parts.join('\n\n'), offBytes: p.wideOffset ? 8 : 4, wideIndex };

@@ -23,7 +23,7 @@ import type {
   RunOptions,
   TileMap,
 } from './backend.js';
-import { genCompose, genSingle, genTiles, WG, type GeneratedKernel } from './codegen.js';
+import { digestPerThread, genCompose, genSingle, genTiles, WG, type GeneratedKernel } from './codegen.js';
 import { checkComposeArgs, sameMultiset, splitTiles, tileDivision } from './cpu.js';
 import { checkRange, closedMinMax, closedSum, ENUMERATE_LIMIT, prepare, TWO32, type Prepared } from './prep.js';
 
@@ -327,9 +327,10 @@ export class GpuBackend implements Backend {
     const gen = genSingle('digest', p);
     const pipe = await this.pipeline(gen.source, 1);
     const pr = this.progress(hi - lo, opts);
-    const per = Math.min(hi - lo, this.chunkLimit());
-    const [gx, gy] = this.grid(per);
-    const bytes = gx * gy * 24;
+    const walk = digestPerThread(p); // indices per thread
+    const per = Math.min(hi - lo, this.chunkLimit(), 2 ** 31);
+    const [gx, gy] = this.grid(Math.ceil(per / walk));
+    const bytes = gx * gy * WG * 24; // one partial (sum, min, max) per thread
     const part = await this.tryBuffer(bytes, USAGE.STORAGE | USAGE.COPY_SRC, 'digest partials');
     const rb = await this.tryBuffer(bytes, USAGE.MAP_READ | USAGE.COPY_DST, 'digest read-back');
     if (!part || !rb) throw this.fail('could not allocate the digest buffers');
@@ -339,8 +340,8 @@ export class GpuBackend implements Backend {
     try {
       for (let s = lo; s < hi; s += per) {
         const n = Math.min(per, hi - s);
-        const [x, y] = this.grid(n);
-        const used = x * y * 24;
+        const [x, y] = this.grid(Math.ceil(n / walk));
+        const used = x * y * WG * 24;
         this.submit(pipe, [part], [{ base: s, count: n }], undefined, (e) => e.copyBufferToBuffer(part, 0, rb, 0, used));
         await this.drain(pr);
         const w = new Uint32Array(await this.readBack(rb, pr), 0, used / 4);

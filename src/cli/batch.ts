@@ -10,6 +10,9 @@ import { makeContext } from './context.js';
 
 export interface Response {
   id: Json;
+  /** the id's text exactly as the request wrote it, when JSON numbers cannot carry it (beyond
+   *  2^53, or beyond the doubles) */
+  rawId?: string;
   ok: boolean;
   result?: Json;
   error?: { kind: string; message: string };
@@ -20,6 +23,46 @@ export function errorResponse(id: Json, e: unknown): Response {
   if (e instanceof RangeError) return { id, ok: false, error: { kind: 'bad-request', message: `input too large: ${e.message}` } };
   const message = e instanceof Error ? e.message : String(e);
   return { id, ok: false, error: { kind: 'bad-request', message: `internal error: ${message}` } };
+}
+
+/** The text of the last top-level "id" number of a request line (JSON.parse keeps the last). */
+export function rawIdText(line: string): string | undefined {
+  let depth = 0;
+  let found: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (c === '"') {
+      let j = i + 1;
+      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
+      const token = line.slice(i, j + 1);
+      i = j;
+      if (depth !== 1) continue;
+      let k = j + 1;
+      while (k < line.length && /\s/.test(line[k]!)) k++;
+      if (line[k] !== ':') continue;
+      let key: unknown;
+      try {
+        key = JSON.parse(token);
+      } catch {
+        continue;
+      }
+      if (key !== 'id') continue;
+      k++;
+      while (k < line.length && /\s/.test(line[k]!)) k++;
+      const m = /^-?[0-9][0-9.eE+-]*/.exec(line.slice(k));
+      found = m ? m[0] : undefined;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  return found;
+}
+
+/** One response as a JSON line, the id echoed exactly as the request wrote it. */
+export function responseLine(r: Response): string {
+  if (r.rawId === undefined) return JSON.stringify(r);
+  const { rawId, ...rest } = r;
+  const text = JSON.stringify({ ...rest, id: 0 });
+  return `{"id":${rawId}${text.slice('{"id":0'.length)}`;
 }
 
 /** Answer one request line: synchronously for algebra ops, with a Promise for bulk checks. */
@@ -35,6 +78,17 @@ export function answerLine(line: string, ctx: OpContext): Response | Promise<Res
   }
   const r = req as { id?: Json; op?: unknown; args?: unknown };
   const id: Json = r.id === undefined ? null : r.id;
+  if (typeof id === 'number' && !Number.isSafeInteger(id) && (!Number.isFinite(id) || !String(id).includes('.'))) {
+    const raw = rawIdText(line);
+    if (raw !== undefined) {
+      const answer = answerParsed(id, r, ctx);
+      return answer instanceof Promise ? answer.then((a) => ({ ...a, rawId: raw })) : { ...answer, rawId: raw };
+    }
+  }
+  return answerParsed(id, r, ctx);
+}
+
+function answerParsed(id: Json, r: { op?: unknown; args?: unknown }, ctx: OpContext): Response | Promise<Response> {
   if (typeof r.op !== 'string') return { id, ok: false, error: { kind: 'bad-request', message: "missing string field 'op'" } };
   const args = r.args === undefined ? [] : r.args;
   if (!Array.isArray(args)) return { id, ok: false, error: { kind: 'bad-request', message: "'args' must be an array" } };
@@ -67,8 +121,8 @@ export async function runBatch(
   const handle = (line: string): void | Promise<void> => {
     if (line.trim() === '') return;
     const r = answerLine(line, ctx);
-    if (r instanceof Promise) return r.then((v) => void out.push(JSON.stringify(v)));
-    out.push(JSON.stringify(r));
+    if (r instanceof Promise) return r.then((v) => void out.push(responseLine(v)));
+    out.push(responseLine(r));
   };
   try {
     for await (const chunk of input) {

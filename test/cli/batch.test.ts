@@ -69,6 +69,19 @@ describe('batch', () => {
     });
   });
 
+  it('echoes every id exactly as written, even where JSON numbers cannot carry it', async () => {
+    const ids = ['12345678901234567890', '-99999999999999999999', '1e400', '1.5', '"x"', '{"id":5}', '[1,2]', 'null'];
+    const input = ids.map((id) => `{"op":"size","id":${id},"args":["4:1"]}`).join('\n') + '\n';
+    const run = await cli(['batch'], input);
+    expect(run.code).toBe(0);
+    const out = run.stdout.trim().split('\n');
+    expect(out.length).toBe(ids.length);
+    out.forEach((line, i) => {
+      expect(line.startsWith(`{"id":${ids[i]},`), line).toBe(true);
+      expect(line.endsWith('"ok":true,"result":4}'), line).toBe(true);
+    });
+  });
+
   it('many requests: all answered, in order', async () => {
     const n = 3000;
     const lines: string[] = [];

@@ -34,7 +34,8 @@ class Parser {
       const c = t.charCodeAt(p);
       // ASCII whitespace fast; anything else non-ASCII checked against \s
       if (c === 32 || (c >= 9 && c <= 13)) p++;
-      else if (c > 127 && /\s/.test(t[p]!)) p++;
+      // Unicode White_Space: JavaScript's \s plus NEL (U+0085), less the byte-order mark U+FEFF
+      else if (c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(t[p]!))) p++;
       else break;
     }
     this.pos = p;

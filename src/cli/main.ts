@@ -161,6 +161,8 @@ export async function main(
     }
     const json = takeFlag(args, '--json');
     const backendChoice = backendOption(args);
+    const unknown = args.find((a) => a.startsWith('--'));
+    if (unknown !== undefined) throw new UsageError(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
     const ctx = makeContext(backendChoice);
     try {
       const r = await runOp(spec.name, args, ctx, true);

@@ -6,7 +6,8 @@ import type { Backend, BackendChoice } from './engine/backend.js';
 
 /** How an argument arrives (a JSON value in `batch`, a string on the command line). */
 export type ArgKind =
-  | 'layout' //  a string in layout notation, parsed to a Layout
+  | 'layout' //  a string in layout notation, parsed to a Layout (size and cosize ≤ 2^53 − 1)
+  | 'any-layout' // the same, of any size: for the structural ops and the exact BigInt ones
   | 'tuple' //   a string in tuple notation, parsed to a Tuple (e.g. S̄ of relative coalesce)
   | 'profile' // a string such as (*,(*,*))
   | 'coord' //   a string such as (1,(2,0)): a nested coordinate (entries ≥ 0)

@@ -20,6 +20,8 @@ import { verifyOps } from './verify/ops.js';
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
 const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
+/** a layout of any size (structural ops; size and cosize exact as BigInt) */
+const anyLayout = (name: string): ArgSpec => ({ name, kind: 'any-layout' });
 const int = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional });
 const sizeArg = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional, huge: 'overflow' });
 const show = formatLayout;
@@ -30,51 +32,51 @@ export function jsonInt(n: number | bigint): Json {
   return n;
 }
 
-const unary = (name: string, summary: string, f: (l: Layout) => Json): OpSpec => ({
+const unary = (name: string, summary: string, f: (l: Layout) => Json, anySize = false): OpSpec => ({
   name,
   summary,
-  args: [layout('L')],
+  args: [anySize ? anyLayout('L') : layout('L')],
   run: ([l]) => f(l as Layout),
 });
 
 export const algebraOps: OpSpec[] = [
-  unary('parse', 'L in canonical form', show),
-  unary('size', 'size(L): the product of the shape entries', (l) => L.size(l)),
-  unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => L.cosize(l)),
-  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l)),
-  unary('length', 'len(L): the number of entries', (l) => L.length(l)),
-  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l)),
-  unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l))),
-  unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l))),
+  unary('parse', 'L in canonical form', show, true),
+  unary('size', 'size(L): the product of the shape entries', (l) => jsonInt(L.sizeBig(l)), true),
+  unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => jsonInt(L.cosizeBig(l)), true),
+  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l), true),
+  unary('length', 'len(L): the number of entries', (l) => L.length(l), true),
+  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l), true),
+  unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l)), true),
+  unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l)), true),
   {
     name: 'mode',
     summary: 'mode_i(L), 1 ≤ i ≤ rank(L) (Def. 2.3.1.9)',
-    args: [layout('L'), int('i')],
+    args: [anyLayout('L'), int('i')],
     run: ([l, i]) => show(L.mode(l as Layout, i as number)),
   },
   {
     name: 'entry',
     summary: 'entry_i(L) = s_i:d_i, 1 ≤ i ≤ len(L) (Def. 2.3.1.9)',
-    args: [layout('L'), int('i')],
+    args: [anyLayout('L'), int('i')],
     run: ([l, i]) => show(L.entry(l as Layout, i as number)),
   },
   {
     name: 'concat',
     summary: 'the concatenation (L1, …, Lk) (Def. 2.3.2.5)',
-    args: [{ name: 'L', kind: 'layout', variadic: true }],
-    run: (ls) => show(L.concat(...(ls as Layout[]))),
+    args: [{ name: 'L', kind: 'any-layout', variadic: true }],
+    run: (ls) => show(L.concatUnbounded(...(ls as Layout[]))),
   },
   {
     name: 'substitute',
     summary: 'L_P, the modes of L substituted into profile P (Def. 2.3.2.12)',
-    args: [layout('L'), { name: 'P', kind: 'profile' }],
+    args: [anyLayout('L'), { name: 'P', kind: 'profile' }],
     run: ([l, p]) => show(L.substitute(l as Layout, p as Profile)),
   },
   {
     name: 'eval',
     summary: 'Φ_L(x), 0 ≤ x < size(L) (Construction 2.3.1.17)',
-    args: [layout('L'), int('x')],
-    run: ([l, x]) => L.phi(l as Layout, x as number),
+    args: [anyLayout('L'), int('x')],
+    run: ([l, x]) => jsonInt(L.phiBig(l as Layout, x as number)),
   },
   {
     name: 'coord',
@@ -101,8 +103,8 @@ export const algebraOps: OpSpec[] = [
     run: ([l, bar]) => (bar === undefined ? isCoalesced(l as Layout) : isCoalescedOver(l as Layout, bar as Tuple)),
   },
   unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact),
-  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate),
-  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable),
+  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate, true),
+  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable, true),
   {
     name: 'is_complementable',
     summary: 'whether A is complementable, or N-complementable (Defs. 2.3.6.3, 2.3.6.8)',
@@ -165,11 +167,13 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
   const what = `${spec.name} argument ${a.name}`;
   switch (a.kind) {
     case 'layout':
+    case 'any-layout':
     case 'tuple':
     case 'profile':
     case 'coord': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
       if (a.kind === 'layout') return parseLayout(v, a.name);
+      if (a.kind === 'any-layout') return parseLayout(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);
       if (a.kind === 'coord') return parseTuple(v, a.name, true);
       return parseProfile(v, a.name);

@@ -37,10 +37,12 @@ function collectEntries(a: Tuple, b: Tuple, s: number[], d: number[]): boolean {
   return true;
 }
 
-/** Def. 2.3.1.1: validate and build S:D. Throws `domain` (incongruent, zero shape, negative
+/** Def. 2.3.1.1: validate and build S:D. With `unbounded`, size and cosize may exceed
+ *  2^53 − 1 (each entry may not): such a layout is only for the structural operations and the
+ *  exact BigInt ones below (sizeBig, cosizeBig, phiBig); everything else refuses it. Throws `domain` (incongruent, zero shape, negative
  *  stride, non-integer) or `overflow` (size or cosize beyond 2^53 − 1). Values are treated
  *  as immutable everywhere (readonly types), not frozen (freezing is slow on hot paths). */
-export function makeLayout(shape: Tuple, stride: Tuple): Layout {
+export function makeLayout(shape: Tuple, stride: Tuple, unbounded = false): Layout {
   const s: number[] = [];
   const d: number[] = [];
   if (!collectEntries(shape, stride, s, d)) {
@@ -59,10 +61,11 @@ export function makeLayout(shape: Tuple, stride: Tuple): Layout {
     }
     if (si > MAX_EXACT) throw overflow(`shape entry ${i + 1}`);
     if (di > MAX_EXACT) throw overflow(`stride entry ${i + 1}`);
+    if (unbounded) continue;
     sz = mul(sz, si, 'size');
     co = add(co, mul(si - 1, di, 'cosize'), 'cosize');
   }
-  add(co, 1, 'cosize');
+  if (!unbounded) add(co, 1, 'cosize');
   return { shape, stride };
 }
 
@@ -176,6 +179,43 @@ function checkIndex(l: Layout, x: number): number {
   const n = size(l);
   if (!Number.isInteger(x) || x < 0 || x >= n) throw domainError(`x = ${x} is outside [0, ${n})`);
   return n;
+}
+
+/** size(L) as an exact BigInt, for layouts of any size. */
+export function sizeBig(l: Layout): bigint {
+  let p = 1n;
+  for (const s of flat(l).shapes) p *= BigInt(s);
+  return p;
+}
+
+/** cosize(L) as an exact BigInt, for layouts of any size. */
+export function cosizeBig(l: Layout): bigint {
+  const { shapes, strides } = flat(l);
+  let c = 1n;
+  for (let i = 0; i < shapes.length; i++) c += BigInt(shapes[i]! - 1) * BigInt(strides[i]!);
+  return c;
+}
+
+/** Φ_L(x) exactly for layouts of any size (x itself is an exact integer): a number while the
+ *  offset is, a BigInt beyond. */
+export function phiBig(l: Layout, x: number): number | bigint {
+  const n = sizeBig(l);
+  if (!Number.isInteger(x) || x < 0 || BigInt(x) >= n) throw domainError(`x = ${x} is outside [0, ${n})`);
+  const { shapes, strides } = flat(l);
+  let off = 0n;
+  let rest = BigInt(x);
+  for (let i = 0; i < shapes.length && rest > 0n; i++) {
+    const s = BigInt(shapes[i]!);
+    off += (rest % s) * BigInt(strides[i]!);
+    rest /= s;
+  }
+  return off <= BigInt(MAX_EXACT) ? Number(off) : off;
+}
+
+/** Def. 2.3.2.5 for layouts of any size (no size or cosize check). */
+export function concatUnbounded(...ls: readonly Layout[]): Layout {
+  if (ls.length < 1) throw domainError('concatenation needs at least one layout');
+  return { shape: ls.map((l) => l.shape), stride: ls.map((l) => l.stride) };
 }
 
 /** Construction 2.3.1.17: Φ_L(x) = Σ x_i·d_i with x_i the colexicographic coordinates of x. */

@@ -148,13 +148,13 @@ function flatInts(t: Tuple): number[] {
 }
 
 /** Parse a layout `shape:stride` and validate it (congruence, signs, size). */
-export function parseLayout(text: string, what = 'layout'): Layout {
+export function parseLayout(text: string, what = 'layout', unbounded = false): Layout {
   const p = new Parser(text, what);
   const shape = p.tuple();
   if (!p.eat(':')) p.fail("':'");
   const stride = p.tuple();
   p.end();
-  return makeLayout(shape, stride);
+  return makeLayout(shape, stride, unbounded);
 }
 
 /** Parse a profile such as `(*,(*,*))`. */

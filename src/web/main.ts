@@ -44,8 +44,9 @@ function extraArgs(spec: OpSpec): Extra {
   const out: Extra = {};
   const others: ArgSpec[] = [];
   for (const a of rest) {
-    if (a.kind === 'layout' && !out.layout2) out.layout2 = a;
-    else if (a.kind !== 'layout') others.push(a);
+    const isLayout = a.kind === 'layout' || a.kind === 'any-layout';
+    if (isLayout && !out.layout2) out.layout2 = a;
+    else if (!isLayout) others.push(a);
   }
   if (others.length === 1) out.arg = others[0];
   else if (others.length > 1 && others.every((a) => a.kind === 'int')) {

@@ -91,14 +91,25 @@ describe('overflow', () => {
     expect(err('is_complementable', '(4,8):(1,4)', 2 ** 53).kind).toBe('overflow');
   });
 
-  it('size or cosize beyond 2^53−1', () => {
-    const e = err('parse', '(4294967296,4294967296):(1,1)');
-    expect(e.kind).toBe('overflow');
-    expect(e.message).toMatch(/size/);
-    expect(err('size', '((65536,65536),(65536,65536)):((0,0),(0,0))').kind).toBe('overflow');
-    expect(err('parse', '(3,2):(1,9007199254740991)').kind).toBe('overflow');
-    // a concatenation whose size overflows although its parts do not
-    expect(err('concat', '4294967296:1', '4294967296:0').kind).toBe('overflow');
+  it('size or cosize beyond 2^53−1: exact for the structural ops, overflow where a number is needed', () => {
+    // structural ops and size/cosize/eval answer exactly (integers beyond 2^53 − 1 as strings)
+    expect(op('parse', '(4294967296,4294967296):(1,1)')).toEqual({ ok: true, result: '(4294967296,4294967296):(1,1)' });
+    expect(op('size', '((65536,65536),(65536,65536)):((0,0),(0,0))')).toEqual({ ok: true, result: (2n ** 64n).toString() });
+    expect(op('cosize', '(3,2):(1,9007199254740991)')).toEqual({ ok: true, result: '9007199254740994' });
+    expect(op('eval', '(4294967296,4):(4294967296,1)', 4294967296 * 3 + 1)).toEqual({ ok: true, result: 4294967296 + 3 }); // x = (1, 3)
+    expect(op('concat', '4294967296:1', '4294967296:0')).toEqual({ ok: true, result: '(4294967296,4294967296):(1,0)' });
+    // operations that compute with sizes refuse
+    for (const [name, ...args] of [
+      ['coalesce', '(4294967296,4294967296):(1,4294967296)'],
+      ['is_compact', '(4294967296,4294967296):(1,4294967296)'],
+      ['complement', '(3,2):(1,9007199254740991)'],
+      ['compose', '(4294967296,4294967296):(1,1)', '2:1'],
+      ['logical_divide', '(4294967296,4294967296):(1,1)', '2:1'],
+    ] as const) {
+      const e = err(name, ...args);
+      expect(e.kind, name).toBe('overflow');
+      expect(e.message, name).toMatch(/size/);
+    }
   });
 
   it('a nesting bomb is an error, not a crash', () => {

@@ -103,7 +103,7 @@ export class GpuBackend implements Backend {
   // ------------------------------------------------------------------------------------------
   // plumbing
 
-  private fail(what: string, p?: Progress): LayoutError {
+  private fail(what: string, p: Progress | undefined = this.active): LayoutError {
     const where = p ? `: completed ${p.done} of ${p.total} indices` : '';
     return new LayoutError('gpu', `${what}${where} (adapter: ${this.opts.adapter})`);
   }
@@ -269,8 +269,14 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /** the progress of the run in flight: a failure detected where no progress is at hand
+   *  (e.g. at a submit) still reports what completed */
+  private active: Progress | undefined;
+
   private progress(total: number, opts?: RunOptions): Progress {
-    return { done: 0, total, deadline: opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity, opts };
+    const p: Progress = { done: 0, total, deadline: opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity, opts };
+    this.active = p;
+    return p;
   }
 
   private step(p: Progress, n: number): void {

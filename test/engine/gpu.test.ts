@@ -167,7 +167,7 @@ describe('GPU faults', () => {
   it('reports a lost device as a gpu error with what completed', async () => {
     const own = await testDevice();
     const b = new GpuBackend(own.device, { adapter: 'doomed', software: true, maxChunk: 1 << 12 });
-    const run = b.checkCompact(parseLayout('(2048,2048):(2048,1)'));
+    const run = b.checkCompact(parseLayout('(4096,4096):(4096,1)')); // thousands of chunks: still running at 150 ms
     setTimeout(() => own.device.destroy(), 150);
     const e = await run.then(() => null, (x: unknown) => x);
     expect(e).toBeInstanceOf(LayoutError);

@@ -42,7 +42,16 @@ function collectEntries(a: Tuple, b: Tuple, s: number[], d: number[]): boolean {
  *  exact BigInt ones below (sizeBig, cosizeBig, phiBig); everything else refuses it. Throws `domain` (incongruent, zero shape, negative
  *  stride, non-integer) or `overflow` (size or cosize beyond 2^53 − 1). Values are treated
  *  as immutable everywhere (readonly types), not frozen (freezing is slow on hot paths). */
-export function makeLayout(shape: Tuple, stride: Tuple, unbounded = false): Layout {
+export function makeLayout(shape: Tuple, stride: Tuple): Layout {
+  return validate(shape, stride, false);
+}
+
+/** makeLayout without the size and cosize bounds (see above). */
+export function makeLayoutUnbounded(shape: Tuple, stride: Tuple): Layout {
+  return validate(shape, stride, true);
+}
+
+function validate(shape: Tuple, stride: Tuple, unbounded: boolean): Layout {
   const s: number[] = [];
   const d: number[] = [];
   if (!collectEntries(shape, stride, s, d)) {

@@ -7,7 +7,7 @@
  */
 import { MAX_EXACT } from './arith.js';
 import { LayoutError } from './errors.js';
-import { makeLayout, type Layout } from './layout.js';
+import { makeLayout, makeLayoutUnbounded, type Layout } from './layout.js';
 import type { Profile, Tuple } from './tuple.js';
 
 /** Deeper nesting is refused (a parse error), so no input can exhaust the stack. */
@@ -154,7 +154,7 @@ export function parseLayout(text: string, what = 'layout', unbounded = false): L
   if (!p.eat(':')) p.fail("':'");
   const stride = p.tuple();
   p.end();
-  return makeLayout(shape, stride, unbounded);
+  return unbounded ? makeLayoutUnbounded(shape, stride) : makeLayout(shape, stride);
 }
 
 /** Parse a profile such as `(*,(*,*))`. */

@@ -21,13 +21,13 @@ class Parser {
   ) {}
 
   fail(expected: string): never {
-    this.skip();
+    this.skipSpace();
     const got =
       this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
   }
 
-  skip(): void {
+  skipSpace(): void {
     const t = this.text;
     let p = this.pos;
     for (;;) {
@@ -42,12 +42,12 @@ class Parser {
   }
 
   peek(): string | undefined {
-    this.skip();
+    this.skipSpace();
     return this.text[this.pos];
   }
 
   eat(c: string): boolean {
-    this.skip();
+    this.skipSpace();
     if (this.text.charCodeAt(this.pos) === c.charCodeAt(0)) {
       this.pos++;
       return true;
@@ -56,7 +56,7 @@ class Parser {
   }
 
   integer(allowNegative: boolean): number {
-    this.skip();
+    this.skipSpace();
     const start = this.pos;
     if (allowNegative && this.text[this.pos] === '-') this.pos++;
     const digitsAt = this.pos;
@@ -83,12 +83,12 @@ class Parser {
   depth = 0;
 
   tuple(): Tuple {
-    this.skip();
+    this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
     this.pos++;
     if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
     const items: Tuple[] = [];
-    this.skip();
+    this.skipSpace();
     if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
       this.pos++;
       this.depth--;
@@ -96,7 +96,7 @@ class Parser {
     }
     for (;;) {
       items.push(this.tuple());
-      this.skip();
+      this.skipSpace();
       const c = this.text.charCodeAt(this.pos);
       if (c === 41 /* ) */) {
         this.pos++;

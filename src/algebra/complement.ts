@@ -48,10 +48,20 @@ function complementabilityFailure(s: readonly number[], d: readonly number[]): s
   return null;
 }
 
-/** The span s_m·d_m of sorted A (1 when A has no entry of shape > 1). */
-export function span(a: Layout): number {
+/** A's entries of shape > 1, sorted, or the `not-complementable` error naming why
+ *  (Defs. 2.1.6.x, 2.3.6.3). */
+function complementableEntries(a: Layout): SortedEntries {
   const f = flat(a);
-  const { shapes, strides } = sortEntries(f.shapes, f.strides);
+  const sorted = sortEntries(f.shapes, f.strides);
+  const why = complementabilityFailure(sorted.shapes, sorted.strides);
+  if (why !== null) throw new LayoutError('not-complementable', `${formatLayout(a)} is not complementable: ${why}`);
+  return sorted;
+}
+
+/** The span s_m·d_m of sorted A (1 when A has no entry of shape > 1); A must be
+ *  complementable (its error otherwise: the span of anything else means nothing). */
+export function span(a: Layout): number {
+  const { shapes, strides } = complementableEntries(a);
   const m = shapes.length;
   return m === 0 ? 1 : mul(shapes[m - 1]!, strides[m - 1]!, 'span');
 }
@@ -83,10 +93,7 @@ export function isNComplementable(a: Layout, n: number): boolean {
  *  dropping shape-1 entries, then coalesced. */
 export function complement(a: Layout, n?: number): Layout {
   if (n !== undefined) checkN(n);
-  const f = flat(a);
-  const { shapes, strides } = sortEntries(f.shapes, f.strides);
-  const why = complementabilityFailure(shapes, strides);
-  if (why !== null) throw new LayoutError('not-complementable', `${formatLayout(a)} is not complementable: ${why}`);
+  const { shapes, strides } = complementableEntries(a);
   const cs: number[] = [];
   const cd: number[] = [];
   let reach = 1; // s_{i-1}·d_{i-1}, the span covered so far

@@ -16,8 +16,8 @@ export function logicalDivide(a: Layout, b: Layout): Layout {
 /** The N of Def. 2.3.9.1 used here: the least multiple of span(A) that is ≥ size(A)·cosize(B)
  *  (Observation 2.3.9.2: the product is the same for every admissible N). */
 export function productModulus(a: Layout, b: Layout): number {
+  const sp = span(a); // first: A's complement failure is the product's, before N is formed
   const need = mul(size(a), cosize(b), 'size(A)·cosize(B)');
-  const sp = span(a);
   const n = Math.ceil(need / sp) * sp;
   if (n > Number.MAX_SAFE_INTEGER) throw overflow('N for the logical product');
   return n;
@@ -25,7 +25,6 @@ export function productModulus(a: Layout, b: Layout): number {
 
 /** Def. 2.3.9.1: A ⊗ B = (A, comp(A, N) ∘ B). */
 export function logicalProduct(a: Layout, b: Layout): Layout {
-  complement(a); // A must be complementable: its failure is the product's (before N is formed)
   const n = productModulus(a, b);
   return concat(a, compose(complement(a, n), b));
 }

@@ -16,8 +16,14 @@ const MAX_RANK = 64;
 const sS = new Float64Array(MAX_RANK);
 const sD = new Float64Array(MAX_RANK);
 
-/** Φ bijective onto [0, size) for the entries [lo, hi) (structural, exact). */
-export function compactEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
+// size and cosize of the entries [lo, hi) measured by measureEntries (module state: no
+// allocation on the scan's hot path)
+let entrySize = 1;
+let entryCosize = 1;
+
+/** size and cosize of the entries [lo, hi) with s > 1, into entrySize / entryCosize; false
+ *  when one of them has stride 0 (then Φ repeats a value: neither compact nor injective). */
+function measureEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
   let size = 1;
   let co = 1;
   for (let k = lo; k < hi; k++) {
@@ -28,7 +34,16 @@ export function compactEntries(shapes: ArrayLike<number>, strides: ArrayLike<num
     size *= s;
     co += (s - 1) * d;
   }
-  if (co !== size) return false;
+  entrySize = size;
+  entryCosize = co;
+  return true;
+}
+
+/** Φ bijective onto [0, size) for the entries [lo, hi) (structural, exact). */
+export function compactEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
+  if (!measureEntries(shapes, strides, lo, hi)) return false;
+  const size = entrySize;
+  if (entryCosize !== size) return false;
   if (size === 1) return true;
   return sortedRadix(shapes, strides, lo, hi);
 }
@@ -81,16 +96,9 @@ let bits = new Uint32Array(1 << 12);
 
 /** Φ injective on [0, size) for the entries [lo, hi). */
 export function injectiveEntries(shapes: ArrayLike<number>, strides: ArrayLike<number>, lo: number, hi: number): boolean {
-  let size = 1;
-  let co = 1;
-  for (let k = lo; k < hi; k++) {
-    const s = shapes[k]!;
-    if (s === 1) continue;
-    const d = strides[k]!;
-    if (d === 0) return false;
-    size *= s;
-    co += (s - 1) * d;
-  }
+  if (!measureEntries(shapes, strides, lo, hi)) return false;
+  const size = entrySize;
+  const co = entryCosize;
   if (co < size) return false;
   if (size === 1) return true;
   // superincreasing strides: the mixed-radix digits are recovered uniquely

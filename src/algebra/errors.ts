@@ -6,7 +6,8 @@ export type ErrorKind =
   | 'not-composable'
   | 'not-complementable'
   | 'overflow'
-  | 'gpu';
+  | 'gpu'
+  | 'timeout';
 
 /** Every failure of the library travels as a LayoutError: a protocol kind and a sentence
  *  that names the culprit. Only the outermost layer (CLI, batch, page) turns it into text. */

@@ -1,0 +1,46 @@
+/**
+ * Cooperative deadlines (BATCH-PROTOCOL.md: error kind `timeout`). The algebra is synchronous,
+ * so a request is bounded by its own long loops: they call `checkDeadline()` every few thousand
+ * steps, which throws `LayoutError('timeout')` once the deadline set by `withDeadline` has
+ * passed. Outside `withDeadline` there is no deadline and the check costs one comparison.
+ */
+import { LayoutError } from './errors.js';
+
+let deadlineAt = Number.POSITIVE_INFINITY;
+let deadlineMs = 0;
+
+/** Run `f` with a deadline `ms` milliseconds from now (none when ms is undefined or ≤ 0 is
+ *  not allowed: callers validate). Nested calls keep the earlier deadline. */
+export function withDeadline<T>(ms: number | undefined, f: () => T): T {
+  if (ms === undefined || !Number.isFinite(ms)) return f();
+  const saved = deadlineAt;
+  const savedMs = deadlineMs;
+  const at = performance.now() + ms;
+  if (at < deadlineAt) {
+    deadlineAt = at;
+    deadlineMs = ms;
+  }
+  try {
+    return f();
+  } finally {
+    deadlineAt = saved;
+    deadlineMs = savedMs;
+  }
+}
+
+/** The absolute deadline (performance.now() time) in force, or Infinity. For async code that
+ *  must carry the deadline across awaits (the GPU between dispatches). */
+export function currentDeadline(): number {
+  return deadlineAt;
+}
+
+/** Throws `timeout` when the deadline in force has passed. `what` names the work. */
+export function checkDeadline(what = 'the request'): void {
+  if (deadlineAt !== Number.POSITIVE_INFINITY && performance.now() > deadlineAt) {
+    throw new LayoutError('timeout', `${what} ran past its deadline of ${formatMs(deadlineMs)}`);
+  }
+}
+
+function formatMs(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(3)} s` : `${+ms.toFixed(1)} ms`;
+}

@@ -16,6 +16,8 @@ import { isCompact, isTractable } from './algebra/properties.js';
 import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
 import { verifyOps } from './verify/ops.js';
+import { looksComposed, parseLayoutFunction } from './cute/composed.js';
+import { plainNeeded, withComposed } from './cute/composed-ops.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -137,7 +139,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...bulkOps, ...verifyOps];
+export const ops: OpSpec[] = withComposed([...algebraOps, ...bulkOps, ...verifyOps]);
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
@@ -166,12 +168,18 @@ function huge(a: ArgSpec, what: string, text: string): LayoutError {
 function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
   const what = `${spec.name} argument ${a.name}`;
   switch (a.kind) {
+    case 'layout-fn':
+    case 'any-layout-fn':
+      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      return parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
     case 'any-layout':
     case 'tuple':
     case 'profile':
     case 'coord': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
+      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'layout') return parseLayout(v, a.name);
       if (a.kind === 'any-layout') return parseLayout(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);

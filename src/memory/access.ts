@@ -4,9 +4,9 @@
  * the bank model (banks.ts), the sector count (sectors.ts) and the swizzle search.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { flat, mode, rank, size, type Layout } from '../algebra/layout.js';
+import { cosize, flat, mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
-import { applySwizzle, sourceLow, type Swizzle } from '../cute/swizzle.js';
+import { applySwizzle, sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { formatLayoutFunction, innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 
 /** The element sizes of shared-memory accesses, in bytes. */
@@ -23,82 +23,121 @@ export interface ThreadValues {
   readonly index: Float64Array;
 }
 
-/** Φ_L over [0, size(L)) by an odometer over L's entries (Construction 2.3.1.17). */
-export function phiTable(l: Layout): Float64Array {
+/** Φ_L over [0, size(L)) (Construction 2.3.1.17), built entry by entry: with the table of the
+ *  first k entries at [0, P), entry s:d fills [j·P, (j+1)·P) with it plus j·d. */
+export function phiTable(l: Layout, pool?: Pool): Float64Array {
   const { shapes, strides } = flat(l);
-  const n = size(l);
-  const out = new Float64Array(n);
-  const x = new Array<number>(shapes.length).fill(0);
-  let v = 0;
-  for (let i = 0; i < n; i++) {
-    out[i] = v;
-    for (let k = 0; k < shapes.length; k++) {
-      if (++x[k]! < shapes[k]!) {
-        v += strides[k]!;
-        break;
-      }
-      v -= strides[k]! * (shapes[k]! - 1);
-      x[k] = 0;
+  const out = pool ? pool.get(size(l)) : new Float64Array(size(l));
+  out[0] = 0;
+  let p = 1;
+  for (let k = 0; k < shapes.length; k++) {
+    const s = shapes[k]!;
+    const d = strides[k]!;
+    for (let j = 1; j < s; j++) {
+      const add = j * d;
+      const at = j * p;
+      for (let i = 0; i < p; i++) out[at + i] = out[i]! + add;
     }
+    p *= s;
   }
   return out;
+}
+
+/** A grow-only scratch buffer: analyses reuse their tables instead of allocating (and zeroing)
+ *  them each time. A view from `get` is valid until the next `get` of the same pool. */
+export class Pool {
+  private buf = new Float64Array(0);
+  get(n: number): Float64Array {
+    if (this.buf.length < n) this.buf = new Float64Array(Math.max(n, 2 * this.buf.length));
+    return this.buf.subarray(0, n);
+  }
 }
 
 /**
  * Check a TV layout (SPEC §9.2: plain, rank 2, at most MAX_ACCESSES values) and tabulate it.
  * Errors: `domain` for a composed or non-rank-2 TV, `overflow` beyond MAX_ACCESSES.
  */
-export function threadValues(tv: LayoutFunction): ThreadValues {
+export function threadValues(tv: LayoutFunction, pool?: Pool): ThreadValues {
   if (isComposed(tv)) throw new LayoutError('domain', `the TV layout must be a plain layout; ${formatLayoutFunction(tv)} is a composed layout`);
   if (rank(tv) !== 2 || typeof tv.shape === 'number') {
     throw new LayoutError('domain', `the TV layout ${formatLayout(tv)} must have rank 2 (threads, values), not ${rank(tv)}`);
   }
   const n = size(tv);
   if (n > MAX_ACCESSES) throw new LayoutError('overflow', `the TV layout ${formatLayout(tv)} has ${n} values; at most 2^24 are analysed`);
-  return { threads: size(mode(tv, 1)), values: size(mode(tv, 2)), index: phiTable(tv) };
+  return { threads: size(mode(tv, 1)), values: size(mode(tv, 2)), index: phiTable(tv, pool) };
 }
 
-/** y ↦ Sw(K + y) as a fast function (32-bit bit operations while the offsets fit). */
-export function outerFunction(sw: Swizzle, k: number, maxY: number): (y: number) => number {
-  if (sw.bits === 0) return (y) => y + k;
+/** y ↦ Sw(K + y) on every element of `a` (all ≤ maxY): 32-bit operations while they fit. */
+export function swizzleInPlace(a: Float64Array, sw: Swizzle, k: number, maxY: number): void {
+  const n = a.length;
+  if (sw.bits === 0) {
+    if (k !== 0) for (let x = 0; x < n; x++) a[x] = a[x]! + k;
+    return;
+  }
   const top = Math.max(sourceLow(sw), sw.base + Math.max(0, -sw.shift)) + sw.bits;
   if (maxY + k < 2 ** 30 && top <= 30) {
     const mask = ((1 << sw.bits) - 1) << sourceLow(sw);
     const s = sw.shift;
-    return s >= 0 ? (y) => ((y + k) ^ (((y + k) & mask) >>> s)) : (y) => ((y + k) ^ (((y + k) & mask) << -s));
+    if (s >= 0) {
+      for (let x = 0; x < n; x++) {
+        const y = a[x]! + k;
+        a[x] = y ^ ((y & mask) >>> s);
+      }
+    } else {
+      for (let x = 0; x < n; x++) {
+        const y = a[x]! + k;
+        a[x] = y ^ ((y & mask) << -s);
+      }
+    }
+    return;
   }
-  return (y) => applySwizzle(sw, y + k);
+  for (let x = 0; x < n; x++) a[x] = applySwizzle(sw, a[x]! + k);
 }
 
 /**
  * The element offsets Φ_M(Φ_TV(t, j)) at t + T·j. Every Φ_TV value must be below size(M),
  * else `domain` naming the thread and value.
  */
-export function accessOffsets(m: LayoutFunction, tvs: ThreadValues): Float64Array {
+export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { table: Pool; out: Pool }): Float64Array {
   const inner = innerLayout(m);
   const n = size(inner);
   const { index, threads } = tvs;
-  let max = 0;
-  for (let x = 0; x < index.length; x++) {
-    const i = index[x]!;
-    if (i >= n) {
-      throw new LayoutError('domain', `TV value ${i} of thread ${x % threads}, value ${Math.floor(x / threads)} is beyond size(M) = ${n}`);
-    }
-    if (i > max) max = i;
-  }
-  const out = new Float64Array(index.length);
-  // Φ_M by table when M is not much larger than what is accessed, else point by point
-  const { shapes, strides } = flat(inner);
+  const out = pools ? pools.out.get(index.length) : new Float64Array(index.length);
+  const fault = (x: number): never => {
+    throw new LayoutError('domain', `TV value ${index[x]} of thread ${x % threads}, value ${Math.floor(x / threads)} is beyond size(M) = ${n}`);
+  };
   if (n <= Math.max(4 * index.length, 1 << 16)) {
-    const t = phiTable(inner);
-    for (let x = 0; x < index.length; x++) out[x] = t[index[x]!]!;
+    // Φ_M by table when M is not much larger than what is accessed, fused with the check
+    const t = phiTable(inner, pools?.table);
+    const sw = isComposed(m) ? m.swizzle : null;
+    const k = isComposed(m) ? m.offset : 0;
+    if (sw && sw.bits > 0 && k + cosize(inner) < 2 ** 30 && topBit(sw) <= 30) {
+      const mask = ((1 << sw.bits) - 1) << sourceLow(sw);
+      const s = sw.shift;
+      const r = s >= 0 ? s : 0;
+      const l = s >= 0 ? 0 : -s;
+      for (let x = 0; x < index.length; x++) {
+        const i = index[x]!;
+        if (i >= n) fault(x);
+        const y = t[i]! + k;
+        out[x] = y ^ (((y & mask) >>> r) << l);
+      }
+      return out;
+    }
+    for (let x = 0; x < index.length; x++) {
+      const i = index[x]!;
+      if (i >= n) fault(x);
+      out[x] = t[i]!;
+    }
   } else {
+    const { shapes, strides } = flat(inner);
     for (let x = 0; x < index.length; x++) {
       let rest = index[x]!;
+      if (rest >= n) fault(x);
       let off = 0;
-      for (let k = 0; k < shapes.length && rest > 0; k++) {
-        const s = shapes[k]!;
-        off += (rest % s) * strides[k]!;
+      for (let q = 0; q < shapes.length && rest > 0; q++) {
+        const s = shapes[q]!;
+        off += (rest % s) * strides[q]!;
         rest = Math.floor(rest / s);
       }
       out[x] = off;
@@ -107,8 +146,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues): Float64Arra
   if (isComposed(m)) {
     let maxY = 0;
     for (let x = 0; x < out.length; x++) if (out[x]! > maxY) maxY = out[x]!;
-    const f = outerFunction(m.swizzle, m.offset, maxY);
-    for (let x = 0; x < out.length; x++) out[x] = f(out[x]!);
+    swizzleInPlace(out, m.swizzle, m.offset, maxY);
   }
   return out;
 }
@@ -120,6 +158,29 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues): Float64Arra
  */
 export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number): { thread: number; value: number; reason: string } | null {
   const { threads: T, values: V } = tvs;
+  // a sequential pass (value-major, as the table is laid out) decides; the thread-ordered scan
+  // below only runs to name the first failing thread
+  let bad = false;
+  for (let j = 0; j < V && !bad; j += v) {
+    const row = T * j;
+    for (let t = 0; t < T; t++) {
+      const a = offsets[row + t]!;
+      if (a % v !== 0) {
+        bad = true;
+        break;
+      }
+    }
+    for (let i = 1; i < v && !bad; i++) {
+      const r2 = T * (j + i);
+      for (let t = 0; t < T; t++) {
+        if (offsets[r2 + t] !== offsets[row + t]! + i) {
+          bad = true;
+          break;
+        }
+      }
+    }
+  }
+  if (!bad) return null;
   for (let t = 0; t < T; t++) {
     for (let j = 0; j < V; j += v) {
       const a = offsets[t + T * j]!;

@@ -7,7 +7,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
-import { accessOffsets, checkElementSize, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import { accessOffsets, checkElementSize, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
 import { sectorCounts } from './sectors.js';
 
 export const BANKS = 32;
@@ -39,37 +39,36 @@ export interface BankReport {
   minSectors: number;
 }
 
-/** Per-phase scratch: the distinct words of each bank (at most 32 word touches per phase). */
+/** Per-phase scratch: the distinct words of each bank (at most 32 word touches per phase),
+ *  reset by a generation stamp instead of clearing. */
 class BankScratch {
   readonly count = new Int32Array(BANKS);
+  readonly stamp = new Int32Array(BANKS);
   readonly words = new Float64Array(BANKS * 32);
+  gen = 0;
 
-  /** The wavefronts of one phase: the threads at `first + lane` for lane in [lo, hi), with
-   *  their vector starting at element offsets[thread + T·j]. */
+  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. */
   phase(addr: Float64Array, base: number, n: number, w: number): number {
-    const count = this.count;
-    const words = this.words;
-    count.fill(0);
-    const per = w <= 4 ? 1 : w / 4;
+    const { count, stamp, words } = this;
+    const gen = ++this.gen;
+    const per = w <= 4 ? 1 : w >> 2;
     let max = 1;
     for (let i = 0; i < n; i++) {
-      const w0 = Math.floor(addr[base + i]! / 4);
+      const a = addr[base + i]!;
+      const w0 = a < 2 ** 31 ? a >>> 2 : Math.floor(a / 4);
       for (let q = 0; q < per; q++) {
         const word = w0 + q;
-        const b = word % BANKS;
-        const c = count[b]!;
-        let seen = false;
-        for (let r = 0; r < c; r++) {
-          if (words[b * 32 + r] === word) {
-            seen = true;
-            break;
-          }
-        }
-        if (!seen) {
-          words[b * 32 + c] = word;
-          count[b] = c + 1;
-          if (c + 1 > max) max = c + 1;
-        }
+        const b = word < 2 ** 31 ? word & 31 : word % BANKS;
+        let c = stamp[b] === gen ? count[b]! : 0;
+        stamp[b] = gen;
+        let r = 0;
+        const row = b << 5;
+        while (r < c && words[row + r] !== word) r++;
+        if (r === c) {
+          words[row + c] = word;
+          count[b] = ++c;
+          if (c > max) max = c;
+        } else count[b] = c;
       }
     }
     return max;
@@ -91,11 +90,11 @@ export interface Instructions {
 
 /** Lay out the byte addresses instruction by instruction (SPEC §9.2: instruction k of warp g
  *  moves values k·v … k·v+v−1 of threads 32g … 32g+31; the address is e·offset). */
-export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number, v: number): Instructions {
+export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number, v: number, pool?: Pool): Instructions {
   const { threads: T, values: V } = tvs;
   const warps = Math.ceil(T / WARP);
   const perWarp = V / v;
-  const addr = new Float64Array(warps * perWarp * WARP);
+  const addr = pool ? pool.get(warps * perWarp * WARP) : new Float64Array(warps * perWarp * WARP);
   for (let g = 0; g < warps; g++) {
     for (let k = 0; k < perWarp; k++) {
       const row = (g * perWarp + k) * WARP;
@@ -160,6 +159,10 @@ function worstBank(ins: Instructions, g: number, k: number, f: number, c: number
   return { bank, threads };
 }
 
+// the tables of one analysis, reused by the next (bankConflicts is synchronous)
+const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Pool() };
+const scratch = new BankScratch();
+
 /**
  * bank_conflicts(M, TV, e[, v]) (SPEC §9.2, BATCH-PROTOCOL): M a memory layout (plain or
  * composed: tile index → element offset), TV a plain rank-2 thread-value layout, e the
@@ -170,11 +173,11 @@ function worstBank(ins: Instructions, g: number, k: number, f: number, c: number
  */
 export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankReport {
   checkElementSize(e);
-  const tvs = threadValues(tv);
-  const offsets = accessOffsets(m, tvs);
+  const tvs = threadValues(tv, pools.tv);
+  const offsets = accessOffsets(m, tvs, pools);
   const vector = vectorWidth(offsets, tvs, e, v);
-  const ins = instructions(offsets, tvs, e, vector);
-  const { phases, wavefronts, worst } = countWavefronts(ins);
+  const ins = instructions(offsets, tvs, e, vector, pools.addr);
+  const { phases, wavefronts, worst } = countWavefronts(ins, scratch);
   const { sectors, minSectors } = sectorCounts(ins);
   let w: WorstPhase | null = null;
   if (wavefronts > phases) {

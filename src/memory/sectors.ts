@@ -12,23 +12,20 @@ export const SECTOR_BYTES = 32;
 export function sectorCounts(ins: Instructions): { sectors: number; minSectors: number } {
   let sectors = 0;
   let minSectors = 0;
-  const seenAddr = new Float64Array(32);
-  const seenSector = new Float64Array(32);
+  const a = new Float64Array(32);
   for (let g = 0; g < ins.warps; g++) {
     const lanes = Math.min(32, ins.threads - g * 32);
+    const view = a.subarray(0, lanes);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * 32;
-      let na = 0;
-      let ns = 0;
-      for (let i = 0; i < lanes; i++) {
-        const a = ins.addr[row + i]!;
-        const s = Math.floor(a / SECTOR_BYTES);
-        let r = 0;
-        while (r < na && seenAddr[r] !== a) r++;
-        if (r === na) seenAddr[na++] = a;
-        r = 0;
-        while (r < ns && seenSector[r] !== s) r++;
-        if (r === ns) seenSector[ns++] = s;
+      view.set(ins.addr.subarray(row, row + lanes));
+      view.sort();
+      // distinct addresses and distinct sectors, counted along the sorted addresses
+      let na = 1;
+      let ns = 1;
+      for (let i = 1; i < lanes; i++) {
+        if (view[i] !== view[i - 1]) na++;
+        if (Math.floor(view[i]! / SECTOR_BYTES) !== Math.floor(view[i - 1]! / SECTOR_BYTES)) ns++;
       }
       sectors += ns;
       minSectors += Math.ceil((na * ins.width) / SECTOR_BYTES);

@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # Installs a software WebGPU adapter (Mesa lavapipe from bookworm-backports, with the
-# SwiftShader of Debian's chromium as fallback) and Chromium for the browser test, when
-# the machine lacks them. Idempotent; needs root (or sudo) and Debian's package registry.
+# SwiftShader of Debian's chromium as fallback), Chromium for the browser test and pdflatex
+# with TikZ for the TikZ test (texlive-latex-base, texlive-pictures), when the machine lacks
+# them. Idempotent; needs root (or sudo) and Debian's package registry.
 set -euo pipefail
 need=()
 have_lavapipe() { ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1 && dpkg --compare-versions "$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || echo 0)" ge 23; }
 have_lavapipe || need+=(lavapipe)
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || need+=(loader)
-if [ ${#need[@]} -eq 0 ]; then echo "setup-system: software adapter and chromium already present"; exit 0; fi
+{ command -v pdflatex >/dev/null 2>&1 && kpsewhich tikz.sty >/dev/null 2>&1; } || need+=(texlive)
+if [ ${#need[@]} -eq 0 ]; then echo "setup-system: software adapter, chromium and pdflatex already present"; exit 0; fi
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "setup-system: no apt-get here; install a Vulkan driver (lavapipe) and chromium yourself" >&2; exit 0
@@ -26,4 +28,5 @@ else
   $SUDO apt-get install -y -qq mesa-vulkan-drivers libvulkan1 >/dev/null
 fi
 $SUDO apt-get install -y -qq chromium >/dev/null || echo "setup-system: chromium could not be installed" >&2
+$SUDO apt-get install -y -qq --no-install-recommends texlive-latex-base texlive-pictures >/dev/null || echo "setup-system: pdflatex (texlive) could not be installed" >&2
 echo "setup-system: done (mesa-vulkan-drivers $(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null), chromium $(chromium --version 2>/dev/null))"

@@ -19,6 +19,7 @@ import { verifyOps } from './verify/ops.js';
 import { looksComposed, parseLayoutFunction } from './cute/composed.js';
 import { plainNeeded, withComposed } from './cute/composed-ops.js';
 import { memoryOps } from './memory/ops.js';
+import { cuteMoreOps } from './cute/ops-more.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -140,7 +141,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = withComposed([...algebraOps, ...bulkOps, ...verifyOps, ...memoryOps]);
+export const ops: OpSpec[] = withComposed([...algebraOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps]);
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);

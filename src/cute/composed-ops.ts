@@ -7,8 +7,7 @@
  * checks) get the same rule without each entry knowing about swizzles.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { coordToOffset, type Layout } from '../algebra/layout.js';
-import { parseTuple } from '../algebra/notation.js';
+import { sliceOffset } from './slice.js';
 import type { ArgKind, Json, OpSpec } from '../op-spec.js';
 import {
   composedPrefix,
@@ -66,11 +65,6 @@ function jsonInt(n: number | bigint): Json {
 const fnKind = (k: ArgKind): ArgKind | undefined =>
   k === 'layout' ? 'layout-fn' : k === 'any-layout' ? 'any-layout-fn' : undefined;
 
-/** The offset of slice(L, C) (SPEC §8.5): eval_coord of C with `_` read as 0. */
-function sliceOffset(inner: Layout, c: string): number {
-  return coordToOffset(inner, parseTuple(c.replace(/_/g, '0'), 'C', true));
-}
-
 /** A composed layout (or its text) in an argument that needs a plain layout: `domain`. */
 export function plainNeeded(op: string, arg: string, l: LayoutFunction | string): LayoutError {
   const text = typeof l === 'string' ? l.trim() : formatLayoutFunction(l);
@@ -101,7 +95,7 @@ function wrap(spec: OpSpec): OpSpec {
       const prefix = (x: Json): Json => {
         if (typeof x !== 'string') return x;
         if (name === 'slice') {
-          const c = makeComposed(l.swizzle, l.offset + sliceOffset(l.inner, rest[0] as string), l.inner);
+          const c = makeComposed(l.swizzle, l.offset + sliceOffset(l.inner, rest[0] as never), l.inner);
           return composedPrefix(c) + x;
         }
         return composedPrefix(l) + x;

@@ -148,3 +148,17 @@ describe('composed layouts: the ops act on the inner layout (SPEC §9.1)', () =>
     if (!r.ok) expect(r.message).toMatch(/plain layout/);
   });
 });
+
+describe('composed layouts: slice, dice and the CuTe vocabulary', () => {
+  it.each([
+    ['slice', ['Sw<3,3,3> o (8,64):(64,1)', '(2,_)'], 'Sw<3,3,3> o 128 o (64):(1)'],
+    ['slice', ['Sw<3,3,3> o 4 o (8,64):(64,1)', '(_,3)'], 'Sw<3,3,3> o 7 o (8):(64)'],
+    ['dice', ['Sw<3,3,3> o 4 o (8,64):(64,1)', '(2,_)'], 'Sw<3,3,3> o 4 o (8):(64)'],
+  ])('%s %j', (name, args, want) => expect(ok(name, ...args)).toBe(want));
+  it.each(['right_inverse', 'left_inverse', 'filter', 'filter_zeros'])('%s needs a plain layout', (name) =>
+    expect(op(name, 'Sw<3,3,3> o (8,64):(64,1)')).toMatchObject({ ok: false, kind: 'domain' }),
+  );
+  it.each(['upcast', 'downcast'])('%s needs a plain layout', (name) =>
+    expect(op(name, 'Sw<3,3,3> o (8,64):(64,1)', 2)).toMatchObject({ ok: false, kind: 'domain' }),
+  );
+});

@@ -6,7 +6,8 @@
  * in one bank. This is NVIDIA's documented model; hardware may do better in corner cases.
  */
 import { LayoutError } from '../algebra/errors.js';
-import type { LayoutFunction } from '../cute/composed.js';
+import { size } from '../algebra/layout.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { accessOffsets, checkElementSize, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
 import { sectorCounts } from './sectors.js';
 
@@ -198,3 +199,92 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
 }
 
 export { BankScratch };
+
+/** Per tile index of M: the bank of its element (of its first byte) and the most distinct
+ *  words its bank held in a phase that accessed it (0: never accessed, 1: no conflict). */
+export interface BankMap {
+  readonly report: BankReport;
+  readonly bank: Int32Array;
+  readonly ways: Int32Array;
+}
+
+/**
+ * bank_conflicts with, per tile index of M, its bank and the conflict it met (for pictures:
+ * `layoutgpu conflicts --svg`, the page). Errors as bankConflicts.
+ * Example: bankMap((32,32):(32,1), (32,32):(1,32), 4, 1).ways[0] is 32.
+ */
+export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankMap {
+  const report = bankConflicts(m, tv, e, v);
+  const tvs = threadValues(tv);
+  const offsets = accessOffsets(m, tvs);
+  const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
+  const bank = new Int32Array(n);
+  const ways = new Int32Array(n);
+  // the bank of every element of M from Φ_M over the whole tile
+  const all = accessOffsets(m, { threads: n, values: 1, index: Float64Array.from({ length: n }, (_, i) => i) });
+  for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % BANKS;
+  const { threads: T, values: V } = tvs;
+  const vec = report.vector;
+  const tpp = threadsPerPhase(vec * e);
+  for (let g = 0; g * WARP < T; g++) {
+    for (let k = 0; k < V / vec; k++) {
+      for (let f = 0; f * tpp < Math.min(WARP, T - g * WARP); f++) {
+        const first = g * WARP + f * tpp;
+        const last = Math.min(first + tpp, (g + 1) * WARP, T);
+        const words = new Map<number, Set<number>>();
+        for (let t = first; t < last; t++) {
+          for (let i = 0; i < vec; i++) {
+            const a = e * offsets[t + T * (k * vec + i)]!;
+            for (let b = 0; b < e; b += 4) {
+              const w = Math.floor((a + b) / 4);
+              if (!words.has(w % BANKS)) words.set(w % BANKS, new Set());
+              words.get(w % BANKS)!.add(w);
+            }
+          }
+        }
+        for (let t = first; t < last; t++) {
+          for (let i = 0; i < vec; i++) {
+            const x = tvs.index[t + T * (k * vec + i)]!;
+            const c = words.get(Math.floor((e * offsets[t + T * (k * vec + i)]!) / 4) % BANKS)!.size;
+            if (c > ways[x]!) ways[x] = c;
+          }
+        }
+      }
+    }
+  }
+  return { report, bank, ways };
+}
+
+const sizeOfM = (m: LayoutFunction): number => size(innerLayout(m));
+
+/** One row of the per-instruction table: its phases and their wavefronts. */
+export interface InstructionRow {
+  warp: number;
+  instruction: number;
+  phases: number;
+  wavefronts: number;
+}
+
+/** The phases and wavefronts of every instruction, in (warp, instruction) order (the CLI's
+ *  table). Errors as bankConflicts. */
+export function instructionTable(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): InstructionRow[] {
+  checkElementSize(e);
+  const tvs = threadValues(tv);
+  const offsets = accessOffsets(m, tvs);
+  const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v));
+  const tpp = threadsPerPhase(ins.width);
+  const rows: InstructionRow[] = [];
+  const sc = new BankScratch();
+  for (let g = 0; g < ins.warps; g++) {
+    const lanes = Math.min(WARP, ins.threads - g * WARP);
+    for (let k = 0; k < ins.perWarp; k++) {
+      const row: InstructionRow = { warp: g, instruction: k, phases: 0, wavefronts: 0 };
+      for (let f = 0; f * tpp < lanes; f++) {
+        row.phases++;
+        row.wavefronts += sc.phase(ins.addr, (g * ins.perWarp + k) * WARP + f * tpp, Math.min(tpp, lanes - f * tpp), ins.width);
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}

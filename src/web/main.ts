@@ -13,6 +13,7 @@ import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, outcomeCard, type CheckName } from './gpu-panel.js';
 import { drawLayout, MAX_CELLS, type TileOf } from './picture.js';
+import { mountMemoryPanel } from './memory-panel.js';
 
 // ---------------------------------------------------------------------------------------------
 // the operations offered by the chooser, grouped; ops the table gains later land in "More"
@@ -578,6 +579,16 @@ function start(): void {
     setTimeout(() => (b.textContent = 'Copy link'), 1500);
   });
   update();
+  // the memory panel (src/web/memory-panel.ts): a card of its own in the side column
+  const memCard = h('div', { class: 'card', id: 'memory-card' });
+  document.querySelector('.col-side')?.append(memCard);
+  mountMemoryPanel(memCard, {
+    device: async () => ((await engines.gpu()) as unknown as { device?: GPUDevice } | null)?.device ?? null,
+    useLayout: (text) => {
+      input1.value = text;
+      update();
+    },
+  });
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

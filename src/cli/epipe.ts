@@ -2,6 +2,7 @@
  * A reader that goes away (`layoutgpu batch | head -1`) is not an error: output to a closed
  * pipe ends the command quietly with status 0 (no stack trace, nothing on stderr).
  */
+import { writeSync } from 'node:fs';
 
 /** Whether `e` is the error of a write to a pipe or socket whose reader has gone. */
 export function isBrokenPipe(e: unknown): boolean {
@@ -20,4 +21,26 @@ export function exitQuietlyOnBrokenPipe(stream: NodeJS.WriteStream): void {
       process.exit(1);
     }
   });
+}
+
+/** `--out /dev/stdout` (or `-`) means fd 1 itself: opening the path fails when stdout is a
+ *  socket (ENXIO), and fd 1 is what the user meant. Returns 1 for those, else undefined. */
+export function stdoutFd(path: string): 1 | undefined {
+  return path === '/dev/stdout' || path === '-' ? 1 : undefined;
+}
+
+const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
+/** writeSync of all of `data` to `fd`, waiting while a non-blocking fd is full (EAGAIN). A
+ *  closed pipe throws EPIPE (see isBrokenPipe). */
+export function writeAllSync(fd: number, data: Uint8Array): void {
+  let off = 0;
+  while (off < data.length) {
+    try {
+      off += writeSync(fd, data, off, data.length - off);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EAGAIN') throw e;
+      pause(1);
+    }
+  }
 }

@@ -7,8 +7,8 @@
  */
 import { parseDuration, parseOptions, Usage, type Parsed } from './args.js';
 import { withDeadline } from '../algebra/deadline.js';
-import { isBrokenPipe } from './epipe.js';
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
+import { openSync, closeSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { concat, cosize, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
@@ -262,7 +262,7 @@ class OffsetFile {
     readonly width: 4 | 8,
   ) {
     try {
-      this.fd = openSync(path, 'w');
+      this.fd = stdoutFd(path) ?? openSync(path, 'w');
     } catch (e) {
       throw new Usage(`cannot write ${path}: ${(e as Error).message}`);
     }
@@ -278,12 +278,11 @@ class OffsetFile {
       buf = new Uint8Array(u.buffer);
     }
     // typed arrays are little-endian on every platform Node runs on
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    writeAllSync(this.fd, buf);
     this.bytes += buf.length;
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== 1) closeSync(this.fd);
   }
 }
 

@@ -14,7 +14,7 @@ import { GpuVerifyEngine } from '../verify/gpu.js';
 import { LAWS, type LawName } from '../verify/laws.js';
 import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
 import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
-import { isBrokenPipe } from './epipe.js';
+import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
 
 export interface VerifyIo {
   stdout: (s: string) => void;
@@ -253,11 +253,15 @@ export const verifyCommand = {
       const out = p.opts.get('--out');
       const json = p.flags.has('--json');
       const isLaw = prop.kind === 'law';
-      if (out !== undefined) writeFileSync(out, '');
+      const outFd = out === undefined ? undefined : stdoutFd(out);
+      if (out !== undefined && outFd === undefined) writeFileSync(out, '');
       let pending: string[] = [];
       let pendingBytes = 0;
       const flush = (): void => {
-        if (out !== undefined && pending.length) appendFileSync(out, pending.join(''));
+        if (out !== undefined && pending.length) {
+          if (outFd !== undefined) writeAllSync(outFd, Buffer.from(pending.join('')));
+          else appendFileSync(out, pending.join(''));
+        }
         pending = [];
         pendingBytes = 0;
       };

@@ -169,7 +169,11 @@ export async function runBatch(
     }
     if (isBlank(line)) return;
     const r = answerLine(line, ctx, opts, utf8Error);
-    if (typeof r !== 'string') return r.then((v) => void out.push(v));
+    if (typeof r !== 'string') {
+      // a bulk check may take a while: the answers before it go out first
+      flush();
+      return r.then((v) => void out.push(v));
+    }
     out.push(r);
   };
   /** whole lines, as bytes: validated as UTF-8 at once (the common case), else line by line */

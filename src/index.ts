@@ -38,6 +38,11 @@ export { complement, isComplementable, isNComplementable, sortEntries, span } fr
 export { compose } from './algebra/compose.js';
 export { logicalDivide, logicalProduct, productModulus } from './algebra/divide.js';
 export { isCompact, isTractable } from './algebra/properties.js';
+export { rightInverse, leftInverse } from './cute/inverse.js';
+export { filter, filterZeros } from './cute/filter.js';
+export { maxCommonVector, maxCommonLayout } from './cute/common.js';
+export { sliceLayout, dice, sliceOffset, sliceComposed, diceComposed, parseSliceCoord, type SliceCoord } from './cute/slice.js';
+export { upcast, downcast } from './cute/cast.js';
 export { ops, opsByName, runOp } from './ops.js';
 export type { OpSpec, OpContext, Json } from './op-spec.js';
 export type * from './engine/backend.js';

@@ -16,6 +16,7 @@ import { isCompact, isTractable } from './algebra/properties.js';
 import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
 import { verifyOps } from './verify/ops.js';
+import { cuteMoreOps } from './cute/ops-more.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -137,7 +138,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...bulkOps, ...verifyOps];
+export const ops: OpSpec[] = [...algebraOps, ...bulkOps, ...verifyOps, ...cuteMoreOps];
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);

@@ -24,8 +24,13 @@ export function composeByMode(a: Layout, t: Tiler): Layout {
  *  `not-complementable`, `not-composable`, `overflow`.
  *  Example: logical_divide((128,64):(64,1), (32,16)) = ((32,4),(16,4)):((64,2048),(1,16)). */
 export function logicalDivideByMode(a: Layout, t: Tiler): Layout {
+  return divideBy('logical_divide', a, t);
+}
+
+/** logical_divide by a tiler, errors in the name of `op`. */
+function divideBy(op: string, a: Layout, t: Tiler): Layout {
   if (!isByMode(t) && t !== '_') return logicalDivide(a, t);
-  return byMode('logical_divide', a, t, logicalDivide, true);
+  return byMode(op, a, t, logicalDivide, true);
 }
 
 /** zipped_divide(A, T) (SPEC §8.3, CuTe `zipped_divide`): logical_divide(A, T) with the tiles
@@ -33,19 +38,19 @@ export function logicalDivideByMode(a: Layout, t: Tiler): Layout {
  *  Errors: those of logical_divide, and `domain` where a `_` leaves a mode of rank ≠ 2.
  *  Example: zipped_divide((12,32):(1,12), (4,8)) = ((4,8),(3,4)):((1,12),(4,96)). */
 export function zippedDivide(a: Layout, t: Tiler): Layout {
-  return tileUnzip('zipped_divide', logicalDivideByMode(a, t), t);
+  return tileUnzip('zipped_divide', divideBy('zipped_divide', a, t), t);
 }
 
 /** tiled_divide(A, T) (SPEC §8.3, CuTe `tiled_divide`): zipped_divide with the rest unpacked,
  *  ((tile_1,…,tile_k), rest_1, …, rest_k, …). Errors: those of zipped_divide.
  *  Example: tiled_divide((8,6):(1,8), 4:2) = (4,2,6):(2,1,8). */
 export function tiledDivide(a: Layout, t: Tiler): Layout {
-  return unpackRest(tileUnzip('tiled_divide', logicalDivideByMode(a, t), t));
+  return unpackRest(tileUnzip('tiled_divide', divideBy('tiled_divide', a, t), t));
 }
 
 /** flat_divide(A, T) (SPEC §8.3, CuTe `flat_divide`): zipped_divide with both modes unpacked,
  *  (tile_1, …, tile_k, rest_1, …, rest_k, …). Errors: those of zipped_divide.
  *  Example: flat_divide((128,64):(64,1), (32,16)) = (32,16,4,4):(64,1,2048,16). */
 export function flatDivide(a: Layout, t: Tiler): Layout {
-  return unpackBoth(tileUnzip('flat_divide', logicalDivideByMode(a, t), t));
+  return unpackBoth(tileUnzip('flat_divide', divideBy('flat_divide', a, t), t));
 }

@@ -17,8 +17,13 @@ import { byMode, isByMode, tileUnzip, tupleOf, unpackBoth, unpackRest, type Tile
  *  `not-complementable`, `not-composable`, `overflow`.
  *  Example: logical_product((2,2):(1,2), (3,4)) = ((2,3),(2,(2,2))):((1,2),(2,(1,4))). */
 export function logicalProductByMode(a: Layout, t: Tiler): Layout {
+  return productBy('logical_product', a, t);
+}
+
+/** logical_product by a tiler, errors in the name of `op`. */
+function productBy(op: string, a: Layout, t: Tiler): Layout {
   if (!isByMode(t) && t !== '_') return logicalProduct(a, t);
-  return byMode('logical_product', a, t, logicalProduct, true);
+  return byMode(op, a, t, logicalProduct, true);
 }
 
 /** zipped_product(A, T) (SPEC §8.3, CuTe `zipped_product`): logical_product(A, T) unzipped along
@@ -26,19 +31,19 @@ export function logicalProductByMode(a: Layout, t: Tiler): Layout {
  *  logical_product, `domain` where a `_` leaves a mode of rank ≠ 2.
  *  Example: zipped_product((2,2):(1,2), (3,4)) = ((2,2),(3,(2,2))):((1,2),(2,(1,4))). */
 export function zippedProduct(a: Layout, t: Tiler): Layout {
-  return tileUnzip('zipped_product', logicalProductByMode(a, t), t);
+  return tileUnzip('zipped_product', productBy('zipped_product', a, t), t);
 }
 
 /** tiled_product(A, T) (SPEC §8.3, CuTe `tiled_product`): zipped_product with the rest unpacked.
  *  Example: tiled_product((2,2):(1,2), (3,4)) = ((2,2),3,(2,2)):((1,2),2,(1,4)). */
 export function tiledProduct(a: Layout, t: Tiler): Layout {
-  return unpackRest(tileUnzip('tiled_product', logicalProductByMode(a, t), t));
+  return unpackRest(tileUnzip('tiled_product', productBy('tiled_product', a, t), t));
 }
 
 /** flat_product(A, T) (SPEC §8.3, CuTe `flat_product`): zipped_product with both modes unpacked.
  *  Example: flat_product((2,2):(1,2), (3,4)) = (2,2,3,(2,2)):(1,2,2,(1,4)). */
 export function flatProduct(a: Layout, t: Tiler): Layout {
-  return unpackBoth(tileUnzip('flat_product', logicalProductByMode(a, t), t));
+  return unpackBoth(tileUnzip('flat_product', productBy('flat_product', a, t), t));
 }
 
 /** L with trailing 1:0 modes up to rank r (CuTe `append<R>`); L itself when rank(L) ≥ r. */

@@ -4,7 +4,7 @@
  * exit 2; internal errors: exit 1.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutArg } from '../cute/tiler.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
@@ -148,7 +148,7 @@ export async function main(
         return 0;
       }
       if (args.length !== 1) throw new UsageError('show takes one layout, e.g. layoutgpu show "(4,8):(1,4)"');
-      io.stdout(renderGrid(parseLayout(args[0]!)) + '\n');
+      io.stdout(renderGrid(parseLayoutArg(args[0]!, 'L')) + '\n');
       return 0;
     }
     const ev = toolCommands[cmd];

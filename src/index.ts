@@ -54,6 +54,11 @@ export {
 export { composeByMode, logicalDivideByMode, zippedDivide, tiledDivide, flatDivide } from './cute/divide.js';
 export { logicalProductByMode, zippedProduct, tiledProduct, flatProduct, blockedProduct, rakedProduct, tileToShape } from './cute/product.js';
 export { makeOrderedLayout, type LayoutOrder } from './cute/make.js';
+export { rightInverse, leftInverse } from './cute/inverse.js';
+export { filter, filterZeros } from './cute/filter.js';
+export { maxCommonVector, maxCommonLayout } from './cute/common.js';
+export { sliceLayout, dice, sliceOffset, sliceComposed, diceComposed, parseSliceCoord, type SliceCoord } from './cute/slice.js';
+export { upcast, downcast } from './cute/cast.js';
 export { ops, opsByName, runOp } from './ops.js';
 export type { OpSpec, OpContext, Json } from './op-spec.js';
 export type * from './engine/backend.js';

@@ -18,6 +18,7 @@ import { logicalProductByMode } from './cute/product.js';
 import { cuteOps } from './cute/ops.js';
 import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
+import { cuteMoreOps } from './cute/ops-more.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -140,7 +141,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps];
+export const ops: OpSpec[] = [...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps];
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);

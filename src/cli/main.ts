@@ -4,12 +4,10 @@
  * exit 2; internal errors: exit 1.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayoutArg } from '../cute/tiler.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
 import { makeContext } from './context.js';
-import { renderGrid } from './show.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 
@@ -83,7 +81,7 @@ function helpText(): string {
     ...ops.filter((o) => !toolCommands[o.name]).map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
     '',
     'Tools:',
-    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout)`,
+    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout); --svg, --tikz files`,
     `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
     ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
@@ -142,15 +140,7 @@ export async function main(
       await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, b);
       return 0;
     }
-    if (cmd === 'show') {
-      if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu show <L>\n\nPrints L as a grid of offsets Φ_L: rank 2 as rows × columns (like CuTe\'s print_layout), rank 1 as a row, higher ranks with the modes after the first grouped into columns.\n');
-        return 0;
-      }
-      if (args.length !== 1) throw new UsageError('show takes one layout, e.g. layoutgpu show "(4,8):(1,4)"');
-      io.stdout(renderGrid(parseLayoutArg(args[0]!, 'L')) + '\n');
-      return 0;
-    }
+    if (cmd === 'show') return await (await import('./show.js')).showCommand.run(args, io);
     const ev = toolCommands[cmd];
     if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));

@@ -4,7 +4,6 @@
  * exit 2; internal errors: exit 1.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayout } from '../algebra/notation.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';

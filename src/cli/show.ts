@@ -10,6 +10,7 @@ import { LayoutError } from '../algebra/errors.js';
 import { logicalProduct } from '../algebra/divide.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutArg } from '../cute/tiler.js';
 import { asciiPicture } from '../render/ascii.js';
 import { makePicture } from '../render/grid.js';
 import { svgPicture } from '../render/svg.js';
@@ -73,7 +74,7 @@ export const showCommand: Command = {
       for (const [name, v] of [['--svg', svg], ['--tikz', tikz]] as const) {
         if (v === '') throw new Usage(`${name} needs a file name`);
       }
-      let l: Layout = parseLayout(p.pos[0]!, 'L');
+      let l: Layout = parseLayoutArg(p.pos[0]!, 'L');
       let tiling: Tiling | undefined;
       const divide = p.opt.get('--divide');
       const product = p.opt.get('--product');

@@ -238,7 +238,7 @@ function blocks(lo: number, hi: number, opts: RunOptions | undefined, done0: num
     done += n;
     opts?.onProgress?.(done, total);
     if (s < hi && Date.now() >= deadline) {
-      throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${done} of ${total} indices on the CPU`);
+      throw new LayoutError('timeout', `timed out after ${opts?.timeoutMs} ms: completed ${done} of ${total} indices on the CPU`);
     }
   }
 }
@@ -276,7 +276,7 @@ export class CpuBackend implements Backend {
       s += n;
       opts?.onProgress?.(s - lo, hi - lo);
       if (s < hi && Date.now() >= deadline) {
-        throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${s - lo} of ${hi - lo} indices on the CPU`);
+        throw new LayoutError('timeout', `timed out after ${opts?.timeoutMs} ms: completed ${s - lo} of ${hi - lo} indices on the CPU`);
       }
     }
   }

@@ -103,9 +103,9 @@ export class GpuBackend implements Backend {
   // ------------------------------------------------------------------------------------------
   // plumbing
 
-  private fail(what: string, p: Progress | undefined = this.active): LayoutError {
+  private fail(what: string, p: Progress | undefined = this.active, kind: 'gpu' | 'timeout' = 'gpu'): LayoutError {
     const where = p ? `: completed ${p.done} of ${p.total} indices` : '';
-    return new LayoutError('gpu', `${what}${where} (adapter: ${this.opts.adapter})`);
+    return new LayoutError(kind, `${what}${where} (adapter: ${this.opts.adapter})`);
   }
 
   private checkAlive(p?: Progress): void {
@@ -214,7 +214,7 @@ export class GpuBackend implements Backend {
     await Promise.race(races);
     for (const t of timers) clearTimeout(t);
     this.checkAlive(p);
-    if (p && Date.now() >= p.deadline) throw this.fail(`timed out after ${p.opts?.timeoutMs} ms`, p);
+    if (p && Date.now() >= p.deadline) throw this.fail(`timed out after ${p.opts?.timeoutMs} ms`, p, 'timeout');
   }
 
   private async readBack(buf: GPUBuffer, p?: Progress): Promise<ArrayBuffer> {

@@ -57,7 +57,7 @@
 import { gcd } from './arith.js';
 import { checkDeadline } from './deadline.js';
 import { LayoutError } from './errors.js';
-import { type Layout } from './layout.js';
+import { flat, type Layout } from './layout.js';
 import { coalesceFlat } from './coalesce.js';
 import * as T from './tuple.js';
 
@@ -467,34 +467,22 @@ function nonAdditiveAt(
  *  Argument order: outer first, as in CuTe's composition(B, A).
  *  Example: compose((100):(7), (3,5):(10,2)) = (3,5):(70,14). */
 export function compose(b: Layout, a: Layout): Layout {
-  let bShapes: number[];
-  let bStrides: number[];
-  if (typeof b.shape === 'number') {
-    bShapes = [b.shape];
-    bStrides = [b.stride as number];
-  } else {
-    bShapes = [];
-    bStrides = [];
-    T.pushEntries(b.shape, bShapes);
-    T.pushEntries(b.stride, bStrides);
-  }
-  const cb = coalesceFlat(bShapes, bStrides);
-  return composeCoalesced(cb.shapes as number[], cb.strides as number[], a);
+  const fb = flat(b);
+  const cb = coalesceFlat(fb.shapes, fb.strides);
+  const fa = flat(a);
+  return composeEntries(cb.shapes, cb.strides, a.shape, fa.shapes, fa.strides);
 }
 
-/** B∘A for B given as coal(B) = (bs):(es) (flat, coalesced; the complement is born so). */
-export function composeCoalesced(bs: readonly number[], es: readonly number[], a: Layout): Layout {
-  let sa: number[];
-  let da: number[];
-  if (typeof a.shape === 'number') {
-    sa = [a.shape];
-    da = [a.stride as number];
-  } else {
-    sa = [];
-    da = [];
-    T.pushEntries(a.shape, sa);
-    T.pushEntries(a.stride, da);
-  }
+/** B∘A (Def. 2.3.7.1) from coal(B) = (bs):(es) and A given as its shape (for the nesting)
+ *  with its flattening (sa):(da); the errors of `compose`. For callers that already hold
+ *  these (division and product build their operands flat). */
+export function composeEntries(
+  bs: readonly number[],
+  es: readonly number[],
+  aShape: T.Tuple,
+  sa: readonly number[],
+  da: readonly number[],
+): Layout {
   const m = sa.length;
   let ca = 1;
   for (let i = 0; i < m; i++) ca += (sa[i]! - 1) * da[i]!; // exact: A is a valid layout
@@ -550,10 +538,10 @@ export function composeCoalesced(bs: readonly number[], es: readonly number[], a
       }
     }
   }
-  if (typeof a.shape === 'number') return { shape: shapes[0]!, stride: strides[0]! };
-  const strideOut: T.Tuple[] = new Array(a.shape.length);
+  if (typeof aShape === 'number') return { shape: shapes[0]!, stride: strides[0]! };
+  const strideOut: T.Tuple[] = new Array(aShape.length);
   const cursor = [0];
-  const shapeOut = substituteEntries(a.shape, shapes, strides, cursor, strideOut);
+  const shapeOut = substituteEntries(aShape, shapes, strides, cursor, strideOut);
   return { shape: shapeOut, stride: strideOut };
 }
 

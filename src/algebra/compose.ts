@@ -58,7 +58,7 @@ import { gcd } from './arith.js';
 import { checkDeadline } from './deadline.js';
 import { LayoutError } from './errors.js';
 import { flat, type Layout } from './layout.js';
-import { coalesceFlat } from './coalesce.js';
+import { coalesceFlat, coalesceNested } from './coalesce.js';
 import * as T from './tuple.js';
 
 /** Evaluation bound for one entry of A (points of t ↦ Φ_B(t·d)). */
@@ -467,8 +467,7 @@ function nonAdditiveAt(
  *  Argument order: outer first, as in CuTe's composition(B, A).
  *  Example: compose((100):(7), (3,5):(10,2)) = (3,5):(70,14). */
 export function compose(b: Layout, a: Layout): Layout {
-  const fb = flat(b);
-  const cb = coalesceFlat(fb.shapes, fb.strides);
+  const cb = coalesceNested(b.shape, b.stride);
   const fa = flat(a);
   return composeEntries(cb.shapes, cb.strides, a.shape, fa.shapes, fa.strides);
 }

@@ -7,7 +7,7 @@
 import { mul, overflow } from './arith.js';
 import { complementableEntries, complementOfSorted, sortedComplementable, spanOfSorted } from './complement.js';
 import { composeEntries } from './compose.js';
-import { coalesceFlat } from './coalesce.js';
+import { coalesceNested } from './coalesce.js';
 import { flat, type Flat, type Layout } from './layout.js';
 import type { Tuple } from './tuple.js';
 
@@ -26,7 +26,7 @@ export function logicalDivide(a: Layout, b: Layout): Layout {
   const stride: Tuple[] = [b.stride, k === 0 ? 0 : k === 1 ? comp.strides[0]! : comp.strides];
   const xs = (fb.shapes as number[]).concat(k === 0 ? [1] : comp.shapes);
   const xd = (fb.strides as number[]).concat(k === 0 ? [0] : comp.strides);
-  const ca = coalesceFlat(fa.shapes, fa.strides);
+  const ca = coalesceNested(a.shape, a.stride);
   return composeEntries(ca.shapes, ca.strides, shape, xs, xd);
 }
 

@@ -5,7 +5,6 @@
  */
 import { withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayout } from '../algebra/notation.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { ops, opsByName, runOpDirect, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
@@ -15,7 +14,6 @@ import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../engine/bulk-ops.js';
 import { verifyOps } from '../verify/ops.js';
-import { renderGrid } from './show.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 
@@ -91,7 +89,7 @@ function helpText(): string {
     ...ops.filter((o) => !toolCommands[o.name]).map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
     '',
     'Tools:',
-    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout)`,
+    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout); --svg, --tikz files`,
     `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
     ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
@@ -152,15 +150,7 @@ export async function main(
       await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
       return 0;
     }
-    if (cmd === 'show') {
-      if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu show <L>\n\nPrints L as a grid of offsets Φ_L: rank 2 as rows × columns (like CuTe\'s print_layout), rank 1 as a row, higher ranks with the modes after the first grouped into columns.\n');
-        return 0;
-      }
-      if (args.length !== 1) throw new UsageError('show takes one layout, e.g. layoutgpu show "(4,8):(1,4)"');
-      io.stdout(renderGrid(parseLayout(args[0]!)) + '\n');
-      return 0;
-    }
+    if (cmd === 'show') return await (await import('./show.js')).showCommand.run(args, io);
     const ev = toolCommands[cmd];
     if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));

@@ -24,7 +24,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { indexToCoord, phi, size } from '../../src/algebra/layout.js';
 import { formatTuple, parseLayout } from '../../src/algebra/notation.js';
-import { gridShape } from '../../src/cli/show.js';
+import { gridShape } from '../../src/render/grid.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import { algebraOps, runOp, type OpContext } from '../../src/ops.js';
 

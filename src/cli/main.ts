@@ -32,6 +32,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
     load: async () => (await import('./verify.js')).verifyCommand,
   },
+  conflicts: {
+    summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
+    load: async () => (await import('./conflicts.js')).conflictsCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

@@ -28,6 +28,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
     load: async () => (await import('./verify.js')).verifyCommand,
   },
+  merge: {
+    summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
+    load: async () => (await import('./merge.js')).mergeCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

@@ -114,8 +114,9 @@ export async function runBatch(
   input: AsyncIterable<Buffer | string>,
   write: (chunk: string) => void,
   backendChoice: BackendChoice = 'cpu',
+  threads = 1,
 ): Promise<void> {
-  const ctx = makeContext(backendChoice);
+  const ctx = makeContext(backendChoice, threads);
   let pending = '';
   const out: string[] = [];
   const handle = (line: string): void | Promise<void> => {

@@ -20,6 +20,7 @@ import { adapterLine } from '../engine/select.js';
 import type { Json } from '../op-spec.js';
 import { createNodeBackend } from './node-backend.js';
 import { progressBar } from './progress.js';
+import { parseThreads } from '../engine/pool.js';
 
 export interface EvaluatorIo {
   stdout: (s: string) => void;
@@ -51,7 +52,7 @@ function report(e: unknown, io: EvaluatorIo): number {
 const parse = (argv: string[], flags: string[], options: string[]): Parsed => parseOptions(argv, flags, options);
 
 const COMMON_FLAGS = ['--help', '--json'];
-const RUN_OPTIONS = ['--backend', '--timeout'];
+const RUN_OPTIONS = ['--backend', '--timeout', '--threads'];
 
 function backendChoice(p: Parsed): BackendChoice {
   const b = p.opt.get('--backend') ?? 'auto';
@@ -105,7 +106,7 @@ interface RunContext {
 
 /** Creates the backend, the progress bar and the clock of one run. */
 async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunContext> {
-  const backend = await createNodeBackend(backendChoice(p));
+  const backend = await createNodeBackend(backendChoice(p), parseThreads(p.opt.get('--threads')));
   const bar = progressBar(io, label);
   const t0 = performance.now();
   let t1: number | null = null;
@@ -143,6 +144,7 @@ function help(io: EvaluatorIo, text: string): number {
 const RUN_HELP = `
   --backend cpu|gpu|auto  where to run (default auto: the GPU when the adapter is hardware)
   --timeout DURATION      give up after 30, 30s, 500ms, 2m (reports what completed)
+  --threads N             CPU worker threads (default: the available cores; 1: this thread)
   --json                  one JSON object on stdout, with backend, adapter and seconds`;
 
 // ---------------------------------------------------------------------------------------------

@@ -117,6 +117,12 @@ function takeOption(argv: string[], name: string): string | undefined {
   return v;
 }
 
+/** --threads N: worker threads of the CPU's bulk checks (default: the available cores) */
+async function threadsOption(argv: string[]): Promise<number> {
+  const t = takeOption(argv, '--threads');
+  return (await import('../engine/pool.js')).parseThreads(t);
+}
+
 function backendOption(argv: string[]): BackendChoice {
   const b = takeOption(argv, '--backend') ?? 'auto';
   if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
@@ -137,13 +143,14 @@ export async function main(
     }
     if (cmd === 'batch') {
       if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu batch [--backend cpu|gpu]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
+        io.stdout('layoutgpu batch [--backend cpu|gpu] [--threads N]  < requests.jsonl  > responses.jsonl\n\n--threads N: worker threads for the CPU\'s bulk checks (default: the available cores; 1: one thread).\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
         return 0;
       }
       const b = takeOption(args, '--backend') ?? 'cpu';
       if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
+      const threads = await threadsOption(args);
       if (args.length) throw new UsageError(`batch: unexpected argument '${args[0]}'`);
-      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, b);
+      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, b, threads);
       return 0;
     }
     if (cmd === 'show') {
@@ -165,9 +172,10 @@ export async function main(
     }
     const json = takeFlag(args, '--json');
     const backendChoice = backendOption(args);
+    const threads = await threadsOption(args);
     const unknown = args.find((a) => a.startsWith('--'));
     if (unknown !== undefined) throw new UsageError(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
-    const ctx = makeContext(backendChoice);
+    const ctx = makeContext(backendChoice, threads);
     try {
       const r = await runOp(spec.name, args, ctx, true);
       io.stdout((json ? JSON.stringify(r) : human(spec, r)) + '\n');

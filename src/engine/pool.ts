@@ -71,6 +71,8 @@ export function parseThreads(text: string | undefined, what = '--threads'): numb
 
 interface Slot {
   worker: Worker;
+  /** the thread's id (worker.threadId is −1 once it has exited) */
+  id: number;
   busy: boolean;
   /** set when the worker is terminated on purpose */
   stopping: boolean;
@@ -98,7 +100,7 @@ export class WorkerPool {
     const { url, workerData } = workerEntry();
     const fault = process.env.LAYOUTGPU_POOL_FAULT;
     const worker = new Worker(url, { workerData: { ...workerData, ...(fault ? { fault } : {}) } });
-    const slot: Slot = { worker, busy: false, stopping: false };
+    const slot: Slot = { worker, id: worker.threadId, busy: false, stopping: false };
     worker.unref();
     this.slots.push(slot);
     return slot;
@@ -183,7 +185,7 @@ export class WorkerPool {
           if (slot.stopping) return;
           this.slots = this.slots.filter((s) => s !== slot);
           busy.delete(slot);
-          finish(new PoolError(`worker thread ${slot.worker.threadId} died (exit code ${code}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+          finish(new PoolError(`worker thread ${slot.id} died (exit code ${code}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
         };
         const onError = (e: Error): void => {
           off();
@@ -191,7 +193,7 @@ export class WorkerPool {
           busy.delete(slot);
           slot.stopping = true;
           void slot.worker.terminate();
-          finish(new PoolError(`worker thread ${slot.worker.threadId} died (${e.message}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+          finish(new PoolError(`worker thread ${slot.id} died (${e.message}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
         };
         const off = (): void => {
           slot.worker.off('message', onMessage);

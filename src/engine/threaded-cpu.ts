@@ -33,6 +33,8 @@ const flatSpec = (l: Layout): FlatSpec => {
 export interface ThreadedOptions {
   /** below this many indices the single-threaded backend answers (default 2^21) */
   minParallel?: number;
+  /** indices per part at least (default 2^20; tests use small parts) */
+  minPart?: number;
   /** the pool (default: the process's shared pool of `threads` threads) */
   pool?: WorkerPool;
 }
@@ -40,6 +42,7 @@ export interface ThreadedOptions {
 export class ThreadedCpuBackend implements Backend {
   readonly info: BackendInfo;
   private readonly minParallel: number;
+  private readonly minPart: number;
   private poolRef: WorkerPool | null;
 
   /** `threads` ≥ 2 worker threads over `base` (whose info and single-threaded paths it keeps) */
@@ -50,6 +53,7 @@ export class ThreadedCpuBackend implements Backend {
   ) {
     this.info = { ...base.info, adapter: `${base.info.adapter}, ${threads} threads` };
     this.minParallel = o.minParallel ?? 2 ** 21;
+    this.minPart = o.minPart ?? MIN_PART;
     this.poolRef = o.pool ?? null;
   }
 
@@ -83,7 +87,7 @@ export class ThreadedCpuBackend implements Backend {
   }
 
   private parts(lo: number, hi: number): [number, number][] {
-    return splitRange(lo, hi, this.threads * 4, MIN_PART);
+    return splitRange(lo, hi, this.threads * 4, this.minPart);
   }
 
   private deadlineOf(opts?: RunOptions): number {

@@ -35,6 +35,8 @@ export interface ThreadedVerifyOptions extends VerifyRunOptions {
   pool?: WorkerPool;
   /** fewer candidates than this run on one thread (default 20,000) */
   minParallel?: number;
+  /** candidates per part at least (default 1,024 for laws, 16,384 for searches) */
+  minPart?: number;
 }
 
 /**
@@ -54,7 +56,7 @@ export async function runVerifyThreaded(o: ThreadedVerifyOptions): Promise<Verif
   const t0 = now();
   const isLaw = o.property.kind === 'law';
   const maxExamples = o.maxExamples ?? 10;
-  const min = isLaw ? 1024 : 16_384;
+  const min = o.minPart ?? (isLaw ? 1024 : 16_384);
   const ranges = splitRange(0, total, o.threads * 8, min).flatMap(([a, b]) => splitRange(a, b, Math.ceil((b - a) / 2 ** 18), 1));
   const src = o.source;
   const tasks: PoolTask[] = ranges.map(([a, b]) => {

@@ -20,8 +20,10 @@ import { sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.j
 import { checkRange, ENUMERATE_LIMIT, prepare } from './prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
 
-/** offsets per bitmap window (bits): 128 MiB of shared memory */
+/** offsets per bitmap window (bits): 128 MiB per part */
 const WINDOW_BITS = 2 ** 30;
+/** the parts' bitmaps together: at most 2^33 bits (1 GiB) */
+const BITMAP_BUDGET = 2 ** 33;
 /** indices per part at least */
 const MIN_PART = 1 << 20;
 
@@ -35,6 +37,8 @@ export interface ThreadedOptions {
   minParallel?: number;
   /** indices per part at least (default 2^20; tests use small parts) */
   minPart?: number;
+  /** offsets per bitmap window (default 2^30; tests use small windows) */
+  windowBits?: number;
   /** the pool (default: the process's shared pool of `threads` threads) */
   pool?: WorkerPool;
 }
@@ -43,6 +47,7 @@ export class ThreadedCpuBackend implements Backend {
   readonly info: BackendInfo;
   private readonly minParallel: number;
   private readonly minPart: number;
+  private readonly windowBits: number;
   private poolRef: WorkerPool | null;
 
   /** `threads` ≥ 2 worker threads over `base` (whose info and single-threaded paths it keeps) */
@@ -54,6 +59,7 @@ export class ThreadedCpuBackend implements Backend {
     this.info = { ...base.info, adapter: `${base.info.adapter}, ${threads} threads` };
     this.minParallel = o.minParallel ?? 2 ** 21;
     this.minPart = o.minPart ?? MIN_PART;
+    this.windowBits = o.windowBits ?? WINDOW_BITS;
     this.poolRef = o.pool ?? null;
   }
 
@@ -110,7 +116,9 @@ export class ThreadedCpuBackend implements Backend {
     if (!this.plain(l)) return this.base.digestRange(l, lo, hi, opts);
     const p = prepare(l);
     checkRange(lo, hi, p.size);
-    if (hi - lo < this.minParallel || hi - lo > ENUMERATE_LIMIT) return this.base.digestRange(l, lo, hi, opts);
+    // the scan costs one step per run along the first (coalesced) mode, not per index
+    const runs = (hi - lo) / (p.shapes[0] ?? 1);
+    if (runs < this.minParallel / 16 || hi - lo > ENUMERATE_LIMIT) return this.base.digestRange(l, lo, hi, opts);
     const f = flatSpec(l);
     const parts = await this.run<DigestPart>('digest', this.parts(lo, hi), () => ({ l: f }), opts, this.deadlineOf(opts), 0, hi - lo);
     let sum = 0n;
@@ -131,23 +139,34 @@ export class ThreadedCpuBackend implements Backend {
     if (size < this.minParallel) return this.base.checkCompact(l, opts);
     const f = flatSpec(l);
     const deadline = this.deadlineOf(opts);
-    const windows = Math.ceil(size / WINDOW_BITS);
-    const wn = Math.min(size, WINDOW_BITS);
+    // one part per thread, each with its own bitmap of the window (no locked operations);
+    // the bitmaps together stay within BITMAP_BUDGET bits
+    const ranges = splitRange(0, size, this.threads, Math.min(this.minPart, size));
+    const wn = Math.max(32, Math.min(size, this.windowBits, Math.floor(BITMAP_BUDGET / ranges.length / 32) * 32));
+    const windows = Math.ceil(size / wn);
+    const words = Math.ceil(wn / 32);
     const total = windows * size;
     let oor = 0;
     let oorW = -1;
     let coll = 0;
     let collV = Infinity;
     for (let w = 0; w < windows; w++) {
-      const bits = new SharedArrayBuffer(Math.ceil(wn / 32) * 4);
-      const w0 = w * WINDOW_BITS;
-      const parts = await this.run<CompactPart>('compact', this.parts(0, size), () => ({ l: f, bits, w0, wn, countOor: w === 0 }), opts, deadline, w * size, total);
+      const w0 = w * wn;
+      const maps = ranges.map(() => new SharedArrayBuffer(words * 4));
+      const parts = await this.run<CompactPart>('compact', ranges, (lo) => ({ l: f, bits: maps[ranges.findIndex((r) => r[0] === lo)]!, w0, wn, countOor: w === 0 }), opts, deadline, w * size, total);
       let wColl = Infinity;
       for (const r of parts) {
         oor += r.oor;
         if (r.oorW >= 0 && (oorW < 0 || r.oorW < oorW)) oorW = r.oorW;
         coll += r.coll;
         wColl = Math.min(wColl, r.collV);
+      }
+      if (maps.length > 1) {
+        const merged = await this.run<{ coll: number; collV: number }>('compactMerge', splitRange(0, words, this.threads, 1 << 12), () => ({ bitmaps: maps, w0 }), { ...opts, onProgress: undefined }, deadline, 0, words);
+        for (const r of merged) {
+          coll += r.coll;
+          wColl = Math.min(wColl, r.collV);
+        }
       }
       if (collV === Infinity) collV = wColl;
     }

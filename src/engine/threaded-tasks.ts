@@ -48,18 +48,26 @@ export interface DigestPart {
 
 /**
  * Part of check_compact over the indices [lo, hi): offsets in the window [w0, w0 + wn) are
- * marked in the shared bitmap with Atomics.or, so a collision is counted by whichever index
- * comes second in any thread: the total is Σ (multiplicity − 1) over the window whatever the
- * interleaving, and a value is seen colliding exactly when its multiplicity is ≥ 2.
+ * marked in this part's own bitmap (shared memory, but written by this thread only, so plain
+ * stores suffice: no locked operation per index). Collisions within the part are counted here;
+ * those between parts by `compactMerge`.
  */
 export interface CompactPart {
   /** #x in [lo, hi) with Φ(x) ≥ size (counted when countOor) */
   oor: number;
   /** least such x, or −1 */
   oorW: number;
+  /** Σ (m − 1) over the offsets of the window that this part hits m ≥ 1 times */
   coll: number;
-  /** least value seen colliding, or Infinity */
+  /** least offset this part hits twice or more, or Infinity */
   collV: number;
+}
+
+/** number of set bits of a 32-bit word */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
 }
 
 export const handlers = {
@@ -97,15 +105,43 @@ export const handlers = {
           if (q < 0 || q >= wn) continue;
           const w = q >>> 5;
           const b = 1 << (q & 31);
-          // a set bit stays set: a plain read settles most repeats without a locked operation
-          if ((bits[w]! & b) !== 0 || (Atomics.or(bits, w, b) & b) !== 0) {
+          const old = bits[w]!;
+          if ((old & b) !== 0) {
             coll++;
             if (v < collV) collV = v;
-          }
+          } else bits[w] = old | b;
         }
       }
     });
     return { oor, oorW, coll, collV };
+  },
+
+  /**
+   * The collisions between parts over the words [lo, hi) of their bitmaps: an offset marked by
+   * j ≥ 1 parts adds j − 1 (so, with the parts' own counts, every offset hit m times adds
+   * m − 1); the least offset marked by two parts or more.
+   */
+  compactMerge(p: { bitmaps: SharedArrayBuffer[]; lo: number; hi: number; w0: number }, ctx: TaskCtx): { coll: number; collV: number } {
+    const maps = p.bitmaps.map((m) => new Uint32Array(m));
+    let coll = 0;
+    let collV = Infinity;
+    for (let w = p.lo; w < p.hi; w++) {
+      let acc = 0;
+      let dup = 0;
+      let sum = 0;
+      for (let t = 0; t < maps.length; t++) {
+        const x = maps[t]![w]!;
+        if (x === 0) continue;
+        dup |= acc & x;
+        acc |= x;
+        sum += popcount(x);
+      }
+      if (dup === 0) continue;
+      coll += sum - popcount(acc);
+      if (collV === Infinity) collV = p.w0 + w * 32 + (31 - Math.clz32(dup & -dup));
+      if (((w - p.lo) & 0xffff) === 0) ctx.progress(w - p.lo);
+    }
+    return { coll, collV };
   },
 
   find(p: { l: FlatSpec; lo: number; hi: number; v: number }, ctx: TaskCtx): { first: number; last: number } {

@@ -15,10 +15,10 @@ import { randomLayout, rng } from './gen.js';
 const cpu = new CpuBackend();
 const pools: WorkerPool[] = [];
 /** small parts, so that collisions, witnesses and extrema cross part boundaries */
-const threaded = (threads: number, minParallel = 1): ThreadedCpuBackend => {
+const threaded = (threads: number, minParallel = 1, windowBits?: number): ThreadedCpuBackend => {
   const pool = new WorkerPool(threads);
   pools.push(pool);
-  return new ThreadedCpuBackend(new CpuBackend(), threads, { minParallel, minPart: 37, pool });
+  return new ThreadedCpuBackend(new CpuBackend(), threads, { minParallel, minPart: 37, pool, ...(windowBits ? { windowBits } : {}) });
 };
 afterAll(() => pools.forEach((p) => p.close()));
 
@@ -47,6 +47,11 @@ describe('ThreadedCpuBackend', () => {
       }
     });
   }
+
+  it('answers check_compact alike when the offsets take several bitmap windows', async () => {
+    const t = threaded(2, 1, 96);
+    for (const l of layouts) expect(await t.checkCompact(l)).toEqual(await cpu.checkCompact(l));
+  });
 
   it('starts no thread for small requests', async () => {
     const pool = new WorkerPool(2);

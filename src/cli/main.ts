@@ -13,6 +13,7 @@ import { parseDuration, Usage } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../engine/bulk-ops.js';
+import { hardwareGpuNodes } from '../engine/device-node.js';
 import { verifyOps } from '../verify/ops.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
@@ -195,7 +196,9 @@ const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[j
 if (isEntry) {
   const argv = process.argv.slice(2);
   exitQuietlyOnBrokenPipe(process.stdout);
-  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps)) {
+  // on Linux without a GPU device node, `auto` decides without loading Dawn
+  const softwareOnly = process.platform === 'linux' && hardwareGpuNodes().length === 0;
+  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps, softwareOnly)) {
     // Dawn writes its warnings to fd 2 from native code: run as a child with stderr filtered
     process.exitCode = await runFiltered(argv);
   } else {

@@ -196,6 +196,14 @@ const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[j
 if (isEntry) {
   const argv = process.argv.slice(2);
   exitQuietlyOnBrokenPipe(process.stdout);
+  // the last resort: whatever escapes is one line on stderr, never a stack trace
+  const lastResort = (e: unknown): void => {
+    if (isBrokenPipe(e)) process.exit(0);
+    process.exitCode = reportError(e, io);
+    process.exit();
+  };
+  process.on('uncaughtException', lastResort);
+  process.on('unhandledRejection', lastResort);
   // on Linux without a GPU device node, `auto` decides without loading Dawn
   const softwareOnly = process.platform === 'linux' && hardwareGpuNodes().length === 0;
   if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps, softwareOnly)) {

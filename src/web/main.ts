@@ -6,6 +6,7 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
+import { parseTiler } from '../cute/tiler.js';
 import { mode, phi, size, type Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
@@ -44,7 +45,8 @@ function extraArgs(spec: OpSpec): Extra {
   const out: Extra = {};
   const others: ArgSpec[] = [];
   for (const a of rest) {
-    const isLayout = a.kind === 'layout' || a.kind === 'any-layout';
+    // a tiler (SPEC §8.2: a layout, an integer, a shape or <T1,…,Tk>) is typed in the layout field
+    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler';
     if (isLayout && !out.layout2) out.layout2 = a;
     else if (!isLayout) others.push(a);
   }
@@ -145,6 +147,22 @@ function parse(text: string, what: string, anySize = false): Parsed {
       }
     }
     return { layout: null, error: err };
+  }
+}
+
+/** A tiler input: its inline error is the tiler's (SPEC §8.2); it has a picture only when it
+ *  is a plain layout. */
+function parseTilerInput(text: string, what: string): Parsed {
+  if (!text.trim()) return { layout: null, error: null };
+  try {
+    parseTiler(text, what);
+  } catch (e) {
+    return { layout: null, error: e instanceof LayoutError ? e : new LayoutError('parse', String(e)) };
+  }
+  try {
+    return { layout: parseLayout(text, what), error: null };
+  } catch {
+    return { layout: null, error: null };
   }
 }
 
@@ -356,7 +374,11 @@ function update(): void {
   // the main layout: inline error, facts, picture
   const p1 = parse(st.layout, a0, spec?.args[0]?.kind === 'any-layout');
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout') : { layout: null, error: null };
+  const p2 = !extra.layout2
+    ? { layout: null, error: null }
+    : extra.layout2.kind === 'tiler'
+      ? parseTilerInput(st.layout2, extra.layout2.name)
+      : parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout');
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));

@@ -195,7 +195,6 @@ const deviceOps: ReadonlySet<string> = new Set([...bulkOps, ...verifyOps].map((o
 const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[jt]s)$/.test(process.argv[1]);
 if (isEntry) {
   const argv = process.argv.slice(2);
-  exitQuietlyOnBrokenPipe(process.stdout);
   // the last resort: whatever escapes is one line on stderr, never a stack trace
   const lastResort = (e: unknown): void => {
     if (isBrokenPipe(e)) process.exit(0);
@@ -210,6 +209,7 @@ if (isEntry) {
     // Dawn writes its warnings to fd 2 from native code: run as a child with stderr filtered
     process.exitCode = await runFiltered(argv);
   } else {
+    exitQuietlyOnBrokenPipe(process.stdout);
     process.exitCode = await main(argv, io, stdinChunks);
   }
 }

@@ -40,9 +40,13 @@
  *      Carries do not imply failure (for B = (2,2,2):(1,3,5), A = (2,2):(1,3) two carries cancel
  *      and B∘A = (2,2):(1,4)), so otherwise additivity is decided by evaluation, stopping at the
  *      first x that fails, which the error names.
- *      Only entries with a digit in the carry zone (the positions whose digit sums can reach
- *      b_j, closed upward under receiving a carry) take part: the other entries' digits never
- *      carry nor receive a carry, so Φ_B is additive on them whatever the zone does.
+ *      Only entries with a digit in a carrying position take part: bound the carry into each
+ *      position j from below (c_1 = 0, c_{j+1} = ⌊(Σ_i M_ij + c_j)/b_j⌋); j carries when
+ *      Σ_i M_ij + c_j ≥ b_j. In any other position the digits of a partial sum of the entries'
+ *      values are their digits plus the carry in, below b_j, so an entry whose digits all lie
+ *      in such positions adds f_i(t_i) to Φ_B of whatever the others sum to: it can be left at
+ *      0 (the carry it receives goes nowhere, so a large entry above the carries is decided
+ *      without enumerating it).
  *      Cheap witnesses come first: every pair of entries at a few telling coordinates each
  *      (1, the last, and the corners of the entry's own layout, where its digits peak), and
  *      the running maxima of the entries; then every coordinate, in order.
@@ -297,17 +301,17 @@ function entryValue(m: EntryMap, t: number): number {
   return off;
 }
 
-/** The digit positions that can take part in a carry: those whose digit sum can reach b_j,
- *  and every position a carry can land in (closed upward; carries may exceed 1). */
-function carryZone(digitSum: readonly number[], bs: readonly number[]): boolean[] {
-  const zone = new Array<boolean>(bs.length).fill(false);
+/** The positions that can carry (see the header): digit sum plus the largest carry in
+ *  reaches b_j. */
+function carryingPositions(digitSum: readonly number[], bs: readonly number[]): boolean[] {
+  const carrying = new Array<boolean>(bs.length).fill(false);
   let carry = 0;
   for (let j = 0; j < bs.length; j++) {
     const total = digitSum[j]! + carry;
-    zone[j] = carry > 0 || total >= bs[j]!;
+    carrying[j] = total >= bs[j]!;
     carry = Math.floor(total / bs[j]!);
   }
-  return zone;
+  return carrying;
 }
 
 /** The entries of A that take part in additivity (b), with what the search needs. */
@@ -324,14 +328,14 @@ function liveEntries(
   sa: readonly number[],
   da: readonly number[],
   maps: readonly (EntryMap | null)[],
-  zone: readonly boolean[],
+  carrying: readonly boolean[],
 ): Live {
   const live: Live = { shapes: [], strides: [], maps: [], indexStrides: [], total: 1 };
   let acc = 1;
   for (let i = 0; i < sa.length; i++) {
     const m = maps[i];
     let touches = false;
-    if (m) for (let k = 0; k < m.digits.length; k += 2) if (zone[m.digits[k]!]) touches = true;
+    if (m) for (let k = 0; k < m.digits.length; k += 2) if (carrying[m.digits[k]!]) touches = true;
     if (touches) {
       live.shapes.push(sa[i]!);
       live.strides.push(da[i]!);
@@ -454,7 +458,7 @@ function nonAdditiveAt(
   bs: readonly number[],
   es: readonly number[],
 ): number {
-  const live = liveEntries(sa, da, maps, carryZone(digitSum, bs));
+  const live = liveEntries(sa, da, maps, carryingPositions(digitSum, bs));
   if (live.total > ENUMERATE_AT_ONCE) {
     const x = probeAdditivity(live, bs, es);
     if (x >= 0) return x;

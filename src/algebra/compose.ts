@@ -73,6 +73,8 @@ export const ADDITIVITY_LIMIT = 1 << 26;
 const SPLIT_LOW_LIMIT = 1 << 16;
 /** Additivity questions of at most this many points are enumerated at once (no probes). */
 const ENUMERATE_AT_ONCE = 1 << 10;
+/** The cheap witnesses of additivity are tried at most this many times before enumeration. */
+const PROBE_LIMIT = 1 << 20;
 /** Loops check the deadline every this many steps (a power of two, minus one, as a mask). */
 const DEADLINE_MASK = (1 << 14) - 1;
 
@@ -386,8 +388,8 @@ const indexOf = (live: Live, t: readonly number[]): number => {
   return x;
 };
 
-/** The cheap witnesses of (b): pairs of live entries at their probe points, then the running
- *  maxima; the x of the first failure, or -1. */
+/** The cheap witnesses of (b): pairs of live entries at their probe points (at most
+ *  PROBE_LIMIT of them), then the running maxima; the x of the first failure, or -1. */
 function probeAdditivity(live: Live, bs: readonly number[], es: readonly number[]): number {
   const k = live.shapes.length;
   const points = live.maps.map((m, i) => probePoints(live.shapes[i]!, m));
@@ -401,6 +403,7 @@ function probeAdditivity(live: Live, bs: readonly number[], es: readonly number[
           t[j] = tj;
           if (!additiveAt(live, t, bs, es)) return indexOf(live, t);
           if ((++steps & DEADLINE_MASK) === 0) checkDeadline('composition');
+          if (steps > PROBE_LIMIT) return -1;
         }
         t[j] = 0;
       }

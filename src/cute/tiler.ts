@@ -24,7 +24,9 @@ export type ByModeTiler = readonly Tiler[];
 /** A tiler (SPEC §8.2): a one-dimensional layout, a by-mode list, or `_`. */
 export type Tiler = Layout | ByModeTiler | Underscore;
 
+/** Whether T is a by-mode tiler <T1,…,Tk> (SPEC §8.2). Example: isByMode(parseTiler('(32,16)')). */
 export const isByMode = (t: Tiler): t is ByModeTiler => Array.isArray(t);
+/** Whether T is `_`, which leaves a layout as it is (CuTe's Underscore). */
 export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
 
 // ---------------------------------------------------------------------------- notation
@@ -203,7 +205,7 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
       rests.push(mode(z, 2));
     }
     for (let i = t.length; i < n; i++) rests.push(mode(r, i + 1));
-    return pair(tupleOf(tiles), tupleOf(rests));
+    return pair(regroup(tiles), regroup(rests));
   }
   if (typeof r.shape === 'number' || r.shape.length !== 2) {
     throw domainError(
@@ -215,12 +217,24 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
 
 const pair = (x: Layout, y: Layout): Layout => ({ shape: [x.shape, y.shape], stride: [x.stride, y.stride] });
 
+/** The tuple of some modes of one valid layout, regrouped: its entries are that layout's (or
+ *  some of them), so size and cosize stay in bounds and need no check. */
+function regroup(ms: readonly Layout[]): Layout {
+  const shape: Tuple[] = new Array(ms.length);
+  const stride: Tuple[] = new Array(ms.length);
+  for (let i = 0; i < ms.length; i++) {
+    shape[i] = ms[i]!.shape;
+    stride[i] = ms[i]!.stride;
+  }
+  return { shape, stride };
+}
+
 /** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest). */
 export function unpackRest(z: Layout): Layout {
-  return tupleOf([mode(z, 1), ...modes(mode(z, 2))]);
+  return regroup([mode(z, 1), ...modes(mode(z, 2))]);
 }
 
 /** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest). */
 export function unpackBoth(z: Layout): Layout {
-  return tupleOf([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
+  return regroup([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
 }

@@ -143,7 +143,8 @@ export function parseLayoutArg(text: string, what = 'layout', unbounded = false)
     } catch {
       // neither: the layout parser's error stands
     }
-    if (tiler) throw domainError(`${what}: '${text}' is a tiler, not a layout`);
+    const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+    if (tiler) throw domainError(`${what}: '${shown.trim()}' is a tiler, not a layout`);
     throw e;
   }
 }

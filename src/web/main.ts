@@ -130,7 +130,11 @@ interface Parsed {
   error: LayoutError | null;
 }
 
-function parse(text: string, what: string, asTiler = false): Parsed {
+/** Parses an input. With `anySize` (the op takes layouts of any size: the structural ops,
+ *  size, cosize, eval), a layout beyond 2^53 − 1 is not an inline error: the op's exact answer
+ *  is the one outcome shown for the input (there is just no picture). With `asTiler`, the input
+ *  is a tiler field (SPEC §8.2). */
+function parse(text: string, what: string, anySize = false, asTiler = false): Parsed {
   if (!text.trim()) return { layout: null, error: null };
   try {
     if (asTiler) {
@@ -140,7 +144,16 @@ function parse(text: string, what: string, asTiler = false): Parsed {
     }
     return { layout: parseLayoutArg(text, what), error: null };
   } catch (e) {
-    return { layout: null, error: e instanceof LayoutError ? e : new LayoutError('parse', String(e)) };
+    const err = e instanceof LayoutError ? e : new LayoutError('parse', String(e));
+    if (anySize && err.kind === 'overflow') {
+      try {
+        parseLayout(text, what, true);
+        return { layout: null, error: null };
+      } catch {
+        /* another error: report the first */
+      }
+    }
+    return { layout: null, error: err };
   }
 }
 
@@ -377,11 +390,12 @@ function update(): void {
   byId('result-formula').textContent = formula(st.op, spec, st, extra);
 
   // the main layout: inline error, facts, picture
-  const p1 = parse(st.layout, a0);
+  const p1 = parse(st.layout, a0, spec?.args[0]?.kind === 'any-layout');
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'tiler') : { layout: null, error: null };
+  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout', extra.layout2.kind === 'tiler') : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
-  showFacts(st.layout, p1.layout !== null);
+  // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
+  showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
 
   // the operation, through the ops table
   const value = runCurrentOp(st, spec, extra, p1.error);
@@ -416,7 +430,8 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
   } else {
-    fill(pic, h('p', { class: 'placeholder' }, err ? 'no picture: the layout does not parse' : 'type a layout to see its picture'));
+    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
+    fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
   }
 }

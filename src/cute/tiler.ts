@@ -99,6 +99,7 @@ function item(p: Parser): Tiler {
     }
     return layoutOrShape(p, shape);
   }
+  if (!isDigitOrMinus(c) && c !== 95) p.fail("a tiler (a layout, a shape, '_' or '<')");
   return layoutOrShape(p, p.integer(true));
 }
 

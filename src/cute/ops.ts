@@ -42,6 +42,8 @@ const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layo
   run: ([a, b]) => formatLayout(f(a as Layout, b as Layout)),
 });
 
+/** The table entries of SPEC §8.3–8.4 (zipped/tiled/flat divide and product, blocked and raked
+ *  products, tile_to_shape, make_layout), each printing its layout canonically. */
 export const cuteOps: OpSpec[] = [
   byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, SPEC §8.3)', zippedDivide),
   byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide),

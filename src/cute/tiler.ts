@@ -34,7 +34,8 @@ export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
 const isDigitOrMinus = (c: number): boolean => (c >= 48 && c <= 57) || c === 45;
 
 /** A shape in tiler position: an integer N is the layout N:1, a tuple the by-mode tiler of its
- *  members (SPEC §8.2). */
+ *  members (SPEC §8.2). Errors: `domain` for a non-positive entry.
+ *  Example: shapeTiler([4, [2, 2]]) is <4:1,<2:1,2:1>>. */
 export function shapeTiler(s: Tuple): Tiler {
   if (typeof s === 'number') return makeLayout(s, 1);
   return s.map(shapeTiler);
@@ -118,7 +119,8 @@ export function parseTiler(text: string, what = 'tiler'): Tiler {
   return t;
 }
 
-/** Canonical print of a tiler: `<3:4,8:1>`, `_`, or the layout (SPEC §8.2). */
+/** Canonical print of a tiler (SPEC §8.2): `<…>` of its items, `_`, or the layout's canonical
+ *  form; an integer prints as N:1. Never fails. Example: formatTiler(parseTiler('(3,8)')) = '<3:1,8:1>'. */
 export function formatTiler(t: Tiler): string {
   if (t === UNDERSCORE) return '_';
   if (isByMode(t)) {
@@ -152,8 +154,9 @@ export function parseLayoutArg(text: string, what = 'layout', unbounded = false)
 
 // ---------------------------------------------------------------------------- application
 
-/** Build a layout of the given modes (parts of valid layouts, or results checked by the
- *  algebra) as one tuple; concat checks size and cosize. */
+/** The tuple (L1, …, Lk) of the given modes (Def. 2.3.2.5, concatenation), and ():() for none.
+ *  Errors: `overflow` when size or cosize of the whole exceeds 2^53 − 1.
+ *  Example: tupleOf([4:1, 2:4]) = (4,2):(1,4). */
 export function tupleOf(ms: readonly Layout[]): Layout {
   if (ms.length === 0) return { shape: [], stride: [] };
   return concat(...ms);
@@ -176,6 +179,7 @@ export function byMode(
   keepRest: boolean,
   path = '',
 ): Layout {
+  // Example: byMode('compose', (12,(4,8)):(59,(13,1)), <3:4,8:2>, compose, false) = (3,(2,4)):(236,(26,1))
   if (t === UNDERSCORE) return a;
   if (!isByMode(t)) return apply(a, t as Layout);
   const k = t.length;
@@ -197,6 +201,7 @@ export function byMode(
  *  layout T or `_`, R itself, which must have rank 2 (a `_` leaves a mode of A: `domain` when
  *  that mode does not have rank 2). */
 export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
+  // Example: tileUnzip(op, ((4,3),(8,4)):((1,4),(12,96)), <4:1,8:1>) = ((4,8),(3,4)):((1,12),(4,96))
   if (isByMode(t)) {
     const tiles: Layout[] = [];
     const rests: Layout[] = [];
@@ -231,12 +236,14 @@ function regroup(ms: readonly Layout[]): Layout {
   return { shape, stride };
 }
 
-/** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest). */
+/** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest) (CuTe's
+ *  `result(_, repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → ((4,8),3,4). */
 export function unpackRest(z: Layout): Layout {
   return regroup([mode(z, 1), ...modes(mode(z, 2))]);
 }
 
-/** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest). */
+/** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest) (CuTe's
+ *  `result(repeat<R0>(_), repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → (4,8,3,4). */
 export function unpackBoth(z: Layout): Layout {
   return regroup([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
 }

@@ -18,6 +18,9 @@ import { logicalProductByMode } from './cute/product.js';
 import { cuteOps, parseOrder } from './cute/ops.js';
 import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
+import { looksComposed, parseLayoutFunction } from './cute/composed.js';
+import { plainNeeded, withComposed } from './cute/composed-ops.js';
+import { memoryOps } from './memory/ops.js';
 import { cuteMoreOps } from './cute/ops-more.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
@@ -141,7 +144,7 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps];
+export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps]);
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
@@ -170,6 +173,10 @@ function huge(a: ArgSpec, what: string, text: string): LayoutError {
 function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
   const what = `${spec.name} argument ${a.name}`;
   switch (a.kind) {
+    case 'layout-fn':
+    case 'any-layout-fn':
+      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      return parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
     case 'any-layout':
     case 'tuple':
@@ -178,6 +185,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
       if (a.kind === 'tiler') return parseTiler(v, a.name);
+      // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
+      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);

@@ -15,7 +15,7 @@ import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
 import { composeByMode, logicalDivideByMode } from './cute/divide.js';
 import { logicalProductByMode } from './cute/product.js';
-import { cuteOps } from './cute/ops.js';
+import { cuteOps, parseOrder } from './cute/ops.js';
 import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
 import { looksComposed, parseLayoutFunction } from './cute/composed.js';
@@ -205,6 +205,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       if (!Number.isSafeInteger(v)) throw huge(a, what, String(v));
       return v;
     }
+    case 'order':
+      return parseOrder(v, spec.name);
     default:
       return v;
   }

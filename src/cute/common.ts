@@ -82,10 +82,16 @@ function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): numbe
   let p = 1;
   let x = 1;
   let t = 0;
+  let aligned = true; // Φ_R < X on [0, P), X = a_1⋯a_(t−1)
   for (let j = 0; j < rs.length; j++) {
     const r = rs[j]!;
     if (r === 1) continue; // R = 1:0
-    if (rd[j] !== x) return -p;
+    const q = rd[j]!;
+    if (!aligned || q !== x) {
+      // off the fast path: f(P) = Φ_A(q) decides when it is not P (or undefined)
+      if (q >= size(a)) return p;
+      return phiFlat(as, ad, q) !== p ? p : -p;
+    }
     if (t === as.length) return p; // Φ_R(P) = X = size(A): outside A's domain
     if (ad[t] !== p) return p;
     const at = as[t]!;
@@ -93,13 +99,24 @@ function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): numbe
     p *= r;
     x *= r;
     if (r === at) t++;
-    else {
-      if (at % r !== 0) return -p;
+    else if (at % r === 0) {
       as[t] = at / r;
       ad[t] = ad[t]! * r;
-    }
+    } else aligned = false;
   }
   return p;
+}
+
+/** Φ of the flat layout (s):(d) at x < its size. */
+function phiFlat(s: readonly number[], d: readonly number[], x: number): number {
+  let y = 0;
+  for (let i = 0; i < s.length && x > 0; i++) {
+    const si = s[i]!;
+    const r = x % si;
+    y += r * d[i]!;
+    x = (x - r) / si;
+  }
+  return y;
 }
 
 /** The N of SPEC §8.5 for A and R = right_inverse(B). */

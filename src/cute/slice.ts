@@ -10,7 +10,6 @@ import { phi, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatTuple } from '../algebra/notation.js';
-import type { ComposedLayout } from './composed.js';
 
 /** A slice coordinate: `_`, a non-negative integer, or a tuple of coordinates. */
 export type SliceCoord = '_' | number | readonly SliceCoord[];
@@ -233,20 +232,3 @@ export function sliceOffset(l: Layout, c: SliceCoord | string): number {
   return gather('slice', l, nodeOf(c, 'slice coordinate'), true).offset;
 }
 
-/**
- * slice and dice of a composed layout Sw o K o L (SPEC §9.1): the swizzle is kept and the
- * offset grows by that of the slice, Sw o (K + o) o slice(L, C); dice drops the `_` modes
- * (read as 0), so its offset is K. Errors as for sliceLayout.
- * Example: sliceComposed(Sw<3,3,3> o (8,64):(64,1), '(2,_)') is Sw<3,3,3> o 128 o (64):(1).
- */
-export function sliceComposed(l: ComposedLayout, c: SliceCoord | string): ComposedLayout {
-  const n = nodeOf(c, 'slice coordinate');
-  const acc = gather('slice', l.inner, n, true);
-  const inner = n.v === '_' ? l.inner : { shape: acc.shape, stride: acc.stride };
-  return { kind: 'composed', swizzle: l.swizzle, offset: l.offset + acc.offset, inner };
-}
-
-/** dice of a composed layout: Sw o K o dice(L, C) (see sliceComposed). */
-export function diceComposed(l: ComposedLayout, c: SliceCoord | string): ComposedLayout {
-  return { ...l, inner: dice(l.inner, c) };
-}

@@ -6,13 +6,14 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { mode, phi, size, type Layout } from '../algebra/layout.js';
+import { size, type Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
-import { adapterLineEl, checkOn, Engines, outcomeCard, type CheckName } from './gpu-panel.js';
-import { drawLayout, MAX_CELLS, type TileOf } from './picture.js';
+import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
+import { divisionTiling, modeTiling, type Tiling } from '../render/tiles.js';
+import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 
 // ---------------------------------------------------------------------------------------------
 // the operations offered by the chooser, grouped; ops the table gains later land in "More"
@@ -226,30 +227,17 @@ function showFacts(text: string, ok: boolean): void {
   fill(el, ...chips);
 }
 
-/** tile and entry of each index of A under A ⊘ B: index j of A is Φ_{(B, comp(B, size A))}(x),
- *  x = entry + size(B)·tile (Def. 2.3.8.1, Remark 2.3.8.3) */
-function divisionTiles(aText: string, bText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+/** tile and entry of each index of A under A ⊘ B (render/tiles.ts: Def. 2.3.8.1, Remark 2.3.8.3) */
+function divisionTiles(aText: string, bText: string): Tiling | null {
   try {
-    const a = parseLayout(aText);
-    const b = parseLayout(bText);
-    const n = size(a);
-    if (n > 4096) return null;
-    const comp = run('complement', [bText, String(n)]) as string;
-    const bc = parseLayout(run('concat', [bText, comp]) as string);
-    const ts = size(b);
-    const map = new Array<TileOf>(n);
-    for (let x = 0; x < n; x++) map[phi(bc, x)] = { tile: Math.floor(x / ts), entry: x % ts };
-    return { tileOf: (j) => map[j] ?? null, tiles: n / ts, tileSize: ts };
+    return divisionTiling(parseLayout(aText), parseLayout(bText), MAX_CANVAS_CELLS);
   } catch {
     return null;
   }
 }
 
 /** tiles of a result R = A ⊘ B or A ⊗ B: mode 1 is the tile, mode 2 which tile */
-function resultTiles(r: Layout): { tileOf: (x: number) => TileOf; tiles: number; tileSize: number } {
-  const ts = size(mode(r, 1));
-  return { tileOf: (x) => ({ tile: Math.floor(x / ts), entry: x % ts }), tiles: size(r) / ts, tileSize: ts };
-}
+const resultTiles = (r: Layout): Tiling => modeTiling(r);
 
 function state(): State {
   return { layout: input1.value, op: opSel.value, layout2: input2.value, arg: argInput.value };
@@ -354,7 +342,7 @@ function update(): void {
 
   // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
   window.clearTimeout(drawTimer);
-  const cost = (l: Layout | null): number => (l && size(l) <= MAX_CELLS ? size(l) : 0);
+  const cost = (l: Layout | null): number => (l && size(l) <= MAX_CANVAS_CELLS ? size(l) : 0);
   const draw = (): void => {
     drawMain(st, extra, p1.layout, p1.error, p2.layout !== null);
     drawResult(st, value, resultLayout);
@@ -449,6 +437,7 @@ const backendSel = byId<HTMLSelectElement>('backend');
 let checkRunning = false;
 
 async function initGpu(): Promise<void> {
+  engines.onLost = (why) => lostLineEl(byId('adapter'), why);
   const a = await engines.adapterText();
   adapterLineEl(byId('adapter'), a, engines.webgpu);
   if (!a.ok) {
@@ -486,7 +475,10 @@ async function runCheckButton(name: CheckName): Promise<void> {
   results.prepend(busy);
   try {
     const args = checkArgs(name);
+    const wasLost = engines.lost !== null;
     const gpu = backendSel.value === 'gpu' ? await engines.gpu() : null;
+    // after a lost device the panel names the new one
+    if (wasLost && gpu) adapterLineEl(byId('adapter'), await engines.adapterText(), engines.webgpu);
     const main = gpu ?? engines.cpu;
     const o = await checkOn(name, args, main);
     // the CPU's answer beside a GPU answer: the two backends must agree exactly

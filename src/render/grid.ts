@@ -11,7 +11,9 @@ import type { Tiling } from './tiles.js';
 
 /** The arrangement of a layout's indices in a grid. */
 export interface GridShape {
+  /** number of rows: size of mode 1 (1 for rank ≤ 1) */
   readonly rows: number;
+  /** number of columns: size(L) / rows */
   readonly cols: number;
   /** the index x of L in row r, column c */
   readonly index: (r: number, c: number) => number;
@@ -66,10 +68,13 @@ export function offsetsOf(l: Layout): Float64Array {
 
 /** Everything a picture draws: the layout, its grid, Φ at every index, and optionally a tiling. */
 export interface Picture {
+  /** the layout pictured */
   readonly layout: Layout;
+  /** where each index sits (gridShape) */
   readonly grid: GridShape;
   /** offsets[x] = Φ_L(x), for every index x < size(L) */
   readonly offsets: Float64Array;
+  /** the tiles of a ⊘ or ⊗ picture (colour = tile, strength = entry) */
   readonly tiling?: Tiling;
 }
 

@@ -10,8 +10,11 @@ import { LayoutError } from '../algebra/errors.js';
 import { logicalProduct } from '../algebra/divide.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutArg } from '../cute/tiler.js';
 import { asciiPicture } from '../render/ascii.js';
 import { makePicture } from '../render/grid.js';
+import { composedPicture } from '../render/composed.js';
+import { formatLayoutFunction, isComposed, mapInner, parseLayoutFunction } from '../cute/composed.js';
 import { svgPicture } from '../render/svg.js';
 import { tikzPicture } from '../render/tikz.js';
 import { divisionTiling, modeTiling, type Tiling } from '../render/tiles.js';
@@ -73,7 +76,26 @@ export const showCommand: Command = {
       for (const [name, v] of [['--svg', svg], ['--tikz', tikz]] as const) {
         if (v === '') throw new Usage(`${name} needs a file name`);
       }
-      let l: Layout = parseLayout(p.pos[0]!, 'L');
+      // a composed layout Sw o K o L: the grid of L, cells labelled with the swizzled offsets
+      const lf = parseLayoutFunction(p.pos[0]!, 'L');
+      if (isComposed(lf)) {
+        let tl: Tiling | undefined;
+        let shown = lf;
+        const d = p.opt.get('--divide');
+        const pr = p.opt.get('--product');
+        if (d !== undefined) tl = divisionTiling(lf.inner, parseLayout(d, 'B (--divide)'));
+        if (pr !== undefined) {
+          shown = mapInner(lf, (inner) => logicalProduct(inner, parseLayout(pr, 'B (--product)'))) as typeof lf;
+          tl = modeTiling(shown.inner);
+        }
+        const cpic = composedPicture(shown, tl ? { tiling: tl } : {});
+        const title = formatLayoutFunction(shown);
+        if (svg !== undefined) write(svg, svgPicture(cpic, `picture of ${title}`), io.stdout);
+        if (tikz !== undefined) write(tikz, tikzPicture(cpic, { body: p.flags.has('--tikz-body') }), io.stdout);
+        if (svg !== '-' && tikz !== '-') io.stdout(asciiPicture(cpic).replace(/^[^\n]*/, title) + '\n');
+        return 0;
+      }
+      let l: Layout = lf;
       let tiling: Tiling | undefined;
       const divide = p.opt.get('--divide');
       const product = p.opt.get('--product');

@@ -5,6 +5,7 @@
  * may exceed 2^53 − 1 are bigint here and printed by the protocol layer.
  */
 import type { Layout } from '../algebra/layout.js';
+import type { LayoutFunction } from '../cute/composed.js';
 
 /** The two evaluators: `cpu` (generated JavaScript, cpu.ts) and `gpu` (generated WGSL, gpu.ts). */
 export type BackendName = 'cpu' | 'gpu';
@@ -48,7 +49,7 @@ export interface CompactReport {
  * The bulk check that C is B∘A: Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A) (Def. 2.3.7.1;
  * batch op `check_compose`).
  */
-export interface ComposeReport {
+export interface ComposeReport<C extends LayoutFunction = LayoutFunction> {
   /** whether Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A) */
   equal: boolean;
   /** #x < size(A) with Φ_C(x) ≠ Φ_B(Φ_A(x)) */
@@ -56,7 +57,7 @@ export interface ComposeReport {
   /** the first x where they differ, or null when equal */
   witness: number | null;
   /** C, the candidate composite */
-  composite: Layout;
+  composite: C;
 }
 
 /**
@@ -101,6 +102,11 @@ export type EvalSink = (start: number, values: Uint32Array | Float64Array) => vo
  * identical answers. Pre-condition of every method: sizes and cosizes ≤ 2^53 − 1 (else `overflow`).
  * Errors: LayoutError `domain` (range outside [0, size L]), `overflow`, `timeout` (opts.timeoutMs),
  * `gpu` (a lost device or failed shader, GPU only).
+ *
+ * Every method takes a layout function (SPEC §9.1): a plain Layout or a composed Sw o K o L,
+ * whose Φ(x) = Sw(K + Φ_L(x)). Deadlines: RunOptions.timeoutMs and the batch request's
+ * `currentDeadline()` (read when the method is called) stop a run with a LayoutError of kind
+ * `timeout` that says what completed. The checks beyond 2^40 indices answer `overflow` at once.
  * @example
  *   const b = await createBackend('auto', nodeDeviceSource);
  *   (await b.checkCompact(parseLayout('(4,8):(1,4)'))).compact; // true
@@ -110,17 +116,18 @@ export interface Backend {
   /** which backend and adapter answer */
   readonly info: BackendInfo;
   /** Φ_L(lo..hi−1), as offsets (a Float64Array is exact below 2^53) */
-  evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
+  evalRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
   /** Φ_L over [lo, hi) of any length, streamed in chunks (for `eval --out`) */
-  evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void>;
+  evalChunks(l: LayoutFunction, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void>;
   /** count, exact Σ, min and max of Φ_L over [lo, hi) (see Digest) */
-  digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
+  digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
   /** whether Φ_L is a bijection onto [0, size L), with the counts and a witness (see CompactReport) */
-  checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport>;
+  checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport>;
   /** Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) */
-  checkCompose(b: Layout, a: Layout, c: Layout, opts?: RunOptions): Promise<ComposeReport>;
-  /** the tile address map of A ⊘ B (the division itself is computed by the algebra) */
-  tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap>;
+  checkCompose<C extends LayoutFunction>(b: LayoutFunction, a: LayoutFunction, c: C, opts?: RunOptions): Promise<ComposeReport<C>>;
+  /** the tile address map of A ⊘ B (the division itself is computed by the algebra; a composed A
+   *  keeps its outer function) */
+  tileMap(a: LayoutFunction, b: Layout, opts?: RunOptions): Promise<TileMap>;
   /** release GPU resources (no-op on the CPU) */
   dispose(): void;
 }

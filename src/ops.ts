@@ -144,7 +144,18 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
+/**
+ * Every operation of the protocol, in --help order: the algebra (algebraOps), CuTe's vocabulary
+ * (cute/), the bulk checks (engine/bulk-ops.ts), verification (verify/ops.ts), the CuTe extras
+ * and the memory ops; layout arguments may be composed layouts where the op says so
+ * (withComposed). Each is a CLI subcommand and a `batch` op.
+ * @example ops.map((o) => o.name).includes('logical_divide') // true
+ */
 export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps]);
+/**
+ * The ops table by protocol name.
+ * @example opsByName.get('compose')!.summary
+ */
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
@@ -231,6 +242,13 @@ export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContex
   return spec.run(parseArgs(spec, raw, fromText), ctx);
 }
 
+/**
+ * Runs op `name` on raw arguments (JSON values as in `batch`, or strings from the command line
+ * with fromText) and returns the protocol's `result`. Errors: LayoutError `bad-request` (unknown
+ * op, wrong arity, an argument of the wrong kind), `parse`, and whatever the op throws (`domain`,
+ * `not-composable`, `not-complementable`, `overflow`, `gpu`, `timeout`).
+ * @example await runOp('compose', ['(100):(7)', '(3,5):(10,2)'], ctx) // '(3,5):(70,14)'
+ */
 export async function runOp(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Promise<Json> {
   return await runOpDirect(name, raw, ctx, fromText);
 }

@@ -5,19 +5,11 @@
 @group(0) @binding(1) var<storage, read_write> bits: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 4>;
 
-@compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let t = thread_index(wid, nwg, lid);
-  if (t >= params.count) {
-    return;
-  }
-  let v = phi_l(index_of(t));
+fn visit(v: OFF_L, i: u32) {
   if (out_of_range(v)) {
     if ((params.flags & 1u) != 0u) {
       atomicAdd(&counters[0], 1u);
-      atomicMin(&counters[2], params.rel + t);
+      atomicMin(&counters[2], params.rel + i);
     }
     return;
   }
@@ -30,5 +22,25 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   if ((old & m) != 0u) {
     atomicAdd(&counters[1], 1u);
     atomicMin(&counters[3], q);
+  }
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+  var i = gid.x;
+  if (i >= params.count) {
+    return;
+  }
+  let grid = nwg.x * WG;
+  let g = l_start(as_index(grid));
+  var w = l_start(index_of(i));
+  loop {
+    visit(l_value(w.o), i);
+    i = i + grid;
+    if (i >= params.count) {
+      break;
+    }
+    l_step(&w, g);
   }
 }

@@ -5,16 +5,24 @@
 @group(0) @binding(1) var<storage, read_write> counters: array<atomic<u32>, 2>;
 
 @compute @workgroup_size(WG)
-fn main(@builtin(workgroup_id) wid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>,
-        @builtin(local_invocation_index) lid: u32) {
-  let t = thread_index(wid, nwg, lid);
-  if (t >= params.count) {
+fn main(@builtin(global_invocation_id) gid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>) {
+  var i = gid.x;
+  if (i >= params.count) {
     return;
   }
-  let v = widen_l(phi_l(index_of(t)));
-  if (all(v == params.window)) {
-    atomicMin(&counters[0], params.rel + t);
-    atomicMax(&counters[1], params.rel + t + 1u);
+  let grid = nwg.x * WG;
+  let g = l_start(as_index(grid));
+  var w = l_start(index_of(i));
+  loop {
+    if (all(widen_l(l_value(w.o)) == params.window)) {
+      atomicMin(&counters[0], params.rel + i);
+      atomicMax(&counters[1], params.rel + i + 1u);
+    }
+    i = i + grid;
+    if (i >= params.count) {
+      break;
+    }
+    l_step(&w, g);
   }
 }

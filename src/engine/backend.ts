@@ -5,6 +5,7 @@
  * may exceed 2^53 − 1 are bigint here and printed by the protocol layer.
  */
 import type { Layout } from '../algebra/layout.js';
+import type { LayoutFunction } from '../cute/composed.js';
 
 export type BackendName = 'cpu' | 'gpu';
 export type BackendChoice = BackendName | 'auto';
@@ -29,13 +30,13 @@ export interface CompactReport {
   witness: [number, number] | [number] | null;
 }
 
-export interface ComposeReport {
+export interface ComposeReport<C extends LayoutFunction = LayoutFunction> {
   equal: boolean;
   /** #x < size(A) with Φ_C(x) ≠ Φ_B(Φ_A(x)) */
   mismatches: number;
   witness: number | null;
   /** C, the candidate composite */
-  composite: Layout;
+  composite: C;
 }
 
 export interface TileMap {
@@ -66,18 +67,25 @@ export interface BackendInfo {
  *  else a Float64Array (exact below 2^53). */
 export type EvalSink = (start: number, values: Uint32Array | Float64Array) => void | Promise<void>;
 
+/**
+ * Every method takes a layout function (SPEC §9.1): a plain Layout or a composed Sw o K o L,
+ * whose Φ(x) = Sw(K + Φ_L(x)). Deadlines: RunOptions.timeoutMs and the batch request's
+ * `currentDeadline()` (read when the method is called) stop a run with a LayoutError of kind
+ * `timeout` that says what completed. The checks beyond 2^40 indices answer `overflow` at once.
+ */
 export interface Backend {
   readonly info: BackendInfo;
   /** Φ_L(lo..hi−1), as offsets (a Float64Array is exact below 2^53) */
-  evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
+  evalRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array>;
   /** Φ_L over [lo, hi) of any length, streamed in chunks (for `eval --out`) */
-  evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void>;
-  digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
-  checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport>;
+  evalChunks(l: LayoutFunction, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void>;
+  digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest>;
+  checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport>;
   /** Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) */
-  checkCompose(b: Layout, a: Layout, c: Layout, opts?: RunOptions): Promise<ComposeReport>;
-  /** the tile address map of A ⊘ B (the division itself is computed by the algebra) */
-  tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap>;
+  checkCompose<C extends LayoutFunction>(b: LayoutFunction, a: LayoutFunction, c: C, opts?: RunOptions): Promise<ComposeReport<C>>;
+  /** the tile address map of A ⊘ B (the division itself is computed by the algebra; a composed A
+   *  keeps its outer function) */
+  tileMap(a: LayoutFunction, b: Layout, opts?: RunOptions): Promise<TileMap>;
   /** release GPU resources (no-op on the CPU) */
   dispose(): void;
 }

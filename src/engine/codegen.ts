@@ -5,11 +5,21 @@
  * constant, which the compiler turns into a multiply), the index and offset types, and small
  * helpers. Only validated integers (makeLayout's) ever reach the source.
  *
+ * The kernels are grid-stride: a fixed grid of G threads (chosen by the host from the adapter,
+ * read in the shader as num_workgroups.x · WG, so the source does not depend on it); thread t
+ * takes the indices t, t + G, t + 2G, … of its dispatch. It decomposes its first index once
+ * (`l_start`, divisions) and G once, then carries its coordinate from one index to the next by
+ * adding G's digits in the layout's mixed radix (`l_step`): per mode an addition, a compare and
+ * a conditional subtraction, and the offset moves by constants, no division per index. A
+ * composed layout Sw o K o L (SPEC §9.1) applies `l_value` = Sw(K + ·) to the offset carried.
+ *
  * Widths: an index is u32 while size ≤ 2^32, else a two-limb u64 (vec2<u32>); an offset is u32
  * while cosize ≤ 2^32, else u64. Layouts are below 2^53 throughout (makeLayout).
  */
 import type { Layout } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
+import type { LayoutFunction } from '../cute/composed.js';
+import { sourceLow } from '../cute/swizzle.js';
 import { prepare, TWO32, type Prepared } from './prep.js';
 import { SHADERS } from './shaders.generated.js';
 
@@ -42,25 +52,18 @@ export interface PhiGen {
   offType: string;
 }
 
-/**
- * `fn <name>(x) -> offset`: Φ of the prepared layout for an index of the given width.
- * `wideIndex`: x is a vec2<u32>; `maxIndex`: an upper bound of x (to skip dead modes).
- */
-export function genPhi(name: string, p: Prepared, wideIndex: boolean): PhiGen {
+/** Lines that set `o` (the inner layout's offset) and `c<j>` (u32 coordinates of the modes
+ *  before the last) from the index `x`. `stepping`: every such coordinate is kept (≤ 2^31). */
+function phiBody(p: Prepared, wideIndex: boolean): string[] {
   const wideOff = p.wideOffset;
-  const idxType = wideIndex ? U64 : U32;
-  const offType = wideOff ? U64 : U32;
   const L: string[] = [];
   const m = p.shapes.length;
-  L.push(`// Φ of ${p.text}: coalesced flat (${p.shapes.join(',')}):(${p.strides.join(',')})`);
-  L.push(`fn ${name}(x: ${idxType}) -> ${offType} {`);
   if (m === 0) {
-    L.push(`  return ${wideOff ? 'vec2<u32>(0u, 0u)' : '0u'};`, '}');
-    return { source: L.join('\n'), idxType, offType };
+    L.push(`  var o = ${wideOff ? 'vec2<u32>(0u, 0u)' : '0u'};`);
+    return L;
   }
   L.push(`  var r = x;`);
   L.push(`  var o = ${wideOff ? 'vec2<u32>(0u, 0u)' : '0u'};`);
-  // the coordinate of each mode: u32 ('c32') or u64 ('c64')
   let dead = false; // the rest of the index is 0 from here on
   for (let j = 0; j < m && !dead; j++) {
     const s = p.shapes[j]!;
@@ -108,7 +111,7 @@ export function genPhi(name: string, p: Prepared, wideIndex: boolean): PhiGen {
     }
     if (d === 0) continue;
     if (!wideOff) {
-      // c·d < cosize ≤ 2^32, so c < 2^32 too
+      // c·d < cosize ≤ 2^32, so c < 2^32 too (beyond the layout's size it wraps mod 2^32)
       const c = coordWide ? `${coord}.x` : coord;
       if (d === 1) L.push(`  o = o + ${c};`);
       else if (isPow2(d)) L.push(`  o = o + (${c} << ${Math.log2(d)}u);`);
@@ -121,8 +124,122 @@ export function genPhi(name: string, p: Prepared, wideIndex: boolean): PhiGen {
       L.push(`  o = u64_add(o, u64_mul(${c}, ${u64Lit(d)}));`);
     }
   }
-  L.push('  return o;', '}');
+  return L;
+}
+
+/** WGSL of a constant shift of a two-limb value (0 ≤ k < 64), right or left. */
+function u64ShiftExpr(v: string, k: number, right: boolean): string {
+  if (k === 0) return v;
+  if (right) {
+    if (k >= 32) return `vec2<u32>(${v}.y${k > 32 ? ` >> ${k - 32}u` : ''}, 0u)`;
+    return `vec2<u32>((${v}.x >> ${k}u) | (${v}.y << ${32 - k}u), ${v}.y >> ${k}u)`;
+  }
+  if (k >= 32) return `vec2<u32>(0u, ${v}.x${k > 32 ? ` << ${k - 32}u` : ''})`;
+  return `vec2<u32>(${v}.x << ${k}u, (${v}.y << ${k}u) | (${v}.x >> ${32 - k}u))`;
+}
+
+/**
+ * `fn <name>(o) -> offset`: the outer function of a composed layout, Sw(K + o) (SPEC §9.1:
+ * y XOR ((y AND Ymask) >> S), a negative S shifting left), or the identity of a plain layout.
+ */
+export function genOuter(name: string, p: Prepared): string {
+  const T = p.wideOffset ? U64 : U32;
+  const sw = p.swizzle;
+  if (!sw) return `fn ${name}(o: ${T}) -> ${T} { return o; }`;
+  const L = [`// the outer function of ${p.text}: Sw<${sw.bits},${sw.base},${sw.shift}>(${p.koff} + o)`, `fn ${name}(o: ${T}) -> ${T} {`];
+  L.push(p.wideOffset ? `  let y = u64_add(o, ${u64Lit(p.koff)});` : `  let y = o + ${u32Lit(p.koff)};`);
+  if (sw.bits === 0) {
+    L.push('  return y;', '}');
+    return L.join('\n');
+  }
+  const mask = ((1n << BigInt(sw.bits)) - 1n) << BigInt(sourceLow(sw));
+  if (!p.wideOffset) {
+    // the bound keeps every value below 2^32, so the mask fits u32
+    L.push(`  return y ^ ((y & ${u32Lit(Number(mask & 0xffffffffn))}) ${sw.shift >= 0 ? '>>' : '<<'} ${Math.abs(sw.shift)}u);`);
+  } else {
+    L.push(`  let f = y & vec2<u32>(${u32Lit(Number(mask & 0xffffffffn))}, ${u32Lit(Number(mask >> 32n))});`);
+    L.push(`  return y ^ ${u64ShiftExpr('f', Math.abs(sw.shift), sw.shift >= 0)};`);
+  }
+  L.push('}');
+  return L.join('\n');
+}
+
+/**
+ * `fn <name>(x) -> offset`: Φ of the prepared layout function for an index of the given width
+ * (divisions per mode; the composed outer function applied last).
+ */
+export function genPhi(name: string, p: Prepared, wideIndex: boolean): PhiGen {
+  const idxType = wideIndex ? U64 : U32;
+  const offType = p.wideOffset ? U64 : U32;
+  const L: string[] = [];
+  L.push(`// Φ of ${p.text}: coalesced flat (${p.shapes.join(',')}):(${p.strides.join(',')})`);
+  if (p.swizzle) L.push(genOuter(`${name}_outer`, p));
+  L.push(`fn ${name}(x: ${idxType}) -> ${offType} {`);
+  L.push(...phiBody(p, wideIndex));
+  L.push(p.swizzle ? `  return ${name}_outer(o);` : '  return o;', '}');
   return { source: L.join('\n'), idxType, offType };
+}
+
+/** whether the grid stride can be carried in the mixed radix: every coordinate before the last
+ *  mode is below 2^31, so that c + g + carry < 2^32 */
+export function canStep(p: Prepared): boolean {
+  return p.shapes.slice(0, -1).every((s) => s <= 2 ** 31);
+}
+
+const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (1n << BigInt(bits))) % (1n << BigInt(bits));
+
+/**
+ * The walk of a layout function through a grid-stride loop, prefix `n`:
+ *   struct W_n { c0, …, c(m−2): u32, o: offset }   the coordinate before the last mode, Φ_L
+ *   fn n_start(x) -> W_n                          decomposition of x (divisions, once)
+ *   fn n_step(w: ptr<function, W_n>, g: W_n)      w := w + g in the mixed radix (s0, s1, …):
+ *       c_j += g_j + carry; carry = c_j ≥ s_j; c_j −= carry·s_j; the offset moves by
+ *       Σ g_j·d_j (g.o) and by d(j+1) − s_j·d_j per carry (constants, wrapping mod 2^32 or 2^64:
+ *       the true offset is below the offset type's range, so the wrapped sum is exact)
+ *   fn n_value(o) -> offset                        Φ from o (the composed outer function)
+ * g is n_start(G): its offset Σ g_j·d_j may wrap (G may exceed the size), which the wrapping
+ * arithmetic absorbs. Layouts with a coordinate beyond 2^31 before the last mode walk by index
+ * (x += G, o = Φ_L(x)).
+ */
+export function genWalk(n: string, p: Prepared, wideIndex: boolean): string {
+  const idxType = wideIndex ? U64 : U32;
+  const offType = p.wideOffset ? U64 : U32;
+  const m = p.shapes.length;
+  const L: string[] = [`// walk of ${p.text}: coalesced flat (${p.shapes.join(',')}):(${p.strides.join(',')})`];
+  L.push(genOuter(`${n}_value`, p));
+  if (!canStep(p)) {
+    L.push(`fn ${n}_inner(x: ${idxType}) -> ${offType} {`, ...phiBody({ ...p, swizzle: undefined, koff: 0 } as Prepared, wideIndex), '  return o;', '}');
+    L.push(`struct W_${n} { x: ${idxType}, o: ${offType} }`);
+    L.push(`fn ${n}_start(x: ${idxType}) -> W_${n} { return W_${n}(x, ${n}_inner(x)); }`);
+    L.push(`// a coordinate beyond 2^31: by index`);
+    L.push(`fn ${n}_step(w: ptr<function, W_${n}>, g: W_${n}) {`);
+    L.push(wideIndex ? `  (*w).x = u64_add((*w).x, g.x);` : `  (*w).x = (*w).x + g.x;`);
+    L.push(`  (*w).o = ${n}_inner((*w).x);`, '}');
+    return L.join('\n');
+  }
+  const cs = Array.from({ length: Math.max(0, m - 1) }, (_, j) => `c${j}`);
+  L.push(`struct W_${n} { ${[...cs.map((c) => `${c}: u32`), `o: ${offType}`].join(', ')} }`);
+  L.push(`fn ${n}_start(x: ${idxType}) -> W_${n} {`, ...phiBody(p, wideIndex), `  return W_${n}(${[...cs, 'o'].join(', ')});`, '}');
+  L.push(`fn ${n}_step(w: ptr<function, W_${n}>, g: W_${n}) {`);
+  L.push(p.wideOffset ? `  var o = u64_add((*w).o, g.o);` : `  var o = (*w).o + g.o;`);
+  for (let j = 0; j < m - 1; j++) {
+    const s = p.shapes[j]!;
+    const carry = BigInt(p.strides[j + 1]!) - BigInt(s) * BigInt(p.strides[j]!);
+    L.push(`  // mode ${j}: ${s}:${p.strides[j]}; a carry moves the offset by ${carry}`);
+    L.push(`  let a${j} = (*w).c${j} + g.c${j}${j > 0 ? ` + select(0u, 1u, k${j - 1})` : ''};`);
+    L.push(`  let k${j} = a${j} >= ${u32Lit(s)};`);
+    L.push(`  (*w).c${j} = select(a${j}, a${j} - ${u32Lit(s)}, k${j});`);
+    if (carry !== 0n) {
+      if (p.wideOffset) {
+        const c = mod(carry, 64);
+        L.push(`  o = select(o, u64_add(o, vec2<u32>(${u32Lit(Number(c & 0xffffffffn))}, ${u32Lit(Number(c >> 32n))})), k${j});`);
+      } else {
+        L.push(`  o = select(o, o + ${u32Lit(Number(mod(carry, 32)))}, k${j});`);
+      }
+    }
+  }
+  L.push('  (*w).o = o;', '}');
+  return L.join('\n');
 }
 
 function widen(name: string, offType: string): string {
@@ -133,8 +250,8 @@ function widen(name: string, offType: string): string {
 
 function indexOf(wide: boolean): string {
   return wide
-    ? 'fn index_of(t: u32) -> vec2<u32> { return u64_add32(params.base, t); }'
-    : 'fn index_of(t: u32) -> u32 { return params.base.x + t; }';
+    ? 'fn index_of(t: u32) -> vec2<u32> { return u64_add32(params.base, t); }\nfn as_index(t: u32) -> vec2<u32> { return vec2<u32>(t, 0u); }'
+    : 'fn index_of(t: u32) -> u32 { return params.base.x + t; }\nfn as_index(t: u32) -> u32 { return t; }';
 }
 
 function header(kernel: KernelName | 'find', lines: string[]): string {
@@ -154,28 +271,28 @@ export interface GeneratedKernel {
   wideIndex: boolean;
 }
 
-/** eval | digest | compact of one layout. */
-/** Indices walked by one thread of the digest kernel: its exact sum must stay below 2^64
- *  (256 · cosize < 2^64 since cosize ≤ 2^53), and a 2^24-index dispatch keeps 65,536 threads. */
-export function digestPerThread(_p: Prepared): number {
-  return 256;
+/** Indices one dispatch of the digest kernel may give a thread: its exact sum stays below 2^64
+ *  (n · cosize < 2^64; with u32 offsets the count of carries is a u32). */
+export function digestPerThread(p: Prepared): number {
+  return p.wideOffset ? Math.max(1, Math.floor(2 ** 64 / p.cosize / 2)) : 2 ** 31;
 }
 
-export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Layout | Prepared, windowed = false): GeneratedKernel {
+/** eval | digest | compact | find of one layout function. */
+export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: LayoutFunction | Prepared, windowed = false): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
-  const phi = genPhi('phi_l', p, wideIndex);
   const parts = [
     header(kernel, [
       `layout L = ${p.text}`,
-      `size ${p.size}, cosize ${p.cosize}; index ${wideIndex ? 'u64' : 'u32'}, offset ${p.wideOffset ? 'u64' : 'u32'}`,
+      `size ${p.size}, ${p.exactCosize ? 'cosize' : 'offsets below'} ${p.cosize}; index ${wideIndex ? 'u64' : 'u32'}, offset ${p.wideOffset ? 'u64' : 'u32'}`,
+      'grid-stride: G = num_workgroups.x · WG threads, each carrying its coordinate by G in the mixed radix',
     ]),
     kernel === 'digest' || wideIndex || p.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: index and offsets fit in u32)',
     SHADERS.common,
-    `alias OFF_L = ${phi.offType};`,
+    `alias OFF_L = ${p.wideOffset ? U64 : U32};`,
     indexOf(wideIndex),
-    phi.source,
-    widen('widen_l', phi.offType),
+    genWalk('l', p, wideIndex),
+    widen('widen_l', p.wideOffset ? U64 : U32),
   ];
   if (kernel === 'compact' && (windowed || p.size > TWO32)) {
     parts.push('fn outside_window(q: u32) -> bool { return q >= params.window_len; }');
@@ -209,33 +326,46 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
     }
   }
   if (kernel === 'digest') {
-    parts.push(`const DIGEST_PER: u32 = ${digestPerThread(p)}u;`);
     parts.push(
       p.wideOffset
-        ? `fn digest_walk(first: u32, n: u32) -> Acc {
+        ? `// the exact sum, min and max of Φ over the thread's indices t, t + G, … < count
+fn digest_walk(t: u32, grid: u32) -> Acc {
   var a = Acc(vec2<u32>(0u, 0u), vec2<u32>(0xffffffffu, 0xffffffffu), vec2<u32>(0u, 0u));
-  for (var k = 0u; k < n; k = k + 1u) {
-    let v = widen_l(phi_l(index_of(first + k)));
+  let g = l_start(as_index(grid));
+  var w = l_start(index_of(t));
+  var i = t;
+  loop {
+    let v = l_value(w.o);
     a.sum = u64_add(a.sum, v);
     a.lo = u64_min(a.lo, v);
     a.hi = u64_max(a.hi, v);
+    i = i + grid;
+    if (i >= params.count) { break; }
+    l_step(&w, g);
   }
   return a;
 }`
-        : `fn digest_walk(first: u32, n: u32) -> Acc {
+        : `// the exact sum (low word and carries), min and max of Φ over the thread's indices t, t + G, … < count
+fn digest_walk(t: u32, grid: u32) -> Acc {
   var lo = 0u;
   var carries = 0u;
   var mn = 0xffffffffu;
   var mx = 0u;
-  for (var k = 0u; k < n; k = k + 1u) {
-    let v = phi_l(index_of(first + k));
+  let g = l_start(as_index(grid));
+  var w = l_start(index_of(t));
+  var i = t;
+  loop {
+    let v = l_value(w.o);
     let s = lo + v;
     carries = carries + select(0u, 1u, s < v);
     lo = s;
     mn = min(mn, v);
     mx = max(mx, v);
+    i = i + grid;
+    if (i >= params.count) { break; }
+    l_step(&w, g);
   }
-  // n ≥ 1 here, so mn is a real offset
+  // t < count here, so mn is a real offset
   return Acc(vec2<u32>(lo, carries), vec2<u32>(mn, 0u), vec2<u32>(mx, 0u));
 }`,
     );
@@ -244,27 +374,26 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
   return { kernel, source: parts.join('\n\n'), offBytes: p.wideOffset ? 8 : 4, wideIndex };
 }
 
-/** compose: Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A). */
+/** compose: Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) (A and C walk, Φ_B by divisions). */
 export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKernel {
   const wideIndex = a.size > TWO32;
-  const pa = genPhi('phi_a', a, wideIndex);
   const pb = genPhi('phi_b', b, a.wideOffset);
-  const pc = genPhi('phi_c', c, wideIndex);
   const source = [
     header('compose', [
       `B = ${b.text}`,
       `A = ${a.text}`,
       `C = ${c.text}`,
       `certifies Φ_C(x) = Φ_B(Φ_A(x)) for x < size(A) = ${a.size}`,
+      'grid-stride: A and C carry their coordinates by G in their mixed radices; Φ_B by divisions',
     ]),
     wideIndex || a.wideOffset || b.wideOffset || c.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
-    pa.source,
+    genWalk('a', a, wideIndex),
     pb.source,
-    pc.source,
+    genWalk('c', c, wideIndex),
     widen('widen_b', pb.offType),
-    widen('widen_c', pc.offType),
+    widen('widen_c', c.wideOffset ? U64 : U32),
     SHADERS.compose,
   ].join('\n\n');
   return { kernel: 'compose', source, offBytes: 0, wideIndex };
@@ -273,17 +402,15 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKern
 /** tiles: Φ_{A⊘B} and Φ_A side by side. */
 export function genTiles(divided: Prepared, a: Prepared, bText: string): GeneratedKernel {
   const wideIndex = a.size > TWO32;
-  const pd = genPhi('phi_d', divided, wideIndex);
-  const pa = genPhi('phi_a', a, wideIndex);
   const source = [
-    header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`]),
+    header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`, 'grid-stride: both walk by G in their mixed radices']),
     wideIndex || a.wideOffset || divided.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
-    `alias OFF_D = ${pd.offType};`,
-    `alias OFF_A = ${pa.offType};`,
-    pd.source,
-    pa.source,
+    `alias OFF_D = ${divided.wideOffset ? U64 : U32};`,
+    `alias OFF_A = ${a.wideOffset ? U64 : U32};`,
+    genWalk('d', divided, wideIndex),
+    genWalk('a', a, wideIndex),
     SHADERS.tiles,
   ].join('\n\n');
   return { kernel: 'tiles', source, offBytes: divided.wideOffset ? 8 : 4, wideIndex };
@@ -291,7 +418,11 @@ export function genTiles(divided: Prepared, a: Prepared, bText: string): Generat
 
 /** The shader of `layoutgpu wgsl <L> --kernel k`. For compose it certifies L = L∘id (B = L,
  *  A = the identity of size(L)); for tiles, A = L tiled by its first mode. */
-export function wgslFor(l: Layout, kernel: KernelName, extra?: { b?: Layout; a?: Layout; c?: Layout; divided?: Layout }): string {
+export function wgslFor(
+  l: LayoutFunction,
+  kernel: KernelName,
+  extra?: { b?: LayoutFunction; a?: LayoutFunction; c?: LayoutFunction; divided?: LayoutFunction },
+): string {
   if (kernel === 'eval' || kernel === 'digest' || kernel === 'compact') return genSingle(kernel, l).source;
   if (kernel === 'compose') {
     const b = prepare(extra?.b ?? l);

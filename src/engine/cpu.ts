@@ -19,7 +19,19 @@ import type {
   RunOptions,
   TileMap,
 } from './backend.js';
-import { checkRange, closedMinMax, closedSum, ENUMERATE_LIMIT, prepare, TWO32, type Prepared } from './prep.js';
+import type { LayoutFunction } from '../cute/composed.js';
+import { innerLayout, isComposed } from '../cute/composed.js';
+import {
+  checkEnumerable,
+  checkRange,
+  closedDigest,
+  ENUMERATE_LIMIT,
+  prepare,
+  runDeadline,
+  timeoutError,
+  TWO32,
+  type Prepared,
+} from './prep.js';
 
 /** indices per block between deadline / progress checks */
 const BLOCK = 1 << 22;
@@ -119,17 +131,47 @@ interface Compiled {
 const cache = new Map<string, Compiled>();
 
 /** The generated JavaScript of a layout (all functions), for inspection and tests. */
-export function cpuSource(l: Layout): string {
+export function cpuSource(l: LayoutFunction): string {
   return compile(prepare(l)).source;
 }
 
+/**
+ * Source of `const OUT = (v) => …`: the outer function of a composed layout, Sw(K + v) (SPEC
+ * §9.1), as cheap as its bound allows (32-bit bit operations while every value is below 2^31,
+ * exact double arithmetic while B ≤ 30, BigInt beyond); null for a plain layout.
+ */
+function outerSource(p: Prepared): string | null {
+  const sw = p.swizzle;
+  if (!sw) return null;
+  const K0 = K(p.koff);
+  if (sw.bits === 0) return `const OUT = (v) => v + ${K0};`;
+  const sL = sw.base + Math.max(0, sw.shift);
+  const tL = sw.base + Math.max(0, -sw.shift);
+  if (p.cosize <= 2 ** 31) {
+    const mask = (2 ** sw.bits - 1) * 2 ** sL;
+    const move = sw.shift >= 0 ? `(y & ${mask}) >>> ${sw.shift}` : `(y & ${mask}) << ${-sw.shift}`;
+    return `const OUT = (v) => { const y = v + ${K0}; return (y ^ (${move})) >>> 0; };`;
+  }
+  if (sw.bits <= 30) {
+    const F = 2 ** sw.bits;
+    return (
+      `const OUT = (v) => { const y = v + ${K0}; const src = Math.floor(y / ${2 ** sL}) % ${F}; if (src === 0) return y;` +
+      ` const dst = Math.floor(y / ${2 ** tL}) % ${F}; return y + ((dst ^ src) - dst) * ${2 ** tL}; };`
+    );
+  }
+  const mask = ((1n << BigInt(sw.bits)) - 1n) << BigInt(sL);
+  const move = sw.shift >= 0 ? `(y & ${mask}n) >> ${sw.shift}n` : `(y & ${mask}n) << ${-sw.shift}n`;
+  return `const OUT = (v) => { const y = BigInt(v + ${K0}); return Number(y ^ (${move})); };`;
+}
+
 function compile(p: Prepared): Compiled {
-  const key = p.shapes.join(',') + ':' + p.strides.join(',') + ':' + p.size;
+  const key = p.shapes.join(',') + ':' + p.strides.join(',') + ':' + p.size + (p.swizzle ? `:${p.swizzle.bits},${p.swizzle.base},${p.swizzle.shift},${p.koff}` : '');
   const hit = cache.get(key);
   if (hit) return hit;
   const m = modesOf(p);
   const D0 = K(m.d[0]!);
-  const header = `// layout ${p.text}  (coalesced flat: (${m.s.join(',')}):(${m.d.join(',')}))\n`;
+  const outer = outerSource(p);
+  const header = `// layout ${p.text}  (coalesced flat: (${m.s.join(',')}):(${m.d.join(',')}))\n` + (outer ? `// outer function: ${outer}\n` : '');
 
   // a short mode 0 is unrolled for whole runs
   const S0 = m.s[0]!;
@@ -142,22 +184,30 @@ function compile(p: Prepared): Compiled {
     m,
     ['out'],
     '',
-    `${unrolled}{ let j = i, v = o; const e = i + k;\n` +
-      `for (; j + 4 <= e; j += 4, v += ${K(4 * d0)}) { out[j] = v; out[j + 1] = v + ${K(d0)}; out[j + 2] = v + ${K(2 * d0)}; out[j + 3] = v + ${K(3 * d0)}; }\n` +
-      `for (; j < e; j++, v += ${D0}) out[j] = v; }`,
+    outer
+      ? `for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) out[j] = OUT(v);`
+      : `${unrolled}{ let j = i, v = o; const e = i + k;\n` +
+          `for (; j + 4 <= e; j += 4, v += ${K(4 * d0)}) { out[j] = v; out[j + 1] = v + ${K(d0)}; out[j + 2] = v + ${K(2 * d0)}; out[j + 3] = v + ${K(3 * d0)}; }\n` +
+          `for (; j < e; j++, v += ${D0}) out[j] = v; }`,
     '',
   );
 
-  // digest: per run, closed form of the arithmetic progression o, o + D0, …
+  // digest: per run, closed form of the arithmetic progression o, o + D0, …; a composed layout
+  // value by value (the swizzle breaks the progression)
   const small = p.cosize * m.s[0]! <= 2 ** 50; // a run sum < 1.5·2^50 and the accumulator ≤ 2^51 + it stay exact
   const digestSrc = scanSource(
     m,
     ['acc'],
     '  let s = 0; let mn = Infinity; let mx = -Infinity;',
-    small
-      ? `    s += k * o + ${D0} * (k * (k - 1) / 2);\n    if (s > 2251799813685248) { acc.sum += BigInt(s); s = 0; }\n` +
+    outer
+      ? `    for (let j = 0, v = o; j < k; j++, v += ${D0}) {\n` +
+          `      const w = OUT(v); if (w < mn) mn = w; if (w > mx) mx = w;\n` +
+          (p.cosize <= 2 ** 50 ? `      s += w; if (s > 2251799813685248) { acc.sum += BigInt(s); s = 0; }\n` : `      acc.sum += BigInt(w);\n`) +
+          `    }`
+      : small
+        ? `    s += k * o + ${D0} * (k * (k - 1) / 2);\n    if (s > 2251799813685248) { acc.sum += BigInt(s); s = 0; }\n` +
           `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`
-      : `    acc.sum += BigInt(k) * BigInt(o) + BigInt(${D0}) * (BigInt(k) * BigInt(k - 1) / 2n);\n` +
+        : `    acc.sum += BigInt(k) * BigInt(o) + BigInt(${D0}) * (BigInt(k) * BigInt(k - 1) / 2n);\n` +
           `    if (o < mn) mn = o; const last = o + (k - 1) * ${D0}; if (last > mx) mx = last;`,
     '  acc.sum += BigInt(s); if (mn < acc.min) acc.min = mn; if (mx > acc.max) acc.max = mx;',
   );
@@ -165,11 +215,12 @@ function compile(p: Prepared): Compiled {
   // compact: a bitmap over the offsets window [w0, w0 + wn); values ≥ size are out of range
   const SIZE = K(p.size);
   const fast = p.size <= 2 ** 31;
+  const V = outer ? 'OUT(u)' : 'u';
   const compactSrc = scanSource(
     m,
     ['bits', 'w0', 'wn', 'st'],
     '  let oor = 0, coll = 0, oorW = -1, collV = Infinity; const countOor = st.countOor;',
-    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) {\n` +
+    `    for (let j = i, e = i + k, u = o; j < e; j++, u += ${D0}) {\n      const v = ${V};\n` +
       `      if (v >= ${SIZE}) { if (countOor) { oor++; if (oorW < 0) oorW = lo + j; } continue; }\n` +
       (fast
         ? `      const q = v - w0; if (q < 0 || q >= wn) continue;\n      const w = q >>> 5, b = 1 << (q & 31), old = bits[w];\n`
@@ -183,7 +234,7 @@ function compile(p: Prepared): Compiled {
     m,
     ['seen', 'w0', 'wn', 'st'],
     '  let oor = 0, coll = 0, oorW = -1, collV = Infinity;',
-    `    for (let j = i, e = i + k, v = o; j < e; j++, v += ${D0}) {\n` +
+    `    for (let j = i, e = i + k, u = o; j < e; j++, u += ${D0}) {\n      const v = ${V};\n` +
       `      if (v >= ${SIZE}) { oor++; if (oorW < 0) oorW = lo + j; continue; }\n` +
       `      if (seen[v] !== 0) { coll++; if (v < collV) collV = v; } else seen[v] = 1;\n` +
       `    }`,
@@ -194,10 +245,13 @@ function compile(p: Prepared): Compiled {
     m,
     ['v', 'st'],
     '',
-    `    if (${D0} === 0 ? o === v : (v >= o && v < o + k * ${D0} && (v - o) % ${D0} === 0)) {\n` +
-      `      const j = ${D0} === 0 ? 0 : (v - o) / ${D0};\n` +
-      `      if (st.first < 0) st.first = lo + i + j;\n` +
-      `      st.last = lo + i + (${D0} === 0 ? k - 1 : j);\n    }`,
+    outer
+      ? `    for (let j = 0, u = o; j < k; j++, u += ${D0}) {\n` +
+          `      if (OUT(u) === v) { if (st.first < 0) st.first = lo + i + j; st.last = lo + i + j; }\n    }`
+      : `    if (${D0} === 0 ? o === v : (v >= o && v < o + k * ${D0} && (v - o) % ${D0} === 0)) {\n` +
+          `      const j = ${D0} === 0 ? 0 : (v - o) / ${D0};\n` +
+          `      if (st.first < 0) st.first = lo + i + j;\n` +
+          `      st.last = lo + i + (${D0} === 0 ? k - 1 : j);\n    }`,
     '',
   );
 
@@ -208,10 +262,10 @@ function compile(p: Prepared): Compiled {
     if (j < n - 1) phiLines.push(`  c = r % ${K(m.s[j]!)}; r = (r - c) / ${K(m.s[j]!)}; o += c * ${K(m.d[j]!)};`);
     else phiLines.push(`  o += r * ${K(m.d[j]!)};`);
   }
-  phiLines.push('  return o;', '};');
+  phiLines.push(outer ? '  return OUT(o);' : '  return o;', '};');
   const phiSrc = phiLines.join('\n');
 
-  const make = <F>(src: string): F => new Function(src)() as F;
+  const make = <F>(src: string): F => new Function((outer ? outer + '\n' : '') + src)() as F;
   const c: Compiled = {
     p,
     fill: make<FillFn>(fillSrc),
@@ -227,9 +281,9 @@ function compile(p: Prepared): Compiled {
   return c;
 }
 
-/** Runs `work(start, n)` over [lo, hi) in blocks, with deadline and progress. */
-function blocks(lo: number, hi: number, opts: RunOptions | undefined, done0: number, total: number, work: (start: number, n: number) => void): void {
-  const deadline = opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
+/** Runs `work(start, n)` over [lo, hi) in blocks, with progress; past `deadline` (Date.now()
+ *  clock, runDeadline) a `timeout` error says what completed. */
+function blocks(lo: number, hi: number, opts: RunOptions | undefined, deadline: number, done0: number, total: number, work: (start: number, n: number) => void): void {
   let done = done0;
   for (let s = lo; s < hi; ) {
     const n = Math.min(BLOCK, hi - s);
@@ -237,9 +291,7 @@ function blocks(lo: number, hi: number, opts: RunOptions | undefined, done0: num
     s += n;
     done += n;
     opts?.onProgress?.(done, total);
-    if (s < hi && Date.now() >= deadline) {
-      throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${done} of ${total} indices on the CPU`);
-    }
+    if (s < hi && Date.now() >= deadline) throw timeoutError(done, total, 'on the CPU');
   }
 }
 
@@ -252,22 +304,23 @@ export class CpuBackend implements Backend {
   readonly info: BackendInfo = { backend: 'cpu', adapter: 'cpu (generated JavaScript)' };
 
   /** the compiled functions of a layout (the bench and the tests call them directly) */
-  compiled(l: Layout): Compiled {
+  compiled(l: LayoutFunction): Compiled {
     return compile(prepare(l));
   }
 
-  async evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
+  async evalRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);
     checkRange(lo, hi, c.p.size);
     const out = new Float64Array(hi - lo);
-    blocks(lo, hi, opts, 0, hi - lo, (s, n) => c.fill(s, n, out.subarray(s - lo, s - lo + n)));
+    blocks(lo, hi, opts, deadline, 0, hi - lo, (s, n) => c.fill(s, n, out.subarray(s - lo, s - lo + n)));
     return out;
   }
 
-  async evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+  async evalChunks(l: LayoutFunction, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);
     checkRange(lo, hi, c.p.size);
-    const deadline = opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
     for (let s = lo; s < hi; ) {
       const n = Math.min(BLOCK, hi - s);
       const out = newOut(c.p, n);
@@ -275,68 +328,75 @@ export class CpuBackend implements Backend {
       await sink(s, out);
       s += n;
       opts?.onProgress?.(s - lo, hi - lo);
-      if (s < hi && Date.now() >= deadline) {
-        throw new LayoutError('domain', `timed out after ${opts?.timeoutMs} ms: completed ${s - lo} of ${hi - lo} indices on the CPU`);
-      }
+      if (s < hi && Date.now() >= deadline) throw timeoutError(s - lo, hi - lo, 'on the CPU');
     }
   }
 
-  async digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+  async digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);
     checkRange(lo, hi, c.p.size);
     if (hi === lo) return { count: 0, sum: 0n, min: null, max: null };
-    if (hi - lo > ENUMERATE_LIMIT) {
-      const mm = closedMinMax(c.p, lo, hi);
-      return { count: hi - lo, sum: closedSum(c.p, lo, hi), min: mm.min, max: mm.max };
-    }
+    if (hi - lo > ENUMERATE_LIMIT) return closedOrOverflow(c.p, lo, hi);
     const acc = { sum: 0n, min: Infinity, max: -Infinity };
-    blocks(lo, hi, opts, 0, hi - lo, (s, n) => c.digest(s, n, acc));
+    blocks(lo, hi, opts, deadline, 0, hi - lo, (s, n) => c.digest(s, n, acc));
     return { count: hi - lo, sum: acc.sum, min: acc.min, max: acc.max };
   }
 
-  async checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport> {
+  async checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);
     const size = c.p.size;
+    checkEnumerable(size, 'check_compact');
     const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: true };
     if (size <= BYTEMAP_LIMIT && size <= WINDOW_BITS) {
       const seen = new Uint8Array(size);
-      blocks(0, size, opts, 0, size, (s, n) => c.compactBytes(s, n, seen, 0, size, st));
-      return this.report(c, st.oor, st.oorW, st.coll, st.collV, opts);
+      blocks(0, size, opts, deadline, 0, size, (s, n) => c.compactBytes(s, n, seen, 0, size, st));
+      return this.report(c, st.oor, st.oorW, st.coll, st.collV, opts, deadline);
     }
-    const windows = Math.ceil(size / WINDOW_BITS);
-    const wn = Math.min(size, WINDOW_BITS);
+    // the bitmap covers the offsets below min(size, cosize): nothing else can be hit in range
+    const span = Math.min(size, c.p.cosize);
+    const windows = Math.ceil(span / WINDOW_BITS);
+    const wn = Math.min(span, WINDOW_BITS);
     const bits = new Uint32Array(Math.ceil(wn / 32));
     let collV = Infinity;
     for (let w = 0; w < windows; w++) {
       if (w > 0) bits.fill(0);
       st.countOor = w === 0;
       st.collV = Infinity;
-      blocks(0, size, opts, w * size, windows * size, (s, n) => c.compact(s, n, bits, w * WINDOW_BITS, wn, st));
+      blocks(0, size, opts, deadline, w * size, windows * size, (s, n) => c.compact(s, n, bits, w * WINDOW_BITS, wn, st));
       if (collV === Infinity) collV = st.collV;
     }
-    return this.report(c, st.oor, st.oorW, st.coll, collV, opts);
+    return this.report(c, st.oor, st.oorW, st.coll, collV, opts, deadline);
   }
 
   /** the protocol's report from the counts; a collision witness: least and greatest preimage
    *  of the least colliding offset (deterministic, so both backends answer alike) */
-  private report(c: Compiled, oor: number, oorW: number, coll: number, collV: number, opts?: RunOptions): CompactReport {
+  private report(c: Compiled, oor: number, oorW: number, coll: number, collV: number, opts: RunOptions | undefined, deadline: number): CompactReport {
     const size = c.p.size;
     const image = size - oor - coll;
     let witness: CompactReport['witness'] = null;
     if (oor > 0) witness = [oorW];
     else if (coll > 0) {
       const f = { first: -1, last: -1 };
-      blocks(0, size, opts, 0, size, (s, n) => c.find(s, n, collV, f));
+      blocks(0, size, opts, deadline, 0, size, (s, n) => c.find(s, n, collV, f));
       witness = [f.first, f.last];
     }
     return { compact: oor === 0 && coll === 0, image, outOfRange: oor, collisions: coll, witness };
   }
 
-  async checkCompose(b: Layout, a: Layout, cl: Layout, opts?: RunOptions): Promise<ComposeReport> {
+  async checkCompose<C extends LayoutFunction>(b: LayoutFunction, a: LayoutFunction, cl: C, opts?: RunOptions): Promise<ComposeReport<C>> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const A = this.compiled(a);
     const B = this.compiled(b);
     const C = this.compiled(cl);
     checkComposeArgs(A.p, B.p, C.p);
+    if (!A.p.exactCosize && A.p.cosize > B.p.size) {
+      // a composed A: its cosize is 1 + max Φ_A, found by enumeration
+      const acc = { sum: 0n, min: Infinity, max: -Infinity };
+      blocks(0, A.p.size, opts, deadline, 0, A.p.size, (s, n) => A.digest(s, n, acc));
+      checkComposeArgs(A.p, B.p, C.p, acc.max + 1);
+    }
     const n = A.p.size;
     const blk = Math.min(n, 1 << 16);
     const va = newOut(A.p, blk);
@@ -344,7 +404,7 @@ export class CpuBackend implements Backend {
     const phiB = B.phi;
     let mismatches = 0;
     let witness = -1;
-    blocks(0, n, opts, 0, n, (s0, len) => {
+    blocks(0, n, opts, deadline, 0, n, (s0, len) => {
       for (let s = s0; s < s0 + len; s += blk) {
         const k = Math.min(blk, s0 + len - s);
         A.fill(s, k, va);
@@ -360,7 +420,7 @@ export class CpuBackend implements Backend {
     return { equal: mismatches === 0, mismatches, witness: witness < 0 ? null : witness, composite: cl };
   }
 
-  async tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap> {
+  async tileMap(a: LayoutFunction, b: Layout, opts?: RunOptions): Promise<TileMap> {
     const { divided, tileSize, tiles } = tileDivision(a, b);
     const flatOffsets = await this.evalRange(divided, 0, tileSize * tiles, opts);
     const image = await this.evalRange(a, 0, tileSize * tiles, opts);
@@ -370,20 +430,34 @@ export class CpuBackend implements Backend {
   dispose(): void {}
 }
 
-/** Protocol: size(C) ≠ size(A) or cosize(A) > size(B) is `domain`. */
-export function checkComposeArgs(a: Prepared, b: Prepared, c: Prepared): void {
+/** Protocol: size(C) ≠ size(A) or cosize(A) > size(B) is `domain`; size(A) beyond 2^40 is
+ *  `overflow`. A composed A's cosize is known exactly only after enumerating (`cosizeA`); until
+ *  then its bound is not held against it. */
+export function checkComposeArgs(a: Prepared, b: Prepared, c: Prepared, cosizeA?: number): void {
   if (c.size !== a.size) {
     throw new LayoutError('domain', `size(C) = ${c.size} differs from size(A) = ${a.size}`);
   }
-  if (a.cosize > b.size) {
-    throw new LayoutError('domain', `cosize(A) = ${a.cosize} exceeds size(B) = ${b.size}: Φ_B(Φ_A(x)) is not defined`);
+  checkEnumerable(a.size, 'check_compose');
+  const co = cosizeA ?? (a.exactCosize ? a.cosize : 0);
+  if (co > b.size) {
+    throw new LayoutError('domain', `cosize(A) = ${co} exceeds size(B) = ${b.size}: Φ_B(Φ_A(x)) is not defined`);
   }
 }
 
-/** A ⊘ B by the algebra, with the tile geometry (shared by both backends). */
-export function tileDivision(a: Layout, b: Layout): { divided: Layout; tileSize: number; tiles: number } {
-  const n = layoutSize(a);
-  const divided = logicalDivide(a, b);
+/** digest beyond ENUMERATE_LIMIT: the closed form, or `overflow` where there is none */
+export function closedOrOverflow(p: Prepared, lo: number, hi: number): Digest {
+  const d = closedDigest(p, lo, hi);
+  if (!d) {
+    throw new LayoutError('overflow', `digest_range of ${p.text} over ${hi - lo} indices: a swizzled layout has no closed form and is enumerated only up to 2^36 indices`);
+  }
+  return { count: hi - lo, ...d };
+}
+
+/** A ⊘ B by the algebra, with the tile geometry (shared by both backends). For a composed A =
+ *  Sw o K o L, A ⊘ B = Sw o K o (L ⊘ B) (SPEC §9.1: the algebra acts on the inner layout). */
+export function tileDivision(a: LayoutFunction, b: Layout): { divided: LayoutFunction; tileSize: number; tiles: number } {
+  const n = layoutSize(innerLayout(a));
+  const divided: LayoutFunction = isComposed(a) ? { ...a, inner: logicalDivide(a.inner, b) } : logicalDivide(a, b);
   const tileSize = layoutSize(b);
   return { divided, tileSize, tiles: n / tileSize };
 }

@@ -3,8 +3,11 @@
  * `webgpu` package or a browser's navigator.gpu: nothing here knows which).
  *
  * - Pipelines are cached per generated source.
- * - A range is cut into dispatches of at most DISPATCH indices (2-D grids past 65,535
- *   workgroups), output buffers into chunks below maxStorageBufferBindingSize/maxBufferSize,
+ * - Every kernel is grid-stride over a fixed 1-D grid of `gridGroups` workgroups, sized from
+ *   the adapter: a few hundred on a software adapter (each workgroup costs it a task), enough
+ *   to fill a hardware GPU otherwise; a dispatch of fewer indices launches fewer workgroups.
+ * - A range is cut into dispatches of at most DISPATCH indices (the steps of progress, deadline
+ *   and cancellation), output buffers into chunks below maxStorageBufferBindingSize/maxBufferSize,
  *   and atomic counters are read back per round of at most 2^31 indices (so they and the
  *   round-relative witnesses fit in u32). Indices beyond 2^32 and offsets beyond 2^32 use
  *   the two-limb u64 path of the generated code.
@@ -13,6 +16,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
+import type { LayoutFunction } from '../cute/composed.js';
 import type {
   Backend,
   BackendInfo,
@@ -23,9 +27,9 @@ import type {
   RunOptions,
   TileMap,
 } from './backend.js';
-import { digestPerThread, genCompose, genSingle, genTiles, WG, type GeneratedKernel } from './codegen.js';
-import { checkComposeArgs, sameMultiset, splitTiles, tileDivision } from './cpu.js';
-import { checkRange, closedMinMax, closedSum, ENUMERATE_LIMIT, prepare, TWO32, type Prepared } from './prep.js';
+import { digestPerThread, genCompose, genSingle, genTiles, WG } from './codegen.js';
+import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './cpu.js';
+import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, TWO32, type Prepared } from './prep.js';
 
 // WebGPU constants (spec-fixed values; no globals needed)
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
@@ -34,6 +38,12 @@ const STAGE_COMPUTE = 4;
 
 /** indices per dispatch (a progress / timeout step) */
 const DISPATCH = 1 << 24;
+/** indices per dispatch of the digest (it writes nothing per index) */
+const DIGEST_DISPATCH = 1 << 26;
+/** workgroups of the grid on a software adapter (llvmpipe, SwiftShader: a task each) */
+export const SOFTWARE_GROUPS = 256;
+/** workgroups of the grid on a hardware GPU (≥ 16 resident workgroups on 256 compute units) */
+export const HARDWARE_GROUPS = 4096;
 /** indices per counter round (u32 counters and round-relative witnesses) */
 const ROUND = 2 ** 31;
 /** dispatches per submit */
@@ -50,6 +60,9 @@ export interface GpuBackendOptions {
   windowBits?: number;
   /** test hook: refuse (as if out of memory) every buffer larger than this many bytes */
   refuseAbove?: number;
+  /** workgroups of the grid-stride grid (default: from the adapter, SOFTWARE_GROUPS or
+   *  HARDWARE_GROUPS, at most maxComputeWorkgroupsPerDimension) */
+  gridGroups?: number;
   /** called by dispose() after the device is destroyed (e.g. to release Node's GPU object) */
   onDispose?: () => void;
 }
@@ -83,6 +96,8 @@ export class GpuBackend implements Backend {
   readonly maxBinding: number;
   readonly maxBuffer: number;
   readonly maxWg: number;
+  /** workgroups of the grid (WG threads each) */
+  readonly gridGroups: number;
 
   constructor(
     readonly device: GPUDevice,
@@ -92,6 +107,7 @@ export class GpuBackend implements Backend {
     this.maxBinding = device.limits.maxStorageBufferBindingSize;
     this.maxBuffer = device.limits.maxBufferSize;
     this.maxWg = device.limits.maxComputeWorkgroupsPerDimension;
+    this.gridGroups = Math.max(1, Math.min(this.maxWg, opts.gridGroups ?? (opts.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS)));
     this.slot = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
     this.paramsBuf = device.createBuffer({ size: this.slot * SLOTS, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'params' });
     this.lostPromise = device.lost.then((info) => {
@@ -103,9 +119,9 @@ export class GpuBackend implements Backend {
   // ------------------------------------------------------------------------------------------
   // plumbing
 
-  private fail(what: string, p: Progress | undefined = this.active): LayoutError {
+  private fail(what: string, p: Progress | undefined = this.active, kind: 'gpu' | 'timeout' = 'gpu'): LayoutError {
     const where = p ? `: completed ${p.done} of ${p.total} indices` : '';
-    return new LayoutError('gpu', `${what}${where} (adapter: ${this.opts.adapter})`);
+    return new LayoutError(kind, `${what}${where} (adapter: ${this.opts.adapter})`);
   }
 
   private checkAlive(p?: Progress): void {
@@ -198,10 +214,10 @@ export class GpuBackend implements Backend {
     return Math.max(1, Math.min(DISPATCH, this.opts.maxChunk ?? DISPATCH));
   }
 
-  private grid(count: number): [number, number] {
-    const groups = Math.max(1, Math.ceil(count / WG));
-    const x = Math.min(groups, this.maxWg);
-    return [x, Math.ceil(groups / x)];
+  /** the workgroups of a grid-stride dispatch of `count` indices: the grid, or fewer when
+   *  fewer indices (every thread then takes one index) */
+  grid(count: number): number {
+    return Math.max(1, Math.min(this.gridGroups, Math.ceil(count / WG)));
   }
 
   /** waits for the queue, racing device loss and the deadline */
@@ -214,7 +230,9 @@ export class GpuBackend implements Backend {
     await Promise.race(races);
     for (const t of timers) clearTimeout(t);
     this.checkAlive(p);
-    if (p && Date.now() >= p.deadline) throw this.fail(`timed out after ${p.opts?.timeoutMs} ms`, p);
+    if (p && Date.now() >= p.deadline) {
+      throw new LayoutError('timeout', `ran past its deadline: completed ${p.done} of ${p.total} indices on the GPU (adapter: ${this.opts.adapter})`);
+    }
   }
 
   private async readBack(buf: GPUBuffer, p?: Progress): Promise<ArrayBuffer> {
@@ -259,8 +277,7 @@ export class GpuBackend implements Backend {
         pass.setPipeline(pipe);
         part.forEach((d, i) => {
           pass.setBindGroup(0, bg, [i * this.slot]);
-          const [x, y] = this.grid(d.count);
-          pass.dispatchWorkgroups(x, y);
+          pass.dispatchWorkgroups(this.grid(d.count));
         });
         pass.end();
       }
@@ -273,8 +290,9 @@ export class GpuBackend implements Backend {
    *  (e.g. at a submit) still reports what completed */
   private active: Progress | undefined;
 
-  private progress(total: number, opts?: RunOptions): Progress {
-    const p: Progress = { done: 0, total, deadline: opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity, opts };
+  /** `deadline`: runDeadline(), read when the Backend method was called */
+  private progress(total: number, opts: RunOptions | undefined, deadline: number): Progress {
+    const p: Progress = { done: 0, total, deadline, opts };
     this.active = p;
     return p;
   }
@@ -287,19 +305,20 @@ export class GpuBackend implements Backend {
   // ------------------------------------------------------------------------------------------
   // the Backend
 
-  async evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
+  async evalRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
     const out = new Float64Array(Math.max(0, hi - lo));
     await this.evalChunks(l, lo, hi, (s, v) => out.set(v, s - lo), opts);
     return out;
   }
 
-  async evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+  async evalChunks(l: LayoutFunction, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const p = prepare(l);
     checkRange(lo, hi, p.size);
     if (hi === lo) return;
     const gen = genSingle('eval', p);
     const pipe = await this.pipeline(gen.source, 1);
-    const pr = this.progress(hi - lo, opts);
+    const pr = this.progress(hi - lo, opts, deadline);
     const { n: chunk, bufs } = await this.chunkBuffers(
       Math.min(hi - lo, this.chunkLimit()),
       gen.offBytes,
@@ -322,21 +341,19 @@ export class GpuBackend implements Backend {
     }
   }
 
-  async digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+  async digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const p = prepare(l);
     checkRange(lo, hi, p.size);
     if (hi === lo) return { count: 0, sum: 0n, min: null, max: null };
-    if (hi - lo > ENUMERATE_LIMIT) {
-      const mm = closedMinMax(p, lo, hi);
-      return { count: hi - lo, sum: closedSum(p, lo, hi), min: mm.min, max: mm.max };
-    }
+    if (hi - lo > ENUMERATE_LIMIT) return closedOrOverflow(p, lo, hi);
     const gen = genSingle('digest', p);
     const pipe = await this.pipeline(gen.source, 1);
-    const pr = this.progress(hi - lo, opts);
-    const walk = digestPerThread(p); // indices per thread
-    const per = Math.min(hi - lo, this.chunkLimit(), 2 ** 31);
-    const [gx, gy] = this.grid(Math.ceil(per / walk));
-    const bytes = gx * gy * WG * 24; // one partial (sum, min, max) per thread
+    const pr = this.progress(hi - lo, opts, deadline);
+    const threads = this.gridGroups * WG;
+    // a thread's exact sum stays below 2^64: at most digestPerThread indices per dispatch
+    const per = Math.min(hi - lo, Math.max(1, Math.min(DIGEST_DISPATCH, this.opts.maxChunk ?? Infinity)), 2 ** 31, threads * digestPerThread(p));
+    const bytes = threads * 24; // one partial (sum, min, max) per thread
     const part = await this.tryBuffer(bytes, USAGE.STORAGE | USAGE.COPY_SRC, 'digest partials');
     const rb = await this.tryBuffer(bytes, USAGE.MAP_READ | USAGE.COPY_DST, 'digest read-back');
     if (!part || !rb) throw this.fail('could not allocate the digest buffers');
@@ -346,16 +363,16 @@ export class GpuBackend implements Backend {
     try {
       for (let s = lo; s < hi; s += per) {
         const n = Math.min(per, hi - s);
-        const [x, y] = this.grid(Math.ceil(n / walk));
-        const used = x * y * WG * 24;
+        const used = this.grid(n) * WG * 24;
         this.submit(pipe, [part], [{ base: s, count: n }], undefined, (e) => e.copyBufferToBuffer(part, 0, rb, 0, used));
         await this.drain(pr);
         const w = new Uint32Array(await this.readBack(rb, pr), 0, used / 4);
+        // partial sums below 2^64 each; added in doubles while exact (≤ 2^21 partials of 2^32)
         let sLo = 0;
-        let sHi = 0;
+        let sHi = 0n;
         for (let i = 0; i < w.length; i += 6) {
           sLo += w[i]!;
-          sHi += w[i + 1]!;
+          if (w[i + 1] !== 0) sHi += BigInt(w[i + 1]!);
           if (w[i + 3] !== NONE) {
             const mn = w[i + 3]! * TWO32 + w[i + 2]!;
             if (mn < min) min = mn;
@@ -363,7 +380,7 @@ export class GpuBackend implements Backend {
             if (mx > max) max = mx;
           }
         }
-        sum += BigInt(sHi) * 4294967296n + BigInt(sLo);
+        sum += sHi * 4294967296n + BigInt(sLo);
         this.step(pr, n);
       }
     } finally {
@@ -421,10 +438,14 @@ export class GpuBackend implements Backend {
     }
   }
 
-  async checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport> {
+  async checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const p = prepare(l);
     const size = p.size;
-    let wbits = Math.min(Math.ceil(size / 32) * 32, Math.floor(this.maxBinding / 4) * 32, this.opts.windowBits ?? Infinity);
+    checkEnumerable(size, 'check_compact');
+    // the bitmap covers the offsets below min(size, cosize): nothing else can be hit in range
+    const span = Math.min(size, p.cosize);
+    let wbits = Math.min(Math.ceil(span / 32) * 32, Math.floor(this.maxBinding / 4) * 32, this.opts.windowBits ?? Infinity);
     let bits: GPUBuffer | null = null;
     while (!bits) {
       bits = await this.tryBuffer(wbits / 8, USAGE.STORAGE | USAGE.COPY_DST, 'bitmap');
@@ -433,10 +454,10 @@ export class GpuBackend implements Backend {
         wbits = Math.floor(wbits / 64) * 32;
       }
     }
-    const windows = Math.ceil(size / wbits);
+    const windows = Math.ceil(span / wbits);
     const gen = genSingle('compact', p, windows > 1);
     const pipe = await this.pipeline(gen.source, 2);
-    const pr = this.progress(size * windows, opts);
+    const pr = this.progress(size * windows, opts, deadline);
     const [cnt, rb] = await this.counters(4);
     let oor = 0;
     let coll = 0;
@@ -454,7 +475,7 @@ export class GpuBackend implements Backend {
           [0, 0, NONE, NONE],
           size,
           pr,
-          { window: w0, windowLen: Math.min(wbits, size - w0), flags: w === 0 ? 1 : 0 },
+          { window: w0, windowLen: Math.min(wbits, span - w0), flags: w === 0 ? 1 : 0 },
           (r, c) => {
             oor += c[0]!;
             coll += c[1]!;
@@ -471,19 +492,19 @@ export class GpuBackend implements Backend {
     }
     let witness: CompactReport['witness'] = null;
     if (oor > 0) witness = [oorW];
-    else if (coll > 0) witness = await this.preimages(p, collV, opts);
+    else if (coll > 0) witness = await this.preimages(p, collV, opts, deadline);
     return { compact: oor === 0 && coll === 0, image: size - oor - coll, outOfRange: oor, collisions: coll, witness };
   }
 
   /** the least and the greatest x with Φ(x) = v (v has at least two preimages) */
-  private async preimages(p: Prepared, v: number, opts?: RunOptions): Promise<[number, number]> {
+  private async preimages(p: Prepared, v: number, opts: RunOptions | undefined, deadline: number): Promise<[number, number]> {
     const gen = genSingle('find', p);
     const pipe = await this.pipeline(gen.source, 1);
     const [cnt, rb] = await this.counters(2);
     let first = -1;
     let last = -1;
     try {
-      await this.rounds(pipe, [cnt], cnt, rb, [NONE, 0], p.size, this.progress(p.size, opts), { window: v }, (r, c) => {
+      await this.rounds(pipe, [cnt], cnt, rb, [NONE, 0], p.size, this.progress(p.size, opts, deadline), { window: v }, (r, c) => {
         if (first < 0 && c[0] !== NONE) first = r + c[0]!;
         if (c[1] !== 0) last = r + c[1]! - 1;
       });
@@ -495,18 +516,24 @@ export class GpuBackend implements Backend {
     return [first, last];
   }
 
-  async checkCompose(b: Layout, a: Layout, c: Layout, opts?: RunOptions): Promise<ComposeReport> {
+  async checkCompose<C extends LayoutFunction>(b: LayoutFunction, a: LayoutFunction, c: C, opts?: RunOptions): Promise<ComposeReport<C>> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const pa = prepare(a);
     const pb = prepare(b);
     const pc = prepare(c);
     checkComposeArgs(pa, pb, pc);
+    if (!pa.exactCosize && pa.cosize > pb.size) {
+      // a composed A: its cosize is 1 + max Φ_A, found by enumeration
+      const d = await this.digestRange(a, 0, pa.size, { ...opts, timeoutMs: Math.max(0, deadline - Date.now()) });
+      checkComposeArgs(pa, pb, pc, d.max! + 1);
+    }
     const gen = genCompose(pb, pa, pc);
     const pipe = await this.pipeline(gen.source, 1);
     const [cnt, rb] = await this.counters(2);
     let mismatches = 0;
     let witness = -1;
     try {
-      await this.rounds(pipe, [cnt], cnt, rb, [0, NONE], pa.size, this.progress(pa.size, opts), {}, (r, k) => {
+      await this.rounds(pipe, [cnt], cnt, rb, [0, NONE], pa.size, this.progress(pa.size, opts, deadline), {}, (r, k) => {
         mismatches += k[0]!;
         if (witness < 0 && k[1] !== NONE) witness = r + k[1]!;
       });
@@ -517,7 +544,8 @@ export class GpuBackend implements Backend {
     return { equal: mismatches === 0, mismatches, witness: witness < 0 ? null : witness, composite: c };
   }
 
-  async tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap> {
+  async tileMap(a: LayoutFunction, b: Layout, opts?: RunOptions): Promise<TileMap> {
+    const deadline = runDeadline(opts?.timeoutMs);
     const { divided, tileSize, tiles } = tileDivision(a, b);
     const pd = prepare(divided);
     const pa = prepare(a);
@@ -526,7 +554,7 @@ export class GpuBackend implements Backend {
     const n = pa.size;
     const dBytes = pd.wideOffset ? 8 : 4;
     const aBytes = pa.wideOffset ? 8 : 4;
-    const pr = this.progress(n, opts);
+    const pr = this.progress(n, opts, deadline);
     const { n: chunk, bufs } = await this.chunkBuffers(
       Math.min(n, this.chunkLimit()),
       8,
@@ -601,8 +629,7 @@ export class GpuBackend implements Backend {
           pass.setPipeline(pipe);
           ds.forEach((d, i) => {
             pass.setBindGroup(0, bg, [i * this.slot]);
-            const [x, y] = this.grid(d.count);
-            pass.dispatchWorkgroups(x, y);
+            pass.dispatchWorkgroups(this.grid(d.count));
           });
           pass.end();
         }
@@ -656,8 +683,7 @@ export class GpuBackend implements Backend {
         for (let r = 0; r < (stamp ? reps : 1); r++) {
           ds.forEach((d, i) => {
             pass.setBindGroup(0, bg, [i * this.slot]);
-            const [x, y] = this.grid(d.count);
-            pass.dispatchWorkgroups(x, y);
+            pass.dispatchWorkgroups(this.grid(d.count));
           });
         }
         pass.end();

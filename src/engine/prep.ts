@@ -9,11 +9,17 @@
 import { cosize, flat, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { LayoutError } from '../algebra/errors.js';
+import { currentDeadline } from '../algebra/deadline.js';
+import { isComposed, type LayoutFunction } from '../cute/composed.js';
+import { applySwizzle, targetLow, type Swizzle } from '../cute/swizzle.js';
 
 export const TWO32 = 2 ** 32;
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** digest_range enumerates up to this many indices; beyond, the closed form answers */
 export const ENUMERATE_LIMIT = 2 ** 36;
+/** the bulk checks (compact, complement, compose) enumerate at most this many indices
+ *  (BATCH-PROTOCOL "Bulk checks": beyond, `overflow` at once) */
+export const CHECK_LIMIT = 2 ** 40;
 
 export interface Prepared {
   /** the layout as given, canonically printed (for headers and messages) */
@@ -22,13 +28,61 @@ export interface Prepared {
   readonly shapes: readonly number[];
   readonly strides: readonly number[];
   readonly size: number;
+  /** cosize(L) of a plain layout (exact); of a composed one an upper bound of 1 + max Φ
+   *  (see `swizzleBound`; `exactCosize` tells which) */
   readonly cosize: number;
+  readonly exactCosize: boolean;
   /** offsets need 64 bits (cosize > 2^32) */
   readonly wideOffset: boolean;
+  /** a composed layout Sw o K o L (SPEC §9.1): Φ(x) = Sw(K + Φ_L(x)); the modes above are L's */
+  readonly swizzle?: Swizzle;
+  /** K (0 for a plain layout) */
+  readonly koff: number;
+}
+
+/**
+ * An exclusive upper bound of Sw(y) over 0 ≤ y ≤ ymax: Sw changes only the bits
+ * [targetLow, targetLow + B), so Sw(y) stays in y's aligned block of 2^(targetLow + B);
+ * when the field it reads lies above ymax's bits it is the identity there.
+ */
+export function swizzleBound(sw: Swizzle, ymax: number): number {
+  if (sw.bits === 0 || ymax < 2 ** (sw.base + Math.max(0, sw.shift))) return ymax + 1;
+  const block = 2 ** (targetLow(sw) + sw.bits);
+  return (Math.floor(ymax / block) + 1) * block;
+}
+
+/** The evaluator's view of a layout function: a plain layout or Sw o K o L (SPEC §9.1).
+ *  `overflow` when Φ may reach 2^53 (offsets are exact doubles below it). */
+export function prepare(l: LayoutFunction): Prepared {
+  if (!isComposed(l)) return preparePlain(l);
+  const p = preparePlain(l.inner);
+  const ymax = l.offset + p.cosize - 1;
+  const bound = swizzleBound(l.swizzle, ymax);
+  if (!Number.isSafeInteger(ymax) || !(bound <= MAX_EXACT + 1)) {
+    throw new LayoutError('overflow', `the offsets of ${composedText(l.swizzle, l.offset, p.text)} may reach 2^53: beyond exact integers`);
+  }
+  return {
+    ...p,
+    text: composedText(l.swizzle, l.offset, p.text),
+    cosize: bound,
+    exactCosize: false,
+    wideOffset: bound > TWO32,
+    swizzle: l.swizzle,
+    koff: l.offset,
+  };
+}
+
+function composedText(sw: Swizzle, k: number, inner: string): string {
+  return `Sw<${sw.bits},${sw.base},${sw.shift}> o ${k} o ${inner}`;
+}
+
+/** Sw(K + v) of a prepared layout function (v an offset of the inner layout). */
+export function outerPrepared(p: Prepared, v: number): number {
+  return p.swizzle ? applySwizzle(p.swizzle, p.koff + v) : v;
 }
 
 /** coal♭ of L♭ (SPEC §3): drop shape-1 entries, merge d(i+1) = s_i·d_i. */
-export function prepare(l: Layout): Prepared {
+function preparePlain(l: Layout): Prepared {
   const f = flat(l);
   const shapes: number[] = [];
   const strides: number[] = [];
@@ -45,11 +99,40 @@ export function prepare(l: Layout): Prepared {
     }
   }
   const co = cosize(l);
-  return { text: formatLayout(l), shapes, strides, size: size(l), cosize: co, wideOffset: co > TWO32 };
+  return { text: formatLayout(l), shapes, strides, size: size(l), cosize: co, exactCosize: true, wideOffset: co > TWO32, koff: 0 };
 }
 
-/** Φ on the prepared form (a division per mode; for single values and checks). */
+/** The bulk checks enumerate their domain: beyond CHECK_LIMIT indices, `overflow` at once. */
+export function checkEnumerable(n: number, what: string): void {
+  if (!(n <= CHECK_LIMIT)) {
+    throw new LayoutError('overflow', `${what} would enumerate ${n} indices, beyond the 2^40 the bulk checks enumerate`);
+  }
+}
+
+/**
+ * The absolute time (Date.now() clock) at which a run must stop: RunOptions.timeoutMs from now,
+ * or the batch request's deadline (`currentDeadline()`, read synchronously at the call: it is
+ * not in force across awaits), whichever comes first.
+ */
+export function runDeadline(timeoutMs: number | undefined): number {
+  const own = timeoutMs !== undefined ? Date.now() + timeoutMs : Infinity;
+  const req = currentDeadline();
+  return Math.min(own, Number.isFinite(req) ? Date.now() + (req - performance.now()) : Infinity);
+}
+
+/** The `timeout` error of a bulk run, with what completed. */
+export function timeoutError(done: number, total: number, where: string): LayoutError {
+  return new LayoutError('timeout', `ran past its deadline: completed ${done} of ${total} indices ${where}`);
+}
+
+/** Φ on the prepared form (a division per mode; for single values and checks), the outer
+ *  function of a composed layout included. */
 export function phiPrepared(p: Prepared, x: number): number {
+  return outerPrepared(p, phiInner(p, x));
+}
+
+/** Φ of the inner layout on the prepared form. */
+function phiInner(p: Prepared, x: number): number {
   let off = 0;
   let r = x;
   const n = p.shapes.length;
@@ -117,6 +200,29 @@ function extreme(p: Prepared, k: number, a: number, b: number, wantMax: boolean,
   let m = Math.max(tb * d + extreme(p, k - 1, 0, rb, true, prefix, full), ta * d + extreme(p, k - 1, ra, P - 1, true, prefix, full));
   if (tb - 1 > ta) m = Math.max(m, (tb - 1) * d + full[k]!);
   return m;
+}
+
+/**
+ * The digest of [lo, hi) without enumerating (beyond ENUMERATE_LIMIT), or null where no closed
+ * form is known: a composed layout whose swizzle moves bits within the range of its offsets.
+ * With K alone (or a swizzle that is the identity below the bound), Φ = K + Φ_L.
+ */
+export function closedDigest(p: Prepared, lo: number, hi: number): { sum: bigint; min: number; max: number } | null {
+  const identity = !p.swizzle || p.swizzle.bits === 0 || swizzleIsIdentityBelow(p.swizzle, p.koff + maxInner(p));
+  if (!identity) return null;
+  const mm = closedMinMax(p, lo, hi);
+  return { sum: closedSum(p, lo, hi) + BigInt(p.koff) * BigInt(hi - lo), min: mm.min + p.koff, max: mm.max + p.koff };
+}
+
+function maxInner(p: Prepared): number {
+  let m = 0;
+  for (let i = 0; i < p.shapes.length; i++) m += (p.shapes[i]! - 1) * p.strides[i]!;
+  return m;
+}
+
+/** Sw reads the field [M + max(0,S), +B): below 2^(M + max(0,S)) it changes nothing. */
+function swizzleIsIdentityBelow(sw: Swizzle, ymax: number): boolean {
+  return ymax < 2 ** (sw.base + Math.max(0, sw.shift));
 }
 
 /** min and max of Φ over [lo, hi), lo < hi, without enumerating. */

@@ -185,8 +185,10 @@ export class ThreadedCpuBackend implements Backend {
     return { compact: oor === 0 && coll === 0, image: size - oor - coll, outOfRange: oor, collisions: coll, witness };
   }
 
-  async checkCompose(b: Layout, a: Layout, c: Layout, opts?: RunOptions): Promise<ComposeReport> {
-    if (!this.plain(b, a, c)) return this.base.checkCompose(b, a, c, opts);
+  async checkCompose<C extends LayoutFunction>(bf: LayoutFunction, af: LayoutFunction, c: C, opts?: RunOptions): Promise<ComposeReport<C>> {
+    if (isComposed(bf) || isComposed(af) || isComposed(c)) return this.base.checkCompose(bf, af, c, opts);
+    const b: Layout = bf;
+    const a: Layout = af;
     const A = prepare(a);
     checkComposeArgs(A, prepare(b), prepare(c));
     const n = A.size;

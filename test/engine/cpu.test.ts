@@ -1,3 +1,4 @@
+import { LayoutError } from '../../src/algebra/errors.js';
 import { describe, expect, it } from 'vitest';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phi, size, cosize } from '../../src/algebra/layout.js';
@@ -111,8 +112,10 @@ describe('CPU backend (generated JavaScript)', () => {
     }
   });
 
-  it('timeouts are reported with what completed', async () => {
+  it('timeouts are reported as kind timeout with what completed', async () => {
     const l = parseLayout('(4096,4096):(4096,1)');
-    await expect(cpu.checkCompact(l, { timeoutMs: 0 })).rejects.toThrow(/timed out .* completed/);
+    const e = await cpu.checkCompact(l, { timeoutMs: 0 }).then(() => null, (x: unknown) => x);
+    expect((e as LayoutError).kind).toBe('timeout');
+    expect((e as LayoutError).message).toMatch(/deadline.*completed \d+ of \d+/);
   });
 });

@@ -1,0 +1,156 @@
+/**
+ * Composed layouts Sw<B,M,S> o K o L (SPEC §9.1) in the evaluator: Φ(x) = Sw(K + Φ_L(x)).
+ * The CPU backend against a brute force (phiComposed of src/cute/composed.ts), the GPU
+ * backend against the CPU backend: eval, digest, compact, compose (B, A and C composed) and
+ * tiles; the 64-bit paths; the generated WGSL applies the XOR after the layout function.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LayoutError } from '../../src/algebra/errors.js';
+import { makeLayout, size, type Layout } from '../../src/algebra/layout.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';
+import type { Swizzle } from '../../src/cute/swizzle.js';
+import { wgslFor } from '../../src/engine/codegen.js';
+import { CpuBackend } from '../../src/engine/cpu.js';
+import type { NodeDevice } from '../../src/engine/device-node.js';
+import { GpuBackend } from '../../src/engine/gpu.js';
+import { testDevice } from './gpu-device.js';
+import { int, randomLayout, rng } from './gen.js';
+
+const cpu = new CpuBackend();
+let dev: NodeDevice;
+let gpu: GpuBackend;
+let small: GpuBackend;
+
+beforeAll(async () => {
+  dev = await testDevice();
+  gpu = new GpuBackend(dev.device, { adapter: 'test', software: true });
+  small = new GpuBackend(dev.device, { adapter: 'test', software: true, gridGroups: 2, maxChunk: 999 });
+});
+afterAll(() => dev?.release());
+
+const j = (x: unknown) => JSON.stringify(x, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const sw = (bits: number, base: number, shift: number): Swizzle => ({ bits, base, shift });
+const composed = (s: Swizzle, offset: number, inner: Layout): ComposedLayout => ({ kind: 'composed', swizzle: s, offset, inner });
+
+/** a random valid swizzle (|S| ≥ B) */
+function randomSwizzle(r: () => number): Swizzle {
+  const bits = int(r, 0, 3);
+  const shift = (r() < 0.3 ? -1 : 1) * int(r, bits, bits + 3);
+  return sw(bits, int(r, 0, 4), shift);
+}
+
+function bruteEval(l: ComposedLayout, lo: number, hi: number): number[] {
+  return Array.from({ length: hi - lo }, (_, i) => phiComposed(l, lo + i));
+}
+
+function bruteCompact(l: ComposedLayout): { image: number; outOfRange: number } {
+  const n = size(l.inner);
+  const seen = new Set<number>();
+  let oor = 0;
+  for (let x = 0; x < n; x++) {
+    const v = phiComposed(l, x);
+    if (v >= n) oor++;
+    else seen.add(v);
+  }
+  return { image: seen.size, outOfRange: oor };
+}
+
+describe('composed layouts on the CPU backend (vs brute force)', () => {
+  it('eval, digest and compact of 150 random Sw o K o L', async () => {
+    const r = rng(77);
+    for (let t = 0; t < 150; t++) {
+      const l = composed(randomSwizzle(r), r() < 0.5 ? 0 : int(r, 0, 100), randomLayout(r, 2048));
+      const n = size(l.inner);
+      const lo = int(r, 0, n);
+      const hi = int(r, lo, n);
+      const want = bruteEval(l, lo, hi);
+      expect(Array.from(await cpu.evalRange(l, lo, hi)), j(l)).toEqual(want);
+      const d = await cpu.digestRange(l, lo, hi);
+      expect(d.sum, j(l)).toBe(want.reduce((a, b) => a + BigInt(b), 0n));
+      expect(d.min).toBe(want.length ? Math.min(...want) : null);
+      const c = await cpu.checkCompact(l);
+      const b = bruteCompact(l);
+      expect([c.image, c.outOfRange], j(l)).toEqual([b.image, b.outOfRange]);
+      if (c.witness?.length === 2) expect(phiComposed(l, c.witness[0])).toBe(phiComposed(l, c.witness[1]!));
+    }
+  });
+
+  it('a swizzle of a compact layout stays compact: Sw<3,3,3> o (8,64):(64,1)', async () => {
+    const l = composed(sw(3, 3, 3), 0, parseLayout('(8,64):(64,1)'));
+    expect((await cpu.checkCompact(l)).compact).toBe(true);
+    // bits 6–8 XORed into bits 3–5: Φ(1) = Sw(64) = 64 ^ 8
+    expect(Array.from(await cpu.evalRange(l, 0, 10))).toEqual([0, 72, 144, 216, 288, 360, 432, 504, 1, 73]);
+  });
+});
+
+describe('composed layouts on the GPU backend (== CPU)', () => {
+  it('eval, digest and compact of 30 random Sw o K o L', async () => {
+    const r = rng(78);
+    for (let t = 0; t < 30; t++) {
+      const l = composed(randomSwizzle(r), r() < 0.5 ? 0 : int(r, 0, 100), randomLayout(r, 4096, t % 5 === 4));
+      const n = size(l.inner);
+      const lo = int(r, 0, n);
+      const hi = int(r, lo, n);
+      const b = t % 2 ? small : gpu;
+      expect(Array.from(await b.evalRange(l, lo, hi)), j(l)).toEqual(Array.from(await cpu.evalRange(l, lo, hi)));
+      expect(j(await b.digestRange(l, lo, hi)), j(l)).toBe(j(await cpu.digestRange(l, lo, hi)));
+      expect(j(await b.checkCompact(l)), j(l)).toBe(j(await cpu.checkCompact(l)));
+    }
+  }, 300_000);
+
+  it('offsets past 2^32: a swizzle into bit 33, and K past 2^32', async () => {
+    const cases: LayoutFunction[] = [
+      composed(sw(2, 0, -33), 0, parseLayout('(64,64):(1,64)')),
+      composed(sw(3, 30, 3), 2 ** 32 + 5, parseLayout('(16,1024):(1,16)')),
+      composed(sw(3, 4, 3), 7, parseLayout('(64,65536):(65536,1)')),
+    ];
+    for (const l of cases) {
+      const n = size((l as ComposedLayout).inner);
+      const lo = Math.max(0, n - 3000);
+      const want = bruteEval(l as ComposedLayout, lo, n);
+      expect(Array.from(await cpu.evalRange(l, lo, n)), j(l)).toEqual(want);
+      expect(Array.from(await small.evalRange(l, lo, n)), j(l)).toEqual(want);
+      expect(j(await small.digestRange(l, lo, n)), j(l)).toBe(j(await cpu.digestRange(l, lo, n)));
+    }
+    const wide = cases[0]!;
+    expect(j(await gpu.checkCompact(wide))).toBe(j(await cpu.checkCompact(wide)));
+  });
+
+  it('check_compose with composed B, A and C', async () => {
+    const s = sw(2, 1, 2);
+    const inner = parseLayout('(4,8):(8,1)');
+    const B = composed(s, 0, makeLayout(64, 1)); // Sw itself on [0, 64)
+    const A = parseLayout('(4,8):(8,1)');
+    const C = composed(s, 0, inner); // Sw ∘ A
+    for (const b of [gpu, small]) {
+      expect(j(await b.checkCompose(B, A, C))).toBe(j(await cpu.checkCompose(B, A, C)));
+      expect((await b.checkCompose(B, A, C)).equal).toBe(true);
+      // A composed: Sw o A then the identity of 64
+      expect(j(await b.checkCompose(makeLayout(64, 1), C, C))).toBe(j(await cpu.checkCompose(makeLayout(64, 1), C, C)));
+      // a wrong candidate
+      const wrong = composed(sw(2, 1, 3), 0, inner);
+      expect(j(await b.checkCompose(B, A, wrong))).toBe(j(await cpu.checkCompose(B, A, wrong)));
+    }
+    // a composed A whose offsets reach beyond size(B): domain, on both backends
+    const far = composed(sw(2, 0, -6), 0, parseLayout('(4,8):(8,1)')); // offsets up to 255
+    for (const b of [cpu, gpu]) {
+      const e = await b.checkCompose(makeLayout(64, 1), far, far).then(() => null, (x: unknown) => x);
+      expect((e as LayoutError).kind).toBe('domain');
+    }
+  });
+
+  it('tile maps of a composed A keep the swizzle', async () => {
+    const A = composed(sw(3, 0, 3), 0, parseLayout('(8,8):(8,1)'));
+    const B = parseLayout('(2,4):(1,8)');
+    expect(j(await gpu.tileMap(A, B))).toBe(j(await cpu.tileMap(A, B)));
+    expect((await cpu.tileMap(A, B)).covers).toBe(true);
+  });
+
+  it('the generated WGSL applies the XOR after the layout function', () => {
+    const src = wgslFor(composed(sw(3, 3, 3), 0, parseLayout('(8,64):(64,1)')), 'eval');
+    expect(src).toContain('Sw<3,3,3> o 0 o (8,64):(64,1)');
+    expect(src).toMatch(/return y \^ \(\(y & 448u\) >> 3u\);/);
+    expect(src).toContain('out[i] = l_value(w.o);');
+  });
+});

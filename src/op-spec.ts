@@ -8,9 +8,12 @@ import type { Backend, BackendChoice } from './engine/backend.js';
 export type ArgKind =
   | 'layout' //  a string in layout notation, parsed to a Layout (size and cosize ≤ 2^53 − 1)
   | 'any-layout' // the same, of any size: for the structural ops and the exact BigInt ones
+  | 'layout-fn' // a layout function: a plain layout or a composed Sw<B,M,S> o K o L (cute/composed.ts)
+  | 'any-layout-fn' // the same, of any size
   | 'tuple' //   a string in tuple notation, parsed to a Tuple (e.g. S̄ of relative coalesce)
   | 'profile' // a string such as (*,(*,*))
   | 'coord' //   a string such as (1,(2,0)): a nested coordinate (entries ≥ 0)
+  | 'tiler' //   a string: a layout, an integer, `_`, a shape tuple or `<T1,…,Tk>` (SPEC §8.2)
   | 'int' //     a JSON integer (a string or a fraction is bad-request)
   | 'json'; //   any JSON value, checked by the op itself
 

@@ -7,21 +7,28 @@ import * as L from './algebra/layout.js';
 import type { Layout } from './algebra/layout.js';
 import type { Profile, Tuple } from './algebra/tuple.js';
 import { LayoutError } from './algebra/errors.js';
-import { formatLayout, formatProfile, formatTuple, parseLayout, parseProfile, parseTuple } from './algebra/notation.js';
+import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from './algebra/notation.js';
 import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from './algebra/coalesce.js';
 import { complement, isComplementable, isNComplementable } from './algebra/complement.js';
-import { compose } from './algebra/compose.js';
-import { logicalDivide, logicalProduct } from './algebra/divide.js';
 import { isCompact, isTractable } from './algebra/properties.js';
 import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
+import { composeByMode, logicalDivideByMode } from './cute/divide.js';
+import { logicalProductByMode } from './cute/product.js';
+import { cuteOps } from './cute/ops.js';
+import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
+import { looksComposed, parseLayoutFunction } from './cute/composed.js';
+import { plainNeeded, withComposed } from './cute/composed-ops.js';
+import { memoryOps } from './memory/ops.js';
+import { cuteMoreOps } from './cute/ops-more.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
 const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
 /** a layout of any size (structural ops; size and cosize exact as BigInt) */
 const anyLayout = (name: string): ArgSpec => ({ name, kind: 'any-layout' });
+const tiler = (name: string): ArgSpec => ({ name, kind: 'tiler' });
 const int = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional });
 const sizeArg = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional, huge: 'overflow' });
 const show = formatLayout;
@@ -64,7 +71,7 @@ export const algebraOps: OpSpec[] = [
     name: 'concat',
     summary: 'the concatenation (L1, …, Lk) (Def. 2.3.2.5)',
     args: [{ name: 'L', kind: 'any-layout', variadic: true }],
-    run: (ls) => show(L.concatUnbounded(...(ls as Layout[]))),
+    run: (ls) => show(L.concatList(ls as Layout[])),
   },
   {
     name: 'substitute',
@@ -119,25 +126,25 @@ export const algebraOps: OpSpec[] = [
   },
   {
     name: 'compose',
-    summary: 'B∘A, outer first (Def. 2.3.7.1)',
-    args: [layout('B'), layout('A')],
-    run: ([b, a]) => show(compose(b as Layout, a as Layout)),
+    summary: 'B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B\'s modes beyond it dropped (SPEC §8.3)',
+    args: [layout('B'), tiler('A')],
+    run: ([b, a]) => show(composeByMode(b as Layout, a as Tiler)),
   },
   {
     name: 'logical_divide',
-    summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1)',
-    args: [layout('A'), layout('B')],
-    run: ([a, b]) => show(logicalDivide(a as Layout, b as Layout)),
+    summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1); by mode for a tiler B (SPEC §8.3)',
+    args: [layout('A'), tiler('B')],
+    run: ([a, b]) => show(logicalDivideByMode(a as Layout, b as Tiler)),
   },
   {
     name: 'logical_product',
-    summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1)',
-    args: [layout('A'), layout('B')],
-    run: ([a, b]) => show(logicalProduct(a as Layout, b as Layout)),
+    summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1); by mode for a tiler B (SPEC §8.3)',
+    args: [layout('A'), tiler('B')],
+    run: ([a, b]) => show(logicalProductByMode(a as Layout, b as Tiler)),
   },
 ];
 
-export const ops: OpSpec[] = [...algebraOps, ...bulkOps, ...verifyOps];
+export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps]);
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
@@ -166,14 +173,22 @@ function huge(a: ArgSpec, what: string, text: string): LayoutError {
 function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
   const what = `${spec.name} argument ${a.name}`;
   switch (a.kind) {
+    case 'layout-fn':
+    case 'any-layout-fn':
+      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      return parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
     case 'any-layout':
     case 'tuple':
     case 'profile':
-    case 'coord': {
+    case 'coord':
+    case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      if (a.kind === 'layout') return parseLayout(v, a.name);
-      if (a.kind === 'any-layout') return parseLayout(v, a.name, true);
+      if (a.kind === 'tiler') return parseTiler(v, a.name);
+      // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
+      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
+      if (a.kind === 'layout') return parseLayoutArg(v, a.name);
+      if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);
       if (a.kind === 'coord') return parseTuple(v, a.name, true);
       return parseProfile(v, a.name);

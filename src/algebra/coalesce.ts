@@ -28,6 +28,36 @@ export function coalesceFlat(shapes: readonly number[], strides: readonly number
   return { shapes: s, strides: d };
 }
 
+/** coal♭(L) straight from L's nested shape and stride, in one walk (coalesceFlat of L♭
+ *  without building L♭). Example: coalesceNested((2,(2,3)), (1,(2,8))) = (4,3):(1,8). */
+export function coalesceNested(shape: T.Tuple, stride: T.Tuple): Flat {
+  const s: number[] = [];
+  const d: number[] = [];
+  if (typeof shape === 'number') pushMerged(s, d, shape, stride as number);
+  else coalesceInto(shape, stride as readonly T.Tuple[], s, d);
+  return { shapes: s, strides: d };
+}
+
+/** Push the entries of congruent (shape, stride) onto the coalesced list (s):(d). */
+function coalesceInto(shape: readonly T.Tuple[], stride: readonly T.Tuple[], s: number[], d: number[]): void {
+  for (let i = 0; i < shape.length; i++) {
+    const u = shape[i]!;
+    if (typeof u === 'number') pushMerged(s, d, u, stride[i] as number);
+    else coalesceInto(u, stride[i] as readonly T.Tuple[], s, d);
+  }
+}
+
+/** One step of coal♭: drop s_i = 1, merge into the last entry when d_i = s_last·d_last. */
+function pushMerged(s: number[], d: number[], si: number, di: number): void {
+  if (si === 1) return;
+  const k = s.length - 1;
+  if (k >= 0 && di === s[k]! * d[k]!) s[k] = mul(s[k]!, si, 'size');
+  else {
+    s.push(si);
+    d.push(di);
+  }
+}
+
 /** The nested form of a coalesced flat result: flat when length > 1, depth-0 s:d when 1,
  *  1:0 when empty (Construction 2.3.3.7). */
 export function fromCoalescedFlat(f: Flat): Layout {
@@ -39,8 +69,7 @@ export function fromCoalescedFlat(f: Flat): Layout {
 
 /** Construction 2.3.3.7: coal(L). */
 export function coalesce(l: Layout): Layout {
-  const { shapes, strides } = flat(l);
-  return fromCoalescedFlat(coalesceFlat(shapes, strides));
+  return fromCoalescedFlat(coalesceNested(l.shape, l.stride));
 }
 
 /** Def. 2.3.3.1: L = 1:0, or depth 0 with shape > 1, or depth 1, rank > 1, no shape-1 entry

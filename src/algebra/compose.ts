@@ -6,60 +6,96 @@
  *
  * The existence argument implemented here.
  *  Work on coal(B) = (b_1..b_n):(e_1..e_n) (same function, every b_j > 1, no mergeable
- *  neighbours). Write every y < size(B) in the mixed radix (b_1..b_n): Φ_B(y) = Σ_j y_j·e_j.
- *  For an entry s:d of A let f(t) = Φ_B(t·d), t < s.
+ *  neighbours). Write every y < size(B) in the mixed radix (b_1..b_n): Φ_B(y) = Σ_j y_j·e_j,
+ *  and let P_j = b_1⋯b_j. For an entry s:d of A let f(t) = Φ_B(t·d), t < s.
  *  (a) Per entry. By (1)–(3), the relative mode of C over that entry is a layout of size s
  *      whose function is f, and it is coalesced, so it is coal of any layout with function f:
  *      C exists only if every f is a layout function, and then C's relative modes are forced.
- *      The coalesced form of a layout function is recovered greedily (next stride g = f(P),
- *      next shape the longest run f(q·P) = q·g), which is exact because coalesced neighbours
- *      never satisfy g_{i+1} = c_i·g_i; the recovered layout is then verified at every t.
- *      Fast path (CuTe's divisible case, made exact): divide d through b_1, b_2, … while b_j
- *      divides it, leaving d = b_1⋯b_{j−1}·r with b_j ∤ r. If r < b_j and s·r ≤ b_j, t·d never
- *      carries out of digit j and f = s : r·e_j, with no divisibility needed. If r | b_j with
- *      c = b_j/r dividing s, f walks digit j in steps of r (c values), then whole digits
- *      j+1, … while the remaining count is divisible by b_k, then a final partial digit:
- *      f = (c, b_{j+1}, …, s_last):(r·e_j, e_{j+1}, …, e_last). Anything else (for instance
- *      (4,3):(1,10) ∘ 2:3, refused by CuTe, which exists) is decided by evaluating f at every
- *      t < s.
+ *      f is decided by the first of these that applies; each proves what it answers.
+ *      - Division (CuTe's divisible case, made exact): divide d through b_1, b_2, … while b_j
+ *        divides it, leaving d = P_{j−1}·r with b_j ∤ r. If r < b_j and s·r ≤ b_j, t·d never
+ *        carries out of digit j and f = s : r·e_j, with no divisibility needed. If r | b_j with
+ *        c = b_j/r dividing s, f walks digit j in steps of r (c values), then whole digits
+ *        j+1, … while the remaining count is divisible by b_k, then a final partial digit:
+ *        f = (c, b_{j+1}, …, s_last):(r·e_j, e_{j+1}, …, e_last).
+ *      - Split (large entries, decided without evaluating them): t·d mod P_j has period
+ *        m = P_j / gcd(d, P_j). When m | s, write t = m·u + r (r < m): t·d = u·(m·d) + r·d,
+ *        and m·d is a multiple of P_j. If the largest digits of u·(m·d) (u < s/m: the entry
+ *        (s/m):(m·d), decided recursively) and of r·d (r < m, evaluated) add up to at most
+ *        b_k − 1 in every position k, the two never carry into each other, so
+ *        f(m·u + r) = f(r) + Φ_B(u·m·d): f is the layout (f on [0, m), the recursive entry).
+ *        (Example: (2,2^30):(1,5) ∘ 2^25:3 = (2,2^24):(6,15), from m = 2.)
+ *      - Evaluation, otherwise (for instance (4,3):(1,10) ∘ 2:3, refused by CuTe, which
+ *        exists): the coalesced form of a layout function is recovered greedily (next stride
+ *        g = f(P), next shape the longest run f(q·P) = q·g), which is exact because coalesced
+ *        neighbours never satisfy g_{i+1} = c_i·g_i; the recovered layout is then verified at
+ *        every t. A run is skipped structurally while q·(P·d) carries in no digit (then
+ *        f(q·P) = q·g exactly), so a failure at the end of a long run costs few evaluations.
  *  (b) Across entries. C is then determined, and it exists iff Φ_B(Σ_i t_i·d_i) = Σ_i f_i(t_i)
  *      for all coordinates (additivity). Each entry's values t·d have a largest digit M_ij in
- *      every position j (known in closed form on the fast path, measured otherwise). If
- *      Σ_i M_ij ≤ b_j − 1 for every j, adding the entries' digit vectors never carries, so
- *      Φ_B, linear in the digits, is additive: C exists (sufficient, and the common case).
+ *      every position j (known in closed form on the division and split paths, measured on
+ *      the evaluated ones). If Σ_i M_ij ≤ b_j − 1 for every j, adding the entries' digit
+ *      vectors never carries, so Φ_B, linear in the digits, is additive: C exists
+ *      (sufficient, and the common case).
  *      Carries do not imply failure (for B = (2,2,2):(1,3,5), A = (2,2):(1,3) two carries cancel
- *      and B∘A = (2,2):(1,4)), so otherwise additivity is decided by evaluating both sides at
- *      every coordinate of A's entries with s > 1 and d > 0 (the others contribute 0), stopping
- *      at the first x that fails, which the error names.
+ *      and B∘A = (2,2):(1,4)), so otherwise additivity is decided by evaluation, stopping at the
+ *      first x that fails, which the error names.
+ *      Only entries with a digit in a carrying position take part: bound the carry into each
+ *      position j from below (c_1 = 0, c_{j+1} = ⌊(Σ_i M_ij + c_j)/b_j⌋); j carries when
+ *      Σ_i M_ij + c_j ≥ b_j. In any other position the digits of a partial sum of the entries'
+ *      values are their digits plus the carry in, below b_j, so an entry whose digits all lie
+ *      in such positions adds f_i(t_i) to Φ_B of whatever the others sum to: it can be left at
+ *      0 (the carry it receives goes nowhere, so a large entry above the carries is decided
+ *      without enumerating it).
+ *      Cheap witnesses come first: every pair of entries at a few telling coordinates each
+ *      (1, the last, and the corners of the entry's own layout, where its digits peak), and
+ *      the running maxima of the entries; then every coordinate, in order.
  *  CuTe's by-mode rule is wrong in both directions: (2,2):(1,10) ∘ (2,2):(1,1) has no composite
  *  (x = 3 fails additivity) although CuTe returns (2,2):(1,1).
- *      Only entries with a digit in the carry zone (the positions whose digit sums can reach
- *      b_j, closed upward under receiving a carry) take part: the other entries' digits never
- *      carry nor receive a carry, so Φ_B is additive on them whatever the zone does.
- *  Evaluation is lazy and bounded (ENTRY_LIMIT points per entry, ADDITIVITY_LIMIT points in
- *  all): a failure found within the bound is an answer; a question that needs more points and
- *  finds no failure within them is refused with an `overflow` error, never guessed.
+ *  Evaluation is bounded (ENTRY_LIMIT points per entry, ADDITIVITY_LIMIT points in all): a
+ *  failure found within the bound is an answer; a question that needs more points and finds
+ *  no failure within them is refused with an error that names the bound (kind `overflow`,
+ *  the protocol's kind for work beyond a documented limit), never guessed. Long loops honour
+ *  the request's deadline (deadline.ts).
  */
+import { gcd } from './arith.js';
+import { checkDeadline } from './deadline.js';
 import { LayoutError } from './errors.js';
 import { flat, type Layout } from './layout.js';
-import { coalesceFlat, fromCoalescedFlat } from './coalesce.js';
+import { coalesceFlat, coalesceNested } from './coalesce.js';
 import * as T from './tuple.js';
 
+/** Evaluation bound for one entry of A (points of t ↦ Φ_B(t·d)). */
 export const ENTRY_LIMIT = 1 << 24;
+/** Evaluation bound for the additivity of Φ_B∘Φ_A across A's entries. */
 export const ADDITIVITY_LIMIT = 1 << 26;
+/** The split path evaluates f on the period m of the low digits: at most this many points. */
+const SPLIT_LOW_LIMIT = 1 << 16;
+/** Additivity questions of at most this many points are enumerated at once (no probes). */
+const ENUMERATE_AT_ONCE = 1 << 10;
+/** Loops check the deadline every this many steps (a power of two, minus one, as a mask). */
+const DEADLINE_MASK = (1 << 14) - 1;
 
-/** f for one entry: its layout (flat, uncoalesced) and the largest digit it puts in each
- *  position of B's mixed radix. */
+/** f for one entry: its layout (flat, not necessarily coalesced) and the largest digit it
+ *  puts in each position of B's mixed radix. */
 interface EntryMap {
   shapes: number[];
   strides: number[];
-  /** pairs (digit position j, max digit) */
+  /** pairs (digit position j, max digit), positions distinct */
   digits: number[];
 }
 
 const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
 
-/** The fast path of (a): null when the divisible structure does not apply. */
+/** Refusal when a question needs more evaluations than the bound (never a guess). */
+function beyondBound(what: string, points: number, bound: number): LayoutError {
+  return new LayoutError(
+    'overflow',
+    `deciding ${what} needs ${points} evaluations, beyond the composition's evaluation bound of ${bound} (2^${Math.log2(bound)}), and none of the first ${bound} rules it out`,
+  );
+}
+
+/** The division path of (a): null when the divisible structure does not apply. */
 function entryByDivision(s: number, d: number, bs: readonly number[], es: readonly number[]): EntryMap | null {
   const n = bs.length;
   let rem = d;
@@ -103,38 +139,76 @@ function phiB(y: number, bs: readonly number[], es: readonly number[]): number {
   let off = 0;
   for (let j = 0; j < bs.length && y > 0; j++) {
     const b = bs[j]!;
-    off += (y % b) * es[j]!;
-    y = Math.floor(y / b);
+    const q = Math.floor(y / b);
+    off += (y - q * b) * es[j]!;
+    y = q;
   }
   return off;
 }
 
-/** Refusal when a question needs more evaluations than the limit (never a guess). */
-function tooLarge(what: string, points: number, limit: number): LayoutError {
-  return new LayoutError(
-    'overflow',
-    `deciding ${what} needs ${points} evaluations and none of the first ${limit} rules it out; refused above that limit`,
-  );
+/** Raise maxDigit[j] to the digits of y (y < size(B)). */
+function raiseDigits(y: number, bs: readonly number[], maxDigit: number[]): void {
+  for (let j = 0; j < bs.length && y > 0; j++) {
+    const b = bs[j]!;
+    const q = Math.floor(y / b);
+    const digit = y - q * b;
+    if (digit > maxDigit[j]!) maxDigit[j] = digit;
+    y = q;
+  }
 }
 
-/** The coalesced layout whose function is f on [0, s), or the first t where none can be
- *  (greedy recovery, exact: see the header). f is evaluated lazily, within `budget` points;
- *  a failure found within the budget is an answer, exhausting it is a refusal (null). */
-export function recoverLayoutFunction(
-  f: (t: number) => number,
+/** The largest digits of t·d over 0 < t < s, as (position, digit) pairs; s·d-ish points. */
+function measuredDigits(s: number, d: number, bs: readonly number[]): number[] {
+  const maxDigit = new Array<number>(bs.length).fill(0);
+  for (let t = 1; t < s; t++) {
+    if ((t & DEADLINE_MASK) === 0) checkDeadline('composition');
+    raiseDigits(t * d, bs, maxDigit);
+  }
+  return digitPairs(maxDigit);
+}
+
+function digitPairs(maxDigit: readonly number[]): number[] {
+  const out: number[] = [];
+  for (let j = 0; j < maxDigit.length; j++) if (maxDigit[j]! > 0) out.push(j, maxDigit[j]!);
+  return out;
+}
+
+/** The q < qEnd from which q·D may carry in some digit of B: below it q·D's digits are q
+ *  times D's (so Φ_B(q·D) = q·Φ_B(D) exactly). At least 2. */
+function noCarryRun(dd: number, bs: readonly number[]): number {
+  let run = Number.MAX_SAFE_INTEGER;
+  for (let j = 0; j < bs.length && dd > 0; j++) {
+    const b = bs[j]!;
+    const q = Math.floor(dd / b);
+    const digit = dd - q * b;
+    if (digit > 0) run = Math.min(run, Math.floor((b - 1) / digit) + 1);
+    dd = q;
+  }
+  return Math.max(run, 2);
+}
+
+/** Greedy recovery of the coalesced layout whose function is t ↦ Φ_B(t·d) on [0, s), or the
+ *  first t where none can be (exact: see the header). Evaluation is lazy, within `budget`
+ *  points; a failure found within the budget is an answer, exhausting it is a refusal (null). */
+function recoverEntry(
   s: number,
-  budget = Infinity,
+  d: number,
+  bs: readonly number[],
+  es: readonly number[],
+  budget: number,
 ): { shapes: number[]; strides: number[] } | { failsAt: number } | null {
   const shapes: number[] = [];
   const strides: number[] = [];
   let p = 1;
   let spent = 0;
   while (p < s) {
-    const g = f(p);
-    let q = 2;
-    while (q * p < s && f(q * p) === q * g) {
+    const g = phiB(p * d, bs, es);
+    // f(q·p) = q·g holds without evaluation while q·(p·d) carries in no digit of B
+    let q = Math.min(noCarryRun(p * d, bs), Math.ceil(s / p));
+    while (q * p < s && phiB(q * p * d, bs, es) === q * g) {
       q++;
       if (++spent > budget) return null;
+      if ((spent & DEADLINE_MASK) === 0) checkDeadline('composition');
     }
     if (s % (q * p) !== 0) return { failsAt: Math.min(q * p, s - 1) };
     shapes.push(q);
@@ -142,12 +216,13 @@ export function recoverLayoutFunction(
     p *= q;
   }
   // verify every point with an odometer
+  if (s > budget) return null;
   const k = shapes.length;
   const coord = new Array<number>(k).fill(0);
   let off = 0;
   for (let t = 0; t < s; t++) {
-    if (f(t) !== off) return { failsAt: t };
-    if (++spent > budget) return null;
+    if (phiB(t * d, bs, es) !== off) return { failsAt: t };
+    if ((t & DEADLINE_MASK) === 0) checkDeadline('composition');
     for (let i = 0; i < k; i++) {
       if (++coord[i]! < shapes[i]!) {
         off += strides[i]!;
@@ -160,118 +235,204 @@ export function recoverLayoutFunction(
   return { shapes, strides };
 }
 
-/** (a) by evaluation: f(t) = Φ_B(t·d) for t < s. */
-function entryByEvaluation(
-  s: number,
-  d: number,
-  index: number,
-  bs: readonly number[],
-  es: readonly number[],
-): EntryMap {
-  const rec = recoverLayoutFunction((t) => phiB(t * d, bs, es), s, ENTRY_LIMIT);
+/** The split path of (a): f(m·u + r) = f(r) + Φ_B(u·m·d) when the two parts never carry into
+ *  each other (see the header). null when no split applies. */
+function entryBySplit(s: number, d: number, bs: readonly number[], es: readonly number[]): EntryMap | null {
+  let p = 1;
+  for (let j = 0; j < bs.length; j++) {
+    p *= bs[j]!; // P_j ≤ size(B) ≤ 2^53 − 1: exact
+    const m = p / gcd(d, p); // the period of t·d mod P_j, non-decreasing in j
+    if (m >= s || m > SPLIT_LOW_LIMIT) return null;
+    if (m === 1 || s % m !== 0) continue;
+    const low = recoverEntry(m, d, bs, es, SPLIT_LOW_LIMIT);
+    if (low === null || 'failsAt' in low) return null; // evaluation decides (and names the t)
+    const high = entryStructural(s / m, m * d, bs, es);
+    if (high === null) continue;
+    const maxDigit = new Array<number>(bs.length).fill(0);
+    for (let r = 1; r < m; r++) raiseDigits(r * d, bs, maxDigit);
+    const hd = high.digits;
+    let carries = false;
+    for (let k = 0; k < hd.length; k += 2) {
+      const sum = maxDigit[hd[k]!]! + hd[k + 1]!;
+      if (sum >= bs[hd[k]!]!) carries = true;
+      maxDigit[hd[k]!] = sum;
+    }
+    if (carries) continue;
+    return {
+      shapes: low.shapes.concat(high.shapes),
+      strides: low.strides.concat(high.strides),
+      digits: digitPairs(maxDigit),
+    };
+  }
+  return null;
+}
+
+/** (a) without evaluating the whole entry: the division path, then the split path. */
+function entryStructural(s: number, d: number, bs: readonly number[], es: readonly number[]): EntryMap | null {
+  return entryByDivision(s, d, bs, es) ?? entryBySplit(s, d, bs, es);
+}
+
+/** (a) for entry `index` (1-based) of A: its map, or the not-composable / bound error. */
+function entryMap(s: number, d: number, index: number, bs: readonly number[], es: readonly number[]): EntryMap {
+  const structural = entryStructural(s, d, bs, es);
+  if (structural !== null) return structural;
+  const rec = recoverEntry(s, d, bs, es, ENTRY_LIMIT);
   if (rec === null) {
-    throw tooLarge(`whether entry ${index} (${s}:${d}) of A maps to a layout function`, s, ENTRY_LIMIT);
+    throw beyondBound(`whether entry ${index} (${s}:${d}) of A maps to a layout function`, s, ENTRY_LIMIT);
   }
   if ('failsAt' in rec) {
     throw notComposable(
       `entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`,
     );
   }
-  // the entry is a layout function on s ≤ ENTRY_LIMIT points: measure its largest digits
-  const n = bs.length;
-  const maxDigit = new Array<number>(n).fill(0);
-  for (let t = 1; t < s; t++) {
-    let y = t * d;
-    for (let j = 0; j < n && y > 0; j++) {
-      const b = bs[j]!;
-      const digit = y % b;
-      if (digit > maxDigit[j]!) maxDigit[j] = digit;
-      y = Math.floor(y / b);
-    }
-  }
-  const digits: number[] = [];
-  for (let j = 0; j < n; j++) if (maxDigit[j]! > 0) digits.push(j, maxDigit[j]!);
-  return { shapes: rec.shapes, strides: rec.strides, digits };
+  return { shapes: rec.shapes, strides: rec.strides, digits: measuredDigits(s, d, bs) };
 }
 
 /** f of an entry at t, from its layout. */
 function entryValue(m: EntryMap, t: number): number {
   let off = 0;
-  for (let i = 0; i < m.shapes.length && t > 0; i++) {
-    const c = m.shapes[i]!;
-    off += (t % c) * m.strides[i]!;
-    t = Math.floor(t / c);
+  const cs = m.shapes;
+  for (let i = 0; i < cs.length && t > 0; i++) {
+    const c = cs[i]!;
+    const q = Math.floor(t / c);
+    off += (t - q * c) * m.strides[i]!;
+    t = q;
   }
   return off;
 }
 
-/** The digit positions that can take part in a carry: those whose digit sum can reach b_j,
- *  and every position a carry can land in (closed upward; carries may exceed 1). */
-function carryZone(digitSum: readonly number[], bs: readonly number[]): boolean[] {
-  const zone = new Array<boolean>(bs.length).fill(false);
+/** The positions that can carry (see the header): digit sum plus the largest carry in
+ *  reaches b_j. */
+function carryingPositions(digitSum: readonly number[], bs: readonly number[]): boolean[] {
+  const carrying = new Array<boolean>(bs.length).fill(false);
   let carry = 0;
   for (let j = 0; j < bs.length; j++) {
     const total = digitSum[j]! + carry;
-    zone[j] = carry > 0 || total >= bs[j]!;
+    carrying[j] = total >= bs[j]!;
     carry = Math.floor(total / bs[j]!);
   }
-  return zone;
+  return carrying;
 }
 
-/** (b) by evaluation: the first x < size(A) where additivity fails, or -1. Only the entries
- *  with a digit in the carry zone take part: the others' digits never carry and never receive
- *  a carry, so Φ_B is additive on them (see the header). */
-function firstNonAdditive(
+/** The entries of A that take part in additivity (b), with what the search needs. */
+interface Live {
+  shapes: number[];
+  strides: number[];
+  maps: EntryMap[];
+  /** the index stride of each live entry in A's colexicographic order */
+  indexStrides: number[];
+  total: number;
+}
+
+function liveEntries(
   sa: readonly number[],
-  maps: readonly (EntryMap | null)[],
   da: readonly number[],
-  digitSum: readonly number[],
-  bs: readonly number[],
-  es: readonly number[],
-): number {
-  const zone = carryZone(digitSum, bs);
-  const live: number[] = [];
-  let total = 1;
+  maps: readonly (EntryMap | null)[],
+  carrying: readonly boolean[],
+): Live {
+  const live: Live = { shapes: [], strides: [], maps: [], indexStrides: [], total: 1 };
+  let acc = 1;
   for (let i = 0; i < sa.length; i++) {
     const m = maps[i];
-    if (!m) continue;
     let touches = false;
-    for (let k = 0; k < m.digits.length; k += 2) if (zone[m.digits[k]!]) touches = true;
+    if (m) for (let k = 0; k < m.digits.length; k += 2) if (carrying[m.digits[k]!]) touches = true;
     if (touches) {
-      live.push(i);
-      total *= sa[i]!;
-    }
-  }
-  const k = live.length;
-  const shapes = live.map((i) => sa[i]!);
-  const strides = live.map((i) => da[i]!);
-  const entryMaps = live.map((i) => maps[i]!);
-  const indexStride: number[] = [];
-  let acc = 1;
-  for (let i = 0, li = 0; i < sa.length; i++) {
-    if (li < k && live[li] === i) {
-      indexStride.push(acc);
-      li++;
+      live.shapes.push(sa[i]!);
+      live.strides.push(da[i]!);
+      live.maps.push(m!);
+      live.indexStrides.push(acc);
+      live.total *= sa[i]!;
     }
     acc *= sa[i]!;
   }
+  return live;
+}
+
+/** Telling coordinates of a live entry: 1, its last, and the corners of its own layout
+ *  (c_1⋯c_i, c_1⋯c_i − 1, (c_i − 1)·c_1⋯c_(i−1): where its digits peak). */
+function probePoints(s: number, m: EntryMap): number[] {
+  const out: number[] = [];
+  const add = (t: number): void => {
+    if (t >= 1 && t < s && !out.includes(t)) out.push(t);
+  };
+  add(1);
+  add(s - 1);
+  let p = 1;
+  for (let i = 0; i < m.shapes.length; i++) {
+    const c = m.shapes[i]!;
+    add((c - 1) * p);
+    p *= c;
+    add(p);
+    add(p - 1);
+  }
+  return out;
+}
+
+/** Additivity at one point of the live entries (coordinates t, others 0): true when it holds. */
+function additiveAt(live: Live, t: readonly number[], bs: readonly number[], es: readonly number[]): boolean {
+  let y = 0;
+  let f = 0;
+  for (let i = 0; i < t.length; i++) {
+    if (t[i] === 0) continue;
+    y += t[i]! * live.strides[i]!;
+    f += entryValue(live.maps[i]!, t[i]!);
+  }
+  return phiB(y, bs, es) === f;
+}
+
+const indexOf = (live: Live, t: readonly number[]): number => {
+  let x = 0;
+  for (let i = 0; i < t.length; i++) x += t[i]! * live.indexStrides[i]!;
+  return x;
+};
+
+/** The cheap witnesses of (b): pairs of live entries at their probe points, then the running
+ *  maxima; the x of the first failure, or -1. */
+function probeAdditivity(live: Live, bs: readonly number[], es: readonly number[]): number {
+  const k = live.shapes.length;
+  const points = live.maps.map((m, i) => probePoints(live.shapes[i]!, m));
+  const t = new Array<number>(k).fill(0);
+  let steps = 0;
+  for (let i = 0; i < k; i++) {
+    for (let j = i + 1; j < k; j++) {
+      for (const ti of points[i]!) {
+        t[i] = ti;
+        for (const tj of points[j]!) {
+          t[j] = tj;
+          if (!additiveAt(live, t, bs, es)) return indexOf(live, t);
+          if ((++steps & DEADLINE_MASK) === 0) checkDeadline('composition');
+        }
+        t[j] = 0;
+      }
+      t[i] = 0;
+    }
+  }
+  for (let i = 0; i < k; i++) {
+    t[i] = live.shapes[i]! - 1;
+    if (!additiveAt(live, t, bs, es)) return indexOf(live, t);
+  }
+  return -1;
+}
+
+/** Every coordinate of the live entries, in order (an odometer): the first failing x, or -1
+ *  when none fails; a refusal naming the bound past ADDITIVITY_LIMIT points. */
+function enumerateAdditivity(live: Live, bs: readonly number[], es: readonly number[]): number {
+  const k = live.shapes.length;
+  const { shapes, strides, maps } = live;
   const coord = new Array<number>(k).fill(0);
   const fval = new Array<number>(k).fill(0);
   let y = 0;
   let f = 0;
-  const steps = Math.min(total, ADDITIVITY_LIMIT);
+  const steps = Math.min(live.total, ADDITIVITY_LIMIT);
   for (let step = 0; step < steps; step++) {
-    if (phiB(y, bs, es) !== f) {
-      let x = 0;
-      for (let i = 0; i < k; i++) x += coord[i]! * indexStride[i]!;
-      return x;
-    }
+    if (phiB(y, bs, es) !== f) return indexOf(live, coord);
+    if ((step & DEADLINE_MASK) === DEADLINE_MASK) checkDeadline('composition');
     for (let i = 0; i < k; i++) {
       const c = coord[i]!;
       if (c + 1 < shapes[i]!) {
         coord[i] = c + 1;
         y += strides[i]!;
-        const v = entryValue(entryMaps[i]!, c + 1);
+        const v = entryValue(maps[i]!, c + 1);
         f += v - fval[i]!;
         fval[i] = v;
         break;
@@ -282,28 +443,59 @@ function firstNonAdditive(
       coord[i] = 0;
     }
   }
-  if (total > ADDITIVITY_LIMIT) throw tooLarge('additivity of Phi_B o Phi_A', total, ADDITIVITY_LIMIT);
+  if (live.total > ADDITIVITY_LIMIT) {
+    throw beyondBound('the additivity of Phi_B o Phi_A over the entries of A', live.total, ADDITIVITY_LIMIT);
+  }
   return -1;
 }
 
+/** (b): the first x < size(A) found where additivity fails, or -1. */
+function nonAdditiveAt(
+  sa: readonly number[],
+  da: readonly number[],
+  maps: readonly (EntryMap | null)[],
+  digitSum: readonly number[],
+  bs: readonly number[],
+  es: readonly number[],
+): number {
+  const live = liveEntries(sa, da, maps, carryingPositions(digitSum, bs));
+  if (live.total > ENUMERATE_AT_ONCE) {
+    const x = probeAdditivity(live, bs, es);
+    if (x >= 0) return x;
+  }
+  return enumerateAdditivity(live, bs, es);
+}
+
 /** B∘A (Def. 2.3.7.1): the composite, or a `not-composable` error naming the entry (or the x)
- *  that rules it out. Argument order: outer first, as in CuTe's composition(B, A). */
+ *  that rules it out; `overflow` naming the evaluation bound where a question is beyond it.
+ *  Argument order: outer first, as in CuTe's composition(B, A).
+ *  Example: compose((100):(7), (3,5):(10,2)) = (3,5):(70,14). */
 export function compose(b: Layout, a: Layout): Layout {
-  const { shapes: sa, strides: da } = flat(a);
-  const fb = flat(b);
+  const cb = coalesceNested(b.shape, b.stride);
+  const fa = flat(a);
+  return composeEntries(cb.shapes, cb.strides, a.shape, fa.shapes, fa.strides);
+}
+
+/** B∘A (Def. 2.3.7.1) from coal(B) = (bs):(es) and A given as its shape (for the nesting)
+ *  with its flattening (sa):(da); the errors of `compose`. For callers that already hold
+ *  these (division and product build their operands flat). */
+export function composeEntries(
+  bs: readonly number[],
+  es: readonly number[],
+  aShape: T.Tuple,
+  sa: readonly number[],
+  da: readonly number[],
+): Layout {
+  const m = sa.length;
   let ca = 1;
-  for (let i = 0; i < sa.length; i++) ca += (sa[i]! - 1) * da[i]!; // exact: A is a valid layout
+  for (let i = 0; i < m; i++) ca += (sa[i]! - 1) * da[i]!; // exact: A is a valid layout
   let sb = 1;
-  for (let i = 0; i < fb.shapes.length; i++) sb *= fb.shapes[i]!; // exact: B is a valid layout
+  for (let j = 0; j < bs.length; j++) sb *= bs[j]!; // exact: B is a valid layout
   if (ca > sb) {
     throw notComposable(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
   }
-  const cb = coalesceFlat(fb.shapes, fb.strides);
-  const bs = cb.shapes;
-  const es = cb.strides;
-  const m = sa.length;
   const maps: (EntryMap | null)[] = new Array(m);
-  const digitSum = new Array<number>(bs.length).fill(0);
+  let digitSum: number[] | null = null;
   let carries = false;
   for (let i = 0; i < m; i++) {
     const s = sa[i]!;
@@ -312,9 +504,10 @@ export function compose(b: Layout, a: Layout): Layout {
       maps[i] = null;
       continue;
     }
-    const em = entryByDivision(s, d, bs, es) ?? entryByEvaluation(s, d, i + 1, bs, es);
+    const em = entryMap(s, d, i + 1, bs, es);
     maps[i] = em;
     const dg = em.digits;
+    digitSum ??= new Array<number>(bs.length).fill(0);
     for (let k = 0; k < dg.length; k += 2) {
       const j = dg[k]!;
       const sum = digitSum[j]! + dg[k + 1]!;
@@ -323,40 +516,76 @@ export function compose(b: Layout, a: Layout): Layout {
     }
   }
   if (carries) {
-    const x = firstNonAdditive(sa, maps, da, digitSum, bs, es);
+    const x = nonAdditiveAt(sa, da, maps, digitSum!, bs, es);
     if (x >= 0) throw notComposable(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
   }
-  const relModes: Layout[] = new Array(m);
+  // the relative modes: each entry's coalesced layout (s:0 for a stride 0, 1:0 for a shape 1)
+  const shapes: T.Tuple[] = new Array(m);
+  const strides: T.Tuple[] = new Array(m);
   for (let i = 0; i < m; i++) {
-    const em = maps[i];
-    const s = sa[i]!;
-    relModes[i] = em ? fromCoalescedFlat(coalesceFlat(em.shapes, em.strides)) : { shape: s, stride: 0 };
+    const em = maps[i]!;
+    if (em === null) {
+      shapes[i] = sa[i]!;
+      strides[i] = 0;
+    } else if (em.shapes.length === 1) {
+      shapes[i] = em.shapes[0]!;
+      strides[i] = em.strides[0]!;
+    } else {
+      const c = coalesceFlat(em.shapes, em.strides);
+      if (c.shapes.length === 1) {
+        shapes[i] = c.shapes[0]!;
+        strides[i] = c.strides[0]!;
+      } else {
+        shapes[i] = c.shapes;
+        strides[i] = c.strides;
+      }
+    }
   }
-  return substituteModes(a.shape, relModes);
+  if (typeof aShape === 'number') return { shape: shapes[0]!, stride: strides[0]! };
+  const strideOut: T.Tuple[] = new Array(aShape.length);
+  const cursor = [0];
+  const shapeOut = substituteEntries(aShape, shapes, strides, cursor, strideOut);
+  return { shape: shapeOut, stride: strideOut };
+}
+
+/** A's nesting with its entries, in order, replaced by the relative modes (shapes[k],
+ *  strides[k]) (the substitution into prof(A) of Def. 2.3.2.12, in one walk); writes the
+ *  stride tree into strideOut and returns the shape tree. */
+function substituteEntries(
+  t: readonly T.Tuple[],
+  shapes: readonly T.Tuple[],
+  strides: readonly T.Tuple[],
+  cursor: number[],
+  strideOut: T.Tuple[],
+): T.Tuple[] {
+  const res: T.Tuple[] = new Array(t.length);
+  for (let i = 0; i < t.length; i++) {
+    const u = t[i]!;
+    if (typeof u === 'number') {
+      const k = cursor[0]!++;
+      res[i] = shapes[k]!;
+      strideOut[i] = strides[k]!;
+    } else {
+      const sub: T.Tuple[] = new Array(u.length);
+      res[i] = substituteEntries(u, shapes, strides, cursor, sub);
+      strideOut[i] = sub;
+    }
+  }
+  return res;
 }
 
 /** The layout with A's nesting whose i-th entry is replaced by the layout ms[i]
- *  (the substitution into prof(A) of Def. 2.3.2.12, in one walk). */
+ *  (the substitution into prof(A) of Def. 2.3.2.12, in one walk).
+ *  Example: substituteModes((2,(3,4)), [2:1, 3:2, (2,2):(6,12)]) = (2,(3,(2,2))):(1,(2,(6,12))). */
 export function substituteModes(shape: T.Tuple, ms: readonly Layout[]): Layout {
   if (typeof shape === 'number') return ms[0]!;
-  let k = 0;
-  const strideOut: T.Tuple[] = [];
-  const walk = (t: readonly T.Tuple[], out: T.Tuple[]): T.Tuple[] => {
-    const res: T.Tuple[] = new Array(t.length);
-    for (let i = 0; i < t.length; i++) {
-      const u = t[i]!;
-      if (typeof u === 'number') {
-        const mi = ms[k++]!;
-        res[i] = mi.shape;
-        out[i] = mi.stride;
-      } else {
-        const sub: T.Tuple[] = new Array(u.length);
-        res[i] = walk(u, sub);
-        out[i] = sub;
-      }
-    }
-    return res;
-  };
-  const shapeOut = walk(shape, strideOut);
+  const strideOut: T.Tuple[] = new Array(shape.length);
+  const shapeOut = substituteEntries(
+    shape,
+    ms.map((l) => l.shape),
+    ms.map((l) => l.stride),
+    [0],
+    strideOut,
+  );
   return { shape: shapeOut, stride: strideOut };
 }

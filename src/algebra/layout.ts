@@ -223,8 +223,23 @@ export function phiBig(l: Layout, x: number): number | bigint {
 
 /** Def. 2.3.2.5 for layouts of any size (no size or cosize check). */
 export function concatUnbounded(...ls: readonly Layout[]): Layout {
+  return concatList(ls);
+}
+
+/**
+ * Def. 2.3.2.5 over an array: the concatenation (L1, …, Lk) of layouts of any size, k ≥ 1,
+ * one loop (no argument spreading, so k may be in the hundreds of thousands). Throws `domain`
+ * for k = 0. Example: concatList([2:1, 3:2]) = (2,3):(1,2).
+ */
+export function concatList(ls: readonly Layout[]): Layout {
   if (ls.length < 1) throw domainError('concatenation needs at least one layout');
-  return { shape: ls.map((l) => l.shape), stride: ls.map((l) => l.stride) };
+  const shape: Tuple[] = new Array(ls.length);
+  const stride: Tuple[] = new Array(ls.length);
+  for (let i = 0; i < ls.length; i++) {
+    shape[i] = ls[i]!.shape;
+    stride[i] = ls[i]!.stride;
+  }
+  return { shape, stride };
 }
 
 /** Construction 2.3.1.17: Φ_L(x) = Σ x_i·d_i with x_i the colexicographic coordinates of x. */

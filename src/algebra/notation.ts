@@ -4,6 +4,10 @@
  * accepted between tokens; anything else is a `parse` error naming the offset and what was
  * expected. Canonical printing: decimal integers, no spaces, `(…)` with commas; a depth-0
  * layout prints bare (`10:4`), a 1-tuple keeps its parentheses (`(512):(4)`).
+ *
+ * Input as CuTe and pycute print it (SPEC §8.1) is accepted too: `_N` is the integer N
+ * (`(_4,_8):(_1,_4)`), a 1-tuple may carry a trailing comma (`(4,):(1,)`), and a shape with no
+ * `:stride` is the compact column-major layout of that shape (`(2,1,3)` = `(2,1,3):(1,2,2)`).
  */
 import { MAX_EXACT } from './arith.js';
 import { LayoutError } from './errors.js';
@@ -13,7 +17,9 @@ import type { Profile, Tuple } from './tuple.js';
 /** Deeper nesting is refused (a parse error), so no input can exhaust the stack. */
 export const MAX_NESTING = 256;
 
-class Parser {
+/** The tokenizer and recursive-descent parser of the notation; exported for the tiler grammar
+ *  of cute/tiler.ts (SPEC §8.2), which extends it. */
+export class Parser {
   pos = 0;
   constructor(
     readonly text: string,
@@ -55,14 +61,21 @@ class Parser {
     return false;
   }
 
+  /** A decimal integer, optionally `_`-prefixed as CuTe prints static integers (SPEC §8.1). */
   integer(allowNegative: boolean): number {
     this.skipSpace();
+    const t = this.text;
     const start = this.pos;
-    if (allowNegative && this.text[this.pos] === '-') this.pos++;
+    if (t.charCodeAt(this.pos) === 95 /* _ */) this.pos++;
+    let neg = false;
+    if (allowNegative && t.charCodeAt(this.pos) === 45 /* - */) {
+      this.pos++;
+      neg = true;
+    }
     const digitsAt = this.pos;
     let v = 0;
     for (;;) {
-      const c = this.text.charCodeAt(this.pos);
+      const c = t.charCodeAt(this.pos);
       if (!(c >= 48 && c <= 57)) break; // NaN past the end breaks too
       v = v * 10 + (c - 48);
       this.pos++;
@@ -71,11 +84,10 @@ class Parser {
       this.pos = start;
       this.fail(allowNegative ? "an integer or '('" : "an integer");
     }
-    const lexeme = this.text.slice(start, this.pos);
-    if (this.pos - digitsAt > 15) v = Number(lexeme.replace('-', ''));
-    if (digitsAt > start) v = -v;
+    if (this.pos - digitsAt > 15) v = Number(t.slice(digitsAt, this.pos));
+    if (neg) v = -v;
     if (!Number.isSafeInteger(v)) {
-      throw new LayoutError('overflow', `${this.what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
+      throw new LayoutError('overflow', `${this.what}: integer ${t.slice(start, this.pos)} at offset ${start} exceeds 2^53-1`);
     }
     return v === 0 ? 0 : v; // normalise -0
   }
@@ -105,6 +117,15 @@ class Parser {
       }
       if (c !== 44 /* , */) this.fail("',' or ')'");
       this.pos++;
+      // a 1-tuple may end in a comma, as Python prints it: `(4,)` (SPEC §8.1); `(4,2,)` may not
+      if (items.length === 1) {
+        this.skipSpace();
+        if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
+          this.pos++;
+          this.depth--;
+          return items;
+        }
+      }
     }
   }
 
@@ -143,18 +164,51 @@ export function parseTuple(text: string, what = 'tuple', allowZero = false): Tup
   return t;
 }
 
+/** Parse a nested tuple of integers of any sign, e.g. the order `(0,2,-1)` of make_layout. */
+export function parseIntegerTuple(text: string, what = 'tuple'): Tuple {
+  const p = new Parser(text, what);
+  const t = p.tuple();
+  p.end();
+  return t;
+}
+
 function flatInts(t: Tuple): number[] {
   return typeof t === 'number' ? [t] : t.flatMap(flatInts);
 }
 
-/** Parse a layout `shape:stride` and validate it (congruence, signs, size). */
+/** Parse a layout `shape:stride` and validate it (congruence, signs, size). A shape alone is
+ *  the compact column-major layout of that shape (SPEC §8.1, CuTe `make_layout(shape)`). */
 export function parseLayout(text: string, what = 'layout', unbounded = false): Layout {
   const p = new Parser(text, what);
   const shape = p.tuple();
-  if (!p.eat(':')) p.fail("':'");
-  const stride = p.tuple();
-  p.end();
+  let stride: Tuple;
+  if (p.eat(':')) {
+    stride = p.tuple();
+    p.end();
+  } else {
+    if (p.peek() !== undefined) p.fail("':' or end of input");
+    stride = colMajorStride(shape);
+  }
   return unbounded ? makeLayoutUnbounded(shape, stride) : makeLayout(shape, stride);
+}
+
+/** The strides of the compact column-major layout of a shape (CuTe `compact_major<LayoutLeft>`):
+ *  each entry's stride is the product of the entries before it, shape-1 entries included
+ *  (SPEC §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
+ *  layout's validation refuses it with `overflow`. */
+export function colMajorStride(shape: Tuple): Tuple {
+  let run = 1;
+  const go = (s: Tuple): Tuple => {
+    if (typeof s === 'number') {
+      const d = run;
+      run *= s;
+      return d;
+    }
+    const out: Tuple[] = new Array(s.length);
+    for (let i = 0; i < s.length; i++) out[i] = go(s[i]!);
+    return out;
+  };
+  return go(shape);
 }
 
 /** Parse a profile such as `(*,(*,*))`. */

@@ -3,7 +3,7 @@
  * tractable (SPEC §7, Def. 2.3.10.1).
  */
 import { coalesce } from './coalesce.js';
-import { sortEntries } from './complement.js';
+import { sortedEntries } from './complement.js';
 import { flat, isNondegenerate, size, type Layout } from './layout.js';
 
 /** Def. 2.3.5.1: Φ_L is a bijection [0, size) → [0, size). Decided exactly through the
@@ -12,7 +12,7 @@ import { flat, isNondegenerate, size, type Layout } from './layout.js';
 export function isCompact(l: Layout): boolean {
   const c = flat(coalesce(l));
   if (size(l) === 1) return true;
-  const { shapes, strides } = sortEntries(c.shapes, c.strides);
+  const { shapes, strides } = sortedEntries(c.shapes, c.strides, true);
   let expect = 1;
   for (let i = 0; i < shapes.length; i++) {
     if (strides[i] !== expect) return false;
@@ -25,7 +25,7 @@ export function isCompact(l: Layout): boolean {
  *  non-zero strides (shape-1 entries included, as the definition reads). */
 export function isTractable(l: Layout): boolean {
   const f = flat(l);
-  const { shapes, strides } = sortEntries(f.shapes, f.strides, false);
+  const { shapes, strides } = sortedEntries(f.shapes, f.strides, false);
   for (let i = 0; i + 1 < shapes.length; i++) {
     const d = strides[i]!;
     if (d === 0) continue;

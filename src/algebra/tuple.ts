@@ -96,22 +96,37 @@ export function substitute<T>(p: Profile, xs: readonly T[]): T | readonly unknow
 /** Substitution of nested tuples into a profile. */
 export const substituteTuples = (p: Profile, xs: readonly Tuple[]): Tuple => substitute(p, xs) as Tuple;
 
+/** size(s) when it is at most `bound`, else -1 (no overflow error: a size beyond any integer
+ *  S̄ simply does not match it). */
+function sizeUpTo(s: Tuple, bound: number): number {
+  if (typeof s === 'number') return s <= bound ? s : -1;
+  let p = 1;
+  for (let i = 0; i < s.length; i++) {
+    const q = sizeUpTo(s[i]!, bound);
+    if (q < 0) return -1;
+    p *= q;
+    if (p > bound) return -1;
+  }
+  return p;
+}
+
 function modesRelative(s: Tuple, bar: Tuple, out: Tuple[]): boolean {
   if (typeof bar === 'number') {
-    // Refinement keeps the outer structure: an integer is refined by itself or by a tuple of
-    // rank ≥ 2 of that size, never by a 1-tuple or the empty tuple (SPEC §1).
-    if (typeof s === 'number') {
-      if (s !== bar) return false;
-    } else if (s.length < 2 || size(s) !== bar) return false;
+    // SPEC §1: an integer S̄ has profile *, so X1 = S itself: every S of size S̄ refines it,
+    // at any depth ((4), ((2,2)) and (((7,7))) refine 4, 4 and 49).
+    if (sizeUpTo(s, bar) !== bar) return false;
     out.push(s);
     return true;
   }
+  // A tuple S̄ needs a tuple S of the same length (4 does not refine the 1-tuple (4)).
   if (typeof s === 'number' || s.length !== bar.length) return false;
   for (let i = 0; i < s.length; i++) if (!modesRelative(s[i]!, bar[i]!, out)) return false;
   return true;
 }
 
-/** Whether S refines S̄ (SPEC §1). */
+/** Whether S refines S̄ (SPEC §1): S = (X1..Xm)_{prof(S̄)} with size(Xi) = the i-th entry of S̄.
+ *  Example: `refines([[7, 7]], 49)` and `refines([7, [4], 2], [7, 4, 2])` are true,
+ *  `refines(4, [4])` is false. */
 export function refines(s: Tuple, bar: Tuple): boolean {
   return modesRelative(s, bar, []);
 }

@@ -32,3 +32,18 @@ export function parseOptions(argv: readonly string[], flags: readonly string[], 
   }
   return out;
 }
+
+/**
+ * A duration option in milliseconds: `30` (seconds), `30s`, `1.5s`, `500ms`, `2m`. It must be
+ * positive and finite; anything else is a usage error naming the option.
+ * Example: parseDuration('500ms', '--timeout') = 500.
+ */
+export function parseDuration(text: string, option: string): number {
+  const m = /^(\d+(?:\.\d+)?|\.\d+)(ms|s|m)?$/.exec(text.trim());
+  const v = m ? Number(m[1]) : NaN;
+  const ms = m?.[2] === 'ms' ? v : m?.[2] === 'm' ? v * 60_000 : v * 1000;
+  if (!m || !(ms > 0) || !Number.isFinite(ms) || ms > 2 ** 31 - 1) {
+    throw new Usage(`${option} takes a positive duration such as 30, 30s, 500ms or 2m (at most 24 days), got '${text}'`);
+  }
+  return ms;
+}

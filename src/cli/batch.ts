@@ -2,152 +2,233 @@
  * `layoutgpu batch`: the machine interface of BATCH-PROTOCOL.md. JSON Lines in, exactly one
  * response per request, in order; a bad line gets an ok:false answer and the batch goes on.
  * Requests are answered as soon as their line arrives (a client may wait for each answer).
+ *
+ * No line can take the batch down: every step of a request (decoding, parsing, running,
+ * serialising its response) happens inside that request's own error handling. The id is
+ * echoed as the exact text the request wrote (its span in the raw line, never re-serialised),
+ * so deep, huge or exotic ids cost nothing and come back unchanged. With a request timeout,
+ * each request runs under a deadline (algebra/deadline.ts; the bulk checks through the
+ * backend's RunOptions.timeoutMs) and one that runs past it is answered `timeout`.
  */
+import { isUtf8 } from 'node:buffer';
+import { withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { runOpDirect, type Json, type OpContext } from '../ops.js';
-import { makeContext } from './context.js';
+import { topLevelMember } from './json-span.js';
+import { makeContext, withRequestDeadline } from './context.js';
 
-export interface Response {
-  id: Json;
-  /** the id's text exactly as the request wrote it, when JSON numbers cannot carry it (beyond
-   *  2^53, or beyond the doubles) */
-  rawId?: string;
-  ok: boolean;
-  result?: Json;
-  error?: { kind: string; message: string };
+/** A response before serialisation; the id travels as text (see `responseLine`). */
+export type Answer = { ok: true; result: Json } | { ok: false; error: { kind: string; message: string } };
+
+const fail = (kind: string, message: string): Answer => ({ ok: false, error: { kind, message } });
+
+/** The answer for an error thrown while running a request. */
+export function errorAnswer(e: unknown): Answer {
+  if (e instanceof LayoutError) return fail(e.kind, e.message);
+  // a stack overflow or an allocation refused by V8: the request was too large or too deep
+  if (e instanceof RangeError) return fail('bad-request', `input too large: ${e.message}`);
+  return fail('bad-request', `internal error: ${e instanceof Error ? e.message : String(e)}`);
 }
 
-export function errorResponse(id: Json, e: unknown): Response {
-  if (e instanceof LayoutError) return { id, ok: false, error: { kind: e.kind, message: e.message } };
-  if (e instanceof RangeError) return { id, ok: false, error: { kind: 'bad-request', message: `input too large: ${e.message}` } };
-  const message = e instanceof Error ? e.message : String(e);
-  return { id, ok: false, error: { kind: 'bad-request', message: `internal error: ${message}` } };
+/**
+ * One response as a JSON line: `{"id":<idText>,"ok":…}`. `idText` is the id's exact text from
+ * the request (`null` when it has none). Serialising the result happens here, inside its own
+ * error handling: a result that cannot be serialised (too deep, not JSON) becomes a
+ * `bad-request` answer for the same id. Never throws.
+ */
+export function responseLine(idText: string, a: Answer): string {
+  let body: string | undefined;
+  try {
+    // JSON.stringify answers undefined for a value that is not JSON (a function, undefined)
+    const text: string | undefined = JSON.stringify(a.ok ? a.result : a.error);
+    if (text !== undefined) body = a.ok ? `"ok":true,"result":${text}` : `"ok":false,"error":${text}`;
+  } catch (e) {
+    const message = `the response could not be serialised: ${e instanceof Error ? e.message : String(e)}`;
+    body = `"ok":false,"error":${JSON.stringify({ kind: 'bad-request', message })}`;
+  }
+  body ??= `"ok":false,"error":${JSON.stringify({ kind: 'bad-request', message: 'internal error: the operation gave no result' })}`;
+  return `{"id":${idText},${body}}`;
 }
 
-/** The text of the last top-level "id" number of a request line (JSON.parse keeps the last). */
-export function rawIdText(line: string): string | undefined {
-  let depth = 0;
-  let found: string | undefined;
+/** JSON's insignificant whitespace: a line of only these (or nothing) is blank, not a request. */
+export function isBlank(line: string): boolean {
   for (let i = 0; i < line.length; i++) {
-    const c = line[i]!;
-    if (c === '"') {
-      let j = i + 1;
-      while (j < line.length && line[j] !== '"') j += line[j] === '\\' ? 2 : 1;
-      const token = line.slice(i, j + 1);
-      i = j;
-      if (depth !== 1) continue;
-      let k = j + 1;
-      while (k < line.length && /\s/.test(line[k]!)) k++;
-      if (line[k] !== ':') continue;
-      let key: unknown;
-      try {
-        key = JSON.parse(token);
-      } catch {
-        continue;
-      }
-      if (key !== 'id') continue;
-      k++;
-      while (k < line.length && /\s/.test(line[k]!)) k++;
-      const m = /^-?[0-9][0-9.eE+-]*/.exec(line.slice(k));
-      found = m ? m[0] : undefined;
-    } else if (c === '{' || c === '[') depth++;
-    else if (c === '}' || c === ']') depth--;
+    const c = line.charCodeAt(i);
+    if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
   }
-  return found;
+  return true;
 }
 
-/** One response as a JSON line, the id echoed exactly as the request wrote it. */
-export function responseLine(r: Response): string {
-  if (r.rawId === undefined) return JSON.stringify(r);
-  const { rawId, ...rest } = r;
-  const text = JSON.stringify({ ...rest, id: 0 });
-  return `{"id":${rawId}${text.slice('{"id":0'.length)}`;
+/** The exact text of the top-level "id" of a request line that parsed as a JSON object
+ *  (the last one, as JSON.parse keeps the last), or `null` when it has none. */
+export function idText(line: string): string {
+  const span = topLevelMember(line, 'id');
+  return span ? line.slice(span[0], span[1]) : 'null';
 }
 
-/** Answer one request line: synchronously for algebra ops, with a Promise for bulk checks. */
-export function answerLine(line: string, ctx: OpContext): Response | Promise<Response> {
-  let req: unknown;
+export interface BatchOptions {
+  backend?: BackendChoice;
+  /** each request's deadline in milliseconds (none when undefined) */
+  requestTimeoutMs?: number;
+}
+
+/**
+ * Answer one request line (already decoded; `utf8Error` set when its bytes were not UTF-8):
+ * the response line, synchronously for the algebra, with a Promise for the bulk checks. Never
+ * throws and never rejects.
+ */
+export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}, utf8Error?: string): string | Promise<string> {
+  let id = 'null';
   try {
-    req = JSON.parse(line);
-  } catch {
-    return { id: null, ok: false, error: { kind: 'bad-request', message: 'line is not valid JSON' } };
-  }
-  if (req === null || typeof req !== 'object' || Array.isArray(req)) {
-    return { id: null, ok: false, error: { kind: 'bad-request', message: 'a request must be a JSON object' } };
-  }
-  const r = req as { id?: Json; op?: unknown; args?: unknown };
-  const id: Json = r.id === undefined ? null : r.id;
-  if (typeof id === 'number' && !Number.isSafeInteger(id) && (!Number.isFinite(id) || !String(id).includes('.'))) {
-    const raw = rawIdText(line);
-    if (raw !== undefined) {
-      const answer = answerParsed(id, r, ctx);
-      return answer instanceof Promise ? answer.then((a) => ({ ...a, rawId: raw })) : { ...answer, rawId: raw };
+    let req: unknown;
+    try {
+      req = JSON.parse(line);
+    } catch (e) {
+      if (e instanceof SyntaxError) return responseLine('null', fail('bad-request', utf8Error ?? `line is not valid JSON: ${e.message}`));
+      throw e;
     }
-  }
-  return answerParsed(id, r, ctx);
-}
-
-function answerParsed(id: Json, r: { op?: unknown; args?: unknown }, ctx: OpContext): Response | Promise<Response> {
-  if (typeof r.op !== 'string') return { id, ok: false, error: { kind: 'bad-request', message: "missing string field 'op'" } };
-  const args = r.args === undefined ? [] : r.args;
-  if (!Array.isArray(args)) return { id, ok: false, error: { kind: 'bad-request', message: "'args' must be an array" } };
-  try {
-    const result = runOpDirect(r.op, args, ctx);
+    if (req === null || typeof req !== 'object' || Array.isArray(req)) {
+      return responseLine('null', fail('bad-request', utf8Error ?? 'a request must be a JSON object'));
+    }
+    id = idText(line);
+    // an id that went through U+FFFD replacement is not the text the request wrote
+    if (utf8Error !== undefined) {
+      if (id.includes('\uFFFD')) id = 'null';
+      return responseLine(id, fail('bad-request', utf8Error));
+    }
+    const r = req as { op?: unknown; args?: unknown };
+    if (typeof r.op !== 'string') return responseLine(id, fail('bad-request', "missing string field 'op'"));
+    const args = r.args === undefined ? [] : r.args;
+    if (!Array.isArray(args)) return responseLine(id, fail('bad-request', "'args' must be an array"));
+    const op = r.op;
+    const at = opts.requestTimeoutMs === undefined ? undefined : performance.now() + opts.requestTimeoutMs;
+    const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
+    const result = withDeadline(opts.requestTimeoutMs, () => runOpDirect(op, args, reqCtx));
     if (result instanceof Promise) {
+      const idNow = id;
       return result.then(
-        (value): Response => ({ id, ok: true, result: value }),
-        (e: unknown) => errorResponse(id, e),
+        (value) => responseLine(idNow, { ok: true, result: value }),
+        (e: unknown) => responseLine(idNow, errorAnswer(e)),
       );
     }
-    return { id, ok: true, result };
+    return responseLine(id, { ok: true, result });
   } catch (e) {
-    return errorResponse(id, e);
+    return responseLine(id, errorAnswer(e));
   }
 }
 
 /** Answers are written in blocks of this many lines (and at the end of each input block). */
 const FLUSH_LINES = 256;
 
-/** Run the batch loop over a readable stream of JSON Lines, writing to `write`. */
+const NL = 0x0a;
+
+/** The offset of the first byte of `bytes` that does not continue a valid UTF-8 character
+ *  (for the message of a line that is not UTF-8), or -1 when all of it is valid. */
+export function firstInvalidByte(bytes: Uint8Array): number {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  for (let i = 0; i < bytes.length; ) {
+    const b = bytes[i]!;
+    const n = b < 0x80 ? 1 : b >= 0xc2 && b < 0xe0 ? 2 : b >= 0xe0 && b < 0xf0 ? 3 : b >= 0xf0 && b < 0xf5 ? 4 : 0;
+    if (n === 0 || i + n > bytes.length) return i;
+    try {
+      decoder.decode(bytes.subarray(i, i + n));
+    } catch {
+      return i;
+    }
+    i += n;
+  }
+  return -1;
+}
+
+/**
+ * Run the batch loop over a readable stream of JSON Lines (bytes or text), writing to
+ * `write`. Lines are split on the byte 0x0A (never inside a UTF-8 character); a UTF-8 BOM at
+ * the start of the input is skipped; a line that is not UTF-8 gets a `bad-request` answer.
+ */
 export async function runBatch(
   input: AsyncIterable<Buffer | string>,
   write: (chunk: string) => void,
-  backendChoice: BackendChoice = 'cpu',
+  backendOrOptions: BackendChoice | BatchOptions = 'cpu',
 ): Promise<void> {
-  const ctx = makeContext(backendChoice);
-  let pending = '';
+  const opts: BatchOptions = typeof backendOrOptions === 'string' ? { backend: backendOrOptions } : backendOrOptions;
+  const ctx = makeContext(opts.backend ?? 'cpu');
   const out: string[] = [];
-  const handle = (line: string): void | Promise<void> => {
-    if (line.trim() === '') return;
-    const r = answerLine(line, ctx);
-    if (r instanceof Promise) return r.then((v) => void out.push(responseLine(v)));
-    out.push(responseLine(r));
+  let first = true;
+  const flush = (): void => {
+    if (out.length) {
+      const text = out.join('\n') + '\n';
+      out.length = 0;
+      write(text);
+    }
   };
+  const handle = (line: string, utf8Error?: string): void | Promise<void> => {
+    if (first) {
+      first = false;
+      if (line.charCodeAt(0) === 0xfeff) line = line.slice(1);
+    }
+    if (isBlank(line)) return;
+    const r = answerLine(line, ctx, opts, utf8Error);
+    if (typeof r !== 'string') {
+      // a bulk check may take a while: the answers before it go out first
+      flush();
+      return r.then((v) => void out.push(v));
+    }
+    out.push(r);
+  };
+  /** whole lines, as bytes: validated as UTF-8 at once (the common case), else line by line */
+  const handleBlock = async (bytes: Buffer, last: boolean): Promise<void> => {
+    if (isUtf8(bytes)) {
+      await handleText(bytes.toString('utf8'), last);
+      return;
+    }
+    let start = 0;
+    for (;;) {
+      const nl = bytes.indexOf(NL, start);
+      const end = nl < 0 ? bytes.length : nl;
+      if (nl < 0 && !last) break;
+      const lineBytes = bytes.subarray(start, end);
+      const text = lineBytes.toString('utf8');
+      const bad = isUtf8(lineBytes) ? -1 : firstInvalidByte(lineBytes);
+      const p = handle(text, bad < 0 ? undefined : `line is not valid UTF-8 (byte ${bad} of the line)`);
+      if (p) await p;
+      if (out.length >= FLUSH_LINES) flush();
+      if (nl < 0) break;
+      start = nl + 1;
+    }
+  };
+  /** text of whole lines (ending in \n, except the final line of the input) */
+  const handleText = async (text: string, last: boolean): Promise<void> => {
+    let start = 0;
+    let nl: number;
+    while ((nl = text.indexOf('\n', start)) >= 0) {
+      const p = handle(text.slice(start, nl));
+      if (p) await p;
+      start = nl + 1;
+      // write in blocks: answers go out early and few of them live long enough to be copied
+      if (out.length >= FLUSH_LINES) flush();
+    }
+    if (last && start < text.length) {
+      const p = handle(text.slice(start));
+      if (p) await p;
+    }
+  };
+  let pending: Buffer[] = [];
   try {
     for await (const chunk of input) {
-      pending += typeof chunk === 'string' ? chunk : chunk.toString('utf8');
-      let nl: number;
-      let start = 0;
-      while ((nl = pending.indexOf('\n', start)) >= 0) {
-        const p = handle(pending.slice(start, nl));
-        if (p) await p;
-        start = nl + 1;
-        // write in blocks: answers go out early and few of them live long enough to be copied
-        if (out.length >= FLUSH_LINES) {
-          write(out.join('\n') + '\n');
-          out.length = 0;
-        }
+      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      const nl = bytes.lastIndexOf(NL);
+      if (nl < 0) {
+        pending.push(bytes);
+        continue;
       }
-      pending = pending.slice(start);
-      if (out.length) {
-        write(out.join('\n') + '\n');
-        out.length = 0;
-      }
+      const whole = pending.length ? Buffer.concat([...pending, bytes.subarray(0, nl + 1)]) : bytes.subarray(0, nl + 1);
+      pending = nl + 1 < bytes.length ? [Buffer.from(bytes.subarray(nl + 1))] : [];
+      await handleBlock(whole, false);
+      flush();
     }
-    const last = handle(pending);
-    if (last) await last;
-    if (out.length) write(out.join('\n') + '\n');
+    if (pending.length) await handleBlock(Buffer.concat(pending), true);
+    flush();
   } finally {
     await ctx.dispose();
   }

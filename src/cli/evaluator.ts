@@ -5,8 +5,10 @@
  * runs over a second when stderr is a terminal, and reports backend, adapter and time.
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 internal or GPU failure.
  */
-import { parseOptions, Usage, type Parsed } from './args.js';
-import { openSync, writeSync, closeSync } from 'node:fs';
+import { parseDuration, parseOptions, Usage, type Parsed } from './args.js';
+import { withDeadline } from '../algebra/deadline.js';
+import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
+import { openSync, closeSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { concat, cosize, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
@@ -32,9 +34,11 @@ export type EvaluatorRun = (argv: string[], io: EvaluatorIo) => Promise<number>;
 /** eval prints at most this many offsets; beyond, --out is needed */
 const PRINT_LIMIT = 65_536;
 
-const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow']);
+const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
 
 function report(e: unknown, io: EvaluatorIo): number {
+  // the reader of stdout (or of --out /dev/stdout) has gone: end quietly
+  if (isBrokenPipe(e)) return 0;
   if (e instanceof LayoutError) {
     io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
     return BAD_INPUT.has(e.kind) ? 2 : 1;
@@ -62,11 +66,12 @@ function backendChoice(p: Parsed): BackendChoice {
 /** --timeout 30 | 30s | 500ms | 2m → milliseconds */
 function timeoutMs(p: Parsed): number | undefined {
   const t = p.opt.get('--timeout');
-  if (t === undefined) return undefined;
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(t.trim());
-  if (!m) throw new Usage(`--timeout takes a duration such as 30, 30s, 500ms or 2m, got '${t}'`);
-  const v = Number(m[1]);
-  return m[2] === 'ms' ? v : m[2] === 'm' ? v * 60_000 : v * 1000;
+  return t === undefined ? undefined : parseDuration(t, '--timeout');
+}
+
+/** the algebra part of a command (compose, divide) under the --timeout of the run */
+function bounded<T>(p: Parsed, f: () => T): T {
+  return withDeadline(timeoutMs(p), f);
 }
 
 function layoutArg(p: Parsed, i: number, name: string): Layout {
@@ -105,12 +110,14 @@ interface RunContext {
 
 /** Creates the backend, the progress bar and the clock of one run. */
 async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunContext> {
-  const backend = await createNodeBackend(backendChoice(p));
+  // every option is checked before a device is opened
+  const choice = backendChoice(p);
+  const ms = timeoutMs(p);
+  const backend = await createNodeBackend(choice);
   const bar = progressBar(io, label);
   const t0 = performance.now();
   let t1: number | null = null;
   const seconds = () => ((t1 ?? performance.now()) - t0) / 1000;
-  const ms = timeoutMs(p);
   return {
     backend,
     opts: { ...(ms !== undefined ? { timeoutMs: ms } : {}), onProgress: (d, t) => bar.update(d, t) },
@@ -255,7 +262,7 @@ class OffsetFile {
     readonly width: 4 | 8,
   ) {
     try {
-      this.fd = openSync(path, 'w');
+      this.fd = stdoutFd(path) ?? openSync(path, 'w');
     } catch (e) {
       throw new Usage(`cannot write ${path}: ${(e as Error).message}`);
     }
@@ -271,12 +278,11 @@ class OffsetFile {
       buf = new Uint8Array(u.buffer);
     }
     // typed arrays are little-endian on every platform Node runs on
-    let off = 0;
-    while (off < buf.length) off += writeSync(this.fd, buf, off, buf.length - off);
+    writeAllSync(this.fd, buf);
     this.bytes += buf.length;
   }
   close(): void {
-    closeSync(this.fd);
+    if (this.fd !== 1) closeSync(this.fd);
   }
 }
 
@@ -419,7 +425,7 @@ layoutgpu check compose <B> <A> [<C>]
       const b = layoutArg(p, 0, 'B');
       const a = layoutArg(p, 1, 'A');
       const given = p.pos[2] !== undefined;
-      const c = given ? layoutArg(p, 2, 'C') : compose(b, a);
+      const c = given ? layoutArg(p, 2, 'C') : bounded(p, () => compose(b, a));
       return await withRun(p, io, 'check compose', async (rc) => {
         const r = await rc.backend.checkCompose(b, a, c, rc.opts);
         rc.close();
@@ -459,7 +465,7 @@ check that the tiles together hit A's image exactly as often as A does.` + RUN_H
     const a = layoutArg(p, 0, 'A');
     const b = layoutArg(p, 1, 'B');
     const out = p.opt.get('--out');
-    const divided = logicalDivide(a, b);
+    const divided = bounded(p, () => logicalDivide(a, b));
     return await withRun(p, io, 'tiles', async (rc) => {
       const t = await rc.backend.tileMap(a, b, rc.opts);
       rc.close();

@@ -3,13 +3,17 @@
  * output), `show`, `batch`, and the evaluator's commands. Bad input: one line on stderr and
  * exit 2; internal errors: exit 1.
  */
+import { withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayout } from '../algebra/notation.js';
 import type { BackendChoice } from '../engine/backend.js';
-import { ops, opsByName, runOp, type Json, type OpSpec } from '../ops.js';
+import { ops, opsByName, runOpDirect, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
-import { makeContext } from './context.js';
-import { renderGrid } from './show.js';
+import { makeContext, withRequestDeadline } from './context.js';
+import { parseDuration, Usage } from './args.js';
+import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
+import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
+import { bulkOps } from '../engine/bulk-ops.js';
+import { verifyOps } from '../verify/ops.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 
@@ -28,6 +32,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
     load: async () => (await import('./verify.js')).verifyCommand,
   },
+  conflicts: {
+    summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
+    load: async () => (await import('./conflicts.js')).conflictsCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,
@@ -40,17 +48,19 @@ export interface Io {
   isTTY: boolean;
 }
 
-const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow']);
+const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
 
 export class UsageError extends Error {}
 
 /** Exit code and one stderr line for an error. */
 export function reportError(e: unknown, io: Io): number {
+  // the reader of stdout has gone (`| head -1`): nothing more to say, and not an error
+  if (isBrokenPipe(e)) return 0;
   if (e instanceof LayoutError) {
     io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
     return BAD_INPUT.has(e.kind) ? 2 : 1;
   }
-  if (e instanceof UsageError || e instanceof RangeError) {
+  if (e instanceof UsageError || e instanceof Usage || e instanceof RangeError) {
     io.stderr(`layoutgpu: ${e.message}\n`);
     return 2;
   }
@@ -62,7 +72,7 @@ function usageOf(spec: OpSpec): string {
   const args = spec.args
     .map((a) => (a.variadic ? `<${a.name}>...` : a.optional ? `[<${a.name}>]` : `<${a.name}>`))
     .join(' ');
-  return `layoutgpu ${spec.name.replace(/_/g, '-')} ${args} [--json]`;
+  return `layoutgpu ${spec.name.replace(/_/g, '-')} ${args} [--json] [--timeout DURATION]`;
 }
 
 function human(spec: OpSpec, r: Json): string {
@@ -83,7 +93,7 @@ function helpText(): string {
     ...ops.filter((o) => !toolCommands[o.name]).map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
     '',
     'Tools:',
-    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout)`,
+    `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout); --svg, --tikz files`,
     `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
     ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
@@ -133,24 +143,18 @@ export async function main(
     }
     if (cmd === 'batch') {
       if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu batch [--backend cpu|gpu]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
+        io.stdout('layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
         return 0;
       }
       const b = takeOption(args, '--backend') ?? 'cpu';
       if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
+      const t = takeOption(args, '--request-timeout');
+      const requestTimeoutMs = t === undefined ? undefined : parseDuration(t, '--request-timeout');
       if (args.length) throw new UsageError(`batch: unexpected argument '${args[0]}'`);
-      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, b);
+      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
       return 0;
     }
-    if (cmd === 'show') {
-      if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu show <L>\n\nPrints L as a grid of offsets Φ_L: rank 2 as rows × columns (like CuTe\'s print_layout), rank 1 as a row, higher ranks with the modes after the first grouped into columns.\n');
-        return 0;
-      }
-      if (args.length !== 1) throw new UsageError('show takes one layout, e.g. layoutgpu show "(4,8):(1,4)"');
-      io.stdout(renderGrid(parseLayout(args[0]!)) + '\n');
-      return 0;
-    }
+    if (cmd === 'show') return await (await import('./show.js')).showCommand.run(args, io);
     const ev = toolCommands[cmd];
     if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));
@@ -161,11 +165,17 @@ export async function main(
     }
     const json = takeFlag(args, '--json');
     const backendChoice = backendOption(args);
+    const t = takeOption(args, '--timeout');
+    const timeoutMs = t === undefined ? undefined : parseDuration(t, '--timeout');
     const unknown = args.find((a) => a.startsWith('--'));
     if (unknown !== undefined) throw new UsageError(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
     const ctx = makeContext(backendChoice);
     try {
-      const r = await runOp(spec.name, args, ctx, true);
+      // --timeout bounds the request: the algebra through its deadline checks, a bulk check
+      // through the backend's RunOptions (see context.ts)
+      const at = timeoutMs === undefined ? undefined : performance.now() + timeoutMs;
+      const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
+      const r = await withDeadline(timeoutMs, () => runOpDirect(spec.name, args, reqCtx, true));
       io.stdout((json ? JSON.stringify(r) : human(spec, r)) + '\n');
     } finally {
       await ctx.dispose();
@@ -179,11 +189,20 @@ export async function main(
 const io: Io = {
   stdout: (s) => void process.stdout.write(s),
   stderr: (s) => void process.stderr.write(s),
-  isTTY: Boolean(process.stderr.isTTY),
+  isTTY: Boolean(process.stderr.isTTY) || process.env[TTY_ENV] === '1',
 };
+
+/** the ops that run on a backend (and so may open a GPU device) */
+const deviceOps: ReadonlySet<string> = new Set([...bulkOps, ...verifyOps].map((o) => o.name));
 
 const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[jt]s)$/.test(process.argv[1]);
 if (isEntry) {
-  const code = await main(process.argv.slice(2), io, stdinChunks);
-  process.exitCode = code;
+  const argv = process.argv.slice(2);
+  exitQuietlyOnBrokenPipe(process.stdout);
+  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps)) {
+    // Dawn writes its warnings to fd 2 from native code: run as a child with stderr filtered
+    process.exitCode = await runFiltered(argv);
+  } else {
+    process.exitCode = await main(argv, io, stdinChunks);
+  }
 }

@@ -1,48 +1,116 @@
 /**
- * `layoutgpu show <L>`: the layout as a grid of offsets, as CuTe's print_layout draws rank-2
- * layouts. Rank 1 is one row; higher ranks group the modes after the first into columns
- * (column j is the colexicographic index over modes 2..r).
+ * `layoutgpu show <L>`: the picture of a layout as a grid of offsets on stdout (like CuTe's
+ * print_layout), and as SVG (`--svg <file>`) or TikZ (`--tikz <file>`, `--tikz-body` for a bare
+ * tikzpicture) files; `-` as the file writes it to stdout instead of the grid. `--divide <B>`
+ * colours L's cells by the tile of L ⊘ B they fall in; `--product <B>` draws L ⊗ B coloured by
+ * tile. The pictures themselves come from src/render/.
  */
-import { formatLayout } from '../algebra/notation.js';
-import { modes, phi, size, type Layout } from '../algebra/layout.js';
+import { writeFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
+import { logicalProduct } from '../algebra/divide.js';
+import type { Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutArg } from '../cute/tiler.js';
+import { asciiPicture } from '../render/ascii.js';
+import { makePicture } from '../render/grid.js';
+import { composedPicture } from '../render/composed.js';
+import { formatLayoutFunction, isComposed, mapInner, parseLayoutFunction } from '../cute/composed.js';
+import { svgPicture } from '../render/svg.js';
+import { tikzPicture } from '../render/tikz.js';
+import { divisionTiling, modeTiling, type Tiling } from '../render/tiles.js';
+import { parseOptions, Usage } from './args.js';
+import type { Command } from './commands.js';
 
-/** Rows × columns of the grid: rank 1 is 1 × size, otherwise mode 1 × the rest. */
-export function gridShape(l: Layout): { rows: number; cols: number; index: (r: number, c: number) => number } {
-  const ms = modes(l);
-  if (ms.length <= 1 || typeof l.shape === 'number') {
-    return { rows: 1, cols: size(l), index: (_r, c) => c };
+const HELP = `layoutgpu show <L> [--divide <B> | --product <B>] [--svg <file>] [--tikz <file> [--tikz-body]]
+
+Prints L as a grid of offsets Φ_L: rank 2 as rows × columns (like CuTe's print_layout), rank 1 as
+a row, higher ranks with the modes after the first grouped into columns.
+
+  --svg <file>     also write the picture as a standalone SVG document
+  --tikz <file>    also write it as TikZ in the style of CuTe's print_latex (a standalone LaTeX
+                   document; pdflatex makes a one-page PDF of it)
+  --tikz-body      with --tikz: only the tikzpicture environment, for \\input in your document
+  --divide <B>     colour each cell of L by its tile of L ⊘ B (colour = tile, strength = entry)
+  --product <B>    draw L ⊗ B instead, coloured by tile (each tile a copy of L)
+A file named - is written to stdout, in place of the grid. Pictures have at most 65536 cells.
+`;
+
+function report(e: unknown, io: { stderr: (s: string) => void }): number {
+  if (e instanceof LayoutError) {
+    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
+    return e.kind === 'gpu' || e.kind === 'timeout' ? 1 : 2;
   }
-  const rows = size(ms[0]!);
-  return { rows, cols: size(l) / rows, index: (r, c) => r + rows * c };
+  if (e instanceof Usage) {
+    io.stderr(`layoutgpu: ${e.message}\n`);
+    return 2;
+  }
+  io.stderr(`layoutgpu: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
+  return 1;
 }
 
-export const MAX_SHOW = 1 << 16;
+function write(path: string, text: string, stdout: (s: string) => void): void {
+  if (path === '-') return stdout(text);
+  try {
+    writeFileSync(path, text);
+  } catch (e) {
+    throw new Usage(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+}
 
-export function renderGrid(l: Layout): string {
-  const n = size(l);
-  if (n > MAX_SHOW) throw new RangeError(`size ${n} is too large to show (at most ${MAX_SHOW})`);
-  const { rows, cols, index } = gridShape(l);
-  const cells: string[][] = [];
-  let w = 1;
-  for (let r = 0; r < rows; r++) {
-    const row: string[] = [];
-    for (let c = 0; c < cols; c++) {
-      const s = String(phi(l, index(r, c)));
-      w = Math.max(w, s.length);
-      row.push(s);
+/** The `show` subcommand (see HELP). Bad input: one line on stderr, exit 2. */
+export const showCommand: Command = {
+  summary: "the layout as a grid of offsets (like CuTe's print_layout), or SVG / TikZ files",
+  async run(argv, io) {
+    try {
+      const p = parseOptions(argv, ['--help', '--tikz-body'], ['--svg', '--tikz', '--divide', '--product'], 'show');
+      if (p.flags.has('--help')) {
+        io.stdout(HELP);
+        return 0;
+      }
+      if (p.pos.length !== 1) throw new Usage('show takes one layout, e.g. layoutgpu show "(4,8):(1,4)"');
+      if (p.opt.has('--divide') && p.opt.has('--product')) throw new Usage('show takes --divide or --product, not both');
+      if (p.flags.has('--tikz-body') && !p.opt.has('--tikz')) throw new Usage('--tikz-body goes with --tikz <file>');
+      const svg = p.opt.get('--svg');
+      const tikz = p.opt.get('--tikz');
+      if (svg === '-' && tikz === '-') throw new Usage('only one of --svg and --tikz can go to stdout (-)');
+      for (const [name, v] of [['--svg', svg], ['--tikz', tikz]] as const) {
+        if (v === '') throw new Usage(`${name} needs a file name`);
+      }
+      // a composed layout Sw o K o L: the grid of L, cells labelled with the swizzled offsets
+      const lf = parseLayoutFunction(p.pos[0]!, 'L');
+      if (isComposed(lf)) {
+        let tl: Tiling | undefined;
+        let shown = lf;
+        const d = p.opt.get('--divide');
+        const pr = p.opt.get('--product');
+        if (d !== undefined) tl = divisionTiling(lf.inner, parseLayout(d, 'B (--divide)'));
+        if (pr !== undefined) {
+          shown = mapInner(lf, (inner) => logicalProduct(inner, parseLayout(pr, 'B (--product)'))) as typeof lf;
+          tl = modeTiling(shown.inner);
+        }
+        const cpic = composedPicture(shown, tl ? { tiling: tl } : {});
+        const title = formatLayoutFunction(shown);
+        if (svg !== undefined) write(svg, svgPicture(cpic, `picture of ${title}`), io.stdout);
+        if (tikz !== undefined) write(tikz, tikzPicture(cpic, { body: p.flags.has('--tikz-body') }), io.stdout);
+        if (svg !== '-' && tikz !== '-') io.stdout(asciiPicture(cpic).replace(/^[^\n]*/, title) + '\n');
+        return 0;
+      }
+      let l: Layout = lf;
+      let tiling: Tiling | undefined;
+      const divide = p.opt.get('--divide');
+      const product = p.opt.get('--product');
+      if (divide !== undefined) tiling = divisionTiling(l, parseLayout(divide, 'B (--divide)'));
+      if (product !== undefined) {
+        l = logicalProduct(l, parseLayout(product, 'B (--product)'));
+        tiling = modeTiling(l);
+      }
+      const pic = makePicture(l, tiling ? { tiling } : {});
+      if (svg !== undefined) write(svg, svgPicture(pic), io.stdout);
+      if (tikz !== undefined) write(tikz, tikzPicture(pic, { body: p.flags.has('--tikz-body') }), io.stdout);
+      if (svg !== '-' && tikz !== '-') io.stdout(asciiPicture(pic) + '\n');
+      return 0;
+    } catch (e) {
+      return report(e, io);
     }
-    cells.push(row);
-  }
-  const rw = String(rows - 1).length;
-  w = Math.max(w, String(cols - 1).length);
-  const pad = (s: string, k: number): string => s.padStart(k);
-  const rule = `${' '.repeat(rw + 1)}+${Array.from({ length: cols }, () => '-'.repeat(w + 2)).join('+')}+`;
-  const lines = [formatLayout(l)];
-  lines.push(`${' '.repeat(rw + 1)} ${Array.from({ length: cols }, (_, c) => ` ${pad(String(c), w)} `).join(' ')}`);
-  lines.push(rule);
-  for (let r = 0; r < rows; r++) {
-    lines.push(`${pad(String(r), rw)} |${cells[r]!.map((s) => ` ${pad(s, w)} `).join('|')}|`);
-    lines.push(rule);
-  }
-  return lines.join('\n');
-}
+  },
+};

@@ -1,13 +1,13 @@
 /**
- * Standard input as chunks of text. For a pipe or a file, fd 0 is read synchronously in large
+ * Standard input as chunks of bytes. For a pipe or a file, fd 0 is read synchronously in large
  * blocks (much cheaper than the stream for `batch`, and a blocking read returns whatever a
  * client has written so far, so answers still come line by line). A terminal, or an fd that
- * turns out to be non-blocking, falls back to process.stdin as a stream.
+ * turns out to be non-blocking, falls back to process.stdin as a stream. Bytes, not text:
+ * `batch` splits lines on 0x0A and checks each line's UTF-8 itself.
  */
 import { fstatSync, readSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 
-export async function* stdinChunks(): AsyncGenerator<string> {
+export async function* stdinChunks(): AsyncGenerator<Buffer> {
   let direct = false;
   try {
     const st = fstatSync(0);
@@ -17,7 +17,6 @@ export async function* stdinChunks(): AsyncGenerator<string> {
   }
   if (direct) {
     const buf = Buffer.allocUnsafe(1 << 20);
-    const decoder = new StringDecoder('utf8');
     for (;;) {
       let n: number;
       try {
@@ -28,13 +27,10 @@ export async function* stdinChunks(): AsyncGenerator<string> {
         if (code === 'EOF') return;
         throw e;
       }
-      if (n === 0) {
-        const rest = decoder.end();
-        if (rest) yield rest;
-        return;
-      }
-      yield decoder.write(buf.subarray(0, n));
+      if (n === 0) return;
+      // a copy: the consumer may keep a part of it while the next block is read
+      yield Buffer.from(buf.subarray(0, n));
     }
   }
-  for await (const chunk of process.stdin) yield typeof chunk === 'string' ? chunk : (chunk as Buffer).toString('utf8');
+  for await (const chunk of process.stdin) yield typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
 }

@@ -14,6 +14,7 @@ import { GpuVerifyEngine } from '../verify/gpu.js';
 import { LAWS, type LawName } from '../verify/laws.js';
 import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
 import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
+import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
 
 export interface VerifyIo {
   stdout: (s: string) => void;
@@ -231,7 +232,7 @@ function progressBar(io: VerifyIo): { update(done: number, total: number | undef
   };
 }
 
-const BAD = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow']);
+const BAD = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
 
 export const verifyCommand = {
   summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
@@ -252,11 +253,15 @@ export const verifyCommand = {
       const out = p.opts.get('--out');
       const json = p.flags.has('--json');
       const isLaw = prop.kind === 'law';
-      if (out !== undefined) writeFileSync(out, '');
+      const outFd = out === undefined ? undefined : stdoutFd(out);
+      if (out !== undefined && outFd === undefined) writeFileSync(out, '');
       let pending: string[] = [];
       let pendingBytes = 0;
       const flush = (): void => {
-        if (out !== undefined && pending.length) appendFileSync(out, pending.join(''));
+        if (out !== undefined && pending.length) {
+          if (outFd !== undefined) writeAllSync(outFd, Buffer.from(pending.join('')));
+          else appendFileSync(out, pending.join(''));
+        }
         pending = [];
         pendingBytes = 0;
       };
@@ -264,6 +269,8 @@ export const verifyCommand = {
       let matches = 0;
       engine = await makeEngine(backend);
       const bar = io.isTTY && !p.flags.has('--quiet') ? progressBar(io) : null;
+      // the size of the search before it starts (an enumeration beyond its limit was refused)
+      if (bar && src.total !== undefined) io.stderr(`verify: ${src.total} candidates (${src.describe})\n`);
       let summary: VerifySummary;
       try {
         summary = await runVerify({
@@ -314,6 +321,8 @@ export const verifyCommand = {
       }
       return isLaw && summary.failed > 0 ? 1 : 0;
     } catch (e) {
+      // the reader of stdout (or of --out /dev/stdout) has gone: end quietly
+      if (isBrokenPipe(e)) return 0;
       if (e instanceof Usage) {
         io.stderr(`layoutgpu verify: ${e.message}\n`);
         return 2;

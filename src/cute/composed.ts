@@ -6,9 +6,13 @@
  * A plain `Layout` has no `kind`; a composed one is tagged, so `isComposed` tells them apart.
  * `LayoutFunction` is what the evaluator (engine/) runs: either of the two.
  */
+import { MAX_EXACT } from '../algebra/arith.js';
+import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
-import { phi } from '../algebra/layout.js';
-import { applySwizzle, type Swizzle } from './swizzle.js';
+import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from '../algebra/layout.js';
+import { formatLayout, parseLayout } from '../algebra/notation.js';
+import type { Tuple } from '../algebra/tuple.js';
+import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, targetLow, topBit, type Swizzle } from './swizzle.js';
 
 export interface ComposedLayout {
   readonly kind: 'composed';
@@ -28,4 +32,227 @@ export const innerLayout = (l: LayoutFunction): Layout => (isComposed(l) ? l.inn
 /** Φ(x) = Sw(K + Φ_L(x)), for 0 ≤ x < size(L). */
 export function phiComposed(c: ComposedLayout, x: number): number {
   return applySwizzle(c.swizzle, c.offset + phi(c.inner, x));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Making, printing and parsing (SPEC §9.1, BATCH-PROTOCOL "Swizzles, composed layouts")
+
+/**
+ * Sw o K o L as a value. With `bounded` (the default), every value of Φ must be an exact
+ * integer: K + cosize(L) − 1 and the swizzle's reach stay ≤ 2^53 − 1, else `overflow`.
+ * Pre-condition: sw is valid (makeSwizzle), K ≥ 0 an exact integer. Example:
+ * makeComposed(makeSwizzle(3,3,3), 0, parseLayout('(8,64):(64,1)')).
+ */
+export function makeComposed(sw: Swizzle, offset: number, inner: Layout, bounded = true): ComposedLayout {
+  if (bounded) {
+    const top = K_BOUND(offset, inner);
+    // Sw(y) < 2^max(bitlength(y), top bit of Sw): both must stay within 53 bits
+    if (top > BigInt(MAX_EXACT) || (sw.shift < 0 && targetLow(sw) + sw.bits > 53)) {
+      throw new LayoutError('overflow', `${formatSwizzle(sw)} o ${offset} o ${formatLayout(inner)}: offsets beyond 2^53-1 cannot be represented exactly`);
+    }
+  }
+  return { kind: 'composed', swizzle: sw, offset, inner };
+}
+
+/** the largest K + Φ_L(x) */
+const K_BOUND = (offset: number, inner: Layout): bigint => BigInt(offset) + cosizeBig(inner) - 1n;
+
+/** Canonical print: `Sw<3,3,3> o (8,64):(64,1)`, the offset printed only when K > 0
+ *  (`Sw<3,3,3> o 8 o (8,64):(64,1)`); a plain layout prints as formatLayout. */
+export function formatLayoutFunction(l: LayoutFunction): string {
+  return isComposed(l) ? composedPrefix(l) + formatLayout(l.inner) : formatLayout(l);
+}
+
+/** `Sw<B,M,S> o ` or `Sw<B,M,S> o K o `: what precedes the inner layout in the print. */
+export const composedPrefix = (c: ComposedLayout): string =>
+  `${formatSwizzle(c.swizzle)} o ${c.offset > 0 ? `${c.offset} o ` : ''}`;
+
+/** Unicode White_Space as the notation reads it (notation.ts: JS \s plus NEL, less the BOM) */
+const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '\ufeff' && (c === '\u0085' || /\s/.test(c));
+
+/** Whether the text is a composed layout (it starts with `Sw`, after whitespace). */
+export function looksComposed(text: string): boolean {
+  let p = 0;
+  while (isSpace(text[p])) p++;
+  return text.startsWith('Sw', p);
+}
+
+/**
+ * Parse a layout function: a plain layout (parseLayout), or `Sw<B,M,S> o L`,
+ * `Sw<B,M,S> o K o L`, with CuTe's `_N` integers (`Sw<3,3,3> o _0 o (_8,_64):(_64,_1)`).
+ * Errors: `parse` naming the offset (CuTe's pointer form `… o smem_ptr[16b](unset) o …`
+ * included), `domain` for |S| < B or a negative B or M (makeSwizzle), `overflow` as
+ * makeComposed. Example: parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)').
+ */
+export function parseLayoutFunction(text: string, what = 'layout', unbounded = false): LayoutFunction {
+  if (!looksComposed(text)) return parseLayout(text, what, unbounded);
+  let p = 0;
+  const fail = (expected: string): never => {
+    while (isSpace(text[p])) p++;
+    const got = p >= text.length ? 'end of input' : `'${text[p]}'`;
+    throw new LayoutError('parse', `${what}: expected ${expected} at offset ${p}, got ${got}`);
+  };
+  const space = (): void => {
+    while (isSpace(text[p])) p++;
+  };
+  const eat = (s: string): boolean => {
+    space();
+    if (!text.startsWith(s, p)) return false;
+    p += s.length;
+    return true;
+  };
+  const int = (signed: boolean): number => {
+    space();
+    const start = p;
+    if (text[p] === '_') p++;
+    if (signed && text[p] === '-') p++;
+    const digits = p;
+    while (p < text.length && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
+    if (p === digits) {
+      p = start;
+      fail('an integer');
+    }
+    const lexeme = text.slice(start, p).replace('_', '');
+    const v = Number(lexeme);
+    if (!Number.isSafeInteger(v)) throw new LayoutError('overflow', `${what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
+    return v === 0 ? 0 : v;
+  };
+  eat('Sw');
+  if (!eat('<')) fail("'<'");
+  const b = int(true);
+  if (!eat(',')) fail("','");
+  const m = int(true);
+  if (!eat(',')) fail("','");
+  const s = int(true);
+  if (!eat('>')) fail("'>'");
+  const sw = makeSwizzle(b, m, s);
+  const composeSign = (): void => {
+    space();
+    if (text[p] !== 'o' || !(isSpace(text[p + 1]) || text[p + 1] === '(' || text[p + 1] === '_')) fail("' o '");
+    p++;
+  };
+  composeSign();
+  space();
+  if (/^(smem_|gmem_|rmem_)?ptr/.test(text.slice(p))) {
+    throw new LayoutError('parse', `${what}: a swizzle on a pointer (CuTe's '${text.slice(p).split(/[\s(]/)[0]}') is not accepted at offset ${p}; write Sw<B,M,S> o L`);
+  }
+  // an offset K: an integer followed by ` o ` (a layout's first integer is followed by ':')
+  let offset = 0;
+  const save = p;
+  if (/^_?\d/.test(text.slice(p))) {
+    const k = int(false);
+    space();
+    if (text[p] === 'o') {
+      composeSign();
+      offset = k;
+    } else p = save;
+  }
+  // the inner layout, parsed in place (offsets in its messages are those of the whole text);
+  // CuTe's `_N` integers read as N
+  const rest = text.slice(p).replace(/_(?=\d)/g, ' ');
+  if (looksComposed(rest)) fail('a layout (one swizzle per composed layout)');
+  const inner = parseLayout(' '.repeat(p) + rest, what, unbounded);
+  return makeComposed(sw, offset, inner, !unbounded);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Φ, cosize and the operations on the inner layout (SPEC §9.1)
+
+/** Φ(x) = Sw(K + Φ_L(x)) exactly for any size (a number while exact, else a BigInt);
+ *  x outside [0, size(L)) is `domain`. Example: Φ of Sw<3,3,3> o (8,64):(64,1) at 9 is 73. */
+export function phiLayoutFunctionBig(l: LayoutFunction, x: number): number | bigint {
+  if (!isComposed(l)) return phiBig(l, x);
+  const y = applySwizzleBig(l.swizzle, BigInt(l.offset) + BigInt(phiBig(l.inner, x)));
+  return y <= BigInt(MAX_EXACT) ? Number(y) : y;
+}
+
+/** Φ at a nested coordinate: Sw(K + Φ_L(c)) (coordToOffset for a plain layout). */
+export function coordToOffsetFn(l: LayoutFunction, c: Tuple): number {
+  if (!isComposed(l)) return coordToOffset(l, c);
+  return applySwizzle(l.swizzle, l.offset + coordToOffset(l.inner, c));
+}
+
+/** The most index combinations cosize enumerates before it answers `overflow`. */
+export const MAX_COSIZE_ENUMERATION = 1 << 24;
+
+/**
+ * cosize = 1 + max_x Φ(x), exact (SPEC §9.1; CuTe C++ returns cosize(L) instead). With
+ * P = 2^topBit(Sw), Sw(a + c·P) = Sw(a) + c·P, so every entry s:d splits into a part that
+ * moves bits below P (enumerated) and a part whose stride is a multiple of P (its largest
+ * value simply adds): an entry with m·d ≡ 0 (mod P), m | s, becomes (m:d, s/m : m·d).
+ * More than MAX_COSIZE_ENUMERATION combinations left to enumerate is `overflow`.
+ * Example: cosize(Sw<3,3,3> o 8 o (8,64):(64,1)) = 520.
+ */
+export function cosizeLayoutFunction(l: LayoutFunction): bigint {
+  if (!isComposed(l)) return cosizeBig(l);
+  const sw = l.swizzle;
+  if (sw.bits === 0) return cosizeBig(l.inner) + BigInt(l.offset);
+  const P = 2n ** BigInt(topBit(sw));
+  const { shapes, strides } = flat(l.inner);
+  const ms: number[] = [];
+  const md: number[] = [];
+  let high = 0n; // Σ of the largest values of the parts with stride ≡ 0 (mod P)
+  let count = 1;
+  for (let i = 0; i < shapes.length; i++) {
+    const s = shapes[i]!;
+    const d = BigInt(strides[i]!);
+    if (s === 1 || d === 0n) continue;
+    const m = P / gcdBig(d, P); // the least m with m·d ≡ 0 (mod P)
+    if (m === 1n) {
+      high += BigInt(s - 1) * d;
+    } else if (m < BigInt(s) && BigInt(s) % m === 0n) {
+      const mm = Number(m);
+      ms.push(mm);
+      md.push(strides[i]!);
+      high += BigInt(s / mm - 1) * m * d;
+      count *= mm;
+    } else {
+      ms.push(s);
+      md.push(strides[i]!);
+      count *= s;
+    }
+    if (count > MAX_COSIZE_ENUMERATION) {
+      throw new LayoutError('overflow', `cosize of ${formatLayoutFunction(l)}: more than 2^24 offsets below the swizzle's bits to enumerate`);
+    }
+  }
+  // enumerate K + Σ x_i·d_i over the parts that reach below P (an odometer)
+  let best = -1n;
+  const x = new Array<number>(ms.length).fill(0);
+  const bigSum = K_BOUND(l.offset, makeLayoutUnbounded(ms, md)) > BigInt(MAX_EXACT);
+  let v = l.offset;
+  let vb = BigInt(l.offset);
+  for (;;) {
+    const y = bigSum ? applySwizzleBig(sw, vb) : BigInt(applySwizzle(sw, v));
+    if (y > best) best = y;
+    let i = 0;
+    for (; i < ms.length; i++) {
+      if (++x[i]! < ms[i]!) {
+        if (bigSum) vb += BigInt(md[i]!);
+        else v += md[i]!;
+        break;
+      }
+      if (bigSum) vb -= BigInt(md[i]!) * BigInt(ms[i]! - 1);
+      else v -= md[i]! * (ms[i]! - 1);
+      x[i] = 0;
+    }
+    if (i === ms.length) break;
+  }
+  return best + high + 1n;
+}
+
+function gcdBig(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/** The same outer function (Sw, K) around another inner layout: CuTe's rule that the algebra
+ *  on Sw o K o L acts on L (SPEC §9.1). A plain layout maps to f(l). */
+export function mapInner(l: LayoutFunction, f: (inner: Layout) => Layout): LayoutFunction {
+  return isComposed(l) ? { ...l, inner: f(l.inner) } : f(l);
+}
+
+/** Sw o (K + o) o slice(L, C), o the offset of the slice (SPEC §9.1, §8.5): the outer function
+ *  with the slice's offset added to K. */
+export function withOffsetAdded(c: ComposedLayout, o: number, inner: Layout): ComposedLayout {
+  return makeComposed(c.swizzle, c.offset + o, inner);
 }

@@ -5,6 +5,8 @@
  * [M + max(0,S), +B) and the target field [M + max(0,−S), +B) do not overlap, so Sw is an
  * involution (its own inverse) and a permutation of the integers.
  */
+import { LayoutError } from '../algebra/errors.js';
+
 export interface Swizzle {
   /** B: the number of bits XORed */
   readonly bits: number;
@@ -40,3 +42,22 @@ export function applySwizzleBig(sw: Swizzle, y: bigint): bigint {
   const moved = sw.shift >= 0 ? (y & mask) >> BigInt(sw.shift) : (y & mask) << BigInt(-sw.shift);
   return y ^ moved;
 }
+
+/**
+ * A validated Sw<B,M,S> (SPEC §9.1): B ≥ 0, M ≥ 0 and |S| ≥ B, else `domain` naming the
+ * swizzle. Example: makeSwizzle(3, 3, 3) is the 128-byte swizzle of 2-byte elements.
+ */
+export function makeSwizzle(bits: number, base: number, shift: number): Swizzle {
+  const name = `Sw<${bits},${base},${shift}>`;
+  if (bits < 0) throw new LayoutError('domain', `${name}: B must be >= 0`);
+  if (base < 0) throw new LayoutError('domain', `${name}: M must be >= 0`);
+  if (Math.abs(shift) < bits) throw new LayoutError('domain', `${name}: |S| must be >= B`);
+  return { bits, base, shift: shift === 0 ? 0 : shift };
+}
+
+/** `Sw<B,M,S>`, CuTe's print of a swizzle. */
+export const formatSwizzle = (sw: Swizzle): string => `Sw<${sw.bits},${sw.base},${sw.shift}>`;
+
+/** One past the highest bit that Sw reads or writes (0 for B = 0): Sw(y) = y on every bit at
+ *  or above it, so Sw(a + c·2^top) = Sw(a) + c·2^top. */
+export const topBit = (sw: Swizzle): number => (sw.bits === 0 ? 0 : Math.max(sourceLow(sw), targetLow(sw)) + sw.bits);

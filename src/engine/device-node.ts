@@ -7,12 +7,17 @@
  * XDG_RUNTIME_DIR. Without an adapter, and with VK_ICD_FILENAMES unset, the Vulkan loader is
  * pointed at Mesa's lavapipe, then at Debian chromium's SwiftShader, and asked again (the
  * loader reads the variable on each instance, so no child process is needed).
+ *
+ * `auto` asks probeNodeAdapter first (nodeDeviceSource.probe): on Linux a hardware adapter
+ * needs a GPU device node (/dev/dri/renderD*, /dev/nvidia*, /dev/dxg), so without one the answer
+ * is "software" at once, without loading Dawn (a Vulkan instance alone costs ~0.1 s on
+ * lavapipe); elsewhere the adapter's info decides, still without creating a device.
  */
 import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
-import { describeAdapter, type AdapterDescription } from './select.js';
+import { adapterLine, describeAdapter, type AdapterDescription, type AdapterGuess, type DeviceSource } from './select.js';
 
 export interface NodeDevice {
   device: GPUDevice;
@@ -98,3 +103,60 @@ export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<N
   }
   throw new LayoutError('gpu', `no WebGPU adapter (tried ${tried.join(', ')}); install Mesa's lavapipe (mesa-vulkan-drivers) or chromium's SwiftShader`);
 }
+
+/**
+ * The GPU device nodes under `dev` (default /dev) through which a hardware Vulkan driver reaches
+ * a GPU on Linux: DRM render nodes (/dev/dri/renderD*: Mesa's radv, anv, nvk, …), NVIDIA's
+ * /dev/nvidia0… and /dev/nvidiactl, and WSL's /dev/dxg. Empty when there are none.
+ * @example hardwareGpuNodes() // [] on a machine with only lavapipe; ['/dev/dri/renderD128'] with a GPU
+ */
+export function hardwareGpuNodes(dev = '/dev'): string[] {
+  const out: string[] = [];
+  const list = (d: string): string[] => {
+    try {
+      return readdirSync(d).sort();
+    } catch {
+      return [];
+    }
+  };
+  for (const f of list(join(dev, 'dri'))) if (/^renderD\d+$/.test(f)) out.push(join(dev, 'dri', f));
+  for (const f of list(dev)) if (/^nvidia(\d+|ctl)$/.test(f) || f === 'dxg') out.push(join(dev, f));
+  return out;
+}
+
+/**
+ * What `auto` needs of the adapter acquireNodeDevice would give, without creating a device: on
+ * Linux without a GPU device node (hardwareGpuNodes) only a software adapter can exist, known
+ * without loading Dawn; otherwise the default adapter's info (and, without one, whether the
+ * software ICDs acquireNodeDevice falls back to exist). Null when there is no adapter at all.
+ * Pre-condition: Node. Errors: none (a failure to load `webgpu` is "no adapter").
+ * @example await probeNodeAdapter() // { software: true, line: 'no GPU device node …' } here
+ */
+export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | null> {
+  if (process.platform === 'linux' && hardwareGpuNodes(dev).length === 0) {
+    return { software: true, line: 'a software adapter (no GPU device node: /dev/dri/renderD*, /dev/nvidia*, /dev/dxg)' };
+  }
+  if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'layoutgpu-xdg-'));
+  let mod: typeof import('webgpu');
+  try {
+    mod = await import('webgpu');
+  } catch {
+    return null;
+  }
+  const gpu = mod.create([]);
+  const adapter = await gpu.requestAdapter();
+  if (adapter) {
+    const d = describeAdapter(adapter);
+    return { software: d.software, line: `${d.software ? 'the software adapter ' : ''}${adapterLine(d)}` };
+  }
+  // acquireNodeDevice would fall back to lavapipe or SwiftShader: software either way
+  if (!process.env.VK_ICD_FILENAMES && icdCandidates().length) return { software: true, line: 'a software adapter (lavapipe or SwiftShader: no default Vulkan adapter)' };
+  return null;
+}
+
+/**
+ * The Node device source: acquireNodeDevice(), with probeNodeAdapter as its probe so that
+ * `auto` decides without a device where it can.
+ * @example await createBackend('auto', nodeDeviceSource)
+ */
+export const nodeDeviceSource: DeviceSource = Object.assign(() => acquireNodeDevice(), { probe: () => probeNodeAdapter() });

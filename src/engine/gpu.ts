@@ -119,9 +119,9 @@ export class GpuBackend implements Backend {
   // ------------------------------------------------------------------------------------------
   // plumbing
 
-  private fail(what: string, p: Progress | undefined = this.active): LayoutError {
+  private fail(what: string, p: Progress | undefined = this.active, kind: 'gpu' | 'timeout' = 'gpu'): LayoutError {
     const where = p ? `: completed ${p.done} of ${p.total} indices` : '';
-    return new LayoutError('gpu', `${what}${where} (adapter: ${this.opts.adapter})`);
+    return new LayoutError(kind, `${what}${where} (adapter: ${this.opts.adapter})`);
   }
 
   private checkAlive(p?: Progress): void {

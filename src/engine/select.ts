@@ -58,7 +58,51 @@ export interface AcquiredDevice {
   release(): void;
 }
 
-export type DeviceSource = () => Promise<AcquiredDevice>;
+/** What `auto` needs to know of an adapter before it decides: software or not, and its name. */
+export interface AdapterGuess {
+  readonly software: boolean;
+  /** the adapter's line (adapterLine), or why no hardware adapter can exist here */
+  readonly line: string;
+}
+
+/**
+ * A cheap look at the adapter a DeviceSource would give, without creating a device (the
+ * adapter's info, or facts of the machine). Resolves to null when there is no adapter at all.
+ */
+export type AdapterProbe = () => Promise<AdapterGuess | null>;
+
+/**
+ * Where a GPU device comes from: acquiring one (with its adapter), and optionally `probe`, which
+ * lets `auto` decide without creating a device.
+ */
+export interface DeviceSource {
+  (): Promise<AcquiredDevice>;
+  probe?: AdapterProbe;
+}
+
+/** what each probe learnt, for the life of the process (the machine does not change under us) */
+const probed = new WeakMap<AdapterProbe, Promise<AdapterGuess | null>>();
+
+/**
+ * The probe's answer, asked once per process (later calls reuse it); a probe that fails counts as
+ * "no adapter".
+ * @example await probeOnce(nodeDeviceSource.probe!) // { software: true, line: '…' } on lavapipe
+ */
+export function probeOnce(probe: AdapterProbe): Promise<AdapterGuess | null> {
+  let p = probed.get(probe);
+  if (!p) {
+    p = probe().catch(() => null);
+    probed.set(probe, p);
+  }
+  return p;
+}
+
+/** the CPU backend, its info naming the adapter auto passed over */
+function cpuPassingOver(line: string): Backend {
+  const cpu = new CpuBackend();
+  (cpu.info as { adapter: string }).adapter = `generated JavaScript; auto passed over ${line}`;
+  return cpu;
+}
 
 /** A GPU backend on an acquired device (released by dispose()). */
 export function gpuBackendOn(d: AcquiredDevice, extra: Partial<GpuBackendOptions> = {}): GpuBackend {
@@ -67,8 +111,12 @@ export function gpuBackendOn(d: AcquiredDevice, extra: Partial<GpuBackendOptions
 
 /**
  * cpu: the CPU backend. gpu: the GPU backend, or a `gpu` error without a device.
- * auto: the GPU when `getDevice` yields a hardware adapter, else the CPU (a software device
- * is released again; the CPU backend's info then names the adapter it passed over).
+ * auto: the GPU when `getDevice` yields a hardware adapter, else the CPU. With a `probe` on the
+ * source, auto decides from the probe (asked once per process) and creates a device only for a
+ * hardware adapter; without one it acquires a device and releases it again when the adapter is
+ * a software one. The CPU backend's info then names the adapter it passed over.
+ * Errors: `gpu` for choice gpu without a device.
+ * @example await createBackend('auto', nodeDeviceSource) // CpuBackend on lavapipe, GpuBackend on a GPU
  */
 export async function createBackend(choice: BackendChoice, getDevice?: DeviceSource): Promise<Backend> {
   if (choice === 'cpu') return new CpuBackend();
@@ -77,6 +125,11 @@ export async function createBackend(choice: BackendChoice, getDevice?: DeviceSou
     return gpuBackendOn(await getDevice());
   }
   if (!getDevice) return new CpuBackend();
+  if (getDevice.probe) {
+    const guess = await probeOnce(getDevice.probe);
+    if (!guess) return new CpuBackend();
+    if (guess.software) return cpuPassingOver(guess.line);
+  }
   let d: AcquiredDevice;
   try {
     d = await getDevice();
@@ -85,9 +138,7 @@ export async function createBackend(choice: BackendChoice, getDevice?: DeviceSou
   }
   if (!d.adapter.software) return gpuBackendOn(d);
   d.release();
-  const cpu = new CpuBackend();
-  (cpu.info as { adapter: string }).adapter = `generated JavaScript; auto passed over the software adapter ${adapterLine(d.adapter)}`;
-  return cpu;
+  return cpuPassingOver(`the software adapter ${adapterLine(d.adapter)}`);
 }
 
 /** The device source of a browser (navigator.gpu), or undefined without WebGPU. */

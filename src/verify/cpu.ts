@@ -9,6 +9,7 @@
  * - equality jobs: odometers over A and C, Φ_B by division.
  * No allocation per candidate: scratch typed arrays are reused.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
 import { jobIndex, sizeAt, cosizeAt, type EqualJobs, type FlatBatch } from './packed.js';
 
@@ -122,6 +123,7 @@ export function injectiveEntries(shapes: ArrayLike<number>, strides: ArrayLike<n
   const c = new Array<number>(m).fill(0);
   let o = 0;
   for (let x = 0; x < size; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('verify (injective walk)');
     const w = o >>> 5;
     const bit = 1 << (o & 31);
     if (bits[w]! & bit) return false;
@@ -173,6 +175,7 @@ export function equalJob(jobs: EqualJobs, i: number): boolean {
   let oa = 0;
   let oc = 0;
   for (let x = 0; x < n; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('verify (equality walk)');
     const v = b ? phiAt(b.shapes, b.strides, b0, b1, oa) : oa;
     if (v !== oc) return false;
     for (let j = 0; j < ca.length; j++) {
@@ -207,7 +210,10 @@ export class CpuVerifyEngine implements VerifyEngine {
   bitmapCheckSync(kind: BitmapKind, batch: FlatBatch, out: Uint8Array = new Uint8Array(batch.count)): Uint8Array {
     const { start, shapes, strides } = batch;
     const f = kind === 'compact' ? compactEntries : injectiveEntries;
-    for (let i = 0; i < batch.count; i++) out[i] = f(shapes, strides, start[i]!, start[i + 1]!) ? 1 : 0;
+    for (let i = 0; i < batch.count; i++) {
+      if ((i & 0x3ff) === 0x3ff) checkDeadline('verify');
+      out[i] = f(shapes, strides, start[i]!, start[i + 1]!) ? 1 : 0;
+    }
     return out;
   }
 
@@ -217,7 +223,10 @@ export class CpuVerifyEngine implements VerifyEngine {
 
   equalCheckSync(jobs: EqualJobs): Uint8Array {
     const out = new Uint8Array(jobs.a.count);
-    for (let i = 0; i < jobs.a.count; i++) out[i] = equalJob(jobs, i) ? 1 : 0;
+    for (let i = 0; i < jobs.a.count; i++) {
+      if ((i & 0x3ff) === 0x3ff) checkDeadline('verify');
+      out[i] = equalJob(jobs, i) ? 1 : 0;
+    }
     return out;
   }
 

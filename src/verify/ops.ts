@@ -7,6 +7,7 @@
  * The backend: `cpu` → the CPU engine; otherwise ctx.backend(), and the interpreter on its
  * device when that backend is the GPU's.
  */
+import { currentDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
@@ -40,6 +41,8 @@ export const verifyOp: OpSpec = {
     { name: 'candidates', kind: 'json' },
   ],
   async run([prop, cands], ctx): Promise<Json> {
+    // the request's deadline (batch --request-timeout), carried across the awaits below
+    const at = currentDeadline();
     const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('./run.js');
     const p = propertyFromJson(prop);
     if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
@@ -50,7 +53,7 @@ export const verifyOp: OpSpec = {
     });
     if (items.length === 0) return [];
     const engine = await engineFor(ctx);
-    const r = await checkChunk(p, { first: 0, count: items.length, items }, engine);
+    const r = await withDeadline(at - performance.now(), () => checkChunk(p, { first: 0, count: items.length, items }, engine));
     return Array.from(r.ok, (v) => v === 1);
   },
 };

@@ -68,16 +68,33 @@ export interface EnumerateOptions {
   maxStride?: number;
 }
 
-/** the ordered factorisations of n into exactly r factors ≥ 2, lexicographic */
+/** the divisors d ≥ 2 of n, ascending (trial division up to √n: at most ~10^8 steps) */
+function divisorsFrom2(n: number): number[] {
+  const small: number[] = [];
+  const large: number[] = [];
+  for (let d = 2; d * d <= n; d++) {
+    if (n % d !== 0) continue;
+    small.push(d);
+    if (d * d !== n) large.push(n / d);
+  }
+  const out = small.concat(large.reverse());
+  if (n >= 2) out.push(n);
+  return out;
+}
+
+/** the ordered factorisations of n into exactly r factors ≥ 2, lexicographic (over the
+ *  divisors of n only, so a large n costs √n, not n) */
 export function factorisations(n: number, r: number): number[][] {
   const out: number[][] = [];
   const cur: number[] = [];
+  const divs = divisorsFrom2(n);
   const go = (rest: number, k: number): void => {
     if (k === 1) {
       if (rest >= 2) out.push([...cur, rest]);
       return;
     }
-    for (let s = 2; s * 2 <= rest || (k === 1 && s <= rest); s++) {
+    for (const s of divs) {
+      if (s * 2 > rest) break;
       if (rest % s !== 0) continue;
       cur.push(s);
       go(rest / s, k - 1);
@@ -87,6 +104,33 @@ export function factorisations(n: number, r: number): number[][] {
   if (r >= 1) go(n, r);
   return out;
 }
+
+/** F_r(n) for r = 1..R: how many ordered factorisations of n into r factors ≥ 2, counted
+ *  (not listed) over the divisors of n, exactly as bigint */
+function factorisationCounts(n: number, R: number): bigint[] {
+  const divs = divisorsFrom2(n);
+  const memo = new Map<string, bigint>();
+  const count = (rest: number, k: number): bigint => {
+    if (k === 1) return rest >= 2 ? 1n : 0n;
+    const key = `${rest},${k}`;
+    const m = memo.get(key);
+    if (m !== undefined) return m;
+    let c = 0n;
+    for (const s of divs) {
+      if (s * 2 > rest) break;
+      if (rest % s === 0) c += count(rest / s, k - 1);
+    }
+    memo.set(key, c);
+    return c;
+  };
+  const out: bigint[] = [];
+  for (let r = 1; r <= R; r++) out.push(count(n, r));
+  return out;
+}
+
+/** An enumeration of more candidates than this is refused at once (`overflow`): at tens of
+ *  millions of candidates a second it would run for hours. */
+export const ENUMERATE_CANDIDATE_LIMIT = 2 ** 40;
 
 function checkEnumerate(o: EnumerateOptions): Required<EnumerateOptions> {
   const n = o.size;
@@ -100,16 +144,31 @@ function checkEnumerate(o: EnumerateOptions): Required<EnumerateOptions> {
 
 /** the number of candidates of an enumeration */
 export function enumerateCount(o: EnumerateOptions): number {
+  const total = enumerateCountBig(o);
+  return total <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(total) : Infinity;
+}
+
+/** the exact number of candidates of an enumeration: Σ_r F_r(N)·(D + 1)^r */
+export function enumerateCountBig(o: EnumerateOptions): bigint {
   const { size: n, maxRank, maxStride } = checkEnumerate(o);
-  let total = 0;
-  for (let r = 1; r <= maxRank; r++) total += factorisations(n, r).length * (maxStride + 1) ** r;
+  const f = factorisationCounts(n, maxRank);
+  let total = 0n;
+  f.forEach((c, i) => (total += c * BigInt(maxStride + 1) ** BigInt(i + 1)));
   return total;
 }
 
+/** The enumeration as a source; refused at once (`overflow`) beyond ENUMERATE_CANDIDATE_LIMIT
+ *  candidates, with the count in the message. */
 export function enumerateSource(o: EnumerateOptions): Source {
   const opts = checkEnumerate(o);
-  const total = enumerateCount(opts);
-  if (!Number.isSafeInteger(total)) throw new LayoutError('overflow', 'the enumeration has more than 2^53 candidates');
+  const exact = enumerateCountBig(opts);
+  if (exact > BigInt(ENUMERATE_CANDIDATE_LIMIT)) {
+    throw new LayoutError(
+      'overflow',
+      `the enumeration has ${exact} candidates, beyond the limit of 2^40 = ${ENUMERATE_CANDIDATE_LIMIT} (narrow it with --max-rank or --max-stride)`,
+    );
+  }
+  const total = Number(exact);
   return {
     total,
     arity: 1,

@@ -7,7 +7,8 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { mode, phi, size, type Layout } from '../algebra/layout.js';
-import { parseLayout } from '../algebra/notation.js';
+import { formatTuple, parseLayout } from '../algebra/notation.js';
+import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -20,6 +21,7 @@ import { drawLayout, MAX_CELLS, type TileOf } from './picture.js';
 const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
 const GROUPS: [string, string[]][] = [
   ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
+  ['CuTe', ['zipped_divide', 'tiled_divide', 'flat_divide', 'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product', 'tile_to_shape', 'make_layout', 'right_inverse', 'left_inverse', 'filter', 'filter_zeros', 'max_common_vector', 'max_common_layout', 'slice', 'dice', 'upcast', 'downcast']],
   ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
   ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
 ];
@@ -44,7 +46,8 @@ function extraArgs(spec: OpSpec): Extra {
   const out: Extra = {};
   const others: ArgSpec[] = [];
   for (const a of rest) {
-    const isLayout = a.kind === 'layout' || a.kind === 'any-layout';
+    // a tiler (SPEC §8.2) takes the second layout's field: a layout, a shape or <…>
+    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler';
     if (isLayout && !out.layout2) out.layout2 = a;
     else if (!isLayout) others.push(a);
   }
@@ -52,7 +55,7 @@ function extraArgs(spec: OpSpec): Extra {
   else if (others.length > 1 && others.every((a) => a.kind === 'int')) {
     out.arg = { name: others.map((a) => a.name).join(' '), kind: 'int', optional: others.every((a) => a.optional) };
     out.more = others;
-  }
+  } else if (others.length > 1 && others.slice(1).every((a) => a.optional)) out.arg = others[0]; // tile_to_shape's S (its order O: CLI and batch)
   // concat: (L, …) is variadic: the second field is its second layout
   if (spec.args[0]?.variadic) out.layout2 = { name: 'L₂', kind: 'layout', optional: true };
   return out;
@@ -127,12 +130,30 @@ interface Parsed {
   error: LayoutError | null;
 }
 
-function parse(text: string, what: string): Parsed {
+/** Parses an input. With `anySize` (the op takes layouts of any size: the structural ops,
+ *  size, cosize, eval), a layout beyond 2^53 − 1 is not an inline error: the op's exact answer
+ *  is the one outcome shown for the input (there is just no picture). With `asTiler`, the input
+ *  is a tiler field (SPEC §8.2). */
+function parse(text: string, what: string, anySize = false, asTiler = false): Parsed {
   if (!text.trim()) return { layout: null, error: null };
   try {
+    if (asTiler) {
+      // a tiler field: `<…>` and `_` are fine; only a one-dimensional tiler is a layout
+      const t = parseTiler(text, what);
+      return { layout: isByMode(t) || t === '_' ? null : (t as Layout), error: null };
+    }
     return { layout: parseLayout(text, what), error: null };
   } catch (e) {
-    return { layout: null, error: e instanceof LayoutError ? e : new LayoutError('parse', String(e)) };
+    const err = e instanceof LayoutError ? e : new LayoutError('parse', String(e));
+    if (anySize && err.kind === 'overflow') {
+      try {
+        parseLayout(text, what, true);
+        return { layout: null, error: null };
+      } catch {
+        /* another error: report the first */
+      }
+    }
+    return { layout: null, error: err };
   }
 }
 
@@ -226,20 +247,43 @@ function showFacts(text: string, ok: boolean): void {
   fill(el, ...chips);
 }
 
-/** tile and entry of each index of A under A ⊘ B: index j of A is Φ_{(B, comp(B, size A))}(x),
- *  x = entry + size(B)·tile (Def. 2.3.8.1, Remark 2.3.8.3) */
-function divisionTiles(aText: string, bText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+/** tile and entry of each index of A under A ⊘ T: with I the column-major layout of A's shape
+ *  (Φ_I is the identity on indices), Z = zipped_divide(I, T) maps x = entry + size(tile)·tile
+ *  to the index of A it divides to (Def. 2.3.8.1, Remark 2.3.8.3; by mode for a tiler) */
+function divisionTiles(aText: string, tText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
   try {
     const a = parseLayout(aText);
-    const b = parseLayout(bText);
     const n = size(a);
     if (n > 4096) return null;
-    const comp = run('complement', [bText, String(n)]) as string;
-    const bc = parseLayout(run('concat', [bText, comp]) as string);
-    const ts = size(b);
-    const map = new Array<TileOf>(n);
-    for (let x = 0; x < n; x++) map[phi(bc, x)] = { tile: Math.floor(x / ts), entry: x % ts };
-    return { tileOf: (j) => map[j] ?? null, tiles: n / ts, tileSize: ts };
+    const z = parseLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
+    return tilesOfPermutation(z);
+  } catch {
+    return null;
+  }
+}
+
+/** for Z = (tile, rest) whose Φ permutes [0, size): index Φ_Z(x) is entry x mod size(tile) of
+ *  tile ⌊x / size(tile)⌋ */
+function tilesOfPermutation(z: Layout): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } {
+  const n = size(z);
+  const ts = size(mode(z, 1));
+  const map = new Array<TileOf>(n);
+  for (let x = 0; x < n; x++) map[phi(z, x)] = { tile: Math.floor(x / ts), entry: x % ts };
+  return { tileOf: (j) => map[j] ?? null, tiles: n / ts, tileSize: ts };
+}
+
+/** the ops whose result pictures are coloured by tile (SPEC §8.3): mode 1 of a zipped or tiled
+ *  result is the tile; a logical divide or product by a by-mode tiler is unzipped first */
+const TILED_RESULTS = new Set(['logical_divide', 'logical_product', 'zipped_divide', 'tiled_divide', 'zipped_product', 'tiled_product']);
+
+function resultTilesFor(op: string, r: Layout, tText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+  if (!TILED_RESULTS.has(op)) return null;
+  try {
+    if (op === 'logical_divide' || op === 'logical_product') {
+      const t: Tiler = parseTiler(tText);
+      if (isByMode(t)) return tilesOfPermutation(tileUnzip(op, parseLayout(formatTuple(r.shape)), t));
+    }
+    return resultTiles(r);
   } catch {
     return null;
   }
@@ -330,11 +374,15 @@ function update(): void {
   const a0 = spec?.args[0]?.name ?? 'L';
   fill(byId('l1-label'), 'Layout ', h('var', {}, a0));
   byId('l2-field').hidden = !extra.layout2;
-  if (extra.layout2) fill(byId('l2-label'), 'Second layout ', h('var', {}, extra.layout2.name), extra.layout2.optional ? ' (optional)' : '');
+  if (extra.layout2) {
+    const tiler = extra.layout2.kind === 'tiler';
+    fill(byId('l2-label'), tiler ? 'Tiler ' : 'Second layout ', h('var', {}, extra.layout2.name), extra.layout2.optional ? ' (optional)' : '');
+    input2.placeholder = tiler ? 'a layout, a shape (32,16), <3:4,_> or _' : 'e.g. (2,2):(1,4)';
+  }
   byId('arg-field').hidden = !extra.arg;
   if (extra.arg) {
     const a = extra.arg;
-    const hint = extra.more ? `${extra.more.length} integers, e.g. 0 16` : a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.kind;
+    const hint = extra.more ? `${extra.more.length} integers, e.g. 0 16` : a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.name === 'O' ? 'col, row or an order, e.g. (1,0)' : a.name === 'C' ? 'a coordinate with _, e.g. (_,(1,_))' : a.kind;
     fill(byId('arg-label'), h('var', {}, a.name), a.optional ? ' (optional)' : '');
     argInput.placeholder = hint;
   }
@@ -342,11 +390,12 @@ function update(): void {
   byId('result-formula').textContent = formula(st.op, spec, st, extra);
 
   // the main layout: inline error, facts, picture
-  const p1 = parse(st.layout, a0);
+  const p1 = parse(st.layout, a0, spec?.args[0]?.kind === 'any-layout');
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name) : { layout: null, error: null };
+  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout', extra.layout2.kind === 'tiler') : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
-  showFacts(st.layout, p1.layout !== null);
+  // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
+  showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
 
   // the operation, through the ops table
   const value = runCurrentOp(st, spec, extra, p1.error);
@@ -356,7 +405,7 @@ function update(): void {
   window.clearTimeout(drawTimer);
   const cost = (l: Layout | null): number => (l && size(l) <= MAX_CELLS ? size(l) : 0);
   const draw = (): void => {
-    drawMain(st, extra, p1.layout, p1.error, p2.layout !== null);
+    drawMain(st, extra, p1.layout, p1.error, p2.error === null && st.layout2.trim() !== '');
     drawResult(st, value, resultLayout);
   };
   if (cost(p1.layout) + cost(resultLayout) > SYNC_CELLS) {
@@ -375,12 +424,14 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
   const hover = byId('hover');
   if (l) {
     const a0 = opsByName.get(st.op)?.args[0]?.name ?? 'L';
-    const tiled = st.op === 'logical_divide' && has2 ? divisionTiles(st.layout, st.layout2) : null;
+    const divides = st.op === 'logical_divide' || st.op === 'zipped_divide' || st.op === 'tiled_divide' || st.op === 'flat_divide';
+    const tiled = divides && has2 ? divisionTiles(st.layout, st.layout2) : null;
     hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
   } else {
-    fill(pic, h('p', { class: 'placeholder' }, err ? 'no picture: the layout does not parse' : 'type a layout to see its picture'));
+    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
+    fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
   }
 }
@@ -391,7 +442,7 @@ function drawResult(st: State, value: Json | LayoutError | undefined, r: Layout 
   box.hidden = true;
   if (!r) return;
   const rh = byId('result-hover');
-  const tiled = st.op === 'logical_divide' || st.op === 'logical_product' ? resultTiles(r) : null;
+  const tiled = resultTilesFor(st.op, r, st.layout2);
   rh.dataset['idle'] = tiled ? 'colour = tile, opacity = entry of the tile: each column one tile, each row one entry (Remark 2.3.8.3)' : 'the result, pictured';
   rh.textContent = rh.dataset['idle'];
   fill(byId('result-picture'), drawLayout(r, { testid: 'result-cell', hover: rh, caption: `picture of ${String(value)}`, ...(tiled ?? {}) }));

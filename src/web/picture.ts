@@ -10,16 +10,15 @@
  */
 import { indexToCoord, phi, size, type Layout } from '../algebra/layout.js';
 import { formatTuple } from '../algebra/notation.js';
-import { gridShape } from '../cli/show.js';
+import { darkBackground, entryOpacity, tileColour } from '../render/colour.js';
+import { gridShape } from '../render/grid.js';
+import type { TileOf } from '../render/tiles.js';
 import { h, s } from './dom.js';
 
 /** Most cells a picture draws (larger layouts get a note instead). */
 export const MAX_CELLS = 4096;
 
-export interface TileOf {
-  tile: number;
-  entry: number;
-}
+export type { TileOf };
 
 export interface PictureOptions {
   /** data-testid of every cell ("cell" for the main picture only) */
@@ -31,37 +30,6 @@ export interface PictureOptions {
   /** a line under the picture for hover information */
   hover: HTMLElement;
   caption?: string;
-}
-
-const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac'];
-
-function hslHex(h: number, sat: number, l: number): string {
-  const a = sat * Math.min(l, 1 - l);
-  const f = (n: number): string => {
-    const k = (n + h / 30) % 12;
-    const c = l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1));
-    return Math.round(c * 255).toString(16).padStart(2, '0');
-  };
-  return `#${f(0)}${f(8)}${f(4)}`;
-}
-
-/** the colour of tile k (a fixed palette, then golden-angle hues) */
-export function tileColour(k: number): string {
-  if (k < PALETTE.length) return PALETTE[k]!;
-  return hslHex((k * 137.508) % 360, 0.62, 0.52);
-}
-
-/** whether a label on colour c at opacity op (over white) reads better in white */
-export function darkBackground(c: string, op: number): boolean {
-  const v = [1, 3, 5].map((i) => parseInt(c.slice(i, i + 2), 16) / 255).map((x) => x * op + (1 - op));
-  const lum = 0.2126 * v[0]! + 0.7152 * v[1]! + 0.0722 * v[2]!;
-  return lum < 0.5;
-}
-
-/** the opacity of entry i of a tile of size n: the first entry is solid */
-export function entryOpacity(i: number, n: number): number {
-  if (n <= 1) return 1;
-  return 1 - (0.72 * i) / (n - 1);
 }
 
 export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {

@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok } from './_run.js';
-import { parseL, showL } from '../helpers/brute.js';
+import { isCompactB, mulberry32, parseL, phiB, randomLayout, showL, sizeB } from '../helpers/brute.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { cutePrint, pycutePrint } from '../cute/_vocab.js';
 
 describe('canonical printing', () => {
   it('prints decimal integers, no spaces, tuples in parentheses', () => {
@@ -99,5 +101,58 @@ describe('parse errors name the offset and what was expected', () => {
     const t2 = err('coalesce', '(4,8):(1,4)', '(4,8):(1,4)');
     expect(t2.kind).toBe('parse');
     expect(t2.message).toContain('offset 5');
+  });
+});
+
+describe('what CuTe and pycute print (SPEC §8.1)', () => {
+  it('_N integers, a trailing comma in a 1-tuple, a bare shape or integer', () => {
+    for (const [input, want] of <Array<[string, string]>>[
+      ['(_4,_8):(_1,_4)', '(4,8):(1,4)'],
+      ['_8:_0', '8:0'],
+      ['(4,):(1,)', '(4):(1)'],
+      ['((4,),(2, )):((1,),(4,))', '((4),(2)):((1),(4))'],
+      ['(4,(2,3))', '(4,(2,3)):(1,(4,8))'],
+      ['8', '8:1'],
+      ['_8', '8:1'],
+      ['(2,1,3)', '(2,1,3):(1,2,2)'],
+      ['((2,2),(3,(2,2)))', '((2,2),(3,(2,2))):((1,2),(4,(12,24)))'],
+      ['(_4,):(_1,)', '(4):(1)'],
+      [' ( 4 , 8 ) ', '(4,8):(1,4)'],
+      ['()', '():()'],
+    ]) {
+      expect(ok('parse', input), input).toBe(want);
+    }
+  });
+
+  it('only a 1-tuple takes a trailing comma; a bare `_` is no integer', () => {
+    for (const [input, offset] of <Array<[string, number]>>[
+      ['(4,2,):(1,4,)', 5],
+      ['(,)', 1],
+      ['(4,,):(1,)', 3],
+      ['(4,8)x', 5],
+      ['(4,8) 5', 6],
+      ['(_4,_):(_1,_4)', 4],
+      ['_ 4:1', 0],
+      ['(4,8):', 6],
+    ]) {
+      const e = err('parse', input);
+      expect(e.kind, input).toBe('parse');
+      expect(e.message, input).toContain(`offset ${offset}`);
+    }
+  });
+
+  it('a bare shape is the compact column-major layout; CuTe and pycute prints round-trip', () => {
+    const rng = mulberry32(0x81);
+    for (let i = 0; i < 300; i++) {
+      const l = randomLayout(rng, { maxLen: 5, maxShape: 6, maxStride: 40 });
+      const text = showL(l);
+      expect(ok('parse', cutePrint(text)), cutePrint(text)).toBe(text);
+      expect(ok('parse', pycutePrint(text)), pycutePrint(text)).toBe(text);
+      const shape = text.slice(0, text.indexOf(':'));
+      const bare = parseLayout(shape);
+      expect(showL(bare).startsWith(shape + ':'), shape).toBe(true);
+      expect(isCompactB(bare), shape).toBe(true);
+      for (let x = 0; x < sizeB(bare); x++) expect(phiB(bare, x), shape).toBe(x);
+    }
   });
 });

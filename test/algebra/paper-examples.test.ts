@@ -7,6 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok } from './_run.js';
+import * as tuple from '../../src/algebra/tuple.js';
+import { parseTuple } from '../../src/algebra/notation.js';
 import {
   checkComposite,
   coalB,
@@ -371,12 +373,34 @@ describe('2.3.4 relative coalesce', () => {
       expect(ok('coalesce', t, shape) === t).toBe(nd);
     }
   });
-  it('refinement keeps the outer structure (SPEC §1)', () => {
-    expect(err('coalesce', '(4):(1)', '4').kind).toBe('domain');
+  it('refinement: every S of size S̄ refines an integer S̄, at any depth (SPEC §1, corrected)', () => {
+    expect(ok('coalesce', '((7,7)):((88,32))', '49')).toBe('(7,7):(88,32)');
+    expect(ok('coalesce', '(4):(1)', '4')).toBe('4:1');
+    expect(ok('coalesce', '(((7,7))):(((88,32)))', '49')).toBe('(7,7):(88,32)');
+    expect(ok('coalesce', '((4,1)):((1,9))', '4')).toBe('4:1');
+    expect(ok('coalesce', '(7,(4),2):(1,(7),28)', '(7,4,2)')).toBe('(7,4,2):(1,7,28)');
+    expect(ok('is_coalesced', '(4):(1)', '4')).toBe(false);
+    expect(ok('is_coalesced', '(7,(4),2):(1,(7),28)', '(7,4,2)')).toBe(false);
+    // the converse does not hold: a tuple S̄ needs a tuple S of the same length
     expect(err('coalesce', '4:1', '(4)').kind).toBe('domain');
     expect(err('coalesce', '(2,2):(1,2)', '(2,3)').kind).toBe('domain');
+    expect(err('coalesce', '((2,2)):((1,2))', '8').kind).toBe('domain');
     expect(ok('coalesce', '((2,2),(3,(2,2))):((1,2),(4,(12,24)))', '(4,12)')).toBe('(4,12):(1,4)');
     expect(ok('coalesce', '((2,2),(3,(2,2))):((1,2),(4,(12,24)))', '(4,(3,4))')).toBe('(4,(3,4)):(1,(4,12))');
+    for (const [s, bar, want] of [
+      ['(4)', '4', true],
+      ['((2,2))', '4', true],
+      ['(((7,7)))', '49', true],
+      ['((4,1))', '4', true],
+      ['(7,(4),2)', '(7,4,2)', true],
+      ['((2,2),(3,(2,2)))', '(4,(3,4))', true],
+      ['4', '(4)', false],
+      ['(4)', '(2,2)', false],
+      ['((2,2))', '8', false],
+    ] as const) {
+      expect(tuple.refines(parseTuple(s), parseTuple(bar)), `${s} refines ${bar}`).toBe(want);
+      expect(refinesB(parseT(s), parseT(bar)), `brute: ${s} refines ${bar}`).toBe(want);
+    }
   });
 });
 

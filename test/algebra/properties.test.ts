@@ -81,10 +81,10 @@ const kindOf = (f: () => unknown): string | null => {
 };
 
 /** Replace random subtrees of a shape by their size, keeping it refined by the original
- *  (an integer of S̄ is refined by itself or by a tuple of rank ≥ 2 of that size). */
+ *  (an integer of S̄ is refined by every S of that size, at any depth: SPEC §1). */
 function groupShape(rng: () => number, s: Tup): Tup {
   if (typeof s === 'number') return s;
-  if (s.length >= 2 && rng() < 0.3) return sizeT(s);
+  if (rng() < 0.3) return sizeT(s);
   return s.map((u) => groupShape(rng, u));
 }
 

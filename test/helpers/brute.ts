@@ -73,8 +73,8 @@ export const profB = (t: Tup): string => (typeof t === 'number' ? '*' : `(${t.ma
 /** S refines S̄ (SPEC §1): the modes of S relative to S̄, or null. */
 export function relModesT(s: Tup, bar: Tup): Tup[] | null {
   if (typeof bar === 'number') {
-    if (typeof s === 'number') return s === bar ? [s] : null;
-    return s.length >= 2 && sizeT(s) === bar ? [s] : null;
+    // every S of size S̄ refines an integer S̄, at any depth (SPEC §1)
+    return sizeT(s) === bar ? [s] : null;
   }
   if (typeof s === 'number' || s.length !== bar.length) return null;
   const out: Tup[] = [];

@@ -1,0 +1,188 @@
+// conflicts.wgsl: the swizzle search of `layoutgpu verify conflict-free` (src/memory/search-gpu.ts).
+// Many candidate memory layouts Sw<B,M,S> o K o L per dispatch, for one or more access patterns
+// (TV, e, v), in two passes over (candidate, pattern, …):
+//   pass 0 (one invocation per element (t, j)): for every vector width v = 2 … 16/e, whether the
+//     value j of thread t sits where the vector of its block puts it (contiguous and aligned);
+//     a failure sets bit log2(v) of flags[candidate, pattern];
+//   pass 1 (one invocation per (warp, instruction, phase) slot): the vector width from the flags
+//     (the explicit v, or the widest that did not fail), then the wavefronts of the phase (the
+//     most distinct 4-byte words in one of 32 banks), added to out[candidate, pattern].
+// base: Φ_L(Φ_TV(t, j)) at t + T·j per group of candidates that share L, patterns one after the
+// other; every byte address e·Sw(K + base) fits in u32 (checked by the host).
+
+const WG: u32 = 64u;
+
+struct SParams {
+  cands: u32,
+  patterns: u32,
+  stage: u32,
+  // invocations per candidate in this pass (Σ over the patterns)
+  per_cand: u32,
+}
+
+// per candidate, 8 words: B, M, S (i32 bits), K, base start of its group, 0, 0, 0
+// per pattern, 8 words: T, V, e, v (0: the default), start in a group's base, first index of the
+//   pattern in pass 0, first index in pass 1, warps
+@group(0) @binding(0) var<uniform> params: SParams;
+@group(0) @binding(1) var<storage, read> cands: array<u32>;
+@group(0) @binding(2) var<storage, read> pats: array<u32>;
+@group(0) @binding(3) var<storage, read> base: array<u32>;
+@group(0) @binding(4) var<storage, read_write> flags: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> out: array<atomic<u32>>;
+
+// y ↦ Sw(K + y) for candidate c (SPEC §9.1)
+fn swz(c: u32, y: u32) -> u32 {
+  let b = cands[8u * c];
+  let v = y + cands[8u * c + 3u];
+  if (b == 0u) {
+    return v;
+  }
+  let m = cands[8u * c + 1u];
+  let s = bitcast<i32>(cands[8u * c + 2u]);
+  if (s >= 0) {
+    let mask = ((1u << b) - 1u) << (m + u32(s));
+    return v ^ ((v & mask) >> u32(s));
+  }
+  let mask = ((1u << b) - 1u) << m;
+  return v ^ ((v & mask) << u32(-s));
+}
+
+// the pattern of local index li (field f: 5 for pass 0, 6 for pass 1)
+fn pattern_of(li: u32, f: u32) -> u32 {
+  var p = 0u;
+  for (var q = 1u; q < params.patterns; q = q + 1u) {
+    if (pats[8u * q + f] <= li) {
+      p = q;
+    }
+  }
+  return p;
+}
+
+fn check(c: u32, li: u32) {
+  let p = pattern_of(li, 5u);
+  let T = pats[8u * p];
+  let V = pats[8u * p + 1u];
+  let e = pats[8u * p + 2u];
+  let x = li - pats[8u * p + 5u];
+  if (x >= T * V) {
+    return;
+  }
+  let t = x % T;
+  let j = x / T;
+  let g = cands[8u * c + 4u] + pats[8u * p + 4u];
+  let off = swz(c, base[g + x]);
+  var bits = 0u;
+  for (var v = 2u; v * e <= 16u; v = v * 2u) {
+    if (V % v != 0u) {
+      continue;
+    }
+    let j0 = j - j % v;
+    let off0 = swz(c, base[g + t + T * j0]);
+    if (off != off0 + (j - j0) || off0 % v != 0u) {
+      bits = bits | v;
+    }
+  }
+  if (bits != 0u) {
+    atomicOr(&flags[c * params.patterns + p], bits);
+  }
+}
+
+fn count(c: u32, li: u32) {
+  let p = pattern_of(li, 6u);
+  let T = pats[8u * p];
+  let V = pats[8u * p + 1u];
+  let e = pats[8u * p + 2u];
+  let x = li - pats[8u * p + 6u];
+  let f = x % 4u;
+  let k = (x / 4u) % V;
+  let wp = x / (4u * V);
+  if (wp >= pats[8u * p + 7u]) {
+    return;
+  }
+  let fl = atomicLoad(&flags[c * params.patterns + p]);
+  var v = pats[8u * p + 3u];
+  if (v == 0u) {
+    v = 16u / e;
+    while (v > 1u && ((fl & v) != 0u || V % v != 0u)) {
+      v = v / 2u;
+    }
+  } else if ((fl & v) != 0u) {
+    return;
+  }
+  if (k >= V / v) {
+    return;
+  }
+  let width = v * e;
+  var tpp = 32u;
+  if (width > 4u) {
+    tpp = 128u / width;
+  }
+  let lanes = min(32u, T - 32u * wp);
+  if (f * tpp >= lanes) {
+    return;
+  }
+  let n = min(tpp, lanes - f * tpp);
+  let per = max(1u, width / 4u);
+  let g = cands[8u * c + 4u] + pats[8u * p + 4u];
+  var words: array<u32, 32>;
+  var m = 0u;
+  for (var i = 0u; i < n; i = i + 1u) {
+    let t = 32u * wp + f * tpp + i;
+    let a = e * swz(c, base[g + t + T * k * v]);
+    for (var q = 0u; q < per; q = q + 1u) {
+      words[m] = a / 4u + q;
+      m = m + 1u;
+    }
+  }
+  // the most distinct words in one bank: word i (its first occurrence) is the c-th distinct
+  // word of its bank with c = 1 + the distinct words of that bank before it
+  var wf = 1u;
+  for (var i = 0u; i < m; i = i + 1u) {
+    let w = words[i];
+    var dup = false;
+    var cnt = 1u;
+    for (var j = 0u; j < i; j = j + 1u) {
+      let u = words[j];
+      if (u == w) {
+        dup = true;
+        break;
+      }
+      if ((u & 31u) == (w & 31u)) {
+        // count u only at its first occurrence
+        var first = true;
+        for (var q = 0u; q < j; q = q + 1u) {
+          if (words[q] == u) {
+            first = false;
+            break;
+          }
+        }
+        if (first) {
+          cnt = cnt + 1u;
+        }
+      }
+    }
+    if (!dup) {
+      wf = max(wf, cnt);
+    }
+  }
+  let o = 2u * (c * params.patterns + p);
+  atomicAdd(&out[o], wf);
+  atomicAdd(&out[o + 1u], 1u);
+}
+
+@compute @workgroup_size(WG)
+fn main(@builtin(workgroup_id) wid: vec3<u32>,
+        @builtin(num_workgroups) nwg: vec3<u32>,
+        @builtin(local_invocation_index) lid: u32) {
+  let idx = (wid.y * nwg.x + wid.x) * WG + lid;
+  let c = idx / params.per_cand;
+  if (c >= params.cands) {
+    return;
+  }
+  let li = idx % params.per_cand;
+  if (params.stage == 0u) {
+    check(c, li);
+  } else {
+    count(c, li);
+  }
+}

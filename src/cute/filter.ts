@@ -1,0 +1,30 @@
+/**
+ * Filters (SPEC §8.5; CuTe `filter_zeros`, `filter` of include/cute/layout.hpp).
+ */
+import { coalesce } from '../algebra/coalesce.js';
+import type { Layout } from '../algebra/layout.js';
+import type { Tuple } from '../algebra/tuple.js';
+
+function zerosToOne(s: Tuple, d: Tuple): Tuple {
+  if (typeof s === 'number') return d === 0 ? 1 : s;
+  const dd = d as readonly Tuple[];
+  return s.map((u, i) => zerosToOne(u, dd[i]!));
+}
+
+/**
+ * CuTe's `filter_zeros(L)`: every entry with stride 0 gets shape 1; the structure and the
+ * strides are kept. Pre: a layout (any size). Errors: none.
+ * Example: filterZeros(parseLayout('(4,1,(2,3)):(1,5,(0,8))')) is (4,1,(1,3)):(1,5,(0,8)).
+ */
+export function filterZeros(l: Layout): Layout {
+  return { shape: zerosToOne(l.shape, l.stride), stride: l.stride };
+}
+
+/**
+ * CuTe's `filter(L)` = coal(filter_zeros(L)): every stride-0 and shape-1 entry gone, the
+ * rest coalesced; 1:0 when nothing remains. Errors: none beyond L's own.
+ * Example: filter(parseLayout('(4,1,(2,3)):(1,5,(0,8))')) is (4,3):(1,8).
+ */
+export function filter(l: Layout): Layout {
+  return coalesce(filterZeros(l));
+}

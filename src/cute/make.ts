@@ -1,0 +1,64 @@
+/**
+ * Making layouts (SPEC §8.4, CuTe `make_layout(shape)`, `make_layout(shape, LayoutRight)`,
+ * `make_ordered_layout(shape, order)` of layout.hpp and stride.hpp): compact layouts of a
+ * shape whose strides follow an order of its entries.
+ */
+import { domainError } from '../algebra/errors.js';
+import { makeLayout, type Layout } from '../algebra/layout.js';
+import { colMajorStride, formatTuple } from '../algebra/notation.js';
+import * as T from '../algebra/tuple.js';
+import type { Tuple } from '../algebra/tuple.js';
+
+/** The order of a compact layout: column-major (`LayoutLeft`), row-major (`LayoutRight`), or a
+ *  nested tuple of integers congruent to the shape (CuTe's `Step`). */
+export type LayoutOrder = 'col' | 'row' | Tuple;
+
+/** Row-major strides: each entry's stride is the product of the entries after it. */
+function rowMajorStride(shape: Tuple): Tuple {
+  let run = 1;
+  const go = (s: Tuple): Tuple => {
+    if (typeof s === 'number') {
+      const d = run;
+      run *= s;
+      return d;
+    }
+    const out: Tuple[] = new Array(s.length);
+    for (let i = s.length - 1; i >= 0; i--) out[i] = go(s[i]!);
+    return out;
+  };
+  return go(shape);
+}
+
+/** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`). */
+function orderedStride(shape: Tuple, order: Tuple): Tuple {
+  if (!T.congruent(shape, order)) {
+    throw domainError(`make_layout: the order ${formatTuple(order)} is not congruent to the shape ${formatTuple(shape)}`);
+  }
+  const s = T.entries(shape);
+  const o = T.entries(order);
+  const idx = s.map((_, i) => i).sort((i, j) => o[i]! - o[j]!);
+  const d: number[] = new Array(s.length);
+  let run = 1;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
+    if (k > 0 && o[i] === o[idx[k - 1]!]) {
+      throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${o[i]} twice)`);
+    }
+    d[i] = run;
+    run *= s[i]!;
+  }
+  let j = 0;
+  const refold = (t: Tuple): Tuple => (typeof t === 'number' ? d[j++]! : t.map(refold));
+  return refold(shape);
+}
+
+/** make_layout(S[, O]) (SPEC §8.4): the compact layout of shape S, column-major by default
+ *  (CuTe `make_layout(S)`; a shape-1 entry gets the running product like any other), row-major
+ *  for 'row' (the last entry has stride 1), or ordered by a tuple O congruent to S (CuTe
+ *  `make_ordered_layout`: entry j's stride is the product of the entries whose order is less).
+ *  Errors: `domain` for an O not congruent to S or with equal entries; `overflow` beyond 2^53−1.
+ *  Example: makeOrderedLayout([2,2,2,2], [0,2,3,1]) = (2,2,2,2):(1,4,8,2). */
+export function makeOrderedLayout(shape: Tuple, order: LayoutOrder = 'col'): Layout {
+  const stride = order === 'col' ? colMajorStride(shape) : order === 'row' ? rowMajorStride(shape) : orderedStride(shape, order);
+  return makeLayout(shape, stride);
+}

@@ -1,0 +1,70 @@
+/**
+ * Table entries (src/ops.ts spreads them in) for SPEC §8.5: inverses, filters, common vectors,
+ * slices and recasts. Each op gets its CLI subcommand (kebab-case) and its `batch` op.
+ */
+import { LayoutError, domainError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import { formatLayout } from '../algebra/notation.js';
+import type { ArgSpec, OpSpec } from '../op-spec.js';
+import { downcast, upcast } from './cast.js';
+import { maxCommonLayout, maxCommonVector } from './common.js';
+import { filter, filterZeros } from './filter.js';
+import { leftInverse, rightInverse } from './inverse.js';
+import { dice, sliceLayout } from './slice.js';
+
+const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
+
+/** A plain layout (SPEC §9.1: these ops refuse a composed layout with `domain`). */
+function plain(op: string, v: unknown): Layout {
+  if ((v as { kind?: unknown }).kind === 'composed') throw domainError(`${op} needs a plain layout, not a composed layout`);
+  return v as Layout;
+}
+
+function coordText(op: string, v: unknown): string {
+  if (typeof v !== 'string') throw new LayoutError('bad-request', `${op} argument C must be a string such as "(_,(2,_))"`);
+  return v;
+}
+
+const unary = (name: string, summary: string, f: (l: Layout) => Layout, any = false): OpSpec => ({
+  name,
+  summary,
+  args: [{ name: 'L', kind: any ? 'any-layout' : 'layout' }],
+  run: ([l]) => formatLayout(f(plain(name, l))),
+});
+
+const binary = (name: string, summary: string, f: (a: Layout, b: Layout) => Layout | number): OpSpec => ({
+  name,
+  summary,
+  args: [layout('A'), layout('B')],
+  run: ([a, b]) => {
+    const r = f(plain(name, a), plain(name, b));
+    return typeof r === 'number' ? r : formatLayout(r);
+  },
+});
+
+const sliceOp = (name: string, summary: string, f: (l: Layout, c: string) => Layout): OpSpec => ({
+  name,
+  summary,
+  args: [layout('L'), { name: 'C', kind: 'json' }],
+  run: ([l, c]) => formatLayout(f(plain(name, l), coordText(name, c))),
+});
+
+const castOp = (name: string, summary: string, f: (l: Layout, n: number) => Layout): OpSpec => ({
+  name,
+  summary,
+  args: [layout('L'), { name: 'N', kind: 'int' }],
+  run: ([l, n]) => formatLayout(f(plain(name, l), n as number)),
+});
+
+export const cuteMoreOps: OpSpec[] = [
+  unary('right_inverse', 'CuTe right_inverse(L): Φ_L(Φ_R(i)) = i for i < size(R) (SPEC §8.5)', rightInverse),
+  unary('left_inverse', "CuTe C++'s left_inverse(L): Φ_R(Φ_L(i)) = i for an injective L (SPEC §8.5)", leftInverse),
+  unary('filter', 'CuTe filter(L) = coal(filter_zeros(L)) (SPEC §8.5)', filter),
+  unary('filter_zeros', 'CuTe filter_zeros(L): stride-0 entries get shape 1 (SPEC §8.5)', filterZeros, true),
+  binary('max_common_vector', 'CuTe max_common_vector(A, B): largest N with Φ_A(Φ_R(n)) = n, R = right_inverse(B)', maxCommonVector),
+  binary('max_common_layout', 'CuTe max_common_layout(A, B) = coal(right_inverse(B) ∘ N:1) (SPEC §8.5)', maxCommonLayout),
+  sliceOp('slice', 'CuTe slice: the sub-layouts at the _ of C, e.g. "(_,(2,_))" (SPEC §8.5)', sliceLayout),
+  sliceOp('dice', 'CuTe dice: the sub-layouts at the integers of C (SPEC §8.5)', dice),
+  castOp('upcast', "CuTe upcast<N>(L): elements N times larger (SPEC §8.5)", upcast),
+  castOp('downcast', "CuTe downcast<N>(L): elements N times smaller (SPEC §8.5)", downcast),
+];

@@ -1,0 +1,64 @@
+/**
+ * The table entries of CuTe's vocabulary (SPEC §8.3–8.4), spread into the one table of
+ * src/ops.ts (so each gets a CLI subcommand, a `batch` op and a place on the page).
+ * compose, logical_divide and logical_product take tilers in src/ops.ts itself.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import { formatLayout, parseIntegerTuple } from '../algebra/notation.js';
+import type { Tuple } from '../algebra/tuple.js';
+import type { ArgSpec, OpSpec } from '../op-spec.js';
+import { flatDivide, tiledDivide, zippedDivide } from './divide.js';
+import { makeOrderedLayout, type LayoutOrder } from './make.js';
+import { blockedProduct, flatProduct, rakedProduct, tiledProduct, tileToShape, zippedProduct } from './product.js';
+import type { Tiler } from './tiler.js';
+
+const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
+const tiler = (name: string): ArgSpec => ({ name, kind: 'tiler' });
+const order: ArgSpec = { name: 'O', kind: 'json', optional: true };
+
+/** An order argument: "col", "row", or a nested tuple of integers congruent to the shape. */
+export function parseOrder(v: unknown, what: string): LayoutOrder {
+  if (v === undefined) return 'col';
+  if (typeof v !== 'string') throw new LayoutError('bad-request', `${what} argument O must be a string: "col", "row" or a tuple`);
+  const s = v.trim();
+  if (s === 'col' || s === 'row') return s;
+  return parseIntegerTuple(v, 'O');
+}
+
+const byTiler = (name: string, summary: string, f: (a: Layout, t: Tiler) => Layout): OpSpec => ({
+  name,
+  summary,
+  args: [layout('A'), tiler('T')],
+  run: ([a, t]) => formatLayout(f(a as Layout, t as Tiler)),
+});
+
+const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layout): OpSpec => ({
+  name,
+  summary,
+  args: [layout('A'), layout('B')],
+  run: ([a, b]) => formatLayout(f(a as Layout, b as Layout)),
+});
+
+export const cuteOps: OpSpec[] = [
+  byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, SPEC §8.3)', zippedDivide),
+  byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide),
+  byTiler('flat_divide', 'logical_divide as (tile_1, …, rest_1, …) (CuTe flat_divide)', flatDivide),
+  byTiler('zipped_product', 'logical_product gathered: ((blocks),(rests)) (CuTe zipped_product)', zippedProduct),
+  byTiler('tiled_product', 'logical_product as ((blocks), rest_1, …) (CuTe tiled_product)', tiledProduct),
+  byTiler('flat_product', 'logical_product as (block_1, …, rest_1, …) (CuTe flat_product)', flatProduct),
+  ranked('blocked_product', 'copies of block A laid out by B, mode by mode: ((A_i, C_i)) (CuTe blocked_product)', blockedProduct),
+  ranked('raked_product', 'copies of A interleaved by B, mode by mode: ((C_i, A_i)) (CuTe raked_product)', rakedProduct),
+  {
+    name: 'tile_to_shape',
+    summary: 'A repeated (blocked) to fill shape S, repetitions in order O (CuTe tile_to_shape)',
+    args: [layout('A'), { name: 'S', kind: 'tuple' }, order],
+    run: ([a, s, o]) => formatLayout(tileToShape(a as Layout, s as Tuple, parseOrder(o, 'tile_to_shape'))),
+  },
+  {
+    name: 'make_layout',
+    summary: 'the compact layout of shape S: col (default), row, or ordered by O (CuTe make_layout, make_ordered_layout)',
+    args: [{ name: 'S', kind: 'tuple' }, order],
+    run: ([s, o]) => formatLayout(makeOrderedLayout(s as Tuple, parseOrder(o, 'make_layout'))),
+  },
+];

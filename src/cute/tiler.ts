@@ -1,0 +1,226 @@
+/**
+ * Tilers (SPEC §8.2): the second argument of CuTe's by-mode operations (`Tiler` in CuTe's
+ * layout.hpp). A tiler is one of
+ *   - a layout: one-dimensional, applied to the whole first argument (an integer N is N:1);
+ *   - a by-mode list <T1,…,Tk>: Ti applies to mode i of the first argument;
+ *   - `_`: leave the layout (or that mode) as it is (CuTe's Underscore).
+ * A shape tuple in tiler position is the by-mode tiler of its members, recursively:
+ * `(32,16)` = `<32:1,16:1>`, `((4,4),8)` = `<<4:1,4:1>,8:1>` (CuTe's `Shape` tiler), while a
+ * layout with strides is one-dimensional: `(32,16):(1,32)` tiles the whole layout.
+ *
+ * Here also: the by-mode application of an operation (CuTe's `transform_layout`) and the
+ * unzipping of a divided or multiplied layout along the tiler's profile (CuTe's `zip2_by`).
+ */
+import { LayoutError, domainError } from '../algebra/errors.js';
+import { concat, makeLayout, mode, modes, rank, type Layout } from '../algebra/layout.js';
+import { MAX_NESTING, Parser, formatLayout, parseLayout } from '../algebra/notation.js';
+import type { Tuple } from '../algebra/tuple.js';
+
+/** `_`: leave the layout, or that mode of it, as it is. */
+export const UNDERSCORE = '_';
+export type Underscore = typeof UNDERSCORE;
+/** A by-mode tiler <T1,…,Tk>: Ti applies to mode i. */
+export type ByModeTiler = readonly Tiler[];
+/** A tiler (SPEC §8.2): a one-dimensional layout, a by-mode list, or `_`. */
+export type Tiler = Layout | ByModeTiler | Underscore;
+
+export const isByMode = (t: Tiler): t is ByModeTiler => Array.isArray(t);
+export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
+
+// ---------------------------------------------------------------------------- notation
+
+const isDigitOrMinus = (c: number): boolean => (c >= 48 && c <= 57) || c === 45;
+
+/** A shape in tiler position: an integer N is the layout N:1, a tuple the by-mode tiler of its
+ *  members (SPEC §8.2). */
+export function shapeTiler(s: Tuple): Tiler {
+  if (typeof s === 'number') return makeLayout(s, 1);
+  return s.map(shapeTiler);
+}
+
+function enter(p: Parser): void {
+  if (++p.depth > MAX_NESTING) p.fail(`at most ${MAX_NESTING} nested brackets`);
+}
+
+/** A comma-separated list of tiler items up to `close` (the opening bracket is consumed). A
+ *  1-tuple `(…)` may end in a comma, as Python prints it. */
+function itemList(p: Parser, close: number, closeText: string): Tiler[] {
+  enter(p);
+  const items: Tiler[] = [];
+  p.skipSpace();
+  if (p.text.charCodeAt(p.pos) === close) {
+    p.pos++;
+    p.depth--;
+    return items;
+  }
+  for (;;) {
+    items.push(item(p));
+    p.skipSpace();
+    const c = p.text.charCodeAt(p.pos);
+    if (c === close) break;
+    if (c !== 44 /* , */) p.fail(`',' or '${closeText}'`);
+    p.pos++;
+    p.skipSpace();
+    if (close === 41 && items.length === 1 && p.text.charCodeAt(p.pos) === close) break;
+  }
+  p.pos++;
+  p.depth--;
+  return items;
+}
+
+/** One tiler: `_`, `<…>`, a layout, a shape tuple or integer, or a parenthesised list of
+ *  tilers as CuTe prints a `Tile` (`(_3:_4,_8:_1)`, `(32,_)`), which is by-mode too. */
+function item(p: Parser): Tiler {
+  p.skipSpace();
+  const t = p.text;
+  const c = t.charCodeAt(p.pos);
+  if (c === 95 /* _ */ && !isDigitOrMinus(t.charCodeAt(p.pos + 1))) {
+    p.pos++;
+    return UNDERSCORE;
+  }
+  if (c === 60 /* < */) {
+    p.pos++;
+    return itemList(p, 62 /* > */, '>');
+  }
+  if (c === 40 /* ( */) {
+    // a plain tuple first (a layout or a shape); else a list of tilers
+    const start = p.pos;
+    const depth = p.depth;
+    let shape: Tuple;
+    try {
+      shape = p.tuple();
+    } catch (e) {
+      if (!(e instanceof LayoutError) || e.kind !== 'parse') throw e;
+      p.pos = start + 1;
+      p.depth = depth;
+      return itemList(p, 41 /* ) */, ')');
+    }
+    return layoutOrShape(p, shape);
+  }
+  return layoutOrShape(p, p.integer(true));
+}
+
+function layoutOrShape(p: Parser, shape: Tuple): Tiler {
+  if (p.eat(':')) return makeLayout(shape, p.tuple());
+  return shapeTiler(shape);
+}
+
+/** Parse a tiler (SPEC §8.2): `<3:4,8:1>`, `(32,16)`, `_`, `8`, `(2,2):(1,2)`, and CuTe's print of
+ *  a tile `(_32,_16)`. Errors: `parse` naming the offset; `domain` for a layout that is not
+ *  one (zero shape, incongruent). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
+export function parseTiler(text: string, what = 'tiler'): Tiler {
+  const p = new Parser(text, what);
+  const t = item(p);
+  p.end();
+  return t;
+}
+
+/** Canonical print of a tiler: `<3:4,8:1>`, `_`, or the layout (SPEC §8.2). */
+export function formatTiler(t: Tiler): string {
+  if (t === UNDERSCORE) return '_';
+  if (isByMode(t)) {
+    let out = '<';
+    for (let i = 0; i < t.length; i++) out += (i > 0 ? ',' : '') + formatTiler(t[i]!);
+    return out + '>';
+  }
+  return formatLayout(t as Layout);
+}
+
+/** Parse a layout argument (with the CuTe/pycute forms of SPEC §8.1). Text that is a tiler but
+ *  no layout (`_`, `<4>`, `(32,_)`) is `domain` ("a tiler, not a layout"); text that is neither
+ *  keeps the layout parser's `parse` error. Example: `parseLayoutArg('<4>')` throws domain. */
+export function parseLayoutArg(text: string, what = 'layout', unbounded = false): Layout {
+  try {
+    return parseLayout(text, what, unbounded);
+  } catch (e) {
+    if (!(e instanceof LayoutError) || e.kind !== 'parse') throw e;
+    let tiler = false;
+    try {
+      parseTiler(text, what);
+      tiler = true;
+    } catch {
+      // neither: the layout parser's error stands
+    }
+    if (tiler) throw domainError(`${what}: '${text}' is a tiler, not a layout`);
+    throw e;
+  }
+}
+
+// ---------------------------------------------------------------------------- application
+
+/** Build a layout of the given modes (parts of valid layouts, or results checked by the
+ *  algebra) as one tuple; concat checks size and cosize. */
+export function tupleOf(ms: readonly Layout[]): Layout {
+  if (ms.length === 0) return { shape: [], stride: [] };
+  return concat(...ms);
+}
+
+function where(path: string): string {
+  return path === '' ? '' : ` (at mode ${path})`;
+}
+
+/** CuTe's `transform_layout` over a tiler (SPEC §8.3): with a by-mode T of length k ≤ rank(A),
+ *  mode i of the result is apply(mode_i(A), T_i), recursively for a nested T_i; `_` keeps
+ *  mode_i(A); modes beyond k are kept (divide, product) or dropped (compose). A layout T is
+ *  applied to the whole of A, and a whole `_` returns A. Errors: `domain` when T has more
+ *  modes than A, naming both counts. */
+export function byMode(
+  op: string,
+  a: Layout,
+  t: Tiler,
+  apply: (a: Layout, t: Layout) => Layout,
+  keepRest: boolean,
+  path = '',
+): Layout {
+  if (t === UNDERSCORE) return a;
+  if (!isByMode(t)) return apply(a, t as Layout);
+  const k = t.length;
+  const r = rank(a);
+  if (k > r) {
+    throw domainError(`${op}: the tiler has ${k} modes but the layout has rank ${r}${where(path)}`);
+  }
+  const out: Layout[] = [];
+  for (let i = 0; i < k; i++) {
+    out.push(byMode(op, mode(a, i + 1), t[i]!, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`));
+  }
+  if (keepRest) for (let i = k; i < r; i++) out.push(mode(a, i + 1));
+  return tupleOf(out);
+}
+
+/** CuTe's `zip2_by` (SPEC §8.3): R is the by-mode divide or product of A by T. With a by-mode T
+ *  of length k, every mode i ≤ k of R splits into (tile_i, rest_i) (recursively for a nested
+ *  T_i) and the result is ((tile_1,…,tile_k), (rest_1,…,rest_k, mode_{k+1}(R), …)). With a
+ *  layout T or `_`, R itself, which must have rank 2 (a `_` leaves a mode of A: `domain` when
+ *  that mode does not have rank 2). */
+export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
+  if (isByMode(t)) {
+    const tiles: Layout[] = [];
+    const rests: Layout[] = [];
+    const n = rank(r);
+    for (let i = 0; i < t.length; i++) {
+      const z = tileUnzip(op, mode(r, i + 1), t[i]!, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
+      tiles.push(mode(z, 1));
+      rests.push(mode(z, 2));
+    }
+    for (let i = t.length; i < n; i++) rests.push(mode(r, i + 1));
+    return pair(tupleOf(tiles), tupleOf(rests));
+  }
+  if (typeof r.shape === 'number' || r.shape.length !== 2) {
+    throw domainError(
+      `${op}: '_' leaves ${path === '' ? 'the layout' : `mode ${path}`} ${formatLayout(r)} of rank ${rank(r)}, which cannot be split into (tile, rest)`,
+    );
+  }
+  return r;
+}
+
+const pair = (x: Layout, y: Layout): Layout => ({ shape: [x.shape, y.shape], stride: [x.stride, y.stride] });
+
+/** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest). */
+export function unpackRest(z: Layout): Layout {
+  return tupleOf([mode(z, 1), ...modes(mode(z, 2))]);
+}
+
+/** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest). */
+export function unpackBoth(z: Layout): Layout {
+  return tupleOf([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
+}

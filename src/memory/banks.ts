@@ -1,0 +1,290 @@
+/**
+ * Shared-memory bank conflicts (SPEC §9.2, BATCH-PROTOCOL `bank_conflicts`): 32 banks of
+ * 4-byte words, word w in bank w mod 32; a warp's instruction moving w = v·e bytes per thread
+ * is served in phases of 32, 32, 32, 16, 8 threads (w = 1, 2, 4, 8, 16); in a phase, threads
+ * on the same word share it, and the phase takes as many wavefronts as the most distinct words
+ * in one bank. This is NVIDIA's documented model; hardware may do better in corner cases.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { size } from '../algebra/layout.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
+import { accessOffsets, checkElementSize, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import { sectorCounts } from './sectors.js';
+
+export const BANKS = 32;
+export const WARP = 32;
+
+/** Threads served together by one phase, for w bytes per thread. */
+export const threadsPerPhase = (w: number): number => (w <= 4 ? 32 : 128 / w);
+
+/** The worst phase of an analysis (BATCH-PROTOCOL: first in (warp, instruction, phase) order
+ *  among equals; its lowest bank with that many distinct words; the threads touching it). */
+export interface WorstPhase {
+  instruction: number;
+  warp: number;
+  phase: number;
+  bank: number;
+  wavefronts: number;
+  threads: number[];
+}
+
+/** The `bank_conflicts` result (BATCH-PROTOCOL). */
+export interface BankReport {
+  vector: number;
+  instructions: number;
+  phases: number;
+  wavefronts: number;
+  conflicts: number;
+  worst: WorstPhase | null;
+  sectors: number;
+  minSectors: number;
+}
+
+/** Per-phase scratch: the distinct words of each bank (at most 32 word touches per phase),
+ *  reset by a generation stamp instead of clearing. */
+class BankScratch {
+  readonly count = new Int32Array(BANKS);
+  readonly stamp = new Int32Array(BANKS);
+  readonly words = new Float64Array(BANKS * 32);
+  gen = 0;
+
+  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. */
+  phase(addr: Float64Array, base: number, n: number, w: number): number {
+    const { count, stamp, words } = this;
+    const gen = ++this.gen;
+    const per = w <= 4 ? 1 : w >> 2;
+    let max = 1;
+    for (let i = 0; i < n; i++) {
+      const a = addr[base + i]!;
+      const w0 = a < 2 ** 31 ? a >>> 2 : Math.floor(a / 4);
+      for (let q = 0; q < per; q++) {
+        const word = w0 + q;
+        const b = word < 2 ** 31 ? word & 31 : word % BANKS;
+        let c = stamp[b] === gen ? count[b]! : 0;
+        stamp[b] = gen;
+        let r = 0;
+        const row = b << 5;
+        while (r < c && words[row + r] !== word) r++;
+        if (r === c) {
+          words[row + c] = word;
+          count[b] = ++c;
+          if (c > max) max = c;
+        } else count[b] = c;
+      }
+    }
+    return max;
+  }
+}
+
+/** What the search needs of one access pattern: the addresses, per instruction, in lane order. */
+export interface Instructions {
+  /** bytes moved per thread per instruction */
+  readonly width: number;
+  readonly vector: number;
+  readonly threads: number;
+  readonly warps: number;
+  /** instructions per warp (values / v) */
+  readonly perWarp: number;
+  /** byte address of (warp g, instruction k, lane) at ((g·perWarp + k)·32 + lane) */
+  readonly addr: Float64Array;
+}
+
+/** Lay out the byte addresses instruction by instruction (SPEC §9.2: instruction k of warp g
+ *  moves values k·v … k·v+v−1 of threads 32g … 32g+31; the address is e·offset). */
+export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number, v: number, pool?: Pool): Instructions {
+  const { threads: T, values: V } = tvs;
+  const warps = Math.ceil(T / WARP);
+  const perWarp = V / v;
+  const addr = pool ? pool.get(warps * perWarp * WARP) : new Float64Array(warps * perWarp * WARP);
+  for (let g = 0; g < warps; g++) {
+    for (let k = 0; k < perWarp; k++) {
+      const row = (g * perWarp + k) * WARP;
+      for (let lane = 0; lane < WARP; lane++) {
+        const t = g * WARP + lane;
+        if (t < T) addr[row + lane] = e * offsets[t + T * k * v]!;
+      }
+    }
+  }
+  return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
+}
+
+/** Phases and wavefronts summed, and the worst phase (warp, instruction, phase, wavefronts). */
+export function countWavefronts(ins: Instructions, scratch = new BankScratch()): {
+  phases: number;
+  wavefronts: number;
+  worst: { warp: number; instruction: number; phase: number; wavefronts: number };
+} {
+  const tpp = threadsPerPhase(ins.width);
+  let phases = 0;
+  let total = 0;
+  const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
+  for (let g = 0; g < ins.warps; g++) {
+    const lanes = Math.min(WARP, ins.threads - g * WARP);
+    for (let k = 0; k < ins.perWarp; k++) {
+      const row = (g * ins.perWarp + k) * WARP;
+      for (let f = 0; f * tpp < lanes; f++) {
+        const n = Math.min(tpp, lanes - f * tpp);
+        const c = scratch.phase(ins.addr, row + f * tpp, n, ins.width);
+        phases++;
+        total += c;
+        if (c > worst.wavefronts) Object.assign(worst, { warp: g, instruction: k, phase: f, wavefronts: c });
+      }
+    }
+  }
+  return { phases, wavefronts: total, worst };
+}
+
+/** The lowest bank with `c` distinct words in a phase, and the threads touching it. */
+function worstBank(ins: Instructions, g: number, k: number, f: number, c: number): { bank: number; threads: number[] } {
+  const tpp = threadsPerPhase(ins.width);
+  const row = (g * ins.perWarp + k) * WARP;
+  const first = f * tpp;
+  const lanes = Math.min(tpp, ins.threads - g * WARP - first);
+  const per = ins.width <= 4 ? 1 : ins.width / 4;
+  const wordsOf = (lane: number): number[] => {
+    const w0 = Math.floor(ins.addr[row + lane]! / 4);
+    return Array.from({ length: per }, (_, q) => w0 + q);
+  };
+  const byBank = new Map<number, Set<number>>();
+  for (let i = first; i < first + lanes; i++) {
+    for (const w of wordsOf(i)) {
+      const b = w % BANKS;
+      if (!byBank.has(b)) byBank.set(b, new Set());
+      byBank.get(b)!.add(w);
+    }
+  }
+  let bank = -1;
+  for (let b = 0; b < BANKS; b++) if ((byBank.get(b)?.size ?? 0) === c) { bank = b; break; }
+  const threads: number[] = [];
+  for (let i = first; i < first + lanes; i++) if (wordsOf(i).some((w) => w % BANKS === bank)) threads.push(g * WARP + i);
+  return { bank, threads };
+}
+
+// the tables of one analysis, reused by the next (bankConflicts is synchronous)
+const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Pool() };
+const scratch = new BankScratch();
+
+/**
+ * bank_conflicts(M, TV, e[, v]) (SPEC §9.2, BATCH-PROTOCOL): M a memory layout (plain or
+ * composed: tile index → element offset), TV a plain rank-2 thread-value layout, e the
+ * element size in bytes (1, 2, 4, 8, 16), v the values per instruction (default: the widest
+ * contiguous, aligned vector). Errors: `domain` for a bad e, v, TV, a TV value ≥ size(M) or a
+ * vector that is not contiguous and aligned (naming the thread); `overflow` beyond 2^24 values.
+ * Example: bank_conflicts((32,32):(32,1), (32,32):(1,32), 4, 1) has 1024 wavefronts in 32 phases.
+ */
+export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankReport {
+  checkElementSize(e);
+  const tvs = threadValues(tv, pools.tv);
+  const offsets = accessOffsets(m, tvs, pools);
+  const vector = vectorWidth(offsets, tvs, e, v);
+  const ins = instructions(offsets, tvs, e, vector, pools.addr);
+  const { phases, wavefronts, worst } = countWavefronts(ins, scratch);
+  const { sectors, minSectors } = sectorCounts(ins);
+  let w: WorstPhase | null = null;
+  if (wavefronts > phases) {
+    const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);
+    if (bank < 0) throw new LayoutError('domain', 'internal: the worst bank was not found');
+    w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
+  }
+  return {
+    vector,
+    instructions: ins.warps * ins.perWarp,
+    phases,
+    wavefronts,
+    conflicts: wavefronts - phases,
+    worst: w,
+    sectors,
+    minSectors,
+  };
+}
+
+export { BankScratch };
+
+/** Per tile index of M: the bank of its element (of its first byte) and the most distinct
+ *  words its bank held in a phase that accessed it (0: never accessed, 1: no conflict). */
+export interface BankMap {
+  readonly report: BankReport;
+  readonly bank: Int32Array;
+  readonly ways: Int32Array;
+}
+
+/**
+ * bank_conflicts with, per tile index of M, its bank and the conflict it met (for pictures:
+ * `layoutgpu conflicts --svg`, the page). Errors as bankConflicts.
+ * Example: bankMap((32,32):(32,1), (32,32):(1,32), 4, 1).ways[0] is 32.
+ */
+export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankMap {
+  const report = bankConflicts(m, tv, e, v);
+  const tvs = threadValues(tv);
+  const offsets = accessOffsets(m, tvs);
+  const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
+  const bank = new Int32Array(n);
+  const ways = new Int32Array(n);
+  // the bank of every element of M from Φ_M over the whole tile
+  const all = accessOffsets(m, { threads: n, values: 1, index: Float64Array.from({ length: n }, (_, i) => i) });
+  for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % BANKS;
+  const { threads: T, values: V } = tvs;
+  const vec = report.vector;
+  const tpp = threadsPerPhase(vec * e);
+  for (let g = 0; g * WARP < T; g++) {
+    for (let k = 0; k < V / vec; k++) {
+      for (let f = 0; f * tpp < Math.min(WARP, T - g * WARP); f++) {
+        const first = g * WARP + f * tpp;
+        const last = Math.min(first + tpp, (g + 1) * WARP, T);
+        const words = new Map<number, Set<number>>();
+        for (let t = first; t < last; t++) {
+          for (let i = 0; i < vec; i++) {
+            const a = e * offsets[t + T * (k * vec + i)]!;
+            for (let b = 0; b < e; b += 4) {
+              const w = Math.floor((a + b) / 4);
+              if (!words.has(w % BANKS)) words.set(w % BANKS, new Set());
+              words.get(w % BANKS)!.add(w);
+            }
+          }
+        }
+        for (let t = first; t < last; t++) {
+          for (let i = 0; i < vec; i++) {
+            const x = tvs.index[t + T * (k * vec + i)]!;
+            const c = words.get(Math.floor((e * offsets[t + T * (k * vec + i)]!) / 4) % BANKS)!.size;
+            if (c > ways[x]!) ways[x] = c;
+          }
+        }
+      }
+    }
+  }
+  return { report, bank, ways };
+}
+
+const sizeOfM = (m: LayoutFunction): number => size(innerLayout(m));
+
+/** One row of the per-instruction table: its phases and their wavefronts. */
+export interface InstructionRow {
+  warp: number;
+  instruction: number;
+  phases: number;
+  wavefronts: number;
+}
+
+/** The phases and wavefronts of every instruction, in (warp, instruction) order (the CLI's
+ *  table). Errors as bankConflicts. */
+export function instructionTable(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): InstructionRow[] {
+  checkElementSize(e);
+  const tvs = threadValues(tv);
+  const offsets = accessOffsets(m, tvs);
+  const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v));
+  const tpp = threadsPerPhase(ins.width);
+  const rows: InstructionRow[] = [];
+  const sc = new BankScratch();
+  for (let g = 0; g < ins.warps; g++) {
+    const lanes = Math.min(WARP, ins.threads - g * WARP);
+    for (let k = 0; k < ins.perWarp; k++) {
+      const row: InstructionRow = { warp: g, instruction: k, phases: 0, wavefronts: 0 };
+      for (let f = 0; f * tpp < lanes; f++) {
+        row.phases++;
+        row.wavefronts += sc.phase(ins.addr, (g * ins.perWarp + k) * WARP + f * tpp, Math.min(tpp, lanes - f * tpp), ins.width);
+      }
+      rows.push(row);
+    }
+  }
+  return rows;
+}

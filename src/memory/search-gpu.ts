@@ -1,0 +1,169 @@
+/**
+ * The conflict-free search on the GPU (shaders/conflicts.wgsl): every candidate and pattern of a
+ * chunk in two dispatches (vector checks, then one invocation per phase slot), the same counts
+ * as searchCpu. Takes a GPUDevice (Node: engine/device-node.ts; the page: navigator.gpu).
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { isComposed, type LayoutFunction } from '../cute/composed.js';
+import { conflictsSource } from './conflicts-wgsl.js';
+import { checkPatterns, groupCandidates, type AccessPattern, type CandidateResult } from './search.js';
+
+const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
+const WG = 64;
+const MAX_X = 65535;
+/** invocations of one dispatch at most */
+const BUDGET = 2 ** 26;
+
+export class GpuConflictSearch {
+  private pipeline: GPUComputePipeline | null = null;
+
+  constructor(readonly device: GPUDevice) {}
+
+  private pipe(): GPUComputePipeline {
+    return (this.pipeline ??= this.device.createComputePipeline({
+      layout: 'auto',
+      compute: { module: this.device.createShaderModule({ code: conflictsSource(), label: 'conflicts' }), entryPoint: 'main' },
+      label: 'conflicts',
+    }));
+  }
+
+  /**
+   * The verdict on every candidate (as searchCpu). Candidates whose byte addresses do not fit
+   * in 32 bits, or whose outer function is no swizzle the kernel takes, answer `overflow`.
+   */
+  async search(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): Promise<CandidateResult[]> {
+    const tvs = checkPatterns(patterns);
+    const P = patterns.length;
+    const groups = groupCandidates(cands, tvs);
+    const out: CandidateResult[] = new Array(cands.length);
+    // the bases of the groups, patterns one after the other
+    const patStart: number[] = [];
+    let perGroup = 0;
+    for (const t of tvs) {
+      patStart.push(perGroup);
+      perGroup += t.index.length;
+    }
+    const usable = groups.filter((g) => g.base.every((b) => typeof b !== 'string'));
+    for (const g of groups) {
+      const err = g.base.find((b) => typeof b === 'string') as string | undefined;
+      if (err !== undefined) for (const i of g.members) out[i] = { wavefronts: null, phases: null, conflictFree: false, error: err };
+    }
+    const groupAt = new Map<number, number>(); // candidate → its group's base start
+    const base = new Uint32Array(Math.max(1, usable.length * perGroup));
+    usable.forEach((g, k) => {
+      for (let p = 0; p < P; p++) {
+        const b = g.base[p] as Float64Array;
+        for (let x = 0; x < b.length; x++) base[k * perGroup + patStart[p]! + x] = b[x]!;
+      }
+      for (const i of g.members) groupAt.set(i, k * perGroup);
+    });
+    // pattern table: T, V, e, v, start, first (pass 0), first (pass 1), warps
+    const pats = new Uint32Array(8 * P);
+    let check = 0;
+    let count = 0;
+    tvs.forEach((t, p) => {
+      const warps = Math.ceil(t.threads / 32);
+      pats.set([t.threads, t.values, patterns[p]!.e, patterns[p]!.v ?? 0, patStart[p]!, check, count, warps], 8 * p);
+      check += t.index.length;
+      count += warps * t.values * 4;
+    });
+    const perCand = Math.max(check, count);
+    const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i));
+    const maxOf = new Map<number, number>(); // group base start → its largest base offset
+    const fits = (i: number): boolean => {
+      const c = cands[i]!;
+      const s = groupAt.get(i)!;
+      let maxBase = maxOf.get(s);
+      if (maxBase === undefined) {
+        maxBase = 0;
+        for (let x = 0; x < perGroup; x++) if (base[s + x]! > maxBase) maxBase = base[s + x]!;
+        maxOf.set(s, maxBase);
+      }
+      if (!isComposed(c)) return 16 * maxBase < 2 ** 32;
+      const sw = c.swizzle;
+      const reach = Math.max(sw.base + Math.max(0, sw.shift), sw.base + Math.max(0, -sw.shift)) + sw.bits;
+      return reach <= 31 && 16 * 2 ** Math.max(reach, Math.ceil(Math.log2(maxBase + c.offset + 1))) <= 2 ** 32;
+    };
+    const chunk = Math.max(1, Math.floor(BUDGET / perCand));
+    for (let at = 0; at < todo.length; at += chunk) {
+      const ids = todo.slice(at, at + chunk);
+      const ok = ids.filter((i) => {
+        if (fits(i)) return true;
+        out[i] = { wavefronts: null, phases: null, conflictFree: false, error: 'overflow: byte addresses beyond 2^32 (the GPU search takes 32-bit addresses)' };
+        return false;
+      });
+      if (ok.length === 0) continue;
+      const cw = new Uint32Array(8 * ok.length);
+      ok.forEach((i, k) => {
+        const c = cands[i]!;
+        if (isComposed(c)) cw.set([c.swizzle.bits, c.swizzle.base, c.swizzle.shift >>> 0, c.offset, groupAt.get(i)!], 8 * k);
+        else cw.set([0, 0, 0, 0, groupAt.get(i)!], 8 * k);
+      });
+      const { flags, totals } = await this.dispatch(cw, ok.length, pats, P, base, perCand);
+      ok.forEach((i, k) => {
+        let wavefronts = 0;
+        let phases = 0;
+        let free = true;
+        let error: string | undefined;
+        for (let p = 0; p < P; p++) {
+          const v = patterns[p]!.v;
+          if (v !== undefined && (flags[k * P + p]! & v) !== 0) {
+            error = `the vectors of ${v} values are not contiguous and aligned in memory (pattern ${p + 1})`;
+            break;
+          }
+          const w = totals[2 * (k * P + p)]!;
+          const f = totals[2 * (k * P + p) + 1]!;
+          wavefronts += w;
+          phases += f;
+          if (w > f) free = false;
+        }
+        out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free };
+      });
+    }
+    return out;
+  }
+
+  private async dispatch(cw: Uint32Array, n: number, pats: Uint32Array, P: number, base: Uint32Array, perCand: number): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
+    const d = this.device;
+    const mk = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
+      const b = d.createBuffer({ size: Math.max(16, Math.ceil((data.byteLength) / 16) * 16), usage, label });
+      d.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
+      return b;
+    };
+    const S = USAGE.STORAGE | USAGE.COPY_DST;
+    const bufs = [
+      mk(cw, S, 'conflicts cands'),
+      mk(pats, S, 'conflicts patterns'),
+      mk(base, S, 'conflicts base'),
+      mk(new Uint32Array(n * P), S | USAGE.COPY_SRC, 'conflicts flags'),
+      mk(new Uint32Array(2 * n * P), S | USAGE.COPY_SRC, 'conflicts out'),
+    ];
+    const params = [0, 1].map((pass) => mk(new Uint32Array([n, P, pass, perCand]), USAGE.UNIFORM | USAGE.COPY_DST, `conflicts params ${pass}`));
+    const pipe = this.pipe();
+    const enc = d.createCommandEncoder({ label: 'conflicts' });
+    const groups = Math.ceil((n * perCand) / WG);
+    const gx = Math.min(groups, MAX_X);
+    const gy = Math.ceil(groups / gx);
+    if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
+    for (const pass of [0, 1]) {
+      const bind = d.createBindGroup({
+        layout: pipe.getBindGroupLayout(0),
+        entries: [{ binding: 0, resource: { buffer: params[pass]! } }, ...bufs.map((buffer, k) => ({ binding: k + 1, resource: { buffer } }))],
+      });
+      const cp = enc.beginComputePass({ label: `conflicts pass ${pass}` });
+      cp.setPipeline(pipe);
+      cp.setBindGroup(0, bind);
+      cp.dispatchWorkgroups(gx, gy);
+      cp.end();
+    }
+    const read = d.createBuffer({ size: 4 * 3 * n * P, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'conflicts read' });
+    enc.copyBufferToBuffer(bufs[3]!, 0, read, 0, 4 * n * P);
+    enc.copyBufferToBuffer(bufs[4]!, 0, read, 4 * n * P, 8 * n * P);
+    d.queue.submit([enc.finish()]);
+    await read.mapAsync(1);
+    const all = new Uint32Array(read.getMappedRange().slice(0));
+    read.unmap();
+    for (const b of [...bufs, ...params, read]) b.destroy();
+    return { flags: all.subarray(0, n * P), totals: all.subarray(n * P) };
+  }
+}

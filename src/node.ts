@@ -1,0 +1,11 @@
+/**
+ * `layoutgpu` in Node: everything of the browser entry (src/browser.ts: algebra, ops, CuTe
+ * vocabulary, evaluator, pictures) and a GPUDevice from the `webgpu` package (Dawn).
+ * @example
+ *   import { parseLayout, createBackend, nodeDeviceSource } from 'layoutgpu';
+ *   const backend = await createBackend('auto', nodeDeviceSource);
+ *   await backend.checkCompact(parseLayout('(4,8):(1,4)'));
+ *   backend.dispose();
+ */
+export * from './browser.js';
+export { type NodeDevice, type NodeDeviceOptions, acquireNodeDevice, hardwareGpuNodes, nodeDeviceSource, probeNodeAdapter } from './engine/device-node.js';

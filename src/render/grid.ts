@@ -1,0 +1,63 @@
+/**
+ * Grid geometry shared by every picture of a layout (ASCII, SVG, TikZ, the page): where index x
+ * of a layout L sits, and what each cell holds. Rank 2 is rows × columns as CuTe's print_layout
+ * draws it; rank 1 is one row; higher ranks group the modes after the first into columns
+ * (column j is the colexicographic index over modes 2..r), so cell (r, c) holds
+ * Φ_L(r + rows·c).
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { modes, phi, size, type Layout } from '../algebra/layout.js';
+import type { Tiling } from './tiles.js';
+
+/** The arrangement of a layout's indices in a grid. */
+export interface GridShape {
+  readonly rows: number;
+  readonly cols: number;
+  /** the index x of L in row r, column c */
+  readonly index: (r: number, c: number) => number;
+}
+
+/**
+ * Rows × columns of the picture of L: rank ≤ 1 (or an integer shape) is 1 × size(L), otherwise
+ * size(mode 1) × the rest. Pre-condition: size(L) ≤ 2^53 − 1 (else `overflow` from size).
+ * @example gridShape(parseLayout('(4,8):(1,4)')) // rows 4, cols 8, index(r, c) = r + 4c
+ */
+export function gridShape(l: Layout): GridShape {
+  const ms = modes(l);
+  if (ms.length <= 1 || typeof l.shape === 'number') {
+    return { rows: 1, cols: size(l), index: (_r, c) => c };
+  }
+  const rows = size(ms[0]!);
+  return { rows, cols: rows === 0 ? 0 : size(l) / rows, index: (r, c) => r + rows * c };
+}
+
+/** The cell (row, column) of index x in a grid of the given number of rows (inverse of index). */
+export function cellOf(rows: number, x: number): { row: number; col: number } {
+  return { row: x % rows, col: Math.floor(x / rows) };
+}
+
+/** Everything a picture draws: the layout, its grid, Φ at every index, and optionally a tiling. */
+export interface Picture {
+  readonly layout: Layout;
+  readonly grid: GridShape;
+  /** offsets[x] = Φ_L(x), for every index x < size(L) */
+  readonly offsets: Float64Array;
+  readonly tiling?: Tiling;
+}
+
+/** Most cells the ASCII, SVG and TikZ pictures draw (the page draws up to 2^20 on a canvas). */
+export const MAX_SHOW = 1 << 16;
+
+/**
+ * The picture of L: its grid and Φ_L at every index. Errors: `bad-request` when size(L) exceeds
+ * `max` (the message names the size and the limit), `overflow` when the size is not exact.
+ * @example makePicture(parseLayout('(2,2):(2,1)')).offsets // [0, 2, 1, 3]
+ */
+export function makePicture(l: Layout, opts: { tiling?: Tiling; max?: number } = {}): Picture {
+  const max = opts.max ?? MAX_SHOW;
+  const n = size(l);
+  if (n > max) throw new LayoutError('bad-request', `size ${n} is too large to show (at most ${max} cells)`);
+  const offsets = new Float64Array(n);
+  for (let x = 0; x < n; x++) offsets[x] = phi(l, x);
+  return opts.tiling ? { layout: l, grid: gridShape(l), offsets, tiling: opts.tiling } : { layout: l, grid: gridShape(l), offsets };
+}

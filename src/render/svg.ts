@@ -1,0 +1,88 @@
+/**
+ * Pictures as standalone SVG documents, in the style of the page and the paper's figures: a
+ * grid of cells labelled with Φ(x), row and column indices along the edges; in a tiled picture
+ * the colour of a cell is its tile and the opacity its entry within the tile (Remark 2.3.8.3).
+ * Text only: no DOM, so the CLI writes it to a file and the page could embed it.
+ */
+import { formatLayout } from '../algebra/notation.js';
+import { darkBackground, entryOpacity, tileColour } from './colour.js';
+import type { Picture } from './grid.js';
+
+/** Cell metrics shared with the page: width fits the widest label, height fixed. */
+export interface CellMetrics {
+  readonly cw: number;
+  readonly ch: number;
+  readonly left: number;
+  readonly top: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/**
+ * Cell size and margins of a picture: cells 36 px high and wide enough for the widest offset
+ * or column index; room on the left for the row indices.
+ * @example metrics(makePicture(parseLayout('(4,8):(1,4)'))).cw // 38
+ */
+export function metrics(p: Picture): CellMetrics {
+  let widest = String(Math.max(p.grid.cols - 1, 0)).length;
+  for (let x = 0; x < p.offsets.length; x++) {
+    const v = p.offsets[x]!;
+    if (v >= 10 ** widest) widest = String(v).length;
+  }
+  const cw = Math.max(38, 10 * widest + 16);
+  const ch = 36;
+  const left = 10 + 8 * String(Math.max(p.grid.rows - 1, 0)).length + 8;
+  const top = 26;
+  return { cw, ch, left, top, width: left + p.grid.cols * cw + 2, height: top + p.grid.rows * ch + 2 };
+}
+
+/** XML text escaping (&, <, >, "). */
+export function xmlEscape(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/**
+ * The picture as a standalone SVG document (UTF-8 text): one `<g class="cell">` per index with
+ * `data-index`, `data-offset` (and `data-tile`, `data-entry` when tiled) and a `<title>` naming
+ * x, Φ(x) and the tile. Pre-condition: a Picture from makePicture.
+ * @example svgPicture(makePicture(parseLayout('(4,8):(1,4)'))).startsWith('<?xml') // true
+ */
+export function svgPicture(p: Picture, caption = `picture of ${formatLayout(p.layout)}`): string {
+  const m = metrics(p);
+  const { rows, cols, index } = p.grid;
+  const out: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${m.width}" height="${m.height}" viewBox="0 0 ${m.width} ${m.height}" role="img" aria-label="${xmlEscape(caption)}">`,
+    `<title>${xmlEscape(caption)}</title>`,
+    '<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:14px;fill:#1b1f24}' +
+      '.axis{font-size:12px;fill:#6a737d}.bg{fill:#fff;stroke:#8a939c;stroke-width:1}' +
+      '.on-dark text{fill:#fff}.outer{fill:none;stroke:#1b1f24;stroke-width:1.5}</style>',
+  ];
+  for (let c = 0; c < cols; c++) out.push(`<text class="axis" x="${m.left + c * m.cw + m.cw / 2}" y="${m.top - 8}" text-anchor="middle">${c}</text>`);
+  for (let r = 0; r < rows; r++) out.push(`<text class="axis" x="${m.left - 8}" y="${m.top + r * m.ch + m.ch / 2 + 4}" text-anchor="end">${r}</text>`);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = index(r, c);
+      const v = p.offsets[x]!;
+      const t = p.tiling?.tileOf(x) ?? null;
+      let cls = 'cell';
+      let fill = '';
+      let data = `data-index="${x}" data-offset="${v}"`;
+      let tip = `x = ${x}, Φ(x) = ${v}`;
+      if (t && p.tiling) {
+        const colour = tileColour(t.tile);
+        const op = entryOpacity(t.entry, p.tiling.tileSize);
+        if (darkBackground(colour, op)) cls += ' on-dark';
+        fill = ` style="fill:${colour};fill-opacity:${op.toFixed(3)}"`;
+        data += ` data-tile="${t.tile}" data-entry="${t.entry}"`;
+        tip += `, tile ${t.tile}, entry ${t.entry}`;
+      }
+      out.push(
+        `<g class="${cls}" ${data} transform="translate(${m.left + c * m.cw},${m.top + r * m.ch})"><title>${tip}</title>` +
+          `<rect class="bg" width="${m.cw}" height="${m.ch}"${fill}/><text x="${m.cw / 2}" y="${m.ch / 2 + 5}" text-anchor="middle">${v}</text></g>`,
+      );
+    }
+  }
+  out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * m.cw}" height="${rows * m.ch}"/>`, '</svg>', '');
+  return out.join('\n');
+}

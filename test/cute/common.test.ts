@@ -1,0 +1,161 @@
+/**
+ * max_common_vector and max_common_layout (SPEC §8.5), against brute force of the definition
+ * on random pairs, including pairs whose composite A∘right_inverse(B) does not exist.
+ */
+import { describe, expect, it } from 'vitest';
+import { err, ok } from '../algebra/_run.js';
+import { maxCommonLayout, maxCommonVector, EVAL_LIMIT } from '../../src/cute/common.js';
+import { rightInverse } from '../../src/cute/inverse.js';
+import { LayoutError } from '../../src/algebra/errors.js';
+import {
+  isLayoutFunction,
+  nestRandom,
+  phiB,
+  randInt,
+  randomLayout,
+  showL,
+  sizeB,
+  type BL,
+} from '../helpers/brute.js';
+import { forSeeds, lib } from './_seeds.js';
+import { maxCommonVectorSpec } from './_spec.js';
+
+/** A random compact layout over the given shapes: column-major strides of a random order. */
+function compactOver(rng: () => number, s: readonly number[]): BL {
+  const order = s.map((_, i) => i).sort(() => rng() - 0.5);
+  const d = new Array<number>(s.length).fill(0);
+  let p = 1;
+  for (const i of order) {
+    d[i] = p;
+    p *= s[i]!;
+  }
+  return nestRandom(rng, s, d);
+}
+
+function randomShape(rng: () => number): number[] {
+  const k = randInt(rng, 1, 4);
+  const s: number[] = [];
+  for (let i = 0; i < k; i++) s.push(randInt(rng, 1, 6));
+  return s;
+}
+
+/** B, and an A related to it in one of several ways (equal, same shape, random, …). */
+function pair(rng: () => number): { a: BL; b: BL } {
+  const s = randomShape(rng);
+  const b = rng() < 0.7 ? compactOver(rng, s) : randomLayout(rng, { maxLen: 4, maxShape: 6, maxStride: 12 });
+  switch (randInt(rng, 0, 4)) {
+    case 0:
+      return { a: b, b };
+    case 1:
+      return { a: compactOver(rng, s), b };
+    case 2: {
+      // A agrees with B on a prefix, then departs (one stride of a compact A bumped)
+      const a = compactOver(rng, s);
+      return { a: { shape: a.shape, stride: bump(a.stride, rng) }, b };
+    }
+    case 3:
+      return { a: randomLayout(rng, { maxLen: 4, maxShape: 6, maxStride: 12 }), b };
+    default:
+      return { a: compactOver(rng, randomShape(rng)), b };
+  }
+}
+
+/** Add 1 to one random non-zero stride entry (keeps the structure). */
+function bump(t: BL['stride'], rng: () => number): BL['stride'] {
+  let done = false;
+  const go = (u: BL['stride']): BL['stride'] => {
+    if (typeof u === 'number') {
+      if (!done && u > 1 && rng() < 0.5) {
+        done = true;
+        return u + 1;
+      }
+      return u;
+    }
+    return u.map(go);
+  };
+  return go(t);
+}
+
+describe('max_common_vector', () => {
+  it('SPEC §8.5 examples', () => {
+    expect(ok('max_common_vector', '(4,8):(1,4)', '(4,8):(1,4)')).toBe(32);
+    expect(ok('max_common_vector', '(4,8):(1,4)', '(4,8):(8,1)')).toBe(1);
+    expect(ok('max_common_vector', '(4,8):(1,4)', '(4,(2,4)):(1,(4,8))')).toBe(32);
+    expect(ok('max_common_vector', '(8,4):(4,1)', '(8,4):(4,1)')).toBe(32);
+    expect(ok('max_common_vector', '(4,8):(1,8)', '(4,8):(1,4)')).toBe(4);
+  });
+
+  it('where no composite A∘R exists, the definition still answers', () => {
+    // Φ_A on 0..5 is 0,1,2,3,5,6: no layout function, so A∘(6:1) does not exist
+    expect(ok('max_common_vector', '(4,4):(1,5)', '6:1')).toBe(4);
+    // Φ_A is only defined below size(A): the run ends there (R = 8:1 reaches 4)
+    expect(ok('max_common_vector', '4:1', '8:1')).toBe(4);
+    expect(ok('max_common_vector', '(4,3):(1,4)', '16:1')).toBe(12);
+  });
+
+  it('equals the brute-force definition on random pairs', () => {
+    const seen = new Set<number>();
+    forSeeds(600, (rng) => {
+      const { a, b } = pair(rng);
+      const want = maxCommonVectorSpec(a, b);
+      const got = maxCommonVector(lib(a), lib(b));
+      seen.add(got);
+      expect(got, `max_common_vector(${showL(a)}, ${showL(b)})`).toBe(want);
+    });
+    expect(seen.size).toBeGreaterThan(8);
+  });
+
+  it('refuses with overflow, never guesses, where deciding needs more than EVAL_LIMIT points', () => {
+    // A∘R does not exist (A's prefix of 3·2^24 points is no layout function) and the identity
+    // run is 2^25 > EVAL_LIMIT
+    const a = lib({ shape: [2 ** 25, 4], stride: [1, 2 ** 25 + 1] });
+    const b = lib({ shape: 3 * 2 ** 24, stride: 1 });
+    expect(EVAL_LIMIT).toBe(2 ** 24);
+    let kind = '';
+    try {
+      maxCommonVector(a, b);
+    } catch (e) {
+      kind = (e as LayoutError).kind;
+    }
+    expect(kind).toBe('overflow');
+  });
+});
+
+describe('max_common_layout', () => {
+  it('SPEC §8.5 example', () => {
+    expect(ok('max_common_layout', '(4,8):(1,4)', '(4,(2,4)):(1,(4,8))')).toBe('32:1');
+    expect(ok('max_common_layout', '(4,8):(1,4)', '(4,8):(8,1)')).toBe('1:0');
+    expect(ok('max_common_layout', '(8,4):(4,1)', '(8,4):(4,1)')).toBe('(4,8):(8,1)');
+  });
+
+  it('its points are where A and B both take the value n, n < max_common_vector (random pairs)', () => {
+    forSeeds(400, (rng) => {
+      const { a, b } = pair(rng);
+      const n = maxCommonVectorSpec(a, b);
+      const r = rightInverse(lib(b)) as BL;
+      const tag = `max_common_layout(${showL(a)}, ${showL(b)})`;
+      let m: BL;
+      try {
+        m = maxCommonLayout(lib(a), lib(b)) as BL;
+      } catch (e) {
+        // only where the first n points of R are no layout function (R∘n:1 does not exist)
+        expect((e as LayoutError).kind, tag).toBe('not-composable');
+        const pts = Array.from({ length: n }, (_, i) => phiB(r, i));
+        expect(isLayoutFunction(pts), tag).toBe(false);
+        return;
+      }
+      expect(sizeB(m), tag).toBe(n);
+      for (let i = 0; i < n; i++) {
+        const x = phiB(m, i);
+        expect(x, `${tag} at ${i}`).toBe(phiB(r, i));
+        expect(phiB(a, x), `${tag}: A at ${i}`).toBe(i);
+        expect(phiB(b, x), `${tag}: B at ${i}`).toBe(i);
+      }
+    });
+  });
+
+  it('bad input', () => {
+    expect(err('max_common_vector', '(4,8):(1,4)').kind).toBe('bad-request');
+    expect(err('max_common_layout', '(4,8):(1,4)', '(4,8:(1,4)').kind).toBe('parse');
+  });
+});

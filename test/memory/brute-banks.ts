@@ -1,0 +1,97 @@
+/**
+ * An independent brute-force bank counter for the tests (SPEC §9.2), written from the model
+ * and not from src/memory: enumerate threads, bytes, words and banks with Maps and Sets.
+ */
+export interface BruteReport {
+  vector: number;
+  instructions: number;
+  phases: number;
+  wavefronts: number;
+  conflicts: number;
+  worst: { instruction: number; warp: number; phase: number; bank: number; wavefronts: number; threads: number[] } | null;
+  sectors: number;
+  minSectors: number;
+}
+
+/** offset(t, j): the element offset of value j of thread t; T threads, V values each. */
+export function bruteBanks(offset: (t: number, j: number) => number, T: number, V: number, e: number, v?: number): BruteReport | 'bad-vector' {
+  const ok = (w: number): boolean => {
+    if (V % w !== 0) return false;
+    for (let t = 0; t < T; t++)
+      for (let k = 0; k < V / w; k++) {
+        const a = offset(t, k * w);
+        if ((a * e) % (w * e) !== 0) return false;
+        for (let i = 0; i < w; i++) if (offset(t, k * w + i) !== a + i) return false;
+      }
+    return true;
+  };
+  let vec = v ?? 1;
+  if (v === undefined) {
+    for (const w of [16, 8, 4, 2, 1].map((b) => b / e).filter((w) => w >= 1)) if (ok(w)) { vec = w; break; }
+  } else if (!ok(v)) return 'bad-vector';
+  const bytes = vec * e;
+  const perPhase = { 1: 32, 2: 32, 4: 32, 8: 16, 16: 8 }[bytes as 1 | 2 | 4 | 8 | 16]!;
+  const warps = Math.ceil(T / 32);
+  let phases = 0;
+  let wavefronts = 0;
+  let sectors = 0;
+  let minSectors = 0;
+  let worst: BruteReport['worst'] = null;
+  let worstC = 0;
+  for (let g = 0; g < warps; g++) {
+    for (let k = 0; k < V / vec; k++) {
+      const allBytes = new Set<number>();
+      const secs = new Set<number>();
+      const phaseOf = new Map<number, number[]>();
+      for (let t = 32 * g; t < Math.min(T, 32 * g + 32); t++) {
+        const f = Math.floor((t - 32 * g) / perPhase);
+        if (!phaseOf.has(f)) phaseOf.set(f, []);
+        phaseOf.get(f)!.push(t);
+        for (let i = 0; i < vec; i++)
+          for (let b = 0; b < e; b++) {
+            const byte = e * offset(t, k * vec + i) + b;
+            allBytes.add(byte);
+            secs.add(Math.floor(byte / 32));
+          }
+      }
+      sectors += secs.size;
+      minSectors += Math.ceil(allBytes.size / 32);
+      for (const [f, ts] of [...phaseOf.entries()].sort((a, b) => a[0] - b[0])) {
+        phases++;
+        const bankWords = new Map<number, Set<number>>();
+        const touches = new Map<number, Set<number>>(); // bank → threads
+        for (const t of ts)
+          for (let i = 0; i < vec; i++)
+            for (let b = 0; b < e; b++) {
+              const word = Math.floor((e * offset(t, k * vec + i) + b) / 4);
+              const bank = word % 32;
+              if (!bankWords.has(bank)) bankWords.set(bank, new Set());
+              bankWords.get(bank)!.add(word);
+              if (!touches.has(bank)) touches.set(bank, new Set());
+              touches.get(bank)!.add(t);
+            }
+        let c = 0;
+        let bank = -1;
+        for (let b = 0; b < 32; b++) {
+          const n = bankWords.get(b)?.size ?? 0;
+          if (n > c) [c, bank] = [n, b];
+        }
+        wavefronts += c;
+        if (c > worstC) {
+          worstC = c;
+          worst = { instruction: k, warp: g, phase: f, bank, wavefronts: c, threads: [...touches.get(bank)!].sort((a, b) => a - b) };
+        }
+      }
+    }
+  }
+  return {
+    vector: vec,
+    instructions: warps * (V / vec),
+    phases,
+    wavefronts,
+    conflicts: wavefronts - phases,
+    worst: wavefronts > phases ? worst : null,
+    sectors,
+    minSectors,
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The conflict-free search: the CPU path against a loop of bank_conflicts, the GPU kernel
+ * (shaders/conflicts.wgsl, on the real adapter) against the CPU, the ranking, and the README's
+ * worked example (an fp16 128×64 K-major tile, 128-bit row-wise write + ldmatrix-style read).
+ */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LayoutError } from '../../src/algebra/errors.js';
+import { makeLayout } from '../../src/algebra/layout.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { makeComposed, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
+import { makeSwizzle } from '../../src/cute/swizzle.js';
+import type { NodeDevice } from '../../src/engine/device-node.js';
+import { bankConflicts } from '../../src/memory/banks.js';
+import { conflictsSource } from '../../src/memory/conflicts-wgsl.js';
+import { GpuConflictSearch } from '../../src/memory/search-gpu.js';
+import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
+import { verifyTestDevice } from '../verify/device.js';
+
+/** the loop the search must equal: bank_conflicts once per candidate and pattern */
+function loop(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): CandidateResult[] {
+  return cands.map((c) => {
+    let wavefronts = 0;
+    let phases = 0;
+    let free = true;
+    try {
+      for (const p of patterns) {
+        const r = bankConflicts(c, p.tv, p.e, p.v);
+        wavefronts += r.wavefronts;
+        phases += r.phases;
+        if (r.conflicts > 0) free = false;
+      }
+    } catch (e) {
+      if (e instanceof LayoutError) return { wavefronts: null, phases: null, conflictFree: false };
+      throw e;
+    }
+    return { wavefronts, phases, conflictFree: free };
+  });
+}
+const strip = (rs: CandidateResult[]): CandidateResult[] => rs.map(({ wavefronts, phases, conflictFree }) => ({ wavefronts, phases, conflictFree }));
+
+// the 8×64 fp16 tile: ldmatrix-style read, and a 128-bit row-wise write by 64 threads
+const SMALL: AccessPattern[] = [
+  { tv: parseLayout('((8,4),(8,2)):((1,64),(8,256))'), e: 2 },
+  { tv: parseLayout('((8,8),8):((64,1),8)'), e: 2 },
+];
+// the README's 128×64 tile (tile index row + 128·col)
+const WRITE = parseLayout('((8,16),(8,8)):((1024,1),(128,16))');
+const READ = parseLayout('((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))');
+const BIG: AccessPattern[] = [
+  { tv: WRITE, e: 2 },
+  { tv: READ, e: 2 },
+];
+
+describe('the swizzle source', () => {
+  it('enumerates every Sw<B,M,S> with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10', () => {
+    const c = swizzleCandidates(makeLayout(8, 1));
+    expect(c.length).toBe(8 * [1, 2, 3, 4, 5].reduce((a, b) => a + 2 * (11 - b), 0));
+    expect(new Set(c.map((x) => `${x.swizzle.bits},${x.swizzle.base},${x.swizzle.shift}`)).size).toBe(c.length);
+  });
+});
+
+describe('the search on the CPU', () => {
+  it('equals a loop of bank_conflicts, candidate by candidate (swizzles, offsets, plain layouts)', () => {
+    const base = parseLayout('(8,64):(64,1)');
+    const cands: LayoutFunction[] = [
+      ...swizzleCandidates(base),
+      base,
+      parseLayout('(8,64):(1,8)'),
+      makeComposed(makeSwizzle(2, 3, -4), 8, base),
+      parseLayoutFunction('Sw<3,3,3> o (8,64):(72,1)'),
+    ];
+    expect(strip(searchCpu(cands, SMALL))).toEqual(loop(cands, SMALL));
+    const explicit: AccessPattern[] = [{ ...SMALL[0]!, v: 8 }];
+    expect(strip(searchCpu(cands, explicit))).toEqual(loop(cands, explicit));
+  });
+  it('ranks by total wavefronts: Sw<3,3,3> is conflict-free for the 8×64 tile, the plain layout is not', () => {
+    const base = parseLayout('(8,64):(64,1)');
+    const cands = [base, ...swizzleCandidates(base)];
+    const ranked = rankResults(cands, searchCpu(cands, SMALL));
+    expect(ranked[0]!.conflictFree).toBe(true);
+    expect(ranked.find((r) => r.layout === 'Sw<3,3,3> o (8,64):(64,1)')!.conflictFree).toBe(true);
+    expect(ranked.find((r) => r.index === 0)!.conflictFree).toBe(false);
+    for (let i = 1; i < ranked.length; i++) expect((ranked[i - 1]!.wavefronts ?? Infinity) <= (ranked[i]!.wavefronts ?? Infinity)).toBe(true);
+  });
+  it("the README's example: Sw<3,3,3> o (128,64):(64,1) is conflict-free for the write and the ldmatrix read", () => {
+    const base = parseLayout('(128,64):(64,1)');
+    const plain = searchCpu([base], BIG)[0]!;
+    expect(plain.conflictFree).toBe(false);
+    const found = rankResults(swizzleCandidates(base), searchCpu(swizzleCandidates(base), BIG)).filter((r) => r.conflictFree);
+    expect(found.map((r) => r.layout)).toContain('Sw<3,3,3> o (128,64):(64,1)');
+  });
+});
+
+describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
+  let dev: NodeDevice;
+  beforeAll(async () => {
+    dev = await verifyTestDevice();
+  });
+  afterAll(() => dev?.release());
+  it('keeps its inline copy of the shader identical to shaders/conflicts.wgsl', () => {
+    const file = readFileSync(new URL('../../shaders/conflicts.wgsl', import.meta.url), 'utf8');
+    // after editing the .wgsl: node -e "const f=require('fs'),p='src/memory/conflicts-wgsl.ts';
+    //   f.writeFileSync(p,f.readFileSync(p,'utf8').replace(/^const COPY = .*;$/m,()=>'const COPY = '+
+    //   JSON.stringify(f.readFileSync('shaders/conflicts.wgsl','utf8'))+';'))"
+    expect(conflictsSource() === file, 'src/memory/conflicts-wgsl.ts is stale: regenerate its COPY').toBe(true);
+  });
+  it('answers exactly as the CPU: every swizzle of the 8×64 and 128×64 tiles, other candidates, explicit vectors', async () => {
+    const gpu = new GpuConflictSearch(dev.device);
+    const small = parseLayout('(8,64):(64,1)');
+    const cands: LayoutFunction[] = [...swizzleCandidates(small), small, parseLayout('(8,64):(1,8)'), makeComposed(makeSwizzle(2, 3, -4), 8, small)];
+    expect(strip(await gpu.search(cands, SMALL))).toEqual(strip(searchCpu(cands, SMALL)));
+    const explicit: AccessPattern[] = [{ ...SMALL[0]!, v: 8 }, { tv: parseLayout('(32,16):(1,32)'), e: 4, v: 1 }];
+    expect(strip(await gpu.search(cands, explicit))).toEqual(strip(searchCpu(cands, explicit)));
+    const big = swizzleCandidates(parseLayout('(128,64):(64,1)')).filter((_, i) => i % 8 === 0); // a slice: lavapipe is slow
+    expect(strip(await gpu.search(big, BIG))).toEqual(strip(searchCpu(big, BIG)));
+  }, 120_000);
+});

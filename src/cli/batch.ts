@@ -71,6 +71,8 @@ export interface BatchOptions {
   backend?: BackendChoice;
   /** each request's deadline in milliseconds (none when undefined) */
   requestTimeoutMs?: number;
+  /** worker threads for the CPU's bulk checks (1: this thread) */
+  threads?: number;
 }
 
 /**
@@ -152,7 +154,7 @@ export async function runBatch(
   backendOrOptions: BackendChoice | BatchOptions = 'cpu',
 ): Promise<void> {
   const opts: BatchOptions = typeof backendOrOptions === 'string' ? { backend: backendOrOptions } : backendOrOptions;
-  const ctx = makeContext(opts.backend ?? 'cpu');
+  const ctx = makeContext(opts.backend ?? 'cpu', opts.threads ?? 1);
   const out: string[] = [];
   let first = true;
   const flush = (): void => {

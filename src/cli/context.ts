@@ -9,11 +9,12 @@ export interface CliContext extends OpContext {
   dispose(): Promise<void>;
 }
 
-export function makeContext(backendChoice: BackendChoice): CliContext {
+/** `threads`: worker threads of the CPU backend's bulk checks (1: this thread) */
+export function makeContext(backendChoice: BackendChoice, threads = 1): CliContext {
   let made: Promise<Backend> | null = null;
   return {
     backendChoice,
-    backend: () => (made ??= createNodeBackend(backendChoice)),
+    backend: () => (made ??= createNodeBackend(backendChoice, threads)),
     async dispose() {
       if (made) {
         const b = await made.catch(() => null);

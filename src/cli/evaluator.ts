@@ -22,6 +22,7 @@ import { adapterLine } from '../engine/select.js';
 import type { Json } from '../op-spec.js';
 import { createNodeBackend } from './node-backend.js';
 import { progressBar } from './progress.js';
+import { parseThreads } from '../engine/pool.js';
 
 export interface EvaluatorIo {
   stdout: (s: string) => void;
@@ -55,7 +56,7 @@ function report(e: unknown, io: EvaluatorIo): number {
 const parse = (argv: string[], flags: string[], options: string[]): Parsed => parseOptions(argv, flags, options);
 
 const COMMON_FLAGS = ['--help', '--json'];
-const RUN_OPTIONS = ['--backend', '--timeout'];
+const RUN_OPTIONS = ['--backend', '--timeout', '--threads'];
 
 function backendChoice(p: Parsed): BackendChoice {
   const b = p.opt.get('--backend') ?? 'auto';
@@ -113,7 +114,8 @@ async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunCont
   // every option is checked before a device is opened
   const choice = backendChoice(p);
   const ms = timeoutMs(p);
-  const backend = await createNodeBackend(choice);
+  const threads = parseThreads(p.opt.get('--threads'));
+  const backend = await createNodeBackend(choice, threads);
   const bar = progressBar(io, label);
   const t0 = performance.now();
   let t1: number | null = null;
@@ -150,6 +152,7 @@ function help(io: EvaluatorIo, text: string): number {
 const RUN_HELP = `
   --backend cpu|gpu|auto  where to run (default auto: the GPU when the adapter is hardware)
   --timeout DURATION      give up after 30, 30s, 500ms, 2m (reports what completed)
+  --threads N             CPU worker threads (default: the available cores; 1: this thread)
   --json                  one JSON object on stdout, with backend, adapter and seconds`;
 
 // ---------------------------------------------------------------------------------------------

@@ -36,6 +36,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
     load: async () => (await import('./conflicts.js')).conflictsCommand,
   },
+  merge: {
+    summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
+    load: async () => (await import('./merge.js')).mergeCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,
@@ -123,6 +127,12 @@ function takeOption(argv: string[], name: string): string | undefined {
   return v;
 }
 
+/** --threads N: worker threads of the CPU's bulk checks (default: the available cores) */
+async function threadsOption(argv: string[]): Promise<number> {
+  const t = takeOption(argv, '--threads');
+  return (await import('../engine/pool.js')).parseThreads(t);
+}
+
 function backendOption(argv: string[]): BackendChoice {
   const b = takeOption(argv, '--backend') ?? 'auto';
   if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
@@ -143,15 +153,16 @@ export async function main(
     }
     if (cmd === 'batch') {
       if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
+        io.stdout('layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n--threads N: worker threads for the CPU\'s bulk checks (default: the available cores; 1: one thread).\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
         return 0;
       }
       const b = takeOption(args, '--backend') ?? 'cpu';
       if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
       const t = takeOption(args, '--request-timeout');
       const requestTimeoutMs = t === undefined ? undefined : parseDuration(t, '--request-timeout');
+      const threads = await threadsOption(args);
       if (args.length) throw new UsageError(`batch: unexpected argument '${args[0]}'`);
-      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, threads, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
       return 0;
     }
     if (cmd === 'show') return await (await import('./show.js')).showCommand.run(args, io);
@@ -167,9 +178,10 @@ export async function main(
     const backendChoice = backendOption(args);
     const t = takeOption(args, '--timeout');
     const timeoutMs = t === undefined ? undefined : parseDuration(t, '--timeout');
+    const threads = await threadsOption(args);
     const unknown = args.find((a) => a.startsWith('--'));
     if (unknown !== undefined) throw new UsageError(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
-    const ctx = makeContext(backendChoice);
+    const ctx = makeContext(backendChoice, threads);
     try {
       // --timeout bounds the request: the algebra through its deadline checks, a bulk check
       // through the backend's RunOptions (see context.ts)

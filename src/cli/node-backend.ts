@@ -1,8 +1,12 @@
-/** The backend of the CLI and batch in Node: the GPU device comes from the `webgpu` package. */
+/** The backend of the CLI and batch in Node: the GPU device comes from the `webgpu` package;
+ *  a CPU backend runs on `threads` worker threads when threads > 1 (engine/threaded-cpu.ts,
+ *  loaded only then). */
 import type { Backend, BackendChoice } from '../engine/backend.js';
 import { nodeDeviceSource } from '../engine/device-node.js';
 import { createBackend } from '../engine/select.js';
 
-export async function createNodeBackend(choice: BackendChoice): Promise<Backend> {
-  return createBackend(choice, nodeDeviceSource);
+export async function createNodeBackend(choice: BackendChoice, threads = 1): Promise<Backend> {
+  const b = await createBackend(choice, nodeDeviceSource);
+  if (threads <= 1 || b.info.backend !== 'cpu') return b;
+  return (await import('../engine/threaded-cpu.js')).withThreads(b, threads);
 }

@@ -15,6 +15,10 @@ import { LAWS, type LawName } from '../verify/laws.js';
 import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
 import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
 import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
+import { parseThreads } from '../engine/pool.js';
+import { runVerifyThreaded } from '../verify/parallel.js';
+import { parseShard, shardSource, type Shard } from '../verify/shard.js';
+import { searchKey, shardReport } from '../verify/merge.js';
 
 export interface VerifyIo {
   stdout: (s: string) => void;
@@ -58,6 +62,11 @@ Options:
   --examples K                examples to keep in the report (default 10)
   --json                      one JSON object: candidates, passed, failed, skipped, backend,
                               adapter, seconds, examples, …
+  --threads N                 CPU worker threads (default: the available cores; 1: this thread)
+  --shard k/n                 only the k-th of n equal parts of the candidate order (1 ≤ k ≤ n;
+                              also from the environment: LAYOUTGPU_SHARD=k/n); the --json
+                              report carries what \`layoutgpu merge\` needs to print the
+                              report of the whole search
   --help
 
 Without --out, matches are printed when there are at most 20. A progress bar (candidates/s,
@@ -76,7 +85,7 @@ interface Parsed {
 const FLAGS = new Set(['--json', '--help', '-h', '--enumerate', '--quiet']);
 const OPTIONS = new Set([
   '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size',
-  '--backend', '--out', '--examples', '--outer', '--with',
+  '--backend', '--out', '--examples', '--outer', '--with', '--threads', '--shard',
 ]);
 
 function parseArgv(argv: readonly string[]): Parsed {
@@ -232,6 +241,33 @@ function progressBar(io: VerifyIo): { update(done: number, total: number | undef
   };
 }
 
+/** The human report of a verify run (also what \`layoutgpu merge\` prints for merged shards):
+ *  `matches` is the number of matches of a search, `shown` its first ones (up to 21). */
+export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: string | null; matches: number; shown: readonly string[] }): string[] {
+  const { isLaw, matches } = o;
+  const out = o.out ?? undefined;
+  const shownMatches = o.shown;
+  const L: string[] = [];
+  L.push(`${summary.property} over ${summary.source}`);
+  L.push(
+    isLaw
+      ? `${summary.candidates} candidates: ${summary.passed} passed (${summary.skipped} unconfirmed refusals), ${summary.failed} counterexamples`
+      : `${summary.candidates} candidates: ${summary.passed} match, ${summary.failed} do not`,
+  );
+  L.push(`${summary.seconds.toFixed(3)} s, ${rate(summary.candidates, summary.seconds)} candidates/s, backend ${summary.backend} (${summary.adapter})${summary.fallbacks ? `, ${summary.fallbacks} answered on the CPU` : ''}`);
+  if (isLaw) {
+    for (const e of summary.examples) {
+      L.push(`counterexample ${e.candidate.join(' ')}`);
+      L.push(`  minimal: ${e.shrunk!.join(' ')}: ${e.reason}`);
+    }
+    if (summary.failed > summary.examples.length) L.push(`  … ${summary.failed - summary.examples.length} more${out ? '' : ' (raise --examples)'}`);
+  } else if (out === undefined) {
+    for (const m of shownMatches.slice(0, 20)) L.push(m);
+    if (matches > 20) L.push(`… ${matches - 20} more (use --out <file> for all)`);
+  } else L.push(`${matches} matches written to ${out}`);
+  return L;
+}
+
 const BAD = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
 
 export const verifyCommand = {
@@ -245,7 +281,12 @@ export const verifyCommand = {
         return 0;
       }
       const prop = property(p);
-      const src = source(p, prop);
+      const whole = source(p, prop);
+      const shardText = p.opts.get('--shard') ?? process.env.LAYOUTGPU_SHARD;
+      const shard: Shard | null = shardText === undefined || shardText === '' ? null : parseShard(shardText, p.opts.has('--shard') ? '--shard' : 'LAYOUTGPU_SHARD');
+      const part = shard ? shardSource(whole, shard) : null;
+      const src = part ? part.source : whole;
+      const threads = parseThreads(p.opts.get('--threads'));
       const backend = p.opts.get('--backend') ?? 'auto';
       if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
       const examples = intOpt(p, '--examples') ?? 10;
@@ -273,7 +314,8 @@ export const verifyCommand = {
       if (bar && src.total !== undefined) io.stderr(`verify: ${src.total} candidates (${src.describe})\n`);
       let summary: VerifySummary;
       try {
-        summary = await runVerify({
+        summary = await runVerifyThreaded({
+          threads,
           property: prop,
           source: src,
           engine,
@@ -295,28 +337,14 @@ export const verifyCommand = {
       }
       if (isLaw && out !== undefined) for (const e of summary.examples) pending.push(JSON.stringify(e) + '\n');
       flush();
+      const firstMatches = isLaw ? [] : summary.examples.slice(0, 21).map((e) => e.candidate[0]!);
       if (!isLaw) summary.examples = summary.examples.slice(0, examples);
       if (json) {
-        io.stdout(JSON.stringify(summary) + '\n');
+        const extra = shard && part ? shardReport(summary, { shard, range: part.range, total: whole.total!, key: searchKey(prop, whole), examples, isLaw, matches: firstMatches, out: out ?? null }) : summary;
+        io.stdout(JSON.stringify(extra) + '\n');
       } else {
-        const L: string[] = [];
-        L.push(`${summary.property} over ${summary.source}`);
-        L.push(
-          isLaw
-            ? `${summary.candidates} candidates: ${summary.passed} passed (${summary.skipped} unconfirmed refusals), ${summary.failed} counterexamples`
-            : `${summary.candidates} candidates: ${summary.passed} match, ${summary.failed} do not`,
-        );
-        L.push(`${summary.seconds.toFixed(3)} s, ${rate(summary.candidates, summary.seconds)} candidates/s, backend ${summary.backend} (${summary.adapter})${summary.fallbacks ? `, ${summary.fallbacks} answered on the CPU` : ''}`);
-        if (isLaw) {
-          for (const e of summary.examples) {
-            L.push(`counterexample ${e.candidate.join(' ')}`);
-            L.push(`  minimal: ${e.shrunk!.join(' ')}: ${e.reason}`);
-          }
-          if (summary.failed > summary.examples.length) L.push(`  … ${summary.failed - summary.examples.length} more${out ? '' : ' (raise --examples)'}`);
-        } else if (out === undefined) {
-          for (const m of shownMatches.slice(0, 20)) L.push(m);
-          if (matches > 20) L.push(`… ${matches - 20} more (use --out <file> for all)`);
-        } else L.push(`${matches} matches written to ${out}`);
+        const L = summaryLines(summary, { isLaw, out: out ?? null, matches, shown: shownMatches });
+        if (shard && part) L.push(`shard ${shard.k}/${shard.n}: candidates [${part.range[0]}, ${part.range[1]}) of ${whole.total}`);
         io.stdout(L.join('\n') + '\n');
       }
       return isLaw && summary.failed > 0 ? 1 : 0;

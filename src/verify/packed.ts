@@ -103,6 +103,8 @@ export class FlatBatchBuilder {
       }
       this.n += m;
     } else this.walk(sh, l.stride);
+    // the walk reserves entries only: the boundary needs room too (a typed array drops it else)
+    if (this.count + 2 > this.start.length) this.reserve(0);
     this.count++;
     this.start[this.count] = this.n;
   }

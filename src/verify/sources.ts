@@ -15,7 +15,9 @@
  *
  * ## Random layouts (`--random K --seed S`)
  *
- * A seeded 32-bit generator (mulberry32 of the seed); for each candidate: a depth uniform in
+ * A seeded 32-bit generator per candidate (mulberry32 started from a hash of the seed and the
+ * candidate's number k, so candidate k does not depend on the ones before it: shards and
+ * threads draw their part directly); for each candidate: a depth uniform in
  * [0, maxDepth] (depth 0: one entry s:d; depth k: a tuple of 1..maxRank members of depth < k, one
  * of them of depth k − 1), shape entries uniform in [1, maxShape] but cut so that the size stays
  * ≤ maxSize, strides uniform in [0, maxStride], except that one stride in four is a power of
@@ -25,7 +27,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, makeFlat, makeLayout, size, type Layout } from '../algebra/layout.js';
-import { parseLayout } from '../algebra/notation.js';
+import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { FlatBatchBuilder, type FlatBatch } from './packed.js';
 import { compactEntries } from './cpu.js';
@@ -57,6 +59,30 @@ export interface Source {
   arity: number;
   chunks(chunkSize: number): Iterable<Chunk>;
   describe: string;
+  /** the candidates [lo, hi) of this source, in the same order (sharding, threads); sources
+   *  without it are sliced by shard.ts's generic walk */
+  slice?(lo: number, hi: number): Source;
+  /** a plain-data description from which sourceFromSpec rebuilds the source in a worker */
+  spec?: SourceSpec;
+}
+
+/** A source as plain data (it crosses to worker threads): the options of an enumeration or of
+ *  a random source, or the candidates of a list in notation. */
+export type SourceSpec =
+  | { kind: 'enumerate'; options: EnumerateOptions; range: [number, number] }
+  | { kind: 'random'; options: RandomOptions; range: [number, number] }
+  | { kind: 'list'; items: string[][]; arity: number; describe: string };
+
+/** The source a SourceSpec describes (the inverse of `Source.spec`). */
+export function sourceFromSpec(spec: SourceSpec): Source {
+  switch (spec.kind) {
+    case 'enumerate':
+      return enumerateSource(spec.options).slice!(spec.range[0], spec.range[1]);
+    case 'random':
+      return randomSource(spec.options).slice!(spec.range[0], spec.range[1]);
+    case 'list':
+      return listSource(spec.items.map((c, i) => c.map((t) => parseLayout(t, `candidate ${i + 1}`))), spec.describe, spec.arity);
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -169,75 +195,122 @@ export function enumerateSource(o: EnumerateOptions): Source {
     );
   }
   const total = Number(exact);
-  return {
-    total,
+  const describe = `every flat layout of size ${opts.size}, rank ≤ ${opts.maxRank}, strides ≤ ${opts.maxStride}`;
+  const part = (lo: number, hi: number): Source => ({
+    total: hi - lo,
     arity: 1,
-    describe: `every flat layout of size ${opts.size}, rank ≤ ${opts.maxRank}, strides ≤ ${opts.maxStride}`,
-    chunks: (chunkSize) => enumerateChunks(opts, chunkSize),
-    scanCompact: (blockSize) => enumerateScanCompact(opts, blockSize),
-  };
+    describe,
+    spec: { kind: 'enumerate', options: opts, range: [lo, hi] },
+    chunks: (chunkSize) => enumerateChunks(opts, chunkSize, lo, hi),
+    scanCompact: (blockSize) => enumerateScanCompact(opts, blockSize, lo, hi),
+    slice: (a, b) => part(lo + a, lo + Math.min(b, hi - lo)),
+  });
+  return part(0, total);
 }
 
-/** the fused compact scan of an enumeration (same order, same verdicts as the chunks) */
-function* enumerateScanCompact(o: Required<EnumerateOptions>, blockSize: number): Generator<ScanBlock> {
-  const D = o.maxStride;
+/** A run of the enumeration: the candidates of one shape with a fixed stride prefix
+ *  d_1..d_(r−1), the last stride running over [v0, v1]. */
+interface EnumRun {
+  sh: number[];
+  d: Float64Array;
+  v0: number;
+  v1: number;
+}
+
+/**
+ * The runs of the enumeration that hold the candidates [lo, hi), in order (the first and the
+ * last may be partial). Candidate k of a shape block of rank r has the stride digits of k − base
+ * in base D + 1 (d_1 most significant), so the walk starts at lo without visiting what precedes.
+ * The Float64Array `d` is reused from run to run.
+ */
+function* enumerateRuns(o: Required<EnumerateOptions>, lo: number, hi: number): Generator<EnumRun> {
+  const B = o.maxStride + 1;
+  let base = 0;
+  for (let r = 1; r <= o.maxRank && base < hi; r++) {
+    const block = B ** r;
+    for (const sh of factorisations(o.size, r)) {
+      if (base >= hi) return;
+      if (base + block <= lo) {
+        base += block;
+        continue;
+      }
+      // first candidate of this shape inside [lo, hi): its digits
+      const first = Math.max(lo, base) - base;
+      const d = new Float64Array(r);
+      let q = Math.floor(first / B);
+      let v0 = first - q * B;
+      for (let k = r - 2; k >= 0; k--) {
+        d[k] = q % B;
+        q = Math.floor(q / B);
+      }
+      let at = base + first - v0; // number of the run's v = 0 candidate
+      for (;;) {
+        const v1 = Math.min(o.maxStride, hi - 1 - at);
+        yield { sh, d, v0, v1 };
+        at += B;
+        v0 = 0;
+        if (at >= hi) return;
+        let k = r - 2;
+        while (k >= 0 && d[k] === o.maxStride) d[k--] = 0;
+        if (k < 0) break;
+        d[k]!++;
+      }
+      base += block;
+    }
+  }
+}
+
+/** the fused compact scan of the enumeration's candidates [lo, hi) (same order, same verdicts
+ *  as the chunks): per run, cosize = 1 + Σ_(k<r) (s_k − 1)·d_k + (s_r − 1)·v grows by s_r − 1
+ *  with v, and only the runs' candidates with cosize = N get the structural check */
+function* enumerateScanCompact(o: Required<EnumerateOptions>, blockSize: number, lo = 0, hi = enumerateCount(o)): Generator<ScanBlock> {
   const N = o.size;
-  let first = 0;
+  let first = lo;
   let count = 0;
   let matches: string[] = [];
-  const d = new Float64Array(o.maxRank);
-  for (let r = 1; r <= o.maxRank; r++) {
-    for (const sh of factorisations(N, r)) {
-      const last = r - 1;
-      const sl = sh[last]! - 1;
-      d.fill(0);
-      // prefix: cosize contribution and the number of zero strides among d_1..d_(r−1)
-      let partial = 0;
-      let zeros = last;
-      for (;;) {
-        if (zeros === 0) {
-          // candidates v = 0..D of this block; v = 0 is a zero stride (never compact)
-          let co = 1 + partial + sl;
-          for (let v = 1; v <= D; v++, co += sl) {
-            if (co !== N) continue;
-            d[last] = v;
-            if (compactEntries(sh, d, 0, r)) matches.push(`(${sh.join(',')}):(${Array.from(d.subarray(0, r)).join(',')})`);
-          }
-        }
-        count += D + 1;
-        if (count >= blockSize) {
-          yield { first, count, matches };
-          first += count;
-          count = 0;
-          matches = [];
-        }
-        let k = last - 1;
-        while (k >= 0 && d[k] === D) {
-          partial -= (sh[k]! - 1) * D;
-          d[k--] = 0;
-          zeros++;
-        }
-        if (k < 0) break;
-        if (d[k] === 0) zeros--;
-        d[k]!++;
-        partial += sh[k]! - 1;
+  for (const { sh, d, v0, v1 } of enumerateRuns(o, lo, hi)) {
+    const r = sh.length;
+    const last = r - 1;
+    const sl = sh[last]! - 1;
+    let partial = 0;
+    let zero = false;
+    for (let k = 0; k < last; k++) {
+      if (d[k] === 0) zero = true;
+      partial += (sh[k]! - 1) * d[k]!;
+    }
+    if (!zero) {
+      // v = 0 is a zero stride (never compact)
+      const vs = Math.max(1, v0);
+      let co = 1 + partial + sl * vs;
+      for (let v = vs; v <= v1; v++, co += sl) {
+        if (co !== N) continue;
+        d[last] = v;
+        if (compactEntries(sh, d, 0, r)) matches.push(`(${sh.join(',')}):(${Array.from(d.subarray(0, r)).join(',')})`);
       }
+      d[last] = 0;
+    }
+    count += v1 - v0 + 1;
+    if (count >= blockSize) {
+      yield { first, count, matches };
+      first += count;
+      count = 0;
+      matches = [];
     }
   }
   if (count > 0) yield { first, count, matches };
 }
 
 /**
- * The chunks of an enumeration. The arrays of a chunk are reused for the next one: a consumer
- * finishes with a chunk before it asks for the next (as every consumer here does).
+ * The chunks of the enumeration's candidates [lo, hi). The arrays of a chunk are reused for the
+ * next one: a consumer finishes with a chunk before it asks for the next (as every consumer
+ * here does).
  */
-function* enumerateChunks(o: Required<EnumerateOptions>, chunkSize: number): Generator<Chunk> {
-  const D = o.maxStride;
+function* enumerateChunks(o: Required<EnumerateOptions>, chunkSize: number, lo = 0, hi = enumerateCount(o)): Generator<Chunk> {
   const R = o.maxRank;
   const start = new Uint32Array(chunkSize + 1);
   const shapes = new Float64Array(chunkSize * R);
   const strides = new Float64Array(chunkSize * R);
-  let first = 0;
+  let first = lo;
   let count = 0;
   let n = 0;
   const chunk = (): Chunk => ({
@@ -245,33 +318,23 @@ function* enumerateChunks(o: Required<EnumerateOptions>, chunkSize: number): Gen
     count,
     flat: { count, start: start.subarray(0, count + 1), shapes: shapes.subarray(0, n), strides: strides.subarray(0, n) },
   });
-  const d = new Float64Array(R);
-  for (let r = 1; r <= R; r++) {
-    for (const sh of factorisations(o.size, r)) {
-      d.fill(0);
-      const last = r - 1;
-      for (;;) {
-        // the fastest digit d_r runs 0..D with the prefix d_1..d_(r−1) fixed
-        for (let v = 0; v <= D; v++) {
-          for (let k = 0; k < last; k++) {
-            shapes[n + k] = sh[k]!;
-            strides[n + k] = d[k]!;
-          }
-          shapes[n + last] = sh[last]!;
-          strides[n + last] = v;
-          n += r;
-          start[++count] = n;
-          if (count === chunkSize) {
-            yield chunk();
-            first += count;
-            count = 0;
-            n = 0;
-          }
-        }
-        let k = last - 1;
-        while (k >= 0 && d[k] === D) d[k--] = 0;
-        if (k < 0) break;
-        d[k]!++;
+  for (const { sh, d, v0, v1 } of enumerateRuns(o, lo, hi)) {
+    const last = sh.length - 1;
+    // the fastest digit d_r runs v0..v1 with the prefix d_1..d_(r−1) fixed
+    for (let v = v0; v <= v1; v++) {
+      for (let k = 0; k < last; k++) {
+        shapes[n + k] = sh[k]!;
+        strides[n + k] = d[k]!;
+      }
+      shapes[n + last] = sh[last]!;
+      strides[n + last] = v;
+      n += last + 1;
+      start[++count] = n;
+      if (count === chunkSize) {
+        yield chunk();
+        first += count;
+        count = 0;
+        n = 0;
       }
     }
   }
@@ -362,22 +425,57 @@ export function randomLayout(next: () => number, o: Required<RandomOptions>, sin
 
 export function randomSource(opts: RandomOptions): Source {
   const o = checkRandom(opts);
-  return {
-    total: o.count,
+  const describe = `${o.count} random ${o.arity === 2 ? 'pairs' : 'layouts'} (seed ${o.seed})`;
+  const part = (lo: number, hi: number): Source => ({
+    total: hi - lo,
     arity: o.arity,
-    describe: `${o.count} random ${o.arity === 2 ? 'pairs' : 'layouts'} (seed ${o.seed})`,
-    chunks: (chunkSize) => randomChunks(o, chunkSize),
+    describe,
+    spec: { kind: 'random', options: o, range: [lo, hi] },
+    chunks: (chunkSize) => randomChunks(o, chunkSize, lo, hi),
+    slice: (a, b) => part(lo + a, lo + Math.min(b, hi - lo)),
+  });
+  return part(0, o.count);
+}
+
+/**
+ * The generator of candidate k of a random source with seed S: mulberry32 started from a hash
+ * of (S, k), so that any candidate can be drawn without the ones before it (shards and
+ * threads start anywhere in the order). `at(k)` restarts `next` at candidate k's stream.
+ */
+export function candidateStreams(seed: number): { next: () => number; at(k: number): void } {
+  const sLo = seed >>> 0;
+  const sHi = Math.floor(seed / 4294967296) >>> 0;
+  let a = 0;
+  const mix = (h: number, v: number): number => {
+    h = Math.imul(h ^ v, 0x85ebca6b);
+    return Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ (h >>> 16);
+  };
+  return {
+    next: () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    },
+    at(k: number): void {
+      let h = mix(mix(0x9e3779b9, sLo), sHi);
+      h = mix(mix(h, k >>> 0), Math.floor(k / 4294967296) >>> 0);
+      a = (h ^ (h >>> 15)) >>> 0;
+    },
   };
 }
 
-function* randomChunks(o: Required<RandomOptions>, chunkSize: number): Generator<Chunk> {
-  const next = rng(o.seed);
-  for (let first = 0; first < o.count; first += chunkSize) {
-    const count = Math.min(chunkSize, o.count - first);
+function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi = o.count): Generator<Chunk> {
+  const g = candidateStreams(o.seed);
+  const next = g.next;
+  for (let first = lo; first < hi; first += chunkSize) {
+    const count = Math.min(chunkSize, hi - first);
     const items: Layout[][] = new Array(count);
     // single layouts are packed while they are drawn (no second walk of the tuples)
     const flat = o.arity === 1 ? new FlatBatchBuilder(count, count * 6) : null;
     for (let i = 0; i < count; i++) {
+      g.at(first + i);
       if (flat) {
         items[i] = [randomLayout(next, o, flat)];
         continue;
@@ -442,17 +540,22 @@ export function textSource(text: string, name: string): Source {
 }
 
 export function listSource(cands: Layout[][], describe: string, arity = cands[0]?.length ?? 1): Source {
-  return {
-    total: cands.length,
+  const part = (lo: number, hi: number): Source => ({
+    total: hi - lo,
     arity,
     describe,
+    get spec(): SourceSpec {
+      return { kind: 'list', items: cands.slice(lo, hi).map((c) => c.map(formatLayout)), arity, describe };
+    },
     *chunks(chunkSize) {
-      for (let first = 0; first < cands.length; first += chunkSize) {
-        const items = cands.slice(first, first + chunkSize);
+      for (let first = lo; first < hi; first += chunkSize) {
+        const items = cands.slice(first, Math.min(first + chunkSize, hi));
         yield { first, count: items.length, items };
       }
     },
-  };
+    slice: (a, b) => part(lo + a, lo + Math.min(b, hi - lo)),
+  });
+  return part(0, cands.length);
 }
 
 /** the flat layout of candidate i of a flat batch, as a Layout */

@@ -1,0 +1,247 @@
+/**
+ * A pool of worker threads for the CPU's bulk work (Node only, like device-node.ts: the page
+ * never imports it). Work is a list of tasks `{kind, payload}` (plain data, SharedArrayBuffers
+ * shared); each worker runs one task at a time with the handler that `pool-worker.ts` names
+ * for its kind, and the pool hands out the next task as soon as a worker is free.
+ *
+ * - Lazy: no thread starts before the first task; an idle worker does not keep the process
+ *   alive (unref), a busy one does.
+ * - Failures never hang: a task that throws fails the run with its LayoutError; a worker that
+ *   dies (exit, uncaught error, out of memory) fails the run with a PoolError saying what
+ *   completed; a deadline fails it with `timeout` even while workers are busy. In every case
+ *   the busy workers are terminated (the pool starts fresh ones for the next run).
+ * - Workers load in every way the code runs: the compiled entry next to this file (dist/), or,
+ *   under vitest (TypeScript sources), the same entry through tsx (pool-boot.mjs).
+ */
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { LayoutError, type ErrorKind } from '../algebra/errors.js';
+
+/** One unit of work: the kind names the handler in pool-worker.ts. */
+export interface PoolTask {
+  kind: string;
+  payload: unknown;
+}
+
+/** The worker's messages to the pool. */
+export type WorkerMessage =
+  | { id: number; type: 'progress'; done: number }
+  | { id: number; type: 'done'; result: unknown }
+  | { id: number; type: 'error'; kind: ErrorKind | null; message: string };
+
+/** A worker thread died: the message says which and what completed. */
+export class PoolError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PoolError';
+  }
+}
+
+export interface RunTasksOptions<R> {
+  /** each result as it arrives (tasks finish in any order) */
+  onResult?: (index: number, result: R) => void;
+  /** a task's progress message: its own count of work done so far */
+  onProgress?: (index: number, done: number) => void;
+  /** absolute deadline, Date.now() milliseconds (the same clock in every thread) */
+  deadline?: number;
+  /** what completed, for error messages: e.g. "completed 3 of 8 parts (1.2M of 4M indices)" */
+  completed?: () => string;
+  /** the timeout as the user gave it, for the timeout message */
+  timeoutMs?: number;
+}
+
+/** The default number of threads: the cores available to this process. */
+export function defaultThreads(): number {
+  return Math.max(1, availableParallelism());
+}
+
+/**
+ * Parses a `--threads` value: a positive integer. Errors: `bad-request` naming the option.
+ * Example: parseThreads('4') → 4.
+ */
+export function parseThreads(text: string | undefined, what = '--threads'): number {
+  if (text === undefined) return defaultThreads();
+  if (!/^\s*\d+\s*$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+    throw new LayoutError('bad-request', `${what} takes a positive integer (1 = single-threaded), got '${text}'`);
+  }
+  return Number(text);
+}
+
+interface Slot {
+  worker: Worker;
+  /** the thread's id (worker.threadId is −1 once it has exited) */
+  id: number;
+  busy: boolean;
+  /** set when the worker is terminated on purpose */
+  stopping: boolean;
+}
+
+function workerEntry(): { url: URL; workerData: Record<string, unknown> } {
+  const here = import.meta.url;
+  const compiled = new URL('./pool-worker.js', here);
+  if (existsSync(fileURLToPath(compiled))) return { url: compiled, workerData: {} };
+  // TypeScript sources (vitest, tsx): a plain-JS boot file registers tsx in the thread
+  return { url: new URL('./pool-boot.mjs', here), workerData: { entry: new URL('./pool-worker.ts', here).href } };
+}
+
+export class WorkerPool {
+  private slots: Slot[] = [];
+  private nextId = 1;
+  private running = false;
+
+  /** `size` threads at most; none starts before the first task */
+  constructor(readonly size: number) {
+    if (!Number.isSafeInteger(size) || size < 1) throw new LayoutError('bad-request', `a pool needs at least one thread, got ${size}`);
+  }
+
+  private spawn(): Slot {
+    const { url, workerData } = workerEntry();
+    const fault = process.env.LAYOUTGPU_POOL_FAULT;
+    const worker = new Worker(url, { workerData: { ...workerData, ...(fault ? { fault } : {}) } });
+    const slot: Slot = { worker, id: worker.threadId, busy: false, stopping: false };
+    worker.unref();
+    this.slots.push(slot);
+    return slot;
+  }
+
+  private drop(slot: Slot): void {
+    slot.stopping = true;
+    this.slots = this.slots.filter((s) => s !== slot);
+    void slot.worker.terminate();
+  }
+
+  /**
+   * Runs every task, at most `size` at a time, and resolves with the results in task order.
+   * Rejects with the first task's LayoutError, a PoolError when a worker dies, or `timeout`
+   * at the deadline; the other busy workers are terminated then.
+   */
+  runTasks<R>(tasks: readonly PoolTask[], o: RunTasksOptions<R> = {}): Promise<R[]> {
+    if (this.running) return Promise.reject(new PoolError('the worker pool is already running a job'));
+    this.running = true;
+    const results: R[] = new Array(tasks.length);
+    let next = 0;
+    let finished = 0;
+    let failed = false;
+    const completed = (): string => o.completed?.() ?? `completed ${finished} of ${tasks.length} parts`;
+    const timeoutError = (): LayoutError =>
+      new LayoutError('timeout', `timed out after ${o.timeoutMs ?? 'the deadline of'} ms: ${completed()} on the CPU (${this.size} threads)`);
+    return new Promise<R[]>((resolve, reject) => {
+      const busy = new Set<Slot>();
+      const cleanups: (() => void)[] = [];
+      let timer: ReturnType<typeof setTimeout> | null = null;
+      const finish = (err: unknown): void => {
+        if (failed) return;
+        failed = true;
+        if (timer) clearTimeout(timer);
+        for (const c of cleanups) c();
+        // busy workers are stopped: their tasks no longer matter
+        for (const s of busy) this.drop(s);
+        for (const s of this.slots) s.worker.unref();
+        this.running = false;
+        if (err === null) resolve(results);
+        else reject(err);
+      };
+      const assign = (slot: Slot): void => {
+        if (failed) return;
+        if (next >= tasks.length) {
+          slot.busy = false;
+          busy.delete(slot);
+          slot.worker.unref();
+          if (finished === tasks.length) finish(null);
+          return;
+        }
+        const index = next++;
+        const id = this.nextId++;
+        const t = tasks[index]!;
+        slot.busy = true;
+        busy.add(slot);
+        slot.worker.ref();
+        const onMessage = (m: WorkerMessage): void => {
+          if (m.id !== id || failed) return;
+          if (m.type === 'progress') {
+            o.onProgress?.(index, m.done);
+            return;
+          }
+          off();
+          if (m.type === 'error') {
+            if (m.kind === 'timeout') finish(timeoutError());
+            else finish(m.kind ? new LayoutError(m.kind, m.message) : new PoolError(`a worker thread failed: ${m.message} (${completed()})`));
+            return;
+          }
+          results[index] = m.result as R;
+          finished++;
+          try {
+            o.onResult?.(index, m.result as R);
+          } catch (e) {
+            finish(e);
+            return;
+          }
+          assign(slot);
+        };
+        const onExit = (code: number): void => {
+          off();
+          if (slot.stopping) return;
+          this.slots = this.slots.filter((s) => s !== slot);
+          busy.delete(slot);
+          finish(new PoolError(`worker thread ${slot.id} died (exit code ${code}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+        };
+        const onError = (e: Error): void => {
+          off();
+          this.slots = this.slots.filter((s) => s !== slot);
+          busy.delete(slot);
+          slot.stopping = true;
+          void slot.worker.terminate();
+          finish(new PoolError(`worker thread ${slot.id} died (${e.message}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+        };
+        const off = (): void => {
+          slot.worker.off('message', onMessage);
+          slot.worker.off('exit', onExit);
+          slot.worker.off('error', onError);
+        };
+        cleanups.push(off);
+        slot.worker.on('message', onMessage);
+        slot.worker.on('exit', onExit);
+        slot.worker.on('error', onError);
+        slot.worker.postMessage({ id, kind: t.kind, payload: t.payload, deadline: o.deadline ?? null });
+      };
+      if (o.deadline !== undefined && Number.isFinite(o.deadline)) {
+        timer = setTimeout(() => finish(timeoutError()), Math.max(0, o.deadline - Date.now()));
+      }
+      if (tasks.length === 0) {
+        finish(null);
+        return;
+      }
+      const want = Math.min(this.size, tasks.length);
+      while (this.slots.length < want) this.spawn();
+      for (const s of this.slots.slice(0, want)) assign(s);
+    });
+  }
+
+  /** stops every thread */
+  close(): void {
+    for (const s of [...this.slots]) this.drop(s);
+  }
+}
+
+let shared: WorkerPool | null = null;
+
+/** The process's pool of `size` threads (created on first use; replaced when the size changes). */
+export function sharedPool(size: number): WorkerPool {
+  if (shared && shared.size !== size) {
+    shared.close();
+    shared = null;
+  }
+  return (shared ??= new WorkerPool(size));
+}
+
+/** Splits [lo, hi) into about `parts` ranges of at least `min` (the last ones may be shorter). */
+export function splitRange(lo: number, hi: number, parts: number, min: number): [number, number][] {
+  const n = hi - lo;
+  if (n <= 0) return [];
+  const step = Math.max(min, Math.ceil(n / Math.max(1, parts)));
+  const out: [number, number][] = [];
+  for (let a = lo; a < hi; a += step) out.push([a, Math.min(hi, a + step)]);
+  return out;
+}

@@ -1,0 +1,218 @@
+/**
+ * The CPU backend on every core (Node only): the same answers as CpuBackend (cpu.ts), its bulk
+ * loops split into index ranges over a pool of worker threads (pool.ts) and merged exactly.
+ * - digest_range: Σ, min and max are merged part by part (sums as BigInt).
+ * - check_compact (and check_complement): one shared bitmap (windows of 2^30 offsets) marked
+ *   with Atomics.or; counts add up whatever the interleaving (threaded-tasks.ts). The witness
+ *   is CpuBackend's canonical one: [x] with x the least index whose offset is ≥ size, else the
+ *   least and the greatest preimage of the least colliding offset; both are minima / maxima
+ *   over the parts, so they do not depend on the number of threads.
+ * - check_compose: mismatches add up, the witness is the least mismatching x.
+ * Below `minParallel` indices (and for eval, tile maps, closed-form digests, composed layouts)
+ * the single-threaded CpuBackend answers: small requests start no thread.
+ */
+import type { Layout } from '../algebra/layout.js';
+import type { LayoutFunction } from '../cute/composed.js';
+import { isComposed } from '../cute/composed.js';
+import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
+import { checkComposeArgs, CpuBackend } from './cpu.js';
+import { sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
+import { checkRange, ENUMERATE_LIMIT, prepare } from './prep.js';
+import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
+
+/** offsets per bitmap window (bits): 128 MiB per part */
+const WINDOW_BITS = 2 ** 30;
+/** the parts' bitmaps together: at most 2^33 bits (1 GiB) */
+const BITMAP_BUDGET = 2 ** 33;
+/** indices per part at least */
+const MIN_PART = 1 << 20;
+
+const flatSpec = (l: Layout): FlatSpec => {
+  const p = prepare(l);
+  return { shapes: [...p.shapes], strides: [...p.strides] };
+};
+
+export interface ThreadedOptions {
+  /** below this many indices the single-threaded backend answers (default 2^21) */
+  minParallel?: number;
+  /** indices per part at least (default 2^20; tests use small parts) */
+  minPart?: number;
+  /** offsets per bitmap window (default 2^30; tests use small windows) */
+  windowBits?: number;
+  /** the pool (default: the process's shared pool of `threads` threads) */
+  pool?: WorkerPool;
+}
+
+export class ThreadedCpuBackend implements Backend {
+  readonly info: BackendInfo;
+  private readonly minParallel: number;
+  private readonly minPart: number;
+  private readonly windowBits: number;
+  private poolRef: WorkerPool | null;
+
+  /** `threads` ≥ 2 worker threads over `base` (whose info and single-threaded paths it keeps) */
+  constructor(
+    private readonly base: CpuBackend,
+    readonly threads: number,
+    o: ThreadedOptions = {},
+  ) {
+    this.info = { ...base.info, adapter: `${base.info.adapter}, ${threads} threads` };
+    this.minParallel = o.minParallel ?? 2 ** 21;
+    this.minPart = o.minPart ?? MIN_PART;
+    this.windowBits = o.windowBits ?? WINDOW_BITS;
+    this.poolRef = o.pool ?? null;
+  }
+
+  private get pool(): WorkerPool {
+    return (this.poolRef ??= sharedPool(this.threads));
+  }
+
+  private plain(...ls: LayoutFunction[]): boolean {
+    return ls.every((l) => !isComposed(l));
+  }
+
+  /** runs one task per range and tracks progress over `total` indices (`done0` already done) */
+  private async run<R>(kind: string, ranges: [number, number][], payload: (lo: number, hi: number) => object, opts: RunOptions | undefined, deadline: number, done0: number, total: number): Promise<R[]> {
+    const done = new Float64Array(ranges.length);
+    let sum = done0;
+    const tasks: PoolTask[] = ranges.map(([lo, hi]) => ({ kind, payload: { ...payload(lo, hi), lo, hi } }));
+    return this.pool.runTasks<R>(tasks, {
+      deadline,
+      ...(opts?.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
+      onProgress: (i, d) => {
+        sum += d - done[i]!;
+        done[i] = d;
+        opts?.onProgress?.(sum, total);
+      },
+      onResult: (i) => {
+        sum += ranges[i]![1] - ranges[i]![0] - done[i]!;
+        done[i] = ranges[i]![1] - ranges[i]![0];
+      },
+      completed: () => `completed ${sum} of ${total} indices`,
+    });
+  }
+
+  private parts(lo: number, hi: number): [number, number][] {
+    return splitRange(lo, hi, this.threads * 4, this.minPart);
+  }
+
+  private deadlineOf(opts?: RunOptions): number {
+    return opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
+  }
+
+  evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {
+    return this.base.evalRange(l, lo, hi, opts);
+  }
+
+  evalChunks(l: Layout, lo: number, hi: number, sink: EvalSink, opts?: RunOptions): Promise<void> {
+    return this.base.evalChunks(l, lo, hi, sink, opts);
+  }
+
+  tileMap(a: Layout, b: Layout, opts?: RunOptions): Promise<TileMap> {
+    return this.base.tileMap(a, b, opts);
+  }
+
+  async digestRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
+    if (!this.plain(l)) return this.base.digestRange(l, lo, hi, opts);
+    const p = prepare(l);
+    checkRange(lo, hi, p.size);
+    // the scan costs one step per run along the first (coalesced) mode, not per index
+    const runs = (hi - lo) / (p.shapes[0] ?? 1);
+    if (runs < this.minParallel / 16 || hi - lo > ENUMERATE_LIMIT) return this.base.digestRange(l, lo, hi, opts);
+    const f = flatSpec(l);
+    const parts = await this.run<DigestPart>('digest', this.parts(lo, hi), () => ({ l: f }), opts, this.deadlineOf(opts), 0, hi - lo);
+    let sum = 0n;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const r of parts) {
+      sum += BigInt(r.sum);
+      min = Math.min(min, r.min);
+      max = Math.max(max, r.max);
+    }
+    return { count: hi - lo, sum, min, max };
+  }
+
+  async checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport> {
+    if (!this.plain(l)) return this.base.checkCompact(l, opts);
+    const p = prepare(l);
+    const size = p.size;
+    if (size < this.minParallel) return this.base.checkCompact(l, opts);
+    const f = flatSpec(l);
+    const deadline = this.deadlineOf(opts);
+    // one part per thread, each with its own bitmap of the window (no locked operations);
+    // the bitmaps together stay within BITMAP_BUDGET bits
+    const ranges = splitRange(0, size, this.threads, Math.min(this.minPart, size));
+    const wn = Math.max(32, Math.min(size, this.windowBits, Math.floor(BITMAP_BUDGET / ranges.length / 32) * 32));
+    const windows = Math.ceil(size / wn);
+    const words = Math.ceil(wn / 32);
+    const total = windows * size;
+    let oor = 0;
+    let oorW = -1;
+    let coll = 0;
+    let collV = Infinity;
+    for (let w = 0; w < windows; w++) {
+      const w0 = w * wn;
+      const maps = ranges.map(() => new SharedArrayBuffer(words * 4));
+      const parts = await this.run<CompactPart>('compact', ranges, (lo) => ({ l: f, bits: maps[ranges.findIndex((r) => r[0] === lo)]!, w0, wn, countOor: w === 0 }), opts, deadline, w * size, total);
+      let wColl = Infinity;
+      for (const r of parts) {
+        oor += r.oor;
+        if (r.oorW >= 0 && (oorW < 0 || r.oorW < oorW)) oorW = r.oorW;
+        coll += r.coll;
+        wColl = Math.min(wColl, r.collV);
+      }
+      if (maps.length > 1) {
+        const merged = await this.run<{ coll: number; collV: number }>('compactMerge', splitRange(0, words, this.threads, 1 << 12), () => ({ bitmaps: maps, w0 }), { ...opts, onProgress: undefined }, deadline, 0, words);
+        for (const r of merged) {
+          coll += r.coll;
+          wColl = Math.min(wColl, r.collV);
+        }
+      }
+      if (collV === Infinity) collV = wColl;
+    }
+    let witness: CompactReport['witness'] = null;
+    if (oor > 0) witness = [oorW];
+    else if (coll > 0) {
+      const found = await this.run<{ first: number; last: number }>('find', this.parts(0, size), () => ({ l: f, v: collV }), opts, deadline, 0, size);
+      let first = -1;
+      let last = -1;
+      for (const r of found) {
+        if (r.first >= 0 && (first < 0 || r.first < first)) first = r.first;
+        if (r.last > last) last = r.last;
+      }
+      witness = [first, last];
+    }
+    return { compact: oor === 0 && coll === 0, image: size - oor - coll, outOfRange: oor, collisions: coll, witness };
+  }
+
+  async checkCompose<C extends LayoutFunction>(bf: LayoutFunction, af: LayoutFunction, c: C, opts?: RunOptions): Promise<ComposeReport<C>> {
+    if (isComposed(bf) || isComposed(af) || isComposed(c)) return this.base.checkCompose(bf, af, c, opts);
+    const b: Layout = bf;
+    const a: Layout = af;
+    const A = prepare(a);
+    checkComposeArgs(A, prepare(b), prepare(c));
+    const n = A.size;
+    if (n < this.minParallel) return this.base.checkCompose(b, a, c, opts);
+    const fb = flatSpec(b);
+    const fa = flatSpec(a);
+    const fc = flatSpec(c);
+    const parts = await this.run<{ mismatches: number; witness: number }>('compose', this.parts(0, n), () => ({ b: fb, a: fa, c: fc }), opts, this.deadlineOf(opts), 0, n);
+    let mismatches = 0;
+    let witness = -1;
+    for (const r of parts) {
+      mismatches += r.mismatches;
+      if (r.witness >= 0 && (witness < 0 || r.witness < witness)) witness = r.witness;
+    }
+    return { equal: mismatches === 0, mismatches, witness: witness < 0 ? null : witness, composite: c };
+  }
+
+  dispose(): void {
+    this.base.dispose();
+  }
+}
+
+/** `threads` > 1: the threaded backend over `cpu`; else `cpu` itself. */
+export function withThreads(cpu: Backend, threads: number): Backend {
+  if (threads <= 1 || !(cpu instanceof CpuBackend)) return cpu;
+  return new ThreadedCpuBackend(cpu, threads);
+}

@@ -1,0 +1,178 @@
+/**
+ * The bulk checks' parts, as run in a pool worker (pool-worker.ts) over an index range
+ * [lo, hi). Each part calls the CPU backend's compiled functions (cpu.ts: fill, digest, find,
+ * phi) and returns plain data that threaded-cpu.ts merges; layouts travel as their coalesced
+ * flattening coal♭(L♭) (the same Φ, size and cosize). Deadlines and progress are checked
+ * between blocks.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { makeFlat, type Layout } from '../algebra/layout.js';
+import { CpuBackend } from './cpu.js';
+import { TWO32 } from './prep.js';
+
+/** a layout as plain data: its coalesced flattening */
+export interface FlatSpec {
+  shapes: number[];
+  strides: number[];
+}
+
+interface TaskCtx {
+  deadline: number;
+  progress(done: number): void;
+}
+
+/** indices per block between deadline / progress checks */
+const BLOCK = 1 << 20;
+/** offsets per fill buffer of the compactness part */
+const FILL = 1 << 14;
+
+const cpu = new CpuBackend();
+const layoutOf = (f: FlatSpec): Layout => makeFlat(f.shapes, f.strides);
+
+function blocks(lo: number, hi: number, ctx: TaskCtx, work: (s: number, n: number) => void): void {
+  for (let s = lo; s < hi; ) {
+    const n = Math.min(BLOCK, hi - s);
+    work(s, n);
+    s += n;
+    ctx.progress(s - lo);
+    if (s < hi && Date.now() >= ctx.deadline) throw new LayoutError('timeout', `a worker's part ran past the deadline after ${s - lo} of ${hi - lo} indices`);
+  }
+}
+
+/** Part of digest_range: exact Σ (decimal string), min and max of Φ over [lo, hi). */
+export interface DigestPart {
+  sum: string;
+  min: number;
+  max: number;
+}
+
+/**
+ * Part of check_compact over the indices [lo, hi): offsets in the window [w0, w0 + wn) are
+ * marked in this part's own bitmap (shared memory, but written by this thread only, so plain
+ * stores suffice: no locked operation per index). Collisions within the part are counted here;
+ * those between parts by `compactMerge`.
+ */
+export interface CompactPart {
+  /** #x in [lo, hi) with Φ(x) ≥ size (counted when countOor) */
+  oor: number;
+  /** least such x, or −1 */
+  oorW: number;
+  /** Σ (m − 1) over the offsets of the window that this part hits m ≥ 1 times */
+  coll: number;
+  /** least offset this part hits twice or more, or Infinity */
+  collV: number;
+}
+
+/** number of set bits of a 32-bit word */
+function popcount(x: number): number {
+  x -= (x >>> 1) & 0x55555555;
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  return (Math.imul((x + (x >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) as number;
+}
+
+export const handlers = {
+  digest(p: { l: FlatSpec; lo: number; hi: number }, ctx: TaskCtx): DigestPart {
+    const c = cpu.compiled(layoutOf(p.l));
+    const acc = { sum: 0n, min: Infinity, max: -Infinity };
+    blocks(p.lo, p.hi, ctx, (s, n) => c.digest(s, n, acc));
+    return { sum: acc.sum.toString(), min: acc.min, max: acc.max };
+  },
+
+  compact(p: { l: FlatSpec; lo: number; hi: number; bits: SharedArrayBuffer; w0: number; wn: number; countOor: boolean }, ctx: TaskCtx): CompactPart {
+    const c = cpu.compiled(layoutOf(p.l));
+    const size = c.p.size;
+    const bits = new Uint32Array(p.bits);
+    const buf = c.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
+    const { w0, wn, countOor } = p;
+    let oor = 0;
+    let oorW = -1;
+    let coll = 0;
+    let collV = Infinity;
+    blocks(p.lo, p.hi, ctx, (s0, n0) => {
+      for (let s = s0; s < s0 + n0; s += FILL) {
+        const k = Math.min(FILL, s0 + n0 - s);
+        c.fill(s, k, buf);
+        for (let j = 0; j < k; j++) {
+          const v = buf[j]!;
+          if (v >= size) {
+            if (countOor) {
+              oor++;
+              if (oorW < 0) oorW = s + j;
+            }
+            continue;
+          }
+          const q = v - w0;
+          if (q < 0 || q >= wn) continue;
+          const w = q >>> 5;
+          const b = 1 << (q & 31);
+          const old = bits[w]!;
+          if ((old & b) !== 0) {
+            coll++;
+            if (v < collV) collV = v;
+          } else bits[w] = old | b;
+        }
+      }
+    });
+    return { oor, oorW, coll, collV };
+  },
+
+  /**
+   * The collisions between parts over the words [lo, hi) of their bitmaps: an offset marked by
+   * j ≥ 1 parts adds j − 1 (so, with the parts' own counts, every offset hit m times adds
+   * m − 1); the least offset marked by two parts or more.
+   */
+  compactMerge(p: { bitmaps: SharedArrayBuffer[]; lo: number; hi: number; w0: number }, ctx: TaskCtx): { coll: number; collV: number } {
+    const maps = p.bitmaps.map((m) => new Uint32Array(m));
+    let coll = 0;
+    let collV = Infinity;
+    for (let w = p.lo; w < p.hi; w++) {
+      let acc = 0;
+      let dup = 0;
+      let sum = 0;
+      for (let t = 0; t < maps.length; t++) {
+        const x = maps[t]![w]!;
+        if (x === 0) continue;
+        dup |= acc & x;
+        acc |= x;
+        sum += popcount(x);
+      }
+      if (dup === 0) continue;
+      coll += sum - popcount(acc);
+      if (collV === Infinity) collV = p.w0 + w * 32 + (31 - Math.clz32(dup & -dup));
+      if (((w - p.lo) & 0xffff) === 0) ctx.progress(w - p.lo);
+    }
+    return { coll, collV };
+  },
+
+  find(p: { l: FlatSpec; lo: number; hi: number; v: number }, ctx: TaskCtx): { first: number; last: number } {
+    const c = cpu.compiled(layoutOf(p.l));
+    const st = { first: -1, last: -1 };
+    blocks(p.lo, p.hi, ctx, (s, n) => c.find(s, n, p.v, st));
+    return st;
+  },
+
+  compose(p: { b: FlatSpec; a: FlatSpec; c: FlatSpec; lo: number; hi: number }, ctx: TaskCtx): { mismatches: number; witness: number } {
+    const A = cpu.compiled(layoutOf(p.a));
+    const B = cpu.compiled(layoutOf(p.b));
+    const C = cpu.compiled(layoutOf(p.c));
+    const va = A.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
+    const vc = C.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
+    const phiB = B.phi;
+    let mismatches = 0;
+    let witness = -1;
+    blocks(p.lo, p.hi, ctx, (s0, n0) => {
+      for (let s = s0; s < s0 + n0; s += FILL) {
+        const k = Math.min(FILL, s0 + n0 - s);
+        A.fill(s, k, va);
+        C.fill(s, k, vc);
+        for (let j = 0; j < k; j++) {
+          if (phiB(va[j]!) !== vc[j]) {
+            mismatches++;
+            if (witness < 0) witness = s + j;
+          }
+        }
+      }
+    });
+    return { mismatches, witness };
+  },
+};

@@ -1,0 +1,162 @@
+/**
+ * Shard reports and their merge. A sharded `verify --json` report is the run's summary plus
+ * what a merge needs: which shard (k of n, the candidates [first, end) it covered), which search
+ * (a key over the property, the source and its options, the number of candidates and of
+ * examples), its first matches (for the human report) and its `--out` file. `mergeReports`
+ * checks that the reports belong to one search and cover it exactly once, and builds the
+ * summary the unsharded run gives: counts are sums, examples and matches are the shards' in
+ * shard order (so the first K of the whole run), seconds the sum of the shards' seconds.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { propertyText, type Example, type Property, type VerifySummary } from './run.js';
+import { shardRange, type Shard } from './shard.js';
+import type { Source } from './sources.js';
+
+/** A sharded verify --json report. */
+export interface ShardReport extends VerifySummary {
+  shard: { k: number; n: number; first: number; end: number };
+  search: { key: string; candidates: number; examples: number; law: boolean };
+  /** searches: the shard's first matches (at most 21), in order */
+  matches: string[];
+  /** the shard's --out file, as given, or null */
+  out: string | null;
+}
+
+/** a 64-bit FNV-1a hash of a string, as 16 hex digits (an identity, not a secret) */
+function hash64(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0xcbf29ce4;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 0x01000193);
+    h2 = Math.imul(h2 ^ c, 0x0100019d) ^ (h1 >>> 7);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * The identity of a search: its property and the whole source (options, or the candidates of
+ * a list), hashed. Two runs with the same key enumerate the same candidates in the same order.
+ */
+export function searchKey(p: Property, whole: Source): string {
+  const spec = whole.spec;
+  const what = spec === undefined ? null : spec.kind === 'list' ? spec.items : { kind: spec.kind, options: spec.options };
+  return hash64(JSON.stringify({ property: propertyText(p), source: whole.describe, total: whole.total ?? null, arity: whole.arity, what }));
+}
+
+/** The sharded report of a run (see ShardReport). */
+export function shardReport(
+  summary: VerifySummary,
+  o: { shard: Shard; range: [number, number]; total: number; key: string; examples: number; isLaw: boolean; matches: string[]; out: string | null },
+): ShardReport {
+  return {
+    ...summary,
+    shard: { k: o.shard.k, n: o.shard.n, first: o.range[0], end: o.range[1] },
+    search: { key: o.key, candidates: o.total, examples: o.examples, law: o.isLaw },
+    matches: o.matches.slice(0, 21),
+    out: o.out,
+  };
+}
+
+/** The merged run: the unsharded summary, the first matches of a search, the shards in order. */
+export interface Merged {
+  summary: VerifySummary;
+  isLaw: boolean;
+  /** searches: the first matches (at most 21) */
+  shown: string[];
+  /** the reports in shard order, with the names they were given under */
+  shards: { name: string; report: ShardReport }[];
+}
+
+const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
+
+function asShardReport(name: string, v: unknown): ShardReport {
+  const r = v as Partial<ShardReport> | null;
+  const ok =
+    r !== null &&
+    typeof r === 'object' &&
+    typeof r.shard === 'object' &&
+    r.shard !== null &&
+    typeof r.search === 'object' &&
+    r.search !== null &&
+    [r.shard.k, r.shard.n, r.shard.first, r.shard.end, r.search.candidates, r.search.examples, r.candidates, r.passed, r.skipped, r.seconds].every((x) => typeof x === 'number') &&
+    typeof r.search.key === 'string' &&
+    Array.isArray(r.examples) &&
+    Array.isArray(r.matches);
+  if (!ok) throw bad(`${name} is not a shard report (the output of layoutgpu verify … --shard k/n --json)`);
+  return r as ShardReport;
+}
+
+/**
+ * Merges shard reports (each with the name it came from, for messages). Errors (`bad-request`):
+ * no report, a report that is not a shard report, reports of different searches or shard
+ * counts, a shard given twice, a missing shard, a shard that covers other candidates than
+ * k/n of the search. Example: mergeReports([{name: 'a.json', report: a}, {name: 'b.json', report: b}]).
+ */
+export function mergeReports(inputs: { name: string; report: unknown }[]): Merged {
+  if (inputs.length === 0) throw bad('merge needs at least one shard report');
+  const list = inputs.map((x) => ({ name: x.name, report: asShardReport(x.name, x.report) }));
+  const first = list[0]!;
+  const s0 = first.report;
+  const n = s0.shard.n;
+  const byK = new Map<number, { name: string; report: ShardReport }>();
+  for (const x of list) {
+    const r = x.report;
+    if (r.search.key !== s0.search.key || r.property !== s0.property || r.source !== s0.source || r.search.candidates !== s0.search.candidates || r.search.examples !== s0.search.examples) {
+      throw bad(`${x.name} belongs to a different search than ${first.name} (${r.property} over ${r.source} vs ${s0.property} over ${s0.source}, or other options)`);
+    }
+    if (r.shard.n !== n) throw bad(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
+    const seen = byK.get(r.shard.k);
+    if (seen) throw bad(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
+    const [lo, hi] = shardRange(s0.search.candidates, { k: r.shard.k, n });
+    if (r.shard.first !== lo || r.shard.end !== hi || r.candidates !== hi - lo) {
+      throw bad(`${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`);
+    }
+    byK.set(r.shard.k, x);
+  }
+  const missing: string[] = [];
+  for (let k = 1; k <= n; k++) {
+    if (!byK.has(k)) {
+      const [lo, hi] = shardRange(s0.search.candidates, { k, n });
+      missing.push(`${k}/${n} (candidates [${lo}, ${hi}))`);
+    }
+  }
+  if (missing.length) throw bad(`missing shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  const shards = Array.from({ length: n }, (_, i) => byK.get(i + 1)!);
+  const isLaw = s0.search.law;
+  const K = s0.search.examples;
+  const examples: Example[] = [];
+  const shown: string[] = [];
+  let candidates = 0;
+  let passed = 0;
+  let skipped = 0;
+  let fallbacks = 0;
+  let seconds = 0;
+  const backends = new Set<string>();
+  const adapters = new Set<string>();
+  for (const { report: r } of shards) {
+    candidates += r.candidates;
+    passed += r.passed;
+    skipped += r.skipped;
+    fallbacks += r.fallbacks ?? 0;
+    seconds += r.seconds;
+    backends.add(r.backend);
+    adapters.add(r.adapter);
+    for (const e of r.examples) if (examples.length < K) examples.push(e);
+    for (const m of r.matches) if (shown.length < 21) shown.push(m);
+  }
+  const summary: VerifySummary = {
+    property: s0.property,
+    source: s0.source,
+    candidates,
+    passed,
+    failed: candidates - passed,
+    skipped,
+    backend: [...backends].join('+'),
+    adapter: [...adapters].join('; '),
+    seconds,
+    examples,
+    fallbacks,
+  };
+  return { summary, isLaw, shown, shards };
+}

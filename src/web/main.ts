@@ -50,7 +50,7 @@ function extraArgs(spec: OpSpec): Extra {
   const others: ArgSpec[] = [];
   for (const a of rest) {
     // a tiler (SPEC §8.2) takes the second layout's field: a layout, a shape or <…>
-    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler';
+    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn' || a.kind === 'tiler';
     if (isLayout && !out.layout2) out.layout2 = a;
     else if (!isLayout) others.push(a);
   }
@@ -398,9 +398,10 @@ function update(): void {
   byId('result-formula').textContent = formula(st.op, spec, st, extra);
 
   // the main layout: inline error, facts, picture
-  const p1 = parse(st.layout, a0, spec?.args[0]?.kind === 'any-layout');
+  const k0 = spec?.args[0]?.kind;
+  const p1 = parse(st.layout, a0, k0 === 'any-layout' || k0 === 'any-layout-fn');
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout', extra.layout2.kind === 'tiler') : { layout: null, error: null };
+  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout' || extra.layout2.kind === 'any-layout-fn', extra.layout2.kind === 'tiler') : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));

@@ -12,6 +12,7 @@ import { makeContext, withRequestDeadline } from './context.js';
 import { parseDuration, Usage } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
+import { autoMayOpenDevice } from '../engine/gpu-nodes.js';
 import { bulkOps } from '../engine/bulk-ops.js';
 import { verifyOps } from '../verify/ops.js';
 import { stdinChunks } from './stdin.js';
@@ -211,7 +212,7 @@ const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[j
 if (isEntry) {
   const argv = process.argv.slice(2);
   exitQuietlyOnBrokenPipe(process.stdout);
-  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps)) {
+  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps, autoMayOpenDevice)) {
     // Dawn writes its warnings to fd 2 from native code: run as a child with stderr filtered
     process.exitCode = await runFiltered(argv);
   } else {

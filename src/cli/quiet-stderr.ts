@@ -49,15 +49,21 @@ export class StderrFilter {
  * Whether the command line may open a GPU device (and so needs the filter): the evaluator's
  * commands, verify, bench and gpu-info unless `--backend cpu`; `batch` with `--backend gpu`
  * or `auto`; an op of `deviceOps` unless `--backend cpu`. `--help` never opens one.
+ * `autoMayOpen` (engine/gpu-nodes.ts's autoMayOpenDevice in the CLI) says whether `auto` may open
+ * one here: where it cannot (no GPU device node), the commands whose `auto` goes through
+ * createBackend's probe run on the CPU without a device, so without the child process.
  */
-export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>): boolean {
+export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>, autoMayOpen: () => boolean = () => true): boolean {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || rest.includes('--help') || rest.includes('-h')) return false;
   const backend = optionValue(rest, '--backend');
-  if (cmd === 'batch') return backend === 'gpu' || backend === 'auto';
+  const auto = (): boolean => backend === 'gpu' || (backend !== 'cpu' && autoMayOpen());
+  if (cmd === 'batch') return backend === 'gpu' || (backend === 'auto' && autoMayOpen());
   if (cmd === 'gpu-info') return true;
-  const tools = new Set(['eval', 'digest', 'check', 'tiles', 'verify', 'bench']);
-  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return backend !== 'cpu';
+  // verify and bench acquire a device themselves for auto (no probe)
+  if (cmd === 'verify' || cmd === 'bench') return backend !== 'cpu';
+  const tools = new Set(['eval', 'digest', 'check', 'tiles']);
+  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return auto();
   return false;
 }
 

@@ -15,7 +15,7 @@ import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
 import { composeByMode, logicalDivideByMode } from './cute/divide.js';
 import { logicalProductByMode } from './cute/product.js';
-import { cuteOps } from './cute/ops.js';
+import { cuteOps, parseOrder } from './cute/ops.js';
 import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
 import { looksComposed, parseLayoutFunction } from './cute/composed.js';
@@ -187,7 +187,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'layout-fn':
     case 'any-layout-fn':
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      return parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn');
+      // a plain layout through parseLayoutArg, so a tiler here is named as such (domain)
+      return looksComposed(v) ? parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn') : parseLayoutArg(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
     case 'any-layout':
     case 'tuple':
@@ -195,9 +196,9 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'coord':
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      // a composed layout where a plain one (or a tiler) is needed (SPEC §9.1): domain, once it parses
+      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'tiler') return parseTiler(v, a.name);
-      // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
-      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);
@@ -215,6 +216,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       if (!Number.isSafeInteger(v)) throw huge(a, what, String(v));
       return v;
     }
+    case 'order':
+      return parseOrder(v, spec.name);
     default:
       return v;
   }

@@ -46,24 +46,22 @@ export class StderrFilter {
 }
 
 /**
- * Whether the command line may open a GPU device (and so needs the filter): the evaluator's
- * commands, verify, bench and gpu-info unless `--backend cpu`; `batch` with `--backend gpu`
- * or `auto`; an op of `deviceOps` unless `--backend cpu`. `--help` never opens one.
- * `autoMayOpen` (engine/gpu-nodes.ts's autoMayOpenDevice in the CLI) says whether `auto` may open
- * one here: where it cannot (no GPU device node), the commands whose `auto` goes through
- * createBackend's probe run on the CPU without a device, so without the child process.
+ * Whether the command line may load Dawn (and so needs the filter): gpu-info; verify and bench
+ * unless `--backend cpu`; the evaluator's commands and the ops of `deviceOps` with `--backend
+ * gpu`, or `auto` (the default) unless `softwareOnly` (auto then decides without Dawn, see
+ * device-node.ts probeNodeAdapter); `batch` with `--backend gpu`, or `auto` unless
+ * `softwareOnly`. `--help` never loads it.
+ * Example: mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], ops, true) = true.
  */
-export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>, autoMayOpen: () => boolean = () => true): boolean {
+export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>, softwareOnly = false): boolean {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || rest.includes('--help') || rest.includes('-h')) return false;
   const backend = optionValue(rest, '--backend');
-  const auto = (): boolean => backend === 'gpu' || (backend !== 'cpu' && autoMayOpen());
-  if (cmd === 'batch') return backend === 'gpu' || (backend === 'auto' && autoMayOpen());
+  if (cmd === 'batch') return backend === 'gpu' || (backend === 'auto' && !softwareOnly);
   if (cmd === 'gpu-info') return true;
-  // verify and bench acquire a device themselves for auto (no probe)
   if (cmd === 'verify' || cmd === 'bench') return backend !== 'cpu';
   const tools = new Set(['eval', 'digest', 'check', 'tiles']);
-  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return auto();
+  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return backend === 'gpu' || (backend !== 'cpu' && !softwareOnly);
   return false;
 }
 

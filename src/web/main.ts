@@ -8,7 +8,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
-import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
@@ -144,7 +144,7 @@ function parse(text: string, what: string, anySize = false, asTiler = false): Pa
       const t = parseTiler(text, what);
       return { layout: isByMode(t) || t === '_' ? null : (t as Layout), error: null };
     }
-    return { layout: parseLayout(text, what), error: null };
+    return { layout: parseLayoutArg(text, what), error: null };
   } catch (e) {
     const err = e instanceof LayoutError ? e : new LayoutError('parse', String(e));
     if (anySize && err.kind === 'overflow') {

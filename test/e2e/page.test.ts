@@ -342,6 +342,18 @@ describe('the browser demo in headless Chromium', () => {
     await expect.poll(() => page.getByTestId('result').getAttribute('data-error-kind')).toBe('parse');
     expect(await page.locator('img').count()).toBe(0);
 
+    // 5b. a layout beyond 2^53 − 1 under an op that takes any size: one outcome, the exact answer
+    // (no overflow error beside it)
+    await page.getByTestId('op').selectOption('size');
+    await typeLayout(page, 'layout-input', '(9007199254740991,2):(1,0)');
+    await expect.poll(() => page.getByTestId('result').textContent()).toBe('18014398509481982');
+    expect(await page.getByTestId('result').getAttribute('data-error-kind')).toBeNull();
+    expect(await err.isVisible()).toBe(false);
+    // an op that computes with the size refuses it: the inline error and the result agree
+    await page.getByTestId('op').selectOption('coalesce');
+    await expect.poll(() => page.getByTestId('result').getAttribute('data-error-kind')).toBe('overflow');
+    expect(await err.getAttribute('data-error-kind')).toBe('overflow');
+
     // 6. a screenshot of a representative state: Example 2.3.8.2 with a GPU check
     await page.goto(`${base}?layout=${encodeURIComponent('(4,8):(1,4)')}&op=logical_divide&layout2=${encodeURIComponent('(2,2):(1,4)')}`);
     await page.waitForSelector('body[data-ready="true"]');

@@ -184,9 +184,9 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'coord':
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      if (a.kind === 'tiler') return parseTiler(v, a.name);
       // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
-      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
+      if ((a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
+      if (a.kind === 'tiler') return parseTiler(v, a.name);
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);

@@ -2,14 +2,19 @@
  * Speed of the evaluator (issue 3, "Speed"): layouts a–d, in M indices/s, median of 3 runs.
  *
  * GPU: the generated kernels against plain hand-written kernels (a division chain with literal
- * constants, the same bindings), measured in the same run: eval without read-back and the
+ * constants, the same bindings, grid-stride over the same fixed grid), measured in the same run: eval without read-back and the
  * compactness check (bitmap cleared, counters reset and read once at the end); small layouts
  * batch many dispatches per submit. Shader-ready latency: a fresh source to a pipeline that
  * has run once.
  * CPU: the CPU backend (generated JavaScript, odometer) against the best plain V8 loop (a
  * division per index, or a nest of loops), eval into a typed array and the compactness check.
  *
- *   npx tsx bench/evaluator.ts [--runs 3] [--cpu-only] [--gpu-only] [--timestamps] [--dawn TOGGLE,...]
+ *   npx tsx bench/evaluator.ts [--runs 3] [--cpu-only] [--gpu-only] [--timestamps] [--dawn TOGGLE,...] [--groups N]
+ *
+ * --groups: workgroups of the grid (default: the backend's choice for the adapter).
+ * The GPU digest (GpuBackend.digestRange, read-back included) is reported in M indices/s over
+ * 16 copies of each layout's range (size·16 indices through the grid, a 2^32-index digest
+ * extrapolated from it).
  *
  * --timestamps: eval of d against the memory-write limit in GPU time (timestamp queries, with
  * Dawn's quantization disabled), for a real GPU.
@@ -60,42 +65,47 @@ const REF_HEAD = `
 struct Params { base: vec2<u32>, count: u32, rel: u32, window: vec2<u32>, window_len: u32, flags: u32, }
 @group(0) @binding(0) var<uniform> params: Params;`;
 
+/** grid-stride, like the generated kernels: G = num_workgroups.x · 256 threads, each taking
+ *  i, i + G, … (a division chain per index) */
 function refEval(l: Layout): string {
-  return `// hand-written reference: eval of ${l.shape}:${l.stride}${REF_HEAD}
+  return `// hand-written reference: eval of ${l.shape}:${l.stride}, grid-stride${REF_HEAD}
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
-  if (i >= params.count) { return; }
-  let x = params.base.x + i;
-  out[i] = ${plainPhiWgsl(l)};
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let grid = nwg.x * 256u;
+  for (var i = gid.x; i < params.count; i = i + grid) {
+    let x = params.base.x + i;
+    out[i] = ${plainPhiWgsl(l)};
+  }
 }`;
 }
 
 /** the memory-write limit: every thread stores its index, nothing computed */
-const FILL = `// memory-write limit: out[i] = x${REF_HEAD}
+const FILL = `// memory-write limit: out[i] = x, grid-stride${REF_HEAD}
 @group(0) @binding(1) var<storage, read_write> out: array<u32>;
 @compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
-  if (i >= params.count) { return; }
-  out[i] = params.base.x + i;
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let grid = nwg.x * 256u;
+  for (var i = gid.x; i < params.count; i = i + grid) {
+    out[i] = params.base.x + i;
+  }
 }`;
 
 function refCompact(l: Layout): string {
-  return `// hand-written reference: compactness of a layout of size ${size(l)}${REF_HEAD}
+  return `// hand-written reference: compactness of a layout of size ${size(l)}, grid-stride${REF_HEAD}
 @group(0) @binding(1) var<storage, read_write> bits: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 4>;
 @compute @workgroup_size(256)
-fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32) {
-  let i = (wid.y * nwg.x + wid.x) * 256u + lid;
-  if (i >= params.count) { return; }
-  let x = params.base.x + i;
-  let v = ${plainPhiWgsl(l)};
-  if (v >= ${size(l)}u) { atomicAdd(&counters[0], 1u); return; }
-  let m = 1u << (v & 31u);
-  let old = atomicOr(&bits[v >> 5u], m);
-  if ((old & m) != 0u) { atomicAdd(&counters[1], 1u); }
+fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {
+  let grid = nwg.x * 256u;
+  for (var i = gid.x; i < params.count; i = i + grid) {
+    let x = params.base.x + i;
+    let v = ${plainPhiWgsl(l)};
+    if (v >= ${size(l)}u) { atomicAdd(&counters[0], 1u); continue; }
+    let m = 1u << (v & 31u);
+    let old = atomicOr(&bits[v >> 5u], m);
+    if ((old & m) != 0u) { atomicAdd(&counters[1], 1u); }
+  }
 }`;
 }
 
@@ -190,10 +200,13 @@ async function cpuBench(): Promise<void> {
 }
 
 async function gpuBench(dev: NodeDevice): Promise<void> {
-  const gpu = new GpuBackend(dev.device, { adapter: adapterLine(dev.adapter), software: dev.adapter.software });
+  const gi = argv.indexOf('--groups');
+  const groups = gi >= 0 ? Number(argv[gi + 1]) : undefined;
+  const gpu = new GpuBackend(dev.device, { adapter: adapterLine(dev.adapter), software: dev.adapter.software, ...(groups ? { gridGroups: groups } : {}) });
+  console.log(`grid: ${gpu.gridGroups} workgroups of 256 threads (every kernel below, generated and hand-written)`);
   console.log(`\nGPU: ${adapterLine(dev.adapter)}`);
   console.log('M indices/s, median of', RUNS, 'runs; generated vs hand-written reference in the same run');
-  console.log('layout  eval gen   ref  ratio target | compact gen   ref  ratio target | shader ready ms | write limit');
+  console.log('layout  eval gen   ref  ratio target | compact gen   ref  ratio target | shader ready ms | write limit | digest (backend, read-back incl.)');
   for (const [name, text] of LAYOUTS) {
     const l = parseLayout(text);
     const n = size(l);
@@ -210,7 +223,12 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const RC: number[] = [];
     const ready: number[] = [];
     const W: number[] = [];
+    const D: number[] = [];
+    await gpu.digestRange(l, 0, n);
     for (let r = 0; r < RUNS; r++) {
+      const td = performance.now();
+      await gpu.digestRange(l, 0, n);
+      D.push(n / ((performance.now() - td) / 1000) / 1e6);
       E.push((n * reps) / (await gpu.time('eval', ge, n, reps)) / 1e6);
       RE.push((n * reps) / (await gpu.time('eval', re, n, reps)) / 1e6);
       C.push((n * reps) / (await gpu.time('compact', gc, n, reps)) / 1e6);
@@ -225,7 +243,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const t = (k: 'gpuEval' | 'gpuCompact') => TARGET[k][name as 'a'];
     console.log(
       `${name}       ${f0(median(E)).padStart(5)} ${f0(median(RE)).padStart(5)}  ${(median(E) / median(RE)).toFixed(2)}  ${String(t('gpuEval')).padStart(4)}  |` +
-        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%)`,
+        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%) | ${f0(median(D)).padStart(5)}`,
     );
   }
   if (argv.includes('--timestamps')) {

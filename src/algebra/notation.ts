@@ -220,6 +220,10 @@ export function parseProfile(text: string, what = 'profile'): Profile {
   return prof;
 }
 
+/**
+ * A nested tuple in canonical notation, without spaces: `(4,(9,25))`, `7`, `()`.
+ * @example formatTuple([4, [9, 25]]) // '(4,(9,25))'
+ */
 export function formatTuple(t: Tuple): string {
   if (typeof t === 'number') return '' + t;
   let out = '(';
@@ -231,6 +235,10 @@ export function formatTuple(t: Tuple): string {
   return out + ')';
 }
 
+/**
+ * A profile in notation: `*`, `(*,(*,*))`.
+ * @example formatProfile(['*', ['*', '*']]) // '(*,(*,*))'
+ */
 export function formatProfile(p: Profile): string {
   return p === '*' ? '*' : `(${p.map(formatProfile).join(',')})`;
 }

@@ -22,6 +22,7 @@ import { prepareGpuKernel, type GpuEnv, type PreparedKernel, type Reference } fr
 import { prepareCpuKernel } from './cpu.js';
 import { summarize, type Timing } from './stats.js';
 import type { GpuKernelKind, KernelSpec } from './wgsl.js';
+import { HARDWARE_GROUPS, SOFTWARE_GROUPS } from '../engine/gpu.js';
 
 export type BenchKernel = GpuKernelKind;
 
@@ -146,7 +147,7 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   const refLayout = opts.referenceLayout !== undefined ? parse(opts.referenceLayout, 'reference layout') : undefined;
 
   const prep = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number): Promise<PreparedKernel | null> => {
-    const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, ...(tileSize ? { tileSize } : {}) };
+    const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, groups: env.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS, ...(tileSize ? { tileSize } : {}) };
     const o = { samples: opts.samples, ...tp, ...(opts.mutate?.[kind] ? { mutate: opts.mutate[kind] } : {}), ...(opts.checkOnly ? { checkOnly: true } : {}) };
     if (env.backend === 'gpu') return prepareGpuKernel(env.gpu!, spec, ref, o);
     return prepareCpuKernel(spec, ref, o);

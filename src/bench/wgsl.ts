@@ -43,7 +43,12 @@ export interface KernelSpec {
   elemBytes: number;
   /** tile: elements per tile (one workgroup each) */
   tileSize?: number;
+  /** workgroups of the grid-stride kernels (copy, gather, scatter, eval); default 256 */
+  groups?: number;
 }
+
+/** workgroups of the grid of copy / gather / scatter / eval when the spec names none */
+export const BENCH_GROUPS = 256;
 
 /** threads per workgroup of the tile kernel: the tile size rounded up to a power of two, ≤ 256 */
 export function tileWorkgroup(tileSize: number): number {
@@ -56,7 +61,7 @@ export function tileWorkgroup(tileSize: number): number {
 export function workgroupsOf(spec: KernelSpec): number {
   if (spec.kind === 'tile') return Math.max(1, spec.n / spec.tileSize!);
   if (spec.kind === 'reduce') return Math.max(1, Math.ceil(Math.ceil(spec.n / REDUCE_PER_THREAD) / BENCH_WG));
-  return Math.max(1, Math.ceil(spec.n / BENCH_WG));
+  return Math.max(1, Math.min(spec.groups ?? BENCH_GROUPS, Math.ceil(spec.n / BENCH_WG)));
 }
 
 /** [x, y] of the 2-D dispatch of `groups` workgroups */
@@ -83,6 +88,7 @@ export function kernelSource(spec: KernelSpec): string {
     `fn flat_wg(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`,
   ];
   const args = '@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32';
+  const gsArgs = '@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>';
   const body: string[] = [];
   switch (spec.kind) {
     case 'copy':
@@ -92,10 +98,11 @@ export function kernelSource(spec: KernelSpec): string {
         `@group(0) @binding(0) var<storage, read> src: array<${E}>;`,
         `@group(0) @binding(1) var<storage, read_write> dst: array<${E}>;`,
         `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${args}) {`,
-        `  let t = flat_wg(wid, nwg) * ${BENCH_WG}u + lid;`,
-        '  if (t >= N) { return; }',
-        spec.kind === 'copy' ? '  dst[t] = src[t];' : spec.kind === 'gather' ? '  dst[t] = src[phi(t)];' : '  dst[phi(t)] = src[t];',
+        `fn main(${gsArgs}) {`,
+        `  let grid = nwg.x * ${BENCH_WG}u;`,
+        '  for (var t = gid.x; t < N; t = t + grid) {',
+        spec.kind === 'copy' ? '    dst[t] = src[t];' : spec.kind === 'gather' ? '    dst[t] = src[phi(t)];' : '    dst[phi(t)] = src[t];',
+        '  }',
         '}',
       );
       break;
@@ -125,10 +132,11 @@ export function kernelSource(spec: KernelSpec): string {
         '@group(0) @binding(0) var<storage, read> unused: array<u32>;',
         '@group(0) @binding(1) var<storage, read_write> out: array<u32>;',
         `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${args}) {`,
-        `  let t = flat_wg(wid, nwg) * ${BENCH_WG}u + lid;`,
-        '  if (t >= N) { return; }',
-        '  out[t] = phi(t);',
+        `fn main(${gsArgs}) {`,
+        `  let grid = nwg.x * ${BENCH_WG}u;`,
+        '  for (var t = gid.x; t < N; t = t + grid) {',
+        '    out[t] = phi(t);',
+        '  }',
         '}',
       );
       break;

@@ -23,7 +23,15 @@ import { sourceLow } from '../cute/swizzle.js';
 import { prepare, TWO32, type Prepared } from './prep.js';
 import { SHADERS } from './shaders.generated.js';
 
+/**
+ * The generated kernels: Φ over a range (eval), its digest, the compactness check, the composite
+ * check and the tile map (`layoutgpu wgsl --kernel …`).
+ */
 export type KernelName = 'eval' | 'digest' | 'compact' | 'compose' | 'tiles';
+/**
+ * Every KernelName, in the CLI's order.
+ * @example KERNELS.includes('compact') // true
+ */
 export const KERNELS: readonly KernelName[] = ['eval', 'digest', 'compact', 'compose', 'tiles'];
 
 /** threads per workgroup */
@@ -186,6 +194,18 @@ export function canStep(p: Prepared): boolean {
   return p.shapes.slice(0, -1).every((s) => s <= 2 ** 31);
 }
 
+/**
+ * How a thread moves from index x to x + G. 'radix' (genWalk's stepping) wherever a shape
+ * before the last is not a power of two, so that Φ by decomposition would divide; 'index'
+ * where Φ of x is masks and shifts only (measured: recomputing it beats the compare-and-select
+ * chain of the stepping there, bench/evaluator.ts layout d), or where a coordinate exceeds 2^31.
+ */
+export function walkMode(p: Prepared): 'radix' | 'index' {
+  const before = p.shapes.slice(0, -1);
+  if (!canStep(p) || before.every((s) => isPow2(s))) return 'index';
+  return 'radix';
+}
+
 const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (1n << BigInt(bits))) % (1n << BigInt(bits));
 
 /**
@@ -201,17 +221,17 @@ const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (
  * arithmetic absorbs. Layouts with a coordinate beyond 2^31 before the last mode walk by index
  * (x += G, o = Φ_L(x)).
  */
-export function genWalk(n: string, p: Prepared, wideIndex: boolean): string {
+export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: 'radix' | 'index' = walkMode(p)): string {
   const idxType = wideIndex ? U64 : U32;
   const offType = p.wideOffset ? U64 : U32;
   const m = p.shapes.length;
   const L: string[] = [`// walk of ${p.text}: coalesced flat (${p.shapes.join(',')}):(${p.strides.join(',')})`];
   L.push(genOuter(`${n}_value`, p));
-  if (!canStep(p)) {
+  if (mode === 'index' || !canStep(p)) {
     L.push(`fn ${n}_inner(x: ${idxType}) -> ${offType} {`, ...phiBody({ ...p, swizzle: undefined, koff: 0 } as Prepared, wideIndex), '  return o;', '}');
     L.push(`struct W_${n} { x: ${idxType}, o: ${offType} }`);
     L.push(`fn ${n}_start(x: ${idxType}) -> W_${n} { return W_${n}(x, ${n}_inner(x)); }`);
-    L.push(`// a coordinate beyond 2^31: by index`);
+    L.push(`// by index: ${canStep(p) ? 'Φ is masks and shifts' : 'a coordinate beyond 2^31'}`);
     L.push(`fn ${n}_step(w: ptr<function, W_${n}>, g: W_${n}) {`);
     L.push(wideIndex ? `  (*w).x = u64_add((*w).x, g.x);` : `  (*w).x = (*w).x + g.x;`);
     L.push(`  (*w).o = ${n}_inner((*w).x);`, '}');
@@ -278,7 +298,12 @@ export function digestPerThread(p: Prepared): number {
 }
 
 /** eval | digest | compact | find of one layout function. */
-export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: LayoutFunction | Prepared, windowed = false): GeneratedKernel {
+export function genSingle(
+  kernel: 'eval' | 'digest' | 'compact' | 'find',
+  l: LayoutFunction | Prepared,
+  windowed = false,
+  mode?: 'radix' | 'index',
+): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
   const parts = [
@@ -291,7 +316,7 @@ export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: Lay
     SHADERS.common,
     `alias OFF_L = ${p.wideOffset ? U64 : U32};`,
     indexOf(wideIndex),
-    genWalk('l', p, wideIndex),
+    genWalk('l', p, wideIndex, mode),
     widen('widen_l', p.wideOffset ? U64 : U32),
   ];
   if (kernel === 'compact' && (windowed || p.size > TWO32)) {

@@ -3,7 +3,11 @@
  * requests of ../shared/bench/algebra-corpus.jsonl are parsed once, then the operation alone
  * is timed, single thread, in-process: the best of several rounds of repeated passes.
  * Then `batch` is timed end to end on the whole corpus (a spawned process, stdin → stdout).
- * Run: npx tsx bench/algebra.ts [path/to/algebra-corpus.jsonl]
+ * Then issue 10's vocabulary: each op of bench/vocab-corpus.jsonl (bench/gen-vocab-corpus.ts)
+ * through its table entry on pre-parsed arguments (result printing included, parsing not),
+ * single thread, the same way; an op the table lacks is reported as missing. Last, `batch`
+ * on the old and new corpora interleaved.
+ * Run: npx tsx bench/algebra.ts [path/to/algebra-corpus.jsonl] [path/to/vocab-corpus.jsonl]
  */
 import { readFileSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
@@ -15,6 +19,7 @@ import { compose } from '../src/algebra/compose.js';
 import { complement } from '../src/algebra/complement.js';
 import { logicalDivide, logicalProduct } from '../src/algebra/divide.js';
 import { coalesce } from '../src/algebra/coalesce.js';
+import { opsByName, parseArgs, type OpContext } from '../src/ops.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusPath = process.argv[2] ?? join(root, '..', 'shared', 'bench', 'algebra-corpus.jsonl');
@@ -98,6 +103,22 @@ for (const [op, list] of Object.entries(jobs)) {
 
 // batch end to end: spawn the compiled CLI, feed the whole corpus, median of 3.
 const bin = join(root, 'bin', 'layoutgpu.js');
+/** Median wall time of 3 `batch` processes on `input`, and its response count. */
+function batchTime(input: string, expect: number): number {
+  const ts: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = performance.now();
+    const p = spawnSync(process.execPath, [bin, 'batch'], { input, maxBuffer: 1 << 30 });
+    const lines = p.stdout.toString().trim().split('\n').length;
+    if (p.status !== 0 || lines !== expect) {
+      console.error(`batch failed: status ${p.status}, ${lines} lines of ${expect}\n${p.stderr}`);
+      process.exit(1);
+    }
+    ts.push((performance.now() - t0) / 1000);
+  }
+  ts.sort((a, b) => a - b);
+  return ts[1]!;
+}
 const times: number[] = [];
 for (let i = 0; i < 3; i++) {
   const t0 = performance.now();
@@ -142,5 +163,87 @@ bigTimes.sort((a, b) => a - b);
 const steady = (reps * requests.length) / (bigTimes[1]! - empty[1]!);
 console.log(
   `batch steady      ${String(reps * requests.length).padStart(8)}   ${fmt(steady).padStart(7)}    ≥    50k  (the corpus ${reps}× in one process, ${bigTimes[1]!.toFixed(3)} s, less start-up)   ${steady >= 50e3 ? 'yes' : 'NO'}`,
+);
+
+// ------------------------------------------------------------ issue 10: CuTe's vocabulary
+const vocabPath = process.argv[3] ?? join(root, 'bench', 'vocab-corpus.jsonl');
+if (!existsSync(vocabPath)) {
+  console.error(`vocab corpus not found: ${vocabPath} (npx tsx bench/gen-vocab-corpus.ts writes it)`);
+  process.exit(2);
+}
+const vocabText = readFileSync(vocabPath, 'utf8');
+const vocab = vocabText.trim().split('\n').map((l) => JSON.parse(l) as { op: string; args: unknown[] });
+const ctx: OpContext = { backendChoice: 'cpu', backend: () => Promise.reject(new Error('no backend in the algebra bench')) };
+// divide/product family ≥ 300k ops/s each, the rest ≥ 1M ops/s (issue 10 "Speed")
+const family = new Set([
+  'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide',
+  'logical_product', 'zipped_product', 'tiled_product', 'flat_product',
+  'blocked_product', 'raked_product', 'tile_to_shape',
+]);
+const vjobs = new Map<string, { jobs: Job[]; failed: number; unparsed: number; missing: boolean }>();
+for (const r of vocab) {
+  let e = vjobs.get(r.op);
+  if (!e) vjobs.set(r.op, (e = { jobs: [], failed: 0, unparsed: 0, missing: !opsByName.has(r.op) }));
+  if (e.missing) continue;
+  const spec = opsByName.get(r.op)!;
+  let args: unknown[];
+  try {
+    args = parseArgs(spec, r.args);
+  } catch {
+    e.unparsed++;
+    continue;
+  }
+  try {
+    spec.run(args, ctx);
+  } catch {
+    e.failed++;
+  }
+  e.jobs.push(() => {
+    try {
+      return spec.run(args, ctx);
+    } catch (err) {
+      return err;
+    }
+  });
+}
+console.log('');
+console.log('CuTe vocabulary (bench/vocab-corpus.jsonl; the table entry on parsed arguments, printing included)');
+console.log('operation            requests  errors   ops/s      target    ok');
+for (const [op, e] of vjobs) {
+  const target = family.has(op) ? 300e3 : 1e6;
+  const label = ['compose', 'logical_divide', 'logical_product'].includes(op) ? `${op} (tiler)` : op;
+  if (e.missing) {
+    console.log(`${label.padEnd(20)} ${'—'.padStart(8)}  missing from the table (not merged yet)`);
+    allOk = false;
+    continue;
+  }
+  if (e.jobs.length === 0) {
+    console.log(`${label.padEnd(20)} ${'0'.padStart(8)}  every request failed to parse (${e.unparsed})`);
+    allOk = false;
+    continue;
+  }
+  const r = rate(e.jobs);
+  const ok = r >= target;
+  allOk &&= ok;
+  const errs = `${e.failed}${e.unparsed ? `+${e.unparsed}p` : ''}`;
+  console.log(
+    `${label.padEnd(20)} ${String(e.jobs.length).padStart(8)}  ${errs.padStart(6)}   ${fmt(r).padStart(7)}    ≥ ${fmt(target).padStart(5)}    ${ok ? 'yes' : 'NO'}`,
+  );
+}
+
+// batch on the old and new corpora interleaved (one line of each in turn, then the rest)
+const oldLines = text.trim().split('\n');
+const newLines = vocabText.trim().split('\n');
+const mixed: string[] = [];
+for (let i = 0; i < Math.max(oldLines.length, newLines.length); i++) {
+  if (i < newLines.length) mixed.push(newLines[i]!);
+  if (i < oldLines.length) mixed.push(oldLines[i]!);
+}
+const mixedText = mixed.join('\n') + '\n';
+const mt = batchTime(mixedText, mixed.length);
+const mixedRate = mixed.length / (mt - empty[1]!);
+allOk &&= mixedRate >= 50e3;
+console.log(
+  `batch mixed       ${String(mixed.length).padStart(8)}   ${fmt(mixedRate).padStart(7)}    ≥    50k  (old + new corpora interleaved, ${mt.toFixed(3)} s, less start-up)   ${mixedRate >= 50e3 ? 'yes' : 'NO'}`,
 );
 console.log(allOk ? 'all targets met' : 'SOME TARGETS MISSED');

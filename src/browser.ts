@@ -9,6 +9,7 @@
  *   const device = await (await navigator.gpu.requestAdapter())!.requestDevice();
  *   const gpu = new GpuBackend(device, { adapter: 'navigator.gpu', software: false });
  *   const report = await gpu.checkCompact(parseLayout('(4,8):(1,4)'));
+ * @module layoutgpu/browser
  */
 export * from './index.js';
 // the CuTe vocabulary

@@ -57,7 +57,7 @@ export { makeOrderedLayout, type LayoutOrder } from './cute/make.js';
 export { rightInverse, leftInverse } from './cute/inverse.js';
 export { filter, filterZeros } from './cute/filter.js';
 export { maxCommonVector, maxCommonLayout } from './cute/common.js';
-export { sliceLayout, dice, sliceOffset, sliceComposed, diceComposed, parseSliceCoord, type SliceCoord } from './cute/slice.js';
+export { sliceLayout, dice, sliceOffset, parseSliceCoord, type SliceCoord } from './cute/slice.js';
 export { upcast, downcast } from './cute/cast.js';
 export { ops, opsByName, runOp } from './ops.js';
 export type { OpSpec, OpContext, Json } from './op-spec.js';

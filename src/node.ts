@@ -6,6 +6,7 @@
  *   const backend = await createBackend('auto', nodeDeviceSource);
  *   await backend.checkCompact(parseLayout('(4,8):(1,4)'));
  *   backend.dispose();
+ * @module layoutgpu
  */
 export * from './browser.js';
 export { type NodeDevice, type NodeDeviceOptions, acquireNodeDevice, hardwareGpuNodes, nodeDeviceSource, probeNodeAdapter } from './engine/device-node.js';

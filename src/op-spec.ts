@@ -14,9 +14,11 @@ export type ArgKind =
   | 'profile' // a string such as (*,(*,*))
   | 'coord' //   a string such as (1,(2,0)): a nested coordinate (entries ≥ 0)
   | 'tiler' //   a string: a layout, an integer, `_`, a shape tuple or `<T1,…,Tk>` (SPEC §8.2)
+  | 'order' //   a string: "col", "row" or a nested tuple of integers (make_layout's O, SPEC §8.4)
   | 'int' //     a JSON integer (a string or a fraction is bad-request)
   | 'json'; //   any JSON value, checked by the op itself
 
+/** One argument of an op: its name (for messages and --help), how it arrives, and whether it may be left out or repeat. */
 export interface ArgSpec {
   name: string;
   kind: ArgKind;
@@ -31,6 +33,10 @@ export interface ArgSpec {
 /** A JSON value as it goes out in a response. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/**
+ * What an op may use besides its arguments: the backend the caller chose, created on first use
+ * (the CLI's makeContext, batch, the page's CPU/GPU engines).
+ */
 export interface OpContext {
   /** the backend the caller asked for (batch --backend, CLI --backend) */
   readonly backendChoice: BackendChoice;
@@ -38,11 +44,16 @@ export interface OpContext {
   backend(): Promise<Backend>;
 }
 
+/**
+ * One operation of the table (src/ops.ts): its protocol name, a summary, its arguments and how it
+ * runs; the CLI, `batch` and the page all read it. See runOp for the errors.
+ */
 export interface OpSpec {
   /** protocol name, e.g. `logical_divide` */
   name: string;
   /** one line for --help */
   summary: string;
+  /** the arguments, in order (parsed and checked by parseArgs before run) */
   args: readonly ArgSpec[];
   /** Runs on parsed arguments (Layout, Tuple, Profile, number or raw JSON per ArgSpec.kind) and
    *  returns the protocol's `result` value. Throws LayoutError for failures. */

@@ -15,7 +15,7 @@ import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 import { bulkOps } from './engine/bulk-ops.js';
 import { composeByMode, logicalDivideByMode } from './cute/divide.js';
 import { logicalProductByMode } from './cute/product.js';
-import { cuteOps } from './cute/ops.js';
+import { cuteOps, parseOrder } from './cute/ops.js';
 import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
 import { verifyOps } from './verify/ops.js';
 import { looksComposed, parseLayoutFunction } from './cute/composed.js';
@@ -144,7 +144,18 @@ export const algebraOps: OpSpec[] = [
   },
 ];
 
+/**
+ * Every operation of the protocol, in --help order: the algebra (algebraOps), CuTe's vocabulary
+ * (cute/), the bulk checks (engine/bulk-ops.ts), verification (verify/ops.ts), the CuTe extras
+ * and the memory ops; layout arguments may be composed layouts where the op says so
+ * (withComposed). Each is a CLI subcommand and a `batch` op.
+ * @example ops.map((o) => o.name).includes('logical_divide') // true
+ */
 export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps]);
+/**
+ * The ops table by protocol name.
+ * @example opsByName.get('compose')!.summary
+ */
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
@@ -176,7 +187,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'layout-fn':
     case 'any-layout-fn':
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      return parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn');
+      // a plain layout through parseLayoutArg, so a tiler here is named as such (domain)
+      return looksComposed(v) ? parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn') : parseLayoutArg(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
     case 'any-layout':
     case 'tuple':
@@ -184,9 +196,9 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'coord':
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      // a composed layout where a plain one (or a tiler) is needed (SPEC §9.1): domain, once it parses
+      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'tiler') return parseTiler(v, a.name);
-      // a composed layout where a plain one is needed (SPEC §9.1): domain, once it parses
-      if ((a.kind === 'layout' || a.kind === 'any-layout') && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);
@@ -204,6 +216,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       if (!Number.isSafeInteger(v)) throw huge(a, what, String(v));
       return v;
     }
+    case 'order':
+      return parseOrder(v, spec.name);
     default:
       return v;
   }
@@ -228,6 +242,13 @@ export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContex
   return spec.run(parseArgs(spec, raw, fromText), ctx);
 }
 
+/**
+ * Runs op `name` on raw arguments (JSON values as in `batch`, or strings from the command line
+ * with fromText) and returns the protocol's `result`. Errors: LayoutError `bad-request` (unknown
+ * op, wrong arity, an argument of the wrong kind), `parse`, and whatever the op throws (`domain`,
+ * `not-composable`, `not-complementable`, `overflow`, `gpu`, `timeout`).
+ * @example await runOp('compose', ['(100):(7)', '(3,5):(10,2)'], ctx) // '(3,5):(70,14)'
+ */
 export async function runOp(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Promise<Json> {
   return await runOpDirect(name, raw, ctx, fromText);
 }

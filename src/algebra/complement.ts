@@ -25,7 +25,7 @@ const INSERTION_SORT_MAX = 24;
 
 /** sortEntries with every argument explicit (the hot callers: no optional parameter). */
 export function sortedEntries(shapes: readonly number[], strides: readonly number[], dropUnit: boolean): SortedEntries {
-  if (shapes.length > INSERTION_SORT_MAX) return mergeSortedEntries(shapes, strides, dropUnit);
+  if (shapes.length > INSERTION_SORT_MAX) return indexSortedEntries(shapes, strides, dropUnit);
   const s: number[] = [];
   const d: number[] = [];
   for (let i = 0; i < shapes.length; i++) {
@@ -48,7 +48,7 @@ export function sortedEntries(shapes: readonly number[], strides: readonly numbe
 
 /** The same order for many entries: a sort of the entries' indices (the engine's O(n log n)
  *  sort; differences of integers below 2^53 are exact, so the comparison is). */
-function mergeSortedEntries(shapes: readonly number[], strides: readonly number[], dropUnit: boolean): SortedEntries {
+function indexSortedEntries(shapes: readonly number[], strides: readonly number[], dropUnit: boolean): SortedEntries {
   const idx: number[] = [];
   for (let i = 0; i < shapes.length; i++) if (!dropUnit || shapes[i] !== 1) idx.push(i);
   idx.sort((i, j) => strides[i]! - strides[j]! || shapes[i]! - shapes[j]!);

@@ -73,6 +73,8 @@ export const ADDITIVITY_LIMIT = 1 << 26;
 const SPLIT_LOW_LIMIT = 1 << 16;
 /** Additivity questions of at most this many points are enumerated at once (no probes). */
 const ENUMERATE_AT_ONCE = 1 << 10;
+/** The cheap witnesses of additivity are tried at most this many times before enumeration. */
+const PROBE_LIMIT = 1 << 20;
 /** Loops check the deadline every this many steps (a power of two, minus one, as a mask). */
 const DEADLINE_MASK = (1 << 14) - 1;
 
@@ -386,8 +388,8 @@ const indexOf = (live: Live, t: readonly number[]): number => {
   return x;
 };
 
-/** The cheap witnesses of (b): pairs of live entries at their probe points, then the running
- *  maxima; the x of the first failure, or -1. */
+/** The cheap witnesses of (b): pairs of live entries at their probe points (at most
+ *  PROBE_LIMIT of them), then the running maxima; the x of the first failure, or -1. */
 function probeAdditivity(live: Live, bs: readonly number[], es: readonly number[]): number {
   const k = live.shapes.length;
   const points = live.maps.map((m, i) => probePoints(live.shapes[i]!, m));
@@ -401,6 +403,7 @@ function probeAdditivity(live: Live, bs: readonly number[], es: readonly number[
           t[j] = tj;
           if (!additiveAt(live, t, bs, es)) return indexOf(live, t);
           if ((++steps & DEADLINE_MASK) === 0) checkDeadline('composition');
+          if (steps > PROBE_LIMIT) return -1;
         }
         t[j] = 0;
       }
@@ -494,58 +497,77 @@ export function composeEntries(
   if (ca > sb) {
     throw notComposable(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
   }
-  const maps: (EntryMap | null)[] = new Array(m);
-  let digitSum: number[] | null = null;
+  // the relative modes: each entry's coalesced layout (s:0 for a stride 0, 1:0 for a shape 1)
+  const shapes: T.Tuple[] = new Array(m);
+  const strides: T.Tuple[] = new Array(m);
+  const n = bs.length;
+  const digitSum = new Array<number>(n).fill(0);
   let carries = false;
+  let maps: (EntryMap | null)[] | null = null; // the entries off the one-digit path
   for (let i = 0; i < m; i++) {
     const s = sa[i]!;
     const d = da[i]!;
     if (s === 1 || d === 0) {
-      maps[i] = null;
+      shapes[i] = s;
+      strides[i] = 0;
+      continue;
+    }
+    // the division path's one-digit case, inline (the common one): d = P_{j−1}·r, s·r ≤ b_j
+    let r = d;
+    let j = 0;
+    while (j < n && r % bs[j]! === 0) {
+      r /= bs[j]!;
+      j++;
+    }
+    if (j < n && s * r <= bs[j]!) {
+      shapes[i] = s;
+      strides[i] = r * es[j]!;
+      const sum = digitSum[j]! + (s - 1) * r;
+      digitSum[j] = sum;
+      if (sum >= bs[j]!) carries = true;
       continue;
     }
     const em = entryMap(s, d, i + 1, bs, es);
-    maps[i] = em;
+    (maps ??= new Array<EntryMap | null>(m).fill(null))[i] = em;
     const dg = em.digits;
-    digitSum ??= new Array<number>(bs.length).fill(0);
     for (let k = 0; k < dg.length; k += 2) {
-      const j = dg[k]!;
-      const sum = digitSum[j]! + dg[k + 1]!;
-      digitSum[j] = sum;
-      if (sum >= bs[j]!) carries = true;
+      const jj = dg[k]!;
+      const sum = digitSum[jj]! + dg[k + 1]!;
+      digitSum[jj] = sum;
+      if (sum >= bs[jj]!) carries = true;
+    }
+    const c = em.shapes.length === 1 ? em : coalesceFlat(em.shapes, em.strides);
+    if (c.shapes.length === 1) {
+      shapes[i] = c.shapes[0]!;
+      strides[i] = c.strides[0]!;
+    } else {
+      shapes[i] = c.shapes;
+      strides[i] = c.strides;
     }
   }
   if (carries) {
-    const x = nonAdditiveAt(sa, da, maps, digitSum!, bs, es);
+    // the additivity search reads every entry's map: make the one-digit ones too
+    const all = new Array<EntryMap | null>(m);
+    for (let i = 0; i < m; i++) {
+      const s = sa[i]!;
+      const d = da[i]!;
+      all[i] = s === 1 || d === 0 ? null : (maps?.[i] ?? entryByDivision(s, d, bs, es));
+    }
+    const x = nonAdditiveAt(sa, da, all, digitSum, bs, es);
     if (x >= 0) throw notComposable(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
   }
-  // the relative modes: each entry's coalesced layout (s:0 for a stride 0, 1:0 for a shape 1)
-  const shapes: T.Tuple[] = new Array(m);
-  const strides: T.Tuple[] = new Array(m);
-  for (let i = 0; i < m; i++) {
-    const em = maps[i]!;
-    if (em === null) {
-      shapes[i] = sa[i]!;
-      strides[i] = 0;
-    } else if (em.shapes.length === 1) {
-      shapes[i] = em.shapes[0]!;
-      strides[i] = em.strides[0]!;
-    } else {
-      const c = coalesceFlat(em.shapes, em.strides);
-      if (c.shapes.length === 1) {
-        shapes[i] = c.shapes[0]!;
-        strides[i] = c.strides[0]!;
-      } else {
-        shapes[i] = c.shapes;
-        strides[i] = c.strides;
-      }
-    }
-  }
   if (typeof aShape === 'number') return { shape: shapes[0]!, stride: strides[0]! };
+  if (isFlatTuple(aShape)) return { shape: shapes, stride: strides };
   const strideOut: T.Tuple[] = new Array(aShape.length);
   const cursor = [0];
   const shapeOut = substituteEntries(aShape, shapes, strides, cursor, strideOut);
   return { shape: shapeOut, stride: strideOut };
+}
+
+/** Every member of t is an integer (depth 1, or the empty tuple). */
+function isFlatTuple(t: readonly T.Tuple[]): boolean {
+  for (let i = 0; i < t.length; i++) if (typeof t[i] !== 'number') return false;
+  return true;
 }
 
 /** A's nesting with its entries, in order, replaced by the relative modes (shapes[k],

@@ -9,14 +9,24 @@ import { domainError } from './errors.js';
 import * as T from './tuple.js';
 import type { Profile, Tuple } from './tuple.js';
 
+/**
+ * A layout S:D (Def. 2.3.1.1): a nested tuple of positive integers (the shape) and a congruent
+ * nested tuple of non-negative integers (the stride). Build one with makeLayout or parseLayout
+ * (they validate); treat it as immutable.
+ * @example parseLayout('(3,(3,2)):(3,(1,10))') // { shape: [3, [3, 2]], stride: [3, [1, 10]] }
+ */
 export interface Layout {
+  /** S: the nested tuple of positive integers */
   readonly shape: Tuple;
+  /** D: the nested tuple of non-negative integers, congruent to S */
   readonly stride: Tuple;
 }
 
 /** A flat view of a layout: its entries s_i:d_i (L♭). */
 export interface Flat {
+  /** s_1 … s_n: the shape entries, left to right */
   readonly shapes: readonly number[];
+  /** d_1 … d_n: the stride entries, left to right */
   readonly strides: readonly number[];
 }
 
@@ -85,7 +95,15 @@ export const makeFlat = (shapes: readonly number[], strides: readonly number[]):
 /** A depth-0 layout s:d. */
 export const makeEntry = (s: number, d: number): Layout => makeLayout(s, d);
 
+/**
+ * The empty layout `():()` (rank 0, size 1, cosize 1).
+ * @example formatLayout(EMPTY) // '():()'
+ */
 export const EMPTY: Layout = Object.freeze({ shape: Object.freeze([]), stride: Object.freeze([]) });
+/**
+ * The trivial layout `1:0`.
+ * @example phi(TRIVIAL, 0) // 0
+ */
 export const TRIVIAL: Layout = Object.freeze({ shape: 1, stride: 0 });
 
 /** L♭ as parallel arrays of entries. */
@@ -99,10 +117,30 @@ export function flat(l: Layout): Flat {
 }
 
 // Def. 2.3.1.2: rank, length, depth, size and profile are those of the shape.
+/**
+ * rank(L): the rank of the shape (Def. 2.3.1.2): 1 for a depth-0 layout, else the number of modes.
+ * @example rank(parseLayout('(3,(3,2)):(3,(1,10))')) // 2
+ */
 export const rank = (l: Layout): number => T.rank(l.shape);
+/**
+ * len(L): the number of entries of L♭ (Def. 2.3.1.2).
+ * @example length(parseLayout('(3,(3,2)):(3,(1,10))')) // 3
+ */
 export const length = (l: Layout): number => T.len(l.shape);
+/**
+ * depth(L): the nesting depth of the shape (Def. 2.3.1.2; 0 for an integer).
+ * @example depth(parseLayout('(3,(3,2)):(3,(1,10))')) // 2
+ */
 export const depth = (l: Layout): number => T.depth(l.shape);
+/**
+ * size(L) = Π s_i (Def. 2.3.1.2). Errors: `overflow` beyond 2^53 − 1 (for an unbounded layout use sizeBig).
+ * @example size(parseLayout('(3,(3,2)):(3,(1,10))')) // 18
+ */
 export const size = (l: Layout): number => T.size(l.shape);
+/**
+ * The profile of L: its shape with every integer replaced by `*` (Def. 2.3.1.2).
+ * @example formatProfile(profile(parseLayout('(3,(3,2)):(3,(1,10))'))) // '(*,(*,*))'
+ */
 export const profile = (l: Layout): Profile => T.profile(l.shape);
 
 /** cosize(L) = Φ_L(size − 1) + 1 = 1 + Σ (s_i − 1)·d_i (1 for the empty layout). */
@@ -121,6 +159,10 @@ export function mode(l: Layout, i: number): Layout {
   return { shape: l.shape[i - 1]!, stride: (l.stride as readonly Tuple[])[i - 1]! };
 }
 
+/**
+ * The modes of L, mode(L, 1) … mode(L, rank L) (Def. 2.3.1.9).
+ * @example modes(parseLayout('(4,8):(1,4)')).map(formatLayout) // ['4:1', '8:4']
+ */
 export function modes(l: Layout): Layout[] {
   const out: Layout[] = [];
   for (let i = 1; i <= rank(l); i++) out.push(mode(l, i));

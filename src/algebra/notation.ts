@@ -164,7 +164,8 @@ export function parseTuple(text: string, what = 'tuple', allowZero = false): Tup
   return t;
 }
 
-/** Parse a nested tuple of integers of any sign, e.g. the order `(0,2,-1)` of make_layout. */
+/** Parse a nested tuple of integers of any sign, e.g. the order `(0,2,-1)` of make_layout.
+ *  Errors: `parse` naming the offset, `overflow` beyond 2^53 − 1. Example: parseIntegerTuple('(_1,-2)') = [1, -2]. */
 export function parseIntegerTuple(text: string, what = 'tuple'): Tuple {
   const p = new Parser(text, what);
   const t = p.tuple();
@@ -195,7 +196,7 @@ export function parseLayout(text: string, what = 'layout', unbounded = false): L
 /** The strides of the compact column-major layout of a shape (CuTe `compact_major<LayoutLeft>`):
  *  each entry's stride is the product of the entries before it, shape-1 entries included
  *  (SPEC §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
- *  layout's validation refuses it with `overflow`. */
+ *  layout's validation refuses it with `overflow`. Example: colMajorStride([4, [2, 3]]) = [1, [4, 8]]. */
 export function colMajorStride(shape: Tuple): Tuple {
   let run = 1;
   const go = (s: Tuple): Tuple => {
@@ -219,6 +220,10 @@ export function parseProfile(text: string, what = 'profile'): Profile {
   return prof;
 }
 
+/**
+ * A nested tuple in canonical notation, without spaces: `(4,(9,25))`, `7`, `()`.
+ * @example formatTuple([4, [9, 25]]) // '(4,(9,25))'
+ */
 export function formatTuple(t: Tuple): string {
   if (typeof t === 'number') return '' + t;
   let out = '(';
@@ -230,6 +235,10 @@ export function formatTuple(t: Tuple): string {
   return out + ')';
 }
 
+/**
+ * A profile in notation: `*`, `(*,(*,*))`.
+ * @example formatProfile(['*', ['*', '*']]) // '(*,(*,*))'
+ */
 export function formatProfile(p: Profile): string {
   return p === '*' ? '*' : `(${p.map(formatProfile).join(',')})`;
 }

@@ -5,10 +5,18 @@
 import { mul } from './arith.js';
 import { domainError } from './errors.js';
 
+/**
+ * A nested tuple (SPEC §1): a positive integer, or a finite tuple of nested tuples.
+ * @example const t: Tuple = [4, [9, 25]]; // (4,(9,25))
+ */
 export type Tuple = number | readonly Tuple[];
 /** A profile: `*` for each entry, with the nesting of the tuple. */
 export type Profile = '*' | readonly Profile[];
 
+/**
+ * Whether the nested tuple is an integer (depth 0).
+ * @example isInt([4]) // false
+ */
 export const isInt = (t: Tuple): t is number => typeof t === 'number';
 
 /** The entries (integers) of t, left to right. */
@@ -54,10 +62,18 @@ export function size(t: Tuple): number {
   return p;
 }
 
+/**
+ * The profile of t: t with every integer replaced by `*` (SPEC §1).
+ * @example profile([4, [9, 25]]) // ['*', ['*', '*']]
+ */
 export function profile(t: Tuple): Profile {
   return typeof t === 'number' ? '*' : t.map(profile);
 }
 
+/**
+ * The number of `*` in a profile (the length of any tuple of that profile).
+ * @example profileLength(['*', ['*', '*']]) // 3
+ */
 export function profileLength(p: Profile): number {
   if (p === '*') return 1;
   let n = 0;
@@ -73,6 +89,10 @@ export function congruent(a: Tuple, b: Tuple): boolean {
   return true;
 }
 
+/**
+ * Whether two profiles are equal (same nesting, entry for entry).
+ * @example profilesEqual(['*', '*'], '*') // false
+ */
 export function profilesEqual(a: Profile, b: Profile): boolean {
   if (a === '*' || b === '*') return a === b;
   if (a.length !== b.length) return false;

@@ -13,6 +13,7 @@ import { parseDuration, Usage } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../engine/bulk-ops.js';
+import { hardwareGpuNodes } from '../engine/device-node.js';
 import { verifyOps } from '../verify/ops.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
@@ -210,11 +211,21 @@ const deviceOps: ReadonlySet<string> = new Set([...bulkOps, ...verifyOps].map((o
 const isEntry = process.argv[1] !== undefined && /(?:layoutgpu(?:\.js)?|main\.[jt]s)$/.test(process.argv[1]);
 if (isEntry) {
   const argv = process.argv.slice(2);
-  exitQuietlyOnBrokenPipe(process.stdout);
-  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps)) {
+  // the last resort: whatever escapes is one line on stderr, never a stack trace
+  const lastResort = (e: unknown): void => {
+    if (isBrokenPipe(e)) process.exit(0);
+    process.exitCode = reportError(e, io);
+    process.exit();
+  };
+  process.on('uncaughtException', lastResort);
+  process.on('unhandledRejection', lastResort);
+  // on Linux without a GPU device node, `auto` decides without loading Dawn
+  const softwareOnly = process.platform === 'linux' && hardwareGpuNodes().length === 0;
+  if (process.env[FILTERED_ENV] !== '1' && mayOpenDevice(argv, deviceOps, softwareOnly)) {
     // Dawn writes its warnings to fd 2 from native code: run as a child with stderr filtered
     process.exitCode = await runFiltered(argv);
   } else {
+    exitQuietlyOnBrokenPipe(process.stdout);
     process.exitCode = await main(argv, io, stdinChunks);
   }
 }

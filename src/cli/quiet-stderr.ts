@@ -46,18 +46,22 @@ export class StderrFilter {
 }
 
 /**
- * Whether the command line may open a GPU device (and so needs the filter): the evaluator's
- * commands, verify, bench and gpu-info unless `--backend cpu`; `batch` with `--backend gpu`
- * or `auto`; an op of `deviceOps` unless `--backend cpu`. `--help` never opens one.
+ * Whether the command line may load Dawn (and so needs the filter): gpu-info; verify and bench
+ * unless `--backend cpu`; the evaluator's commands and the ops of `deviceOps` with `--backend
+ * gpu`, or `auto` (the default) unless `softwareOnly` (auto then decides without Dawn, see
+ * device-node.ts probeNodeAdapter); `batch` with `--backend gpu`, or `auto` unless
+ * `softwareOnly`. `--help` never loads it.
+ * Example: mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], ops, true) = true.
  */
-export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>): boolean {
+export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>, softwareOnly = false): boolean {
   const [cmd, ...rest] = argv;
   if (cmd === undefined || rest.includes('--help') || rest.includes('-h')) return false;
   const backend = optionValue(rest, '--backend');
-  if (cmd === 'batch') return backend === 'gpu' || backend === 'auto';
+  if (cmd === 'batch') return backend === 'gpu' || (backend === 'auto' && !softwareOnly);
   if (cmd === 'gpu-info') return true;
-  const tools = new Set(['eval', 'digest', 'check', 'tiles', 'verify', 'bench']);
-  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return backend !== 'cpu';
+  if (cmd === 'verify' || cmd === 'bench') return backend !== 'cpu';
+  const tools = new Set(['eval', 'digest', 'check', 'tiles']);
+  if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return backend === 'gpu' || (backend !== 'cpu' && !softwareOnly);
   return false;
 }
 

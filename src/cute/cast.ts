@@ -2,39 +2,92 @@
  * Recasts (SPEC §8.5; CuTe's static `upcast<N>` and `downcast<N>` of include/cute/layout.hpp):
  * the element grows (upcast) or shrinks (downcast) N times, entry by entry, structure kept.
  */
-import { ceilDiv } from './int.js';
+import { MAX_EXACT, overflow } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
-import { flat, makeLayout, withProfile, profile, type Layout } from '../algebra/layout.js';
+import type { Layout } from '../algebra/layout.js';
+import type { Tuple } from '../algebra/tuple.js';
+import { ceilDiv } from './int.js';
 
 function checkN(op: string, n: number): void {
   if (!Number.isSafeInteger(n) || n < 1) throw domainError(`${op}: N = ${n} must be a positive integer`);
 }
 
+/** Entry counter of one recast walk (the entry number for error messages). */
+interface Walk {
+  n: number;
+  entry: number;
+  /** downcast: size and cosize − 1 of the result so far */
+  size: number;
+  span: number;
+}
+
+function hasUnit(d: Tuple): boolean {
+  if (typeof d === 'number') return d === 1;
+  for (let i = 0; i < d.length; i++) if (hasUnit(d[i]!)) return true;
+  return false;
+}
+
+function upShape(w: Walk, s: Tuple, d: Tuple): Tuple {
+  if (typeof s === 'number') {
+    w.entry++;
+    const di = d as number;
+    if (di === 0) return s;
+    if (di % w.n !== 0 && w.n % di !== 0) {
+      throw domainError(`upcast: entry ${w.entry} (${s}:${di}) has stride ${di}, neither a multiple nor a divisor of N = ${w.n}`);
+    }
+    return ceilDiv(s, ceilDiv(w.n, di));
+  }
+  const dd = d as readonly Tuple[];
+  const out: Tuple[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = upShape(w, s[i]!, dd[i]!);
+  return out;
+}
+
+function upStride(n: number, d: Tuple): Tuple {
+  if (typeof d === 'number') return d === 0 ? 0 : ceilDiv(d, n);
+  const out: Tuple[] = new Array(d.length);
+  for (let i = 0; i < d.length; i++) out[i] = upStride(n, d[i]!);
+  return out;
+}
+
 /**
  * CuTe's `upcast<N>(L)`: stride-0 entries are kept; every other entry s:d needs d % N = 0 or
- * N % d = 0 and becomes ⌈s/⌈N/d⌉⌉ : ⌈d/N⌉. Errors: `domain` naming the entry that breaks the
- * divisibility, or N < 1. Example: upcast(parseLayout('(4,8):(1,4)'), 2) is (2,8):(1,2).
+ * N % d = 0 and becomes ⌈s/⌈N/d⌉⌉ : ⌈d/N⌉ (never larger: no overflow). Errors: `domain`
+ * naming the entry that breaks the divisibility, or N < 1.
+ * Example: upcast(parseLayout('(4,8):(1,4)'), 2) is (2,8):(1,2).
  */
 export function upcast(l: Layout, n: number): Layout {
   checkN('upcast', n);
-  const { shapes, strides } = flat(l);
-  const s: number[] = [];
-  const d: number[] = [];
-  for (let i = 0; i < shapes.length; i++) {
-    const si = shapes[i]!;
-    const di = strides[i]!;
-    if (di === 0) {
-      s.push(si);
-      d.push(0);
-      continue;
-    }
-    if (di % n !== 0 && n % di !== 0) {
-      throw domainError(`upcast: entry ${i + 1} (${si}:${di}) has stride ${di}, neither a multiple nor a divisor of N = ${n}`);
-    }
-    s.push(ceilDiv(si, ceilDiv(n, di)));
-    d.push(ceilDiv(di, n));
+  const w: Walk = { n, entry: 0, size: 1, span: 0 };
+  const shape = upShape(w, l.shape, l.stride);
+  return { shape, stride: upStride(n, l.stride) };
+}
+
+function downShape(w: Walk, s: Tuple, d: Tuple): Tuple {
+  if (typeof s === 'number') {
+    const di = d as number;
+    const si = di === 1 ? s * w.n : s;
+    const dj = di === 1 ? 1 : di * w.n;
+    // exact checks: a rounded product beyond 2^53 − 1 is still beyond it
+    if (si > MAX_EXACT || dj > MAX_EXACT) throw overflow(`downcast: entry ${w.entry + 1}`);
+    w.entry++;
+    w.size *= si;
+    w.span += (si - 1) * dj;
+    if (w.size > MAX_EXACT) throw overflow('downcast: size');
+    if (w.span >= MAX_EXACT) throw overflow('downcast: cosize');
+    return si;
   }
-  return rebuild(l, s, d);
+  const dd = d as readonly Tuple[];
+  const out: Tuple[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = downShape(w, s[i]!, dd[i]!);
+  return out;
+}
+
+function downStride(n: number, d: Tuple): Tuple {
+  if (typeof d === 'number') return d === 1 ? 1 : d * n;
+  const out: Tuple[] = new Array(d.length);
+  for (let i = 0; i < d.length; i++) out[i] = downStride(n, d[i]!);
+  return out;
 }
 
 /**
@@ -45,22 +98,8 @@ export function upcast(l: Layout, n: number): Layout {
  */
 export function downcast(l: Layout, n: number): Layout {
   checkN('downcast', n);
-  const { shapes, strides } = flat(l);
-  if (!strides.includes(1)) throw domainError('downcast: the layout has no entry of stride 1');
-  const s: number[] = [];
-  const d: number[] = [];
-  for (let i = 0; i < shapes.length; i++) {
-    const si = shapes[i]!;
-    const di = strides[i]!;
-    s.push(di === 1 ? si * n : si);
-    d.push(di === 1 ? 1 : di * n);
-  }
-  return rebuild(l, s, d);
-}
-
-/** L's structure with new entries, validated (sizes and cosizes bounded). */
-function rebuild(l: Layout, s: number[], d: number[]): Layout {
-  if (typeof l.shape === 'number') return makeLayout(s[0]!, d[0]!);
-  const r = withProfile({ shapes: s, strides: d }, profile(l));
-  return makeLayout(r.shape, r.stride);
+  if (!hasUnit(l.stride)) throw domainError('downcast: the layout has no entry of stride 1');
+  const w: Walk = { n, entry: 0, size: 1, span: 0 };
+  const shape = downShape(w, l.shape, l.stride);
+  return { shape, stride: downStride(n, l.stride) };
 }

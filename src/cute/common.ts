@@ -15,7 +15,7 @@
  *      answer is refused with `overflow`, never guessed.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { coalesce } from '../algebra/coalesce.js';
+import { coalesce, coalesceFlat, fromCoalescedFlat } from '../algebra/coalesce.js';
 import { compose } from '../algebra/compose.js';
 import { LayoutError } from '../algebra/errors.js';
 import { flat, makeEntry, size, type Layout } from '../algebra/layout.js';
@@ -47,12 +47,12 @@ function prefixWithin(rs: readonly number[], rd: readonly number[], bound: numbe
 }
 
 /** Φ_A(Φ_R(n)) = n from n = start on, by evaluation (step (3) above). */
-function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[], start: number, end: number): number {
+function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[], start: number, end: number, limit: number): number {
   const { shapes: as, strides: ad } = flat(a);
   const sizeA = size(a);
   for (let n = start; n < end; n++) {
-    if (n - start >= EVAL_LIMIT) {
-      throw new LayoutError('overflow', `max_common_vector: deciding it needs more than ${EVAL_LIMIT} evaluations of Φ_A∘Φ_R`);
+    if (n - start >= limit) {
+      throw new LayoutError('overflow', `max_common_vector: deciding it needs more than ${limit} evaluations of Φ_A∘Φ_R`);
     }
     if (((n - start) & 0xfff) === 0xfff) checkDeadline('max_common_vector');
     let x = 0;
@@ -72,31 +72,81 @@ function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[]
   return end;
 }
 
+/** Step (0): N (≥ 1), or −P where the fast path does not decide, P being the prefix it has
+ *  verified (f is the identity on [0, P)). rs, rd: coalesced R♭. */
+function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): number {
+  const ca = flat(a);
+  const c = coalesceFlat(ca.shapes, ca.strides);
+  const as = c.shapes as number[]; // fresh arrays: split in place
+  const ad = c.strides as number[];
+  let p = 1;
+  let x = 1;
+  let t = 0;
+  let aligned = true; // Φ_R < X on [0, P), X = a_1⋯a_(t−1)
+  for (let j = 0; j < rs.length; j++) {
+    const r = rs[j]!;
+    if (r === 1) continue; // R = 1:0
+    const q = rd[j]!;
+    if (!aligned || q !== x) {
+      // off the fast path: f(P) = Φ_A(q) decides when it is not P (or undefined)
+      if (q >= size(a)) return p;
+      return phiFlat(as, ad, q) !== p ? p : -p;
+    }
+    if (t === as.length) return p; // Φ_R(P) = X = size(A): outside A's domain
+    if (ad[t] !== p) return p;
+    const at = as[t]!;
+    if (r > at) return p * at;
+    p *= r;
+    x *= r;
+    if (r === at) t++;
+    else if (at % r === 0) {
+      as[t] = at / r;
+      ad[t] = ad[t]! * r;
+    } else aligned = false;
+  }
+  return p;
+}
+
+/** Φ of the flat layout (s):(d) at x < its size. */
+function phiFlat(s: readonly number[], d: readonly number[], x: number): number {
+  let y = 0;
+  for (let i = 0; i < s.length && x > 0; i++) {
+    const si = s[i]!;
+    const r = x % si;
+    y += r * d[i]!;
+    x = (x - r) / si;
+  }
+  return y;
+}
+
 /** The N of SPEC §8.5 for A and R = right_inverse(B). */
-function commonRun(a: Layout, r: Layout): number {
+function commonRun(a: Layout, r: Layout, limit: number): number {
   const { shapes: rs, strides: rd } = flat(r);
+  const fast = fastRun(a, rs, rd);
+  if (fast > 0) return fast;
+  const verified = -fast;
   const total = size(r);
   const t = prefixWithin(rs, rd, size(a));
   const tSize = size(t);
-  let start = 1; // Φ_A(Φ_R(0)) = Φ_A(0) = 0 always
+  let start = verified; // ≥ 1: Φ_A(Φ_R(0)) = Φ_A(0) = 0 always
   try {
     const run = identityRun(compose(a, t));
     if (run < tSize || tSize === total) return Math.min(run, total);
-    start = tSize;
+    start = Math.max(start, tSize);
   } catch (e) {
     if (!(e instanceof LayoutError) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
   }
-  return runByEvaluation(a, rs, rd, start, total);
+  return runByEvaluation(a, rs, rd, Math.max(start, verified), total, limit);
 }
 
 /**
  * CuTe's `max_common_vector(A, B)` (SPEC §8.5): with R = right_inverse(B), the largest
  * N ≤ size(R) with Φ_A(Φ_R(n)) = n for every n < N; at least 1. Pre: plain layouts.
- * Errors: `overflow` where deciding would take more than EVAL_LIMIT evaluations.
+ * Errors: `overflow` where deciding would take more than `limit` (EVAL_LIMIT) evaluations.
  * Example: maxCommonVector(parseLayout('(4,8):(1,4)'), parseLayout('(4,8):(1,4)')) is 32.
  */
-export function maxCommonVector(a: Layout, b: Layout): number {
-  return commonRun(a, rightInverse(b));
+export function maxCommonVector(a: Layout, b: Layout, limit = EVAL_LIMIT): number {
+  return commonRun(a, rightInverse(b), limit);
 }
 
 /**
@@ -108,7 +158,16 @@ export function maxCommonVector(a: Layout, b: Layout): number {
  */
 export function maxCommonLayout(a: Layout, b: Layout): Layout {
   const r = rightInverse(b);
-  const n = commonRun(a, r);
+  const n = commonRun(a, r, EVAL_LIMIT);
   if (n === 1) return makeEntry(1, 0);
+  // N = r_1⋯r_(j−1)·c with c ≤ r_j: R∘N:1 is that prefix of R, coalesced
+  const { shapes: rs, strides: rd } = flat(r);
+  let p = 1;
+  for (let j = 0; j < rs.length; j++) {
+    if (n % p !== 0) break;
+    const c = n / p;
+    if (c <= rs[j]!) return fromCoalescedFlat(coalesceFlat([...rs.slice(0, j), c], rd.slice(0, j + 1)));
+    p *= rs[j]!;
+  }
   return coalesce(compose(r, makeEntry(n, 1)));
 }

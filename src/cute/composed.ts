@@ -14,16 +14,29 @@ import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, targetLow, topBit, type Swizzle } from './swizzle.js';
 
+/**
+ * A composed layout Sw ∘ K ∘ L (SPEC §9.1; CuTe's ComposedLayout of a Swizzle, an offset and a
+ * layout): Φ(x) = Sw(K + Φ_L(x)). Its shape, size and coordinates are L's.
+ * @example phiComposed({ kind: 'composed', swizzle: { bits: 1, base: 0, shift: 1 }, offset: 0, inner: parseLayout('4:1') }, 2) // 3
+ */
 export interface ComposedLayout {
+  /** the tag that tells a ComposedLayout from a plain Layout */
   readonly kind: 'composed';
+  /** the outer function Sw (CuTe `Swizzle<B,M,S>`) */
   readonly swizzle: Swizzle;
   /** K ≥ 0, added to Φ_L before the swizzle */
   readonly offset: number;
+  /** the inner layout L: shape, size and coordinates */
   readonly inner: Layout;
 }
 
+/** What the evaluator runs: a plain layout or a composed one. */
 export type LayoutFunction = Layout | ComposedLayout;
 
+/**
+ * Whether a layout function is a ComposedLayout (it carries `kind: 'composed'`).
+ * @example isComposed(parseLayout('4:1')) // false
+ */
 export const isComposed = (l: LayoutFunction): l is ComposedLayout => (l as ComposedLayout).kind === 'composed';
 
 /** The layout whose shape, size and coordinates a layout function has. */

@@ -91,6 +91,6 @@ export function leftInverse(l: Layout): Layout {
     prev = di;
   }
   rs.push(s.length === 0 ? 1 : s[s.length - 1]!);
-  const c = coalesceFlat(rs, rd);
-  return makeLayout(fromCoalescedFlat(c).shape, fromCoalescedFlat(c).stride);
+  const r = fromCoalescedFlat(coalesceFlat(rs, rd));
+  return makeLayout(r.shape, r.stride); // size(R) = d_k·s_k may exceed 2^53 − 1: overflow
 }

@@ -29,27 +29,50 @@ function rowMajorStride(shape: Tuple): Tuple {
   return go(shape);
 }
 
-/** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`). */
+/** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`): entry j's
+ *  stride is the product of the entries i with o_i < o_j. */
 function orderedStride(shape: Tuple, order: Tuple): Tuple {
   if (!T.congruent(shape, order)) {
     throw domainError(`make_layout: the order ${formatTuple(order)} is not congruent to the shape ${formatTuple(shape)}`);
   }
-  const s = T.entries(shape);
-  const o = T.entries(order);
-  const idx = s.map((_, i) => i).sort((i, j) => o[i]! - o[j]!);
-  const d: number[] = new Array(s.length);
-  let run = 1;
-  for (let k = 0; k < idx.length; k++) {
-    const i = idx[k]!;
-    if (k > 0 && o[i] === o[idx[k - 1]!]) {
-      throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${o[i]} twice)`);
+  const s: number[] = [];
+  const o: number[] = [];
+  T.pushEntries(shape, s);
+  T.pushEntries(order, o);
+  const n = s.length;
+  const d: number[] = new Array(n);
+  const tie = (x: number): never => {
+    throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
+  };
+  if (n <= 16) {
+    // small (the usual case): the products directly
+    for (let j = 0; j < n; j++) {
+      let p = 1;
+      for (let i = 0; i < n; i++) {
+        if (o[i]! < o[j]!) p *= s[i]!;
+        else if (i !== j && o[i] === o[j]) tie(o[i]!);
+      }
+      d[j] = p;
     }
-    d[i] = run;
-    run *= s[i]!;
+  } else {
+    const idx = s.map((_, i) => i).sort((i, j) => o[i]! - o[j]!);
+    let run = 1;
+    for (let k = 0; k < n; k++) {
+      const i = idx[k]!;
+      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(o[i]!);
+      d[i] = run;
+      run *= s[i]!;
+    }
   }
-  let j = 0;
-  const refold = (t: Tuple): Tuple => (typeof t === 'number' ? d[j++]! : t.map(refold));
-  return refold(shape);
+  return refold(shape, d, { at: 0 });
+}
+
+/** The entries d, in order, with the nesting of `like`. */
+function refold(like: Tuple, d: readonly number[], pos: { at: number }): Tuple {
+  if (typeof like === 'number') return d[pos.at++]!;
+  const out: Tuple[] = new Array(like.length);
+  for (let i = 0; i < like.length; i++) out[i] = refold(like[i]!, d, pos);
+  return out;
 }
 
 /** make_layout(S[, O]) (SPEC §8.4): the compact layout of shape S, column-major by default

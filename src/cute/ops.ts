@@ -15,9 +15,11 @@ import type { Tiler } from './tiler.js';
 
 const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 const tiler = (name: string): ArgSpec => ({ name, kind: 'tiler' });
-const order: ArgSpec = { name: 'O', kind: 'json', optional: true };
+const order: ArgSpec = { name: 'O', kind: 'order', optional: true };
 
-/** An order argument: "col", "row", or a nested tuple of integers congruent to the shape. */
+/** An order argument (ArgKind 'order'): "col", "row", or a nested tuple of integers, parsed
+ *  (congruence with the shape is make_layout's to check). Errors: `bad-request` for a value that
+ *  is not a string, `parse` for other text. Example: parseOrder('(1,0)', 'make_layout') = [1, 0]. */
 export function parseOrder(v: unknown, what: string): LayoutOrder {
   if (v === undefined) return 'col';
   if (typeof v !== 'string') throw new LayoutError('bad-request', `${what} argument O must be a string: "col", "row" or a tuple`);
@@ -40,6 +42,8 @@ const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layo
   run: ([a, b]) => formatLayout(f(a as Layout, b as Layout)),
 });
 
+/** The table entries of SPEC §8.3–8.4 (zipped/tiled/flat divide and product, blocked and raked
+ *  products, tile_to_shape, make_layout), each printing its layout canonically. */
 export const cuteOps: OpSpec[] = [
   byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, SPEC §8.3)', zippedDivide),
   byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide),
@@ -53,12 +57,12 @@ export const cuteOps: OpSpec[] = [
     name: 'tile_to_shape',
     summary: 'A repeated (blocked) to fill shape S, repetitions in order O (CuTe tile_to_shape)',
     args: [layout('A'), { name: 'S', kind: 'tuple' }, order],
-    run: ([a, s, o]) => formatLayout(tileToShape(a as Layout, s as Tuple, parseOrder(o, 'tile_to_shape'))),
+    run: ([a, s, o]) => formatLayout(tileToShape(a as Layout, s as Tuple, (o as LayoutOrder | undefined) ?? 'col')),
   },
   {
     name: 'make_layout',
     summary: 'the compact layout of shape S: col (default), row, or ordered by O (CuTe make_layout, make_ordered_layout)',
     args: [{ name: 'S', kind: 'tuple' }, order],
-    run: ([s, o]) => formatLayout(makeOrderedLayout(s as Tuple, parseOrder(o, 'make_layout'))),
+    run: ([s, o]) => formatLayout(makeOrderedLayout(s as Tuple, (o as LayoutOrder | undefined) ?? 'col')),
   },
 ];

@@ -10,7 +10,6 @@ import { phi, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatTuple } from '../algebra/notation.js';
-import type { ComposedLayout } from './composed.js';
 
 /** A slice coordinate: `_`, a non-negative integer, or a tuple of coordinates. */
 export type SliceCoord = '_' | number | readonly SliceCoord[];
@@ -24,79 +23,106 @@ interface Node {
 const MAX_NESTING = 256;
 
 /** Unicode White_Space, as the layout notation reads it (NEL yes, BOM no). */
-function isSpace(text: string, p: number): boolean {
-  const c = text.charCodeAt(p);
+function isSpace(c: number, ch: string): boolean {
   if (c === 32 || (c >= 9 && c <= 13)) return true;
-  return c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(text[p]!));
+  return c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(ch));
 }
 
-function parseNodes(text: string, what: string): Node {
-  let p = 0;
-  let depth = 0;
-  const skip = (): void => {
-    while (p < text.length && isSpace(text, p)) p++;
-  };
-  const fail = (expected: string): never => {
-    skip();
-    const got = p >= text.length ? 'end of input' : `'${text[p]}'`;
-    throw new LayoutError('parse', `${what}: expected ${expected} at offset ${p}, got ${got}`);
-  };
-  const digits = (): number => {
-    const start = p;
-    while (p < text.length && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
-    const lexeme = text.slice(start, p);
-    const v = Number(lexeme);
-    if (!Number.isSafeInteger(v)) throw new LayoutError('domain', `${what}: coordinate ${lexeme} at offset ${start} exceeds 2^53-1`);
-    return v;
-  };
-  const node = (): Node => {
-    skip();
-    const at = p;
-    const c = text.charCodeAt(p);
-    if (c === 95 /* _ */) {
+/** A small recursive-descent parser of slice coordinates (positions in its errors). */
+class CoordParser {
+  p = 0;
+  depth = 0;
+  constructor(
+    readonly text: string,
+    readonly what: string,
+  ) {}
+
+  skip(): void {
+    const t = this.text;
+    let p = this.p;
+    while (p < t.length && isSpace(t.charCodeAt(p), t[p]!)) p++;
+    this.p = p;
+  }
+
+  fail(expected: string): never {
+    this.skip();
+    const got = this.p >= this.text.length ? 'end of input' : `'${this.text[this.p]}'`;
+    throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.p}, got ${got}`);
+  }
+
+  digits(): number {
+    const t = this.text;
+    const start = this.p;
+    let p = start;
+    let v = 0;
+    for (;;) {
+      const c = t.charCodeAt(p);
+      if (!(c >= 48 && c <= 57)) break;
+      v = v * 10 + (c - 48);
       p++;
-      const d = text.charCodeAt(p);
-      if (d >= 48 && d <= 57) return { at, v: digits() }; // CuTe's static integer _N
+    }
+    this.p = p;
+    if (p - start > 15) {
+      v = Number(t.slice(start, p));
+      if (!Number.isSafeInteger(v)) {
+        throw new LayoutError('domain', `${this.what}: coordinate ${t.slice(start, p)} at offset ${start} exceeds 2^53-1`);
+      }
+    }
+    return v;
+  }
+
+  node(): Node {
+    this.skip();
+    const t = this.text;
+    const at = this.p;
+    const c = t.charCodeAt(at);
+    if (c === 95 /* _ */) {
+      this.p++;
+      const d = t.charCodeAt(this.p);
+      if (d >= 48 && d <= 57) return { at, v: this.digits() }; // CuTe's static integer _N
       return { at, v: '_' };
     }
-    if (c >= 48 && c <= 57) return { at, v: digits() };
-    if (c === 45 /* - */) throw new LayoutError('domain', `${what}: a negative coordinate at offset ${at}`);
-    if (c !== 40 /* ( */) return fail("an integer, '_' or '('");
-    p++;
-    if (++depth > MAX_NESTING) fail(`at most ${MAX_NESTING} nested parentheses`);
+    if (c >= 48 && c <= 57) return { at, v: this.digits() };
+    if (c === 45 /* - */) throw new LayoutError('domain', `${this.what}: a negative coordinate at offset ${at}`);
+    if (c !== 40 /* ( */) return this.fail("an integer, '_' or '('");
+    this.p++;
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
     const items: Node[] = [];
-    skip();
-    if (text.charCodeAt(p) === 41 /* ) */) {
-      p++;
-      depth--;
+    this.skip();
+    if (t.charCodeAt(this.p) === 41 /* ) */) {
+      this.p++;
+      this.depth--;
       return { at, v: items };
     }
     for (;;) {
-      items.push(node());
-      skip();
-      const e = text.charCodeAt(p);
-      if (e === 44 /* , */) {
-        p++;
-        skip();
-        // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
-        if (items.length === 1 && text.charCodeAt(p) === 41) {
-          p++;
-          break;
-        }
-        continue;
-      }
+      items.push(this.node());
+      this.skip();
+      const e = t.charCodeAt(this.p);
       if (e === 41) {
-        p++;
+        this.p++;
         break;
       }
-      fail("',' or ')'");
+      if (e !== 44 /* , */) this.fail("',' or ')'");
+      this.p++;
+      // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
+      if (items.length === 1) {
+        this.skip();
+        if (t.charCodeAt(this.p) === 41) {
+          this.p++;
+          break;
+        }
+      }
     }
-    depth--;
+    this.depth--;
     return { at, v: items };
-  };
-  const n = node();
-  skip();
-  if (p < text.length) fail('end of input');
+  }
+}
+
+function parseNodes(text: string, what: string): Node {
+  const p = new CoordParser(text, what);
+  const n = p.node();
+  p.skip();
+  if (p.p < text.length) p.fail('end of input');
   return n;
 }
 
@@ -120,38 +146,57 @@ function showNode(n: Node): string {
   return typeof n.v === 'object' ? `(${n.v.map(showNode).join(',')})` : String(n.v);
 }
 
-/** Walk C over L's shape: `visit` gets each leaf of C (`_` or an integer) with its sub-layout.
- *  A leaf that does not fit is `domain`, naming it (and its offset when C came as text). */
-function walk(op: string, l: Layout, c: Node, visit: (leaf: '_' | number, sub: Layout) => void): void {
-  const where = (n: Node): string => (n.at >= 0 ? ` at offset ${n.at}` : '');
-  const go = (n: Node, s: Tuple, d: Tuple): void => {
-    if (n.v === '_') return visit('_', { shape: s, stride: d });
-    if (typeof n.v === 'number') {
-      const sz = T.size(s);
-      if (n.v >= sz) {
-        throw domainError(`${op}: coordinate ${n.v}${where(n)} is outside [0, ${sz}) for the mode of shape ${formatTuple(s)}`);
-      }
-      return visit(n.v, { shape: s, stride: d });
-    }
-    if (typeof s === 'number' || n.v.length !== s.length) {
-      throw domainError(`${op}: coordinate ${showNode(n)}${where(n)} does not fit the shape ${formatTuple(s)}`);
-    }
-    const dd = d as readonly Tuple[];
-    for (let i = 0; i < n.v.length; i++) go(n.v[i]!, s[i]!, dd[i]!);
-  };
-  go(c, l.shape, l.stride);
+/** The collection of one walk: the kept sub-layouts and the offset of the integers. */
+interface Acc {
+  readonly op: string;
+  /** keep the `_` leaves (slice) or the integer leaves (dice) */
+  readonly keepFree: boolean;
+  readonly shape: Tuple[];
+  readonly stride: Tuple[];
+  offset: number;
 }
 
-function gather(op: string, l: Layout, c: Node, keep: '_' | 'int'): Layout {
-  const shape: Tuple[] = [];
-  const stride: Tuple[] = [];
-  walk(op, l, c, (leaf, sub) => {
-    if ((leaf === '_') === (keep === '_')) {
-      shape.push(sub.shape);
-      stride.push(sub.stride);
+function where(n: Node): string {
+  return n.at >= 0 ? ` at offset ${n.at}` : '';
+}
+
+/** Walk C over (s, d): keep the sub-layouts of the chosen leaves, add up the integers'
+ *  offsets. A leaf that does not fit is `domain`, naming it (and its offset in the text). */
+function walk(acc: Acc, n: Node, s: Tuple, d: Tuple): void {
+  const v = n.v;
+  if (v === '_') {
+    if (acc.keepFree) {
+      acc.shape.push(s);
+      acc.stride.push(d);
     }
-  });
-  return { shape, stride };
+    return;
+  }
+  if (typeof v === 'number') {
+    if (typeof s === 'number') {
+      if (v >= s) throw domainError(`${acc.op}: coordinate ${v}${where(n)} is outside [0, ${s}) for the mode of shape ${s}`);
+      acc.offset += v * (d as number);
+    } else {
+      const sz = T.size(s);
+      if (v >= sz) throw domainError(`${acc.op}: coordinate ${v}${where(n)} is outside [0, ${sz}) for the mode of shape ${formatTuple(s)}`);
+      acc.offset += phi({ shape: s, stride: d }, v);
+    }
+    if (!acc.keepFree) {
+      acc.shape.push(s);
+      acc.stride.push(d);
+    }
+    return;
+  }
+  if (typeof s === 'number' || v.length !== s.length) {
+    throw domainError(`${acc.op}: coordinate ${showNode(n)}${where(n)} does not fit the shape ${formatTuple(s)}`);
+  }
+  const dd = d as readonly Tuple[];
+  for (let i = 0; i < v.length; i++) walk(acc, v[i]!, s[i]!, dd[i]!);
+}
+
+function gather(op: string, l: Layout, c: Node, keepFree: boolean): Acc {
+  const acc: Acc = { op, keepFree, shape: [], stride: [], offset: 0 };
+  walk(acc, c, l.shape, l.stride);
+  return acc;
 }
 
 /**
@@ -163,7 +208,8 @@ function gather(op: string, l: Layout, c: Node, keep: '_' | 'int'): Layout {
 export function sliceLayout(l: Layout, c: SliceCoord | string): Layout {
   const n = nodeOf(c, 'slice coordinate');
   if (n.v === '_') return l;
-  return gather('slice', l, n, '_');
+  const acc = gather('slice', l, n, true);
+  return { shape: acc.shape, stride: acc.stride };
 }
 
 /**
@@ -173,7 +219,8 @@ export function sliceLayout(l: Layout, c: SliceCoord | string): Layout {
  * ((2,3)):((4,8)).
  */
 export function dice(l: Layout, c: SliceCoord | string): Layout {
-  return gather('dice', l, nodeOf(c, 'dice coordinate'), 'int');
+  const acc = gather('dice', l, nodeOf(c, 'dice coordinate'), false);
+  return { shape: acc.shape, stride: acc.stride };
 }
 
 /**
@@ -182,30 +229,6 @@ export function dice(l: Layout, c: SliceCoord | string): Layout {
  * Example: sliceOffset(parseLayout('(4,(2,3)):(1,(4,8))'), '(_,(1,_))') is 4.
  */
 export function sliceOffset(l: Layout, c: SliceCoord | string): number {
-  let off = 0;
-  walk('slice', l, nodeOf(c, 'slice coordinate'), (leaf, sub) => {
-    if (leaf !== '_') off += phi(sub, leaf);
-  });
-  return off;
+  return gather('slice', l, nodeOf(c, 'slice coordinate'), true).offset;
 }
 
-/**
- * slice and dice of a composed layout Sw o K o L (SPEC §9.1): the swizzle is kept and the
- * offset grows by that of the slice, Sw o (K + o) o slice(L, C); dice drops the `_` modes
- * (read as 0), so its offset is K. Errors as for sliceLayout.
- * Example: sliceComposed(Sw<3,3,3> o (8,64):(64,1), '(2,_)') is Sw<3,3,3> o 128 o (64):(1).
- */
-export function sliceComposed(l: ComposedLayout, c: SliceCoord | string): ComposedLayout {
-  const n = nodeOf(c, 'slice coordinate');
-  const inner = n.v === '_' ? l.inner : gather('slice', l.inner, n, '_');
-  let off = 0;
-  walk('slice', l.inner, n, (leaf, sub) => {
-    if (leaf !== '_') off += phi(sub, leaf);
-  });
-  return { kind: 'composed', swizzle: l.swizzle, offset: l.offset + off, inner };
-}
-
-/** dice of a composed layout: Sw o K o dice(L, C) (see sliceComposed). */
-export function diceComposed(l: ComposedLayout, c: SliceCoord | string): ComposedLayout {
-  return { ...l, inner: dice(l.inner, c) };
-}

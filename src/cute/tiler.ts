@@ -24,7 +24,9 @@ export type ByModeTiler = readonly Tiler[];
 /** A tiler (SPEC §8.2): a one-dimensional layout, a by-mode list, or `_`. */
 export type Tiler = Layout | ByModeTiler | Underscore;
 
+/** Whether T is a by-mode tiler <T1,…,Tk> (SPEC §8.2). Example: isByMode(parseTiler('(32,16)')). */
 export const isByMode = (t: Tiler): t is ByModeTiler => Array.isArray(t);
+/** Whether T is `_`, which leaves a layout as it is (CuTe's Underscore). */
 export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
 
 // ---------------------------------------------------------------------------- notation
@@ -32,7 +34,8 @@ export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
 const isDigitOrMinus = (c: number): boolean => (c >= 48 && c <= 57) || c === 45;
 
 /** A shape in tiler position: an integer N is the layout N:1, a tuple the by-mode tiler of its
- *  members (SPEC §8.2). */
+ *  members (SPEC §8.2). Errors: `domain` for a non-positive entry.
+ *  Example: shapeTiler([4, [2, 2]]) is <4:1,<2:1,2:1>>. */
 export function shapeTiler(s: Tuple): Tiler {
   if (typeof s === 'number') return makeLayout(s, 1);
   return s.map(shapeTiler);
@@ -97,6 +100,7 @@ function item(p: Parser): Tiler {
     }
     return layoutOrShape(p, shape);
   }
+  if (!isDigitOrMinus(c) && c !== 95) p.fail("a tiler (a layout, a shape, '_' or '<')");
   return layoutOrShape(p, p.integer(true));
 }
 
@@ -115,7 +119,8 @@ export function parseTiler(text: string, what = 'tiler'): Tiler {
   return t;
 }
 
-/** Canonical print of a tiler: `<3:4,8:1>`, `_`, or the layout (SPEC §8.2). */
+/** Canonical print of a tiler (SPEC §8.2): `<…>` of its items, `_`, or the layout's canonical
+ *  form; an integer prints as N:1. Never fails. Example: formatTiler(parseTiler('(3,8)')) = '<3:1,8:1>'. */
 export function formatTiler(t: Tiler): string {
   if (t === UNDERSCORE) return '_';
   if (isByMode(t)) {
@@ -141,15 +146,17 @@ export function parseLayoutArg(text: string, what = 'layout', unbounded = false)
     } catch {
       // neither: the layout parser's error stands
     }
-    if (tiler) throw domainError(`${what}: '${text}' is a tiler, not a layout`);
+    const shown = text.length > 60 ? `${text.slice(0, 57)}...` : text;
+    if (tiler) throw domainError(`${what}: '${shown.trim()}' is a tiler, not a layout`);
     throw e;
   }
 }
 
 // ---------------------------------------------------------------------------- application
 
-/** Build a layout of the given modes (parts of valid layouts, or results checked by the
- *  algebra) as one tuple; concat checks size and cosize. */
+/** The tuple (L1, …, Lk) of the given modes (Def. 2.3.2.5, concatenation), and ():() for none.
+ *  Errors: `overflow` when size or cosize of the whole exceeds 2^53 − 1.
+ *  Example: tupleOf([4:1, 2:4]) = (4,2):(1,4). */
 export function tupleOf(ms: readonly Layout[]): Layout {
   if (ms.length === 0) return { shape: [], stride: [] };
   return concat(...ms);
@@ -172,6 +179,7 @@ export function byMode(
   keepRest: boolean,
   path = '',
 ): Layout {
+  // Example: byMode('compose', (12,(4,8)):(59,(13,1)), <3:4,8:2>, compose, false) = (3,(2,4)):(236,(26,1))
   if (t === UNDERSCORE) return a;
   if (!isByMode(t)) return apply(a, t as Layout);
   const k = t.length;
@@ -193,6 +201,7 @@ export function byMode(
  *  layout T or `_`, R itself, which must have rank 2 (a `_` leaves a mode of A: `domain` when
  *  that mode does not have rank 2). */
 export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
+  // Example: tileUnzip(op, ((4,3),(8,4)):((1,4),(12,96)), <4:1,8:1>) = ((4,8),(3,4)):((1,12),(4,96))
   if (isByMode(t)) {
     const tiles: Layout[] = [];
     const rests: Layout[] = [];
@@ -203,7 +212,7 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
       rests.push(mode(z, 2));
     }
     for (let i = t.length; i < n; i++) rests.push(mode(r, i + 1));
-    return pair(tupleOf(tiles), tupleOf(rests));
+    return pair(regroup(tiles), regroup(rests));
   }
   if (typeof r.shape === 'number' || r.shape.length !== 2) {
     throw domainError(
@@ -215,12 +224,26 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
 
 const pair = (x: Layout, y: Layout): Layout => ({ shape: [x.shape, y.shape], stride: [x.stride, y.stride] });
 
-/** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest). */
-export function unpackRest(z: Layout): Layout {
-  return tupleOf([mode(z, 1), ...modes(mode(z, 2))]);
+/** The tuple of some modes of one valid layout, regrouped: its entries are that layout's (or
+ *  some of them), so size and cosize stay in bounds and need no check. */
+function regroup(ms: readonly Layout[]): Layout {
+  const shape: Tuple[] = new Array(ms.length);
+  const stride: Tuple[] = new Array(ms.length);
+  for (let i = 0; i < ms.length; i++) {
+    shape[i] = ms[i]!.shape;
+    stride[i] = ms[i]!.stride;
+  }
+  return { shape, stride };
 }
 
-/** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest). */
+/** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest) (CuTe's
+ *  `result(_, repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → ((4,8),3,4). */
+export function unpackRest(z: Layout): Layout {
+  return regroup([mode(z, 1), ...modes(mode(z, 2))]);
+}
+
+/** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest) (CuTe's
+ *  `result(repeat<R0>(_), repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → (4,8,3,4). */
 export function unpackBoth(z: Layout): Layout {
-  return tupleOf([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
+  return regroup([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
 }

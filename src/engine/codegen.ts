@@ -23,7 +23,15 @@ import { sourceLow } from '../cute/swizzle.js';
 import { prepare, TWO32, type Prepared } from './prep.js';
 import { SHADERS } from './shaders.generated.js';
 
+/**
+ * The generated kernels: Φ over a range (eval), its digest, the compactness check, the composite
+ * check and the tile map (`layoutgpu wgsl --kernel …`).
+ */
 export type KernelName = 'eval' | 'digest' | 'compact' | 'compose' | 'tiles';
+/**
+ * Every KernelName, in the CLI's order.
+ * @example KERNELS.includes('compact') // true
+ */
 export const KERNELS: readonly KernelName[] = ['eval', 'digest', 'compact', 'compose', 'tiles'];
 
 /** threads per workgroup */

@@ -300,7 +300,13 @@ function newOut(p: Prepared, n: number): Float64Array | Uint32Array {
   return p.cosize <= TWO32 ? new Uint32Array(n) : new Float64Array(n);
 }
 
+/**
+ * The evaluator as generated, specialised JavaScript (one function per layout, cached): the same
+ * answers as GpuBackend, on any machine, no device needed. Errors: those of Backend (never `gpu`).
+ * @example (await new CpuBackend().digestRange(parseLayout('(4,8):(1,4)'), 0, 32)).sum // 496n
+ */
 export class CpuBackend implements Backend {
+  /** backend `cpu`; auto's choice records here the adapter it passed over */
   readonly info: BackendInfo = { backend: 'cpu', adapter: 'cpu (generated JavaScript)' };
 
   /** the compiled functions of a layout (the bench and the tests call them directly) */
@@ -332,6 +338,7 @@ export class CpuBackend implements Backend {
     }
   }
 
+  /** count, exact Σ, min and max of Φ_L over [lo, hi) (see Backend.digestRange) */
   async digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
     const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);
@@ -343,6 +350,7 @@ export class CpuBackend implements Backend {
     return { count: hi - lo, sum: acc.sum, min: acc.min, max: acc.max };
   }
 
+  /** whether Φ_L is a bijection onto [0, size L): a byte map of hits (see Backend.checkCompact) */
   async checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport> {
     const deadline = runDeadline(opts?.timeoutMs);
     const c = this.compiled(l);

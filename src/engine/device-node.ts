@@ -19,18 +19,23 @@ import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
 import { adapterLine, describeAdapter, type AdapterDescription, type AdapterGuess, type DeviceSource } from './select.js';
 
+/** A GPUDevice from the `webgpu` package, with its adapter's description (an AcquiredDevice). */
 export interface NodeDevice {
+  /** the device (Dawn) */
   device: GPUDevice;
+  /** its adapter, and the Vulkan ICD chosen when the default gave none */
   adapter: AdapterDescription;
   /** destroy the device and drop the `webgpu` objects so that the process can exit */
   release(): void;
 }
 
+/** Options of acquireNodeDevice. */
 export interface NodeDeviceOptions {
   /** Dawn toggles / options for create(), e.g. 'disable-dawn-features=timestamp_quantization' */
   dawn?: string[];
   /** request 'timestamp-query' when the adapter has it */
   timestamps?: boolean;
+  /** passed to requestAdapter (`high-performance` on a machine with two GPUs) */
   powerPreference?: GPUPowerPreference;
 }
 
@@ -48,6 +53,16 @@ function icdCandidates(): string[] {
   return out;
 }
 
+/**
+ * A GPUDevice in Node from the `webgpu` package, with the adapter's maximum buffer limits. Without
+ * an adapter (and VK_ICD_FILENAMES unset) it tries Mesa's lavapipe, then Debian chromium's
+ * SwiftShader. Call release() when done (the process does not exit while the device lives).
+ * Pre-condition: Node, the `webgpu` package installed. Errors: LayoutError `gpu` when the package
+ * does not load or no adapter exists (the message names the ICDs tried).
+ * @example
+ *   const d = await acquireNodeDevice();
+ *   const gpu = gpuBackendOn(d); // … gpu.dispose() releases d
+ */
 export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<NodeDevice> {
   if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'layoutgpu-xdg-'));
   let mod: typeof import('webgpu');

@@ -50,9 +50,11 @@ const ROUND = 2 ** 31;
 const SLOTS = 64;
 const NONE = 0xffffffff;
 
+/** How a GpuBackend reports itself (adapter line, software or not), and hooks for tests and for releasing Node's GPU object. */
 export interface GpuBackendOptions {
   /** adapter description for reports (vendor, architecture, description) */
   adapter: string;
+  /** whether the adapter is a software rasteriser (lavapipe, SwiftShader, WARP) */
   software: boolean;
   /** test hook: at most this many indices per chunk and per dispatch */
   maxChunk?: number;
@@ -84,7 +86,17 @@ interface Progress {
   opts: RunOptions | undefined;
 }
 
+/**
+ * The evaluator on a GPUDevice from anywhere (Node's `webgpu`, the browser's navigator.gpu): each
+ * layout becomes a generated WGSL compute shader (codegen.ts) and Φ runs in bulk, in chunks that
+ * fit the device's limits; answers are identical to CpuBackend's. Errors: those of Backend; a lost
+ * device, a failed shader or a refused allocation is a LayoutError `gpu` naming what completed.
+ * @example
+ *   const gpu = new GpuBackend(device, { adapter: 'my GPU', software: false });
+ *   (await gpu.checkCompact(parseLayout('(4,8):(1,4)'))).compact; // true
+ */
 export class GpuBackend implements Backend {
+  /** backend `gpu` and the adapter's line */
   readonly info: BackendInfo;
   private readonly pipelines = new Map<string, Promise<GPUComputePipeline>>();
   private readonly bgl = new Map<number, GPUBindGroupLayout>();
@@ -93,13 +105,17 @@ export class GpuBackend implements Backend {
   private lost: GPUDeviceLostInfo | null = null;
   private readonly lostPromise: Promise<GPUDeviceLostInfo>;
   private disposed = false;
+  /** the device's maxStorageBufferBindingSize (bytes): bounds a chunk */
   readonly maxBinding: number;
+  /** the device's maxBufferSize (bytes) */
   readonly maxBuffer: number;
+  /** the device's maxComputeWorkgroupsPerDimension */
   readonly maxWg: number;
   /** workgroups of the grid (WG threads each) */
   readonly gridGroups: number;
 
   constructor(
+    /** the device the shaders run on (destroyed by dispose()) */
     readonly device: GPUDevice,
     private readonly opts: GpuBackendOptions,
   ) {
@@ -341,6 +357,7 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /** count, exact Σ, min and max of Φ_L over [lo, hi), by per-thread partial sums on the GPU (see Backend.digestRange) */
   async digestRange(l: LayoutFunction, lo: number, hi: number, opts?: RunOptions): Promise<Digest> {
     const deadline = runDeadline(opts?.timeoutMs);
     const p = prepare(l);
@@ -438,6 +455,7 @@ export class GpuBackend implements Backend {
     }
   }
 
+  /** whether Φ_L is a bijection onto [0, size L): a bitmap of hits per window on the GPU (see Backend.checkCompact) */
   async checkCompact(l: LayoutFunction, opts?: RunOptions): Promise<CompactReport> {
     const deadline = runDeadline(opts?.timeoutMs);
     const p = prepare(l);

@@ -18,6 +18,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
+import { handlerFor } from './pool-handlers.js';
 
 /** One unit of work: the kind names the handler in pool-worker.ts. */
 export interface PoolTask {
@@ -50,6 +51,8 @@ export interface RunTasksOptions<R> {
   completed?: () => string;
   /** the timeout as the user gave it, for the timeout message */
   timeoutMs?: number;
+  /** whether this thread takes a share of the tasks (default true): size − 1 workers then */
+  inline?: boolean;
 }
 
 /** The default number of threads: the cores available to this process. */
@@ -73,7 +76,6 @@ interface Slot {
   worker: Worker;
   /** the thread's id (worker.threadId is −1 once it has exited) */
   id: number;
-  busy: boolean;
   /** set when the worker is terminated on purpose */
   stopping: boolean;
 }
@@ -100,35 +102,40 @@ export class WorkerPool {
     const { url, workerData } = workerEntry();
     const fault = process.env.LAYOUTGPU_POOL_FAULT;
     const worker = new Worker(url, { workerData: { ...workerData, ...(fault ? { fault } : {}) } });
-    const slot: Slot = { worker, id: worker.threadId, busy: false, stopping: false };
+    const slot: Slot = { worker, id: worker.threadId, stopping: false };
     worker.unref();
     this.slots.push(slot);
     return slot;
   }
 
   private drop(slot: Slot): void {
+    if (slot.stopping) return;
     slot.stopping = true;
     this.slots = this.slots.filter((s) => s !== slot);
     void slot.worker.terminate();
   }
 
   /**
-   * Runs every task, at most `size` at a time, and resolves with the results in task order.
-   * Rejects with the first task's LayoutError, a PoolError when a worker dies, or `timeout`
-   * at the deadline; the other busy workers are terminated then.
+   * Runs every task and resolves with the results in task order. With `inline` (the default),
+   * this thread takes tasks too, between which it yields to the event loop, and `size − 1`
+   * workers run the rest; each worker holds up to two tasks so that it never waits for this
+   * thread. Rejects with the first task's LayoutError, a PoolError when a worker dies, or
+   * `timeout` at the deadline; the busy workers are terminated then.
    */
   runTasks<R>(tasks: readonly PoolTask[], o: RunTasksOptions<R> = {}): Promise<R[]> {
     if (this.running) return Promise.reject(new PoolError('the worker pool is already running a job'));
     this.running = true;
+    const inline = o.inline ?? true;
+    const depth = inline ? 2 : 1;
     const results: R[] = new Array(tasks.length);
     let next = 0;
     let finished = 0;
     let failed = false;
     const completed = (): string => o.completed?.() ?? `completed ${finished} of ${tasks.length} parts`;
     const timeoutError = (): LayoutError =>
-      new LayoutError('timeout', `timed out after ${o.timeoutMs ?? 'the deadline of'} ms: ${completed()} on the CPU (${this.size} threads)`);
+      new LayoutError('timeout', `ran past its deadline${o.timeoutMs !== undefined ? ` of ${o.timeoutMs} ms` : ''}: ${completed()} on the CPU (${this.size} threads)`);
     return new Promise<R[]>((resolve, reject) => {
-      const busy = new Set<Slot>();
+      const busy = new Map<Slot, number>();
       const cleanups: (() => void)[] = [];
       let timer: ReturnType<typeof setTimeout> | null = null;
       const finish = (err: unknown): void => {
@@ -137,26 +144,38 @@ export class WorkerPool {
         if (timer) clearTimeout(timer);
         for (const c of cleanups) c();
         // busy workers are stopped: their tasks no longer matter
-        for (const s of busy) this.drop(s);
+        for (const s of busy.keys()) this.drop(s);
         for (const s of this.slots) s.worker.unref();
         this.running = false;
         if (err === null) resolve(results);
         else reject(err);
       };
-      const assign = (slot: Slot): void => {
-        if (failed) return;
-        if (next >= tasks.length) {
-          slot.busy = false;
+      const done = (index: number, result: R): boolean => {
+        results[index] = result;
+        finished++;
+        try {
+          o.onResult?.(index, result);
+        } catch (e) {
+          finish(e);
+          return false;
+        }
+        if (finished === tasks.length) finish(null);
+        return true;
+      };
+      const release = (slot: Slot): void => {
+        const n = (busy.get(slot) ?? 1) - 1;
+        if (n > 0) busy.set(slot, n);
+        else {
           busy.delete(slot);
           slot.worker.unref();
-          if (finished === tasks.length) finish(null);
-          return;
         }
+      };
+      const assign = (slot: Slot): void => {
+        if (failed || next >= tasks.length) return;
         const index = next++;
         const id = this.nextId++;
         const t = tasks[index]!;
-        slot.busy = true;
-        busy.add(slot);
+        busy.set(slot, (busy.get(slot) ?? 0) + 1);
         slot.worker.ref();
         const onMessage = (m: WorkerMessage): void => {
           if (m.id !== id || failed) return;
@@ -165,35 +184,28 @@ export class WorkerPool {
             return;
           }
           off();
+          release(slot);
           if (m.type === 'error') {
             if (m.kind === 'timeout') finish(timeoutError());
             else finish(m.kind ? new LayoutError(m.kind, m.message) : new PoolError(`a worker thread failed: ${m.message} (${completed()})`));
             return;
           }
-          results[index] = m.result as R;
-          finished++;
-          try {
-            o.onResult?.(index, m.result as R);
-          } catch (e) {
-            finish(e);
-            return;
-          }
-          assign(slot);
+          if (done(index, m.result as R)) assign(slot);
+        };
+        const died = (why: string): void => {
+          off();
+          this.slots = this.slots.filter((s) => s !== slot);
+          busy.delete(slot);
+          finish(new PoolError(`worker thread ${slot.id} died (${why}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
         };
         const onExit = (code: number): void => {
-          off();
-          if (slot.stopping) return;
-          this.slots = this.slots.filter((s) => s !== slot);
-          busy.delete(slot);
-          finish(new PoolError(`worker thread ${slot.id} died (exit code ${code}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+          if (!slot.stopping) died(`exit code ${code}`);
+          else off();
         };
         const onError = (e: Error): void => {
-          off();
-          this.slots = this.slots.filter((s) => s !== slot);
-          busy.delete(slot);
           slot.stopping = true;
           void slot.worker.terminate();
-          finish(new PoolError(`worker thread ${slot.id} died (${e.message}) during part ${index + 1} of ${tasks.length}: ${completed()}`));
+          died(e.message);
         };
         const off = (): void => {
           slot.worker.off('message', onMessage);
@@ -206,6 +218,25 @@ export class WorkerPool {
         slot.worker.on('error', onError);
         slot.worker.postMessage({ id, kind: t.kind, payload: t.payload, deadline: o.deadline ?? null });
       };
+      // this thread's share: one task at a time, yielding to the event loop in between
+      const local = async (): Promise<void> => {
+        while (!failed && next < tasks.length) {
+          await new Promise<void>((r) => setImmediate(r));
+          if (failed || next >= tasks.length) return;
+          const index = next++;
+          const t = tasks[index]!;
+          try {
+            const h = await handlerFor(t.kind);
+            const r = (await h(t.payload as never, { deadline: o.deadline ?? Infinity, progress: (d) => o.onProgress?.(index, d) })) as R;
+            if (failed) return;
+            if (!done(index, r)) return;
+          } catch (e) {
+            if (e instanceof LayoutError && e.kind === 'timeout') finish(timeoutError());
+            else finish(e instanceof LayoutError ? e : new PoolError(`a task failed: ${e instanceof Error ? e.message : String(e)} (${completed()})`));
+            return;
+          }
+        }
+      };
       if (o.deadline !== undefined && Number.isFinite(o.deadline)) {
         timer = setTimeout(() => finish(timeoutError()), Math.max(0, o.deadline - Date.now()));
       }
@@ -213,9 +244,10 @@ export class WorkerPool {
         finish(null);
         return;
       }
-      const want = Math.min(this.size, tasks.length);
-      while (this.slots.length < want) this.spawn();
-      for (const s of this.slots.slice(0, want)) assign(s);
+      const workers = Math.min(this.size - (inline ? 1 : 0), tasks.length);
+      while (this.slots.length < workers) this.spawn();
+      for (const s of this.slots.slice(0, workers)) for (let d = 0; d < depth; d++) assign(s);
+      if (inline) void local();
     });
   }
 

@@ -9,11 +9,20 @@ import type { Backend, BackendChoice } from './backend.js';
 import { CpuBackend } from './cpu.js';
 import { GpuBackend, type GpuBackendOptions } from './gpu.js';
 
+/**
+ * What is known of a WebGPU adapter (GPUAdapterInfo) and the limits its device got.
+ * @example adapterLine(describeAdapter(adapter)) // 'mesa / software / llvmpipe … (software)'
+ */
 export interface AdapterDescription {
+  /** GPUAdapterInfo.vendor, e.g. `nvidia`, `mesa`, `google` */
   vendor: string;
+  /** GPUAdapterInfo.architecture */
   architecture: string;
+  /** GPUAdapterInfo.device */
   device: string;
+  /** GPUAdapterInfo.description (the driver's name for it) */
   description: string;
+  /** whether it is a software rasteriser (isSoftwareAdapter) */
   software: boolean;
   /** the limits the device was created with */
   limits: { maxStorageBufferBindingSize: number; maxBufferSize: number; maxComputeWorkgroupsPerDimension: number };
@@ -29,6 +38,11 @@ export function isSoftwareAdapter(info: { vendor?: string; architecture?: string
   return SOFTWARE.test([info.vendor, info.architecture, info.device, info.description].join(' '));
 }
 
+/**
+ * The description of an adapter (and the limits of its device, when given, else the adapter's).
+ * Pre-condition: a WebGPU adapter. Errors: none.
+ * @example describeAdapter(adapter).software // true on lavapipe
+ */
 export function describeAdapter(adapter: GPUAdapter, device?: GPUDevice): AdapterDescription {
   const i = adapter.info as GPUAdapterInfo & { isFallbackAdapter?: boolean };
   const l = device?.limits ?? adapter.limits;
@@ -52,14 +66,19 @@ export function adapterLine(a: AdapterDescription): string {
   return `${parts.join(' / ')}${a.software ? ' (software)' : ''}`;
 }
 
+/** A GPUDevice with its adapter's description and how to give it back. */
 export interface AcquiredDevice {
+  /** the device */
   device: GPUDevice;
+  /** its adapter */
   adapter: AdapterDescription;
+  /** destroy the device and drop what holds it */
   release(): void;
 }
 
 /** What `auto` needs to know of an adapter before it decides: software or not, and its name. */
 export interface AdapterGuess {
+  /** whether the adapter is (or can only be) a software one */
   readonly software: boolean;
   /** the adapter's line (adapterLine), or why no hardware adapter can exist here */
   readonly line: string;
@@ -77,6 +96,7 @@ export type AdapterProbe = () => Promise<AdapterGuess | null>;
  */
 export interface DeviceSource {
   (): Promise<AcquiredDevice>;
+  /** a look at the adapter without creating a device (Node: probeNodeAdapter) */
   probe?: AdapterProbe;
 }
 

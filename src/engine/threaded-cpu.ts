@@ -17,7 +17,7 @@ import { isComposed } from '../cute/composed.js';
 import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
 import { checkComposeArgs, CpuBackend } from './cpu.js';
 import { sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
-import { checkRange, ENUMERATE_LIMIT, prepare } from './prep.js';
+import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from './prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
 
 /** offsets per bitmap window (bits): 128 MiB per part */
@@ -96,8 +96,9 @@ export class ThreadedCpuBackend implements Backend {
     return splitRange(lo, hi, this.threads * 4, this.minPart);
   }
 
+  /** --timeout and the request's own deadline (batch --request-timeout), as CpuBackend does */
   private deadlineOf(opts?: RunOptions): number {
-    return opts?.timeoutMs !== undefined ? Date.now() + opts.timeoutMs : Infinity;
+    return runDeadline(opts?.timeoutMs);
   }
 
   evalRange(l: Layout, lo: number, hi: number, opts?: RunOptions): Promise<Float64Array> {

@@ -79,41 +79,12 @@ export const handlers = {
   },
 
   compact(p: { l: FlatSpec; lo: number; hi: number; bits: SharedArrayBuffer; w0: number; wn: number; countOor: boolean }, ctx: TaskCtx): CompactPart {
+    // the CPU backend's own generated bitmap scan (cpu.ts), on this part's bitmap
     const c = cpu.compiled(layoutOf(p.l));
-    const size = c.p.size;
     const bits = new Uint32Array(p.bits);
-    const buf = c.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
-    const { w0, wn, countOor } = p;
-    let oor = 0;
-    let oorW = -1;
-    let coll = 0;
-    let collV = Infinity;
-    blocks(p.lo, p.hi, ctx, (s0, n0) => {
-      for (let s = s0; s < s0 + n0; s += FILL) {
-        const k = Math.min(FILL, s0 + n0 - s);
-        c.fill(s, k, buf);
-        for (let j = 0; j < k; j++) {
-          const v = buf[j]!;
-          if (v >= size) {
-            if (countOor) {
-              oor++;
-              if (oorW < 0) oorW = s + j;
-            }
-            continue;
-          }
-          const q = v - w0;
-          if (q < 0 || q >= wn) continue;
-          const w = q >>> 5;
-          const b = 1 << (q & 31);
-          const old = bits[w]!;
-          if ((old & b) !== 0) {
-            coll++;
-            if (v < collV) collV = v;
-          } else bits[w] = old | b;
-        }
-      }
-    });
-    return { oor, oorW, coll, collV };
+    const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: p.countOor };
+    blocks(p.lo, p.hi, ctx, (s, n) => c.compact(s, n, bits, p.w0, p.wn, st));
+    return { oor: st.oor, oorW: st.oorW, coll: st.coll, collV: st.collV };
   },
 
   /**

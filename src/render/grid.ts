@@ -6,12 +6,14 @@
  * Φ_L(r + rows·c).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { modes, phi, size, type Layout } from '../algebra/layout.js';
+import { cosize, flat, modes, size, type Layout } from '../algebra/layout.js';
 import type { Tiling } from './tiles.js';
 
 /** The arrangement of a layout's indices in a grid. */
 export interface GridShape {
+  /** number of rows: size of mode 1 (1 for rank ≤ 1) */
   readonly rows: number;
+  /** number of columns: size(L) / rows */
   readonly cols: number;
   /** the index x of L in row r, column c */
   readonly index: (r: number, c: number) => number;
@@ -36,12 +38,43 @@ export function cellOf(rows: number, x: number): { row: number; col: number } {
   return { row: x % rows, col: Math.floor(x / rows) };
 }
 
+/**
+ * Φ_L(x) for every x < size(L) (Construction 2.3.1.17), counted like an odometer over L♭: the
+ * colexicographic coordinates advance by one, the offset by the stride of the digit that moved
+ * less the wrap of the digits below it. Exact: every value is at most cosize(L) − 1.
+ * Errors: `overflow` when size or cosize exceed 2^53 − 1.
+ * @example offsetsOf(parseLayout('(2,2):(2,1)')) // Float64Array [0, 2, 1, 3]
+ */
+export function offsetsOf(l: Layout): Float64Array {
+  const n = size(l);
+  cosize(l); // refuses inexact offsets
+  const { shapes, strides } = flat(l);
+  const out = new Float64Array(n);
+  const digit = new Float64Array(shapes.length);
+  let off = 0;
+  for (let x = 0; x < n; x++) {
+    out[x] = off;
+    for (let i = 0; i < shapes.length; i++) {
+      if (++digit[i]! < shapes[i]!) {
+        off += strides[i]!;
+        break;
+      }
+      off -= (shapes[i]! - 1) * strides[i]!;
+      digit[i] = 0;
+    }
+  }
+  return out;
+}
+
 /** Everything a picture draws: the layout, its grid, Φ at every index, and optionally a tiling. */
 export interface Picture {
+  /** the layout pictured */
   readonly layout: Layout;
+  /** where each index sits (gridShape) */
   readonly grid: GridShape;
   /** offsets[x] = Φ_L(x), for every index x < size(L) */
   readonly offsets: Float64Array;
+  /** the tiles of a ⊘ or ⊗ picture (colour = tile, strength = entry) */
   readonly tiling?: Tiling;
 }
 
@@ -57,7 +90,6 @@ export function makePicture(l: Layout, opts: { tiling?: Tiling; max?: number } =
   const max = opts.max ?? MAX_SHOW;
   const n = size(l);
   if (n > max) throw new LayoutError('bad-request', `size ${n} is too large to show (at most ${max} cells)`);
-  const offsets = new Float64Array(n);
-  for (let x = 0; x < n; x++) offsets[x] = phi(l, x);
+  const offsets = offsetsOf(l);
   return opts.tiling ? { layout: l, grid: gridShape(l), offsets, tiling: opts.tiling } : { layout: l, grid: gridShape(l), offsets };
 }

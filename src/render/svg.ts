@@ -10,11 +10,17 @@ import type { Picture } from './grid.js';
 
 /** Cell metrics shared with the page: width fits the widest label, height fixed. */
 export interface CellMetrics {
+  /** cell width (px) */
   readonly cw: number;
+  /** cell height (px) */
   readonly ch: number;
+  /** x of the grid's left edge (room for the row indices) */
   readonly left: number;
+  /** y of the grid's top edge (room for the column indices) */
   readonly top: number;
+  /** width of the whole picture (px) */
   readonly width: number;
+  /** height of the whole picture (px) */
   readonly height: number;
 }
 

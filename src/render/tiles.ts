@@ -8,7 +8,9 @@ import { concat, mode, phi, rank, size, type Layout } from '../algebra/layout.js
 
 /** The tile of an index and its entry within the tile. */
 export interface TileOf {
+  /** which tile: 0 … tiles − 1 */
   readonly tile: number;
+  /** which entry of the tile: 0 … tileSize − 1 */
   readonly entry: number;
 }
 
@@ -16,7 +18,9 @@ export interface TileOf {
 export interface Tiling {
   /** the tile and entry of index x, or null when x is in no tile */
   readonly tileOf: (x: number) => TileOf | null;
+  /** number of tiles */
   readonly tiles: number;
+  /** entries per tile */
   readonly tileSize: number;
 }
 

@@ -13,7 +13,7 @@ import { phi, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Backend, BackendName } from '../engine/backend.js';
 import { CpuBackend } from '../engine/cpu.js';
-import { browserDeviceSource, gpuBackendOn } from '../engine/select.js';
+import { browserDeviceSource, gpuBackendOn, type DeviceSource } from '../engine/select.js';
 import { opsByName, runOpDirect, type Json, type OpContext } from '../ops.js';
 import { fill, h } from './dom.js';
 
@@ -32,32 +32,60 @@ export interface CheckOutcome {
   via: 'ops' | 'backend';
 }
 
-/** The backends of the page: the GPU one when navigator.gpu yields a device, and the CPU one. */
+/**
+ * The backends of the page: the GPU one when navigator.gpu yields a device, and the CPU one.
+ * A lost GPU device (driver reset, another tab, destroy()) is noticed through device.lost:
+ * `onLost` says so, and the next gpu() acquires a new device.
+ */
 export class Engines {
   readonly cpu = new CpuBackend();
   private gpuP: Promise<Backend> | null = null;
+  private readonly source: DeviceSource | undefined;
   gpuError: string | null = null;
+  /** why the last device was lost, until a new one is acquired */
+  lost: string | null = null;
+  /** devices acquired so far (1 after the first, 2 after a loss and the next check, …) */
+  acquired = 0;
+  /** called when the device is lost */
+  onLost: ((why: string) => void) | null = null;
   webgpu: boolean;
 
   constructor() {
-    const source = browserDeviceSource();
-    this.webgpu = source !== undefined;
-    if (!source) {
+    this.source = browserDeviceSource();
+    this.webgpu = this.source !== undefined;
+    if (!this.source) {
       this.gpuError = 'this browser has no WebGPU (navigator.gpu is missing)';
       return;
     }
-    this.gpuP = source().then(
-      (d) => gpuBackendOn(d),
+    this.acquire(this.source);
+  }
+
+  private acquire(source: DeviceSource): void {
+    const p: Promise<Backend> = source().then(
+      (d) => {
+        this.acquired++;
+        this.lost = null;
+        this.gpuError = null;
+        void d.device.lost.then((info) => {
+          if (this.gpuP !== p) return;
+          this.gpuP = null;
+          this.lost = `${info.reason ?? 'unknown'}${info.message ? `: ${info.message}` : ''}`;
+          this.onLost?.(this.lost);
+        });
+        return gpuBackendOn(d);
+      },
       (e: unknown) => {
         this.gpuError = e instanceof Error ? e.message : String(e);
         throw e;
       },
     );
-    this.gpuP.catch(() => {});
+    p.catch(() => {});
+    this.gpuP = p;
   }
 
-  /** the GPU backend, or null when there is none (gpuError says why) */
+  /** the GPU backend (a new device after a loss), or null when there is none (gpuError says why) */
   async gpu(): Promise<Backend | null> {
+    if (!this.gpuP && this.source && this.lost !== null) this.acquire(this.source);
     if (!this.gpuP) return null;
     try {
       return await this.gpuP;
@@ -279,8 +307,15 @@ export function outcomeCard(o: CheckOutcome, cpu?: CheckOutcome): HTMLElement {
   return card;
 }
 
+/** The adapter line when the device was lost: says so, and that the next check acquires a new one. */
+export function lostLineEl(el: HTMLElement, why: string): void {
+  el.dataset['lost'] = 'true';
+  fill(el, h('span', { class: 'dot off' }), 'GPU device lost ', h('span', { class: 'muted' }, `(${why})`), ': the next check acquires a new device.');
+}
+
 export function adapterLineEl(el: HTMLElement, a: { ok: boolean; text: string; software: boolean }, webgpu: boolean): void {
   el.dataset['ready'] = 'true';
+  delete el.dataset['lost'];
   el.dataset['backend'] = a.ok ? 'gpu' : 'cpu';
   if (a.ok) {
     fill(el, h('span', { class: 'dot ok' }), 'WebGPU adapter: ', h('strong', {}, a.text));

@@ -6,14 +6,16 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { mode, phi, size, type Layout } from '../algebra/layout.js';
+import { mode, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
-import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
-import { adapterLineEl, checkOn, Engines, outcomeCard, type CheckName } from './gpu-panel.js';
-import { drawLayout, MAX_CELLS, type TileOf } from './picture.js';
+import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
+import { offsetsOf } from '../render/grid.js';
+import { modeTiling, type Tiling } from '../render/tiles.js';
+import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 
 // ---------------------------------------------------------------------------------------------
 // the operations offered by the chooser, grouped; ops the table gains later land in "More"
@@ -142,7 +144,7 @@ function parse(text: string, what: string, anySize = false, asTiler = false): Pa
       const t = parseTiler(text, what);
       return { layout: isByMode(t) || t === '_' ? null : (t as Layout), error: null };
     }
-    return { layout: parseLayout(text, what), error: null };
+    return { layout: parseLayoutArg(text, what), error: null };
   } catch (e) {
     const err = e instanceof LayoutError ? e : new LayoutError('parse', String(e));
     if (anySize && err.kind === 'overflow') {
@@ -250,11 +252,11 @@ function showFacts(text: string, ok: boolean): void {
 /** tile and entry of each index of A under A ⊘ T: with I the column-major layout of A's shape
  *  (Φ_I is the identity on indices), Z = zipped_divide(I, T) maps x = entry + size(tile)·tile
  *  to the index of A it divides to (Def. 2.3.8.1, Remark 2.3.8.3; by mode for a tiler) */
-function divisionTiles(aText: string, tText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+function divisionTiles(aText: string, tText: string): Tiling | null {
   try {
     const a = parseLayout(aText);
     const n = size(a);
-    if (n > 4096) return null;
+    if (n > MAX_CANVAS_CELLS) return null;
     const z = parseLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
     return tilesOfPermutation(z);
   } catch {
@@ -264,19 +266,27 @@ function divisionTiles(aText: string, tText: string): { tileOf: (x: number) => T
 
 /** for Z = (tile, rest) whose Φ permutes [0, size): index Φ_Z(x) is entry x mod size(tile) of
  *  tile ⌊x / size(tile)⌋ */
-function tilesOfPermutation(z: Layout): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } {
+function tilesOfPermutation(z: Layout): Tiling {
   const n = size(z);
   const ts = size(mode(z, 1));
-  const map = new Array<TileOf>(n);
-  for (let x = 0; x < n; x++) map[phi(z, x)] = { tile: Math.floor(x / ts), entry: x % ts };
-  return { tileOf: (j) => map[j] ?? null, tiles: n / ts, tileSize: ts };
+  const offsets = offsetsOf(z);
+  const at = new Int32Array(n).fill(-1);
+  for (let x = 0; x < n; x++) at[offsets[x]!] = x;
+  return {
+    tileOf: (j) => {
+      const x = j >= 0 && j < n ? at[j]! : -1;
+      return x < 0 ? null : { tile: Math.floor(x / ts), entry: x % ts };
+    },
+    tiles: n / ts,
+    tileSize: ts,
+  };
 }
 
 /** the ops whose result pictures are coloured by tile (SPEC §8.3): mode 1 of a zipped or tiled
  *  result is the tile; a logical divide or product by a by-mode tiler is unzipped first */
 const TILED_RESULTS = new Set(['logical_divide', 'logical_product', 'zipped_divide', 'tiled_divide', 'zipped_product', 'tiled_product']);
 
-function resultTilesFor(op: string, r: Layout, tText: string): { tileOf: (x: number) => TileOf | null; tiles: number; tileSize: number } | null {
+function resultTilesFor(op: string, r: Layout, tText: string): Tiling | null {
   if (!TILED_RESULTS.has(op)) return null;
   try {
     if (op === 'logical_divide' || op === 'logical_product') {
@@ -290,10 +300,7 @@ function resultTilesFor(op: string, r: Layout, tText: string): { tileOf: (x: num
 }
 
 /** tiles of a result R = A ⊘ B or A ⊗ B: mode 1 is the tile, mode 2 which tile */
-function resultTiles(r: Layout): { tileOf: (x: number) => TileOf; tiles: number; tileSize: number } {
-  const ts = size(mode(r, 1));
-  return { tileOf: (x) => ({ tile: Math.floor(x / ts), entry: x % ts }), tiles: size(r) / ts, tileSize: ts };
-}
+const resultTiles = (r: Layout): Tiling => modeTiling(r);
 
 function state(): State {
   return { layout: input1.value, op: opSel.value, layout2: input2.value, arg: argInput.value };
@@ -403,7 +410,7 @@ function update(): void {
 
   // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
   window.clearTimeout(drawTimer);
-  const cost = (l: Layout | null): number => (l && size(l) <= MAX_CELLS ? size(l) : 0);
+  const cost = (l: Layout | null): number => (l && size(l) <= MAX_CANVAS_CELLS ? size(l) : 0);
   const draw = (): void => {
     drawMain(st, extra, p1.layout, p1.error, p2.error === null && st.layout2.trim() !== '');
     drawResult(st, value, resultLayout);
@@ -500,6 +507,7 @@ const backendSel = byId<HTMLSelectElement>('backend');
 let checkRunning = false;
 
 async function initGpu(): Promise<void> {
+  engines.onLost = (why) => lostLineEl(byId('adapter'), why);
   const a = await engines.adapterText();
   adapterLineEl(byId('adapter'), a, engines.webgpu);
   if (!a.ok) {
@@ -537,7 +545,10 @@ async function runCheckButton(name: CheckName): Promise<void> {
   results.prepend(busy);
   try {
     const args = checkArgs(name);
+    const wasLost = engines.lost !== null;
     const gpu = backendSel.value === 'gpu' ? await engines.gpu() : null;
+    // after a lost device the panel names the new one
+    if (wasLost && gpu) adapterLineEl(byId('adapter'), await engines.adapterText(), engines.webgpu);
     const main = gpu ?? engines.cpu;
     const o = await checkOn(name, args, main);
     // the CPU's answer beside a GPU answer: the two backends must agree exactly

@@ -13,10 +13,12 @@ import { formatTuple } from '../algebra/notation.js';
 import { darkBackground, entryOpacity, tileColour } from '../render/colour.js';
 import { gridShape } from '../render/grid.js';
 import type { TileOf } from '../render/tiles.js';
+import { drawLayoutCanvas, MAX_CANVAS_CELLS } from './canvas-picture.js';
 import { h, s } from './dom.js';
 
-/** Most cells a picture draws (larger layouts get a note instead). */
+/** Most cells an SVG picture draws; larger layouts, up to MAX_CANVAS_CELLS, go on a canvas. */
 export const MAX_CELLS = 4096;
+export { MAX_CANVAS_CELLS };
 
 export type { TileOf };
 
@@ -35,10 +37,11 @@ export interface PictureOptions {
 export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
   const n = size(l);
   const wrap = h('div', { class: 'picture' });
-  if (n > MAX_CELLS) {
-    wrap.append(h('p', { class: 'note' }, `size ${n} is too large to draw (at most ${MAX_CELLS} cells); the operations still work.`));
+  if (n > MAX_CANVAS_CELLS) {
+    wrap.append(h('p', { class: 'note' }, `size ${n} is too large to draw (at most ${MAX_CANVAS_CELLS} cells); the operations still work.`));
     return wrap;
   }
+  if (n > MAX_CELLS) return drawLayoutCanvas(l, o);
   const { rows, cols, index } = gridShape(l);
   const offsets = new Array<number>(n);
   let widest = 1;

@@ -102,6 +102,14 @@ describe('batch: the reproducers of issue 9', () => {
     expect(out[3]).toEqual({ id: 4, ok: true, result: 2 });
   });
 
+  it('--request-timeout bounds verify on the CPU too (its walks check the clock)', async () => {
+    // injective (Φ = 2a + 3b: the parity tells b) but not superincreasing: a walk of 2^27 indices
+    const lines = [req('1', 'verify', '["injective",["(67108864,2):(2,3)"]]'), req('2')];
+    const run = await cli(['batch', '--request-timeout', '50ms', '--backend', 'cpu'], lines.join('\n') + '\n');
+    const out = run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; ok: boolean; error?: { kind: string } });
+    expect(out.map((r) => [r.id, r.ok, r.error?.kind])).toEqual([[1, false, 'timeout'], [2, true, undefined]]);
+  });
+
   it('--request-timeout and --timeout refuse a non-positive or malformed duration: one line, exit 2', async () => {
     for (const args of [['batch', '--request-timeout', '0'], ['batch', '--request-timeout', '-5'], ['size', '4:1', '--timeout', 'soon']]) {
       const r = await cli(args, '');

@@ -14,11 +14,16 @@ beforeAll(() => ensureBuilt());
 const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
 
 describe('the CLI: stderr, options, timeouts', () => {
-  it('a bulk check on the default backend prints nothing on stderr (Dawn\'s warnings are filtered)', async () => {
-    const r = await cli(['check', 'compact', '(4,8):(1,4)']);
-    expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toBe('');
-    expect(r.stdout).toContain('compact: yes');
+  it('bulk checks on the default and the GPU backend print nothing on stderr (Dawn\'s warnings are filtered)', async () => {
+    for (const backend of [[], ['--backend', 'gpu']]) {
+      const r = await cli(['check', 'compact', '(4,8):(1,4)', ...backend]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toContain('compact: yes');
+    }
+    const v = await cli(['verify', 'compact', '--enumerate', '--size', '8', '--json']);
+    expect(v.code, v.stderr).toBe(0);
+    expect(v.stderr).toBe('');
   });
 
   it('a bad --timeout is one line on stderr, exit 2, before any device is opened', async () => {
@@ -92,6 +97,10 @@ describe('pieces', () => {
     expect(mayOpenDevice(['check', 'compact', '4:1'], ops)).toBe(true);
     expect(mayOpenDevice(['check', 'compact', '4:1', '--backend=cpu'], ops)).toBe(false);
     expect(mayOpenDevice(['check-compact', '4:1'], ops)).toBe(true);
+    // auto without a GPU device node decides without Dawn; gpu always loads it
+    expect(mayOpenDevice(['check-compact', '4:1'], ops, true)).toBe(false);
+    expect(mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], ops, true)).toBe(true);
+    expect(mayOpenDevice(['verify', 'compact', '--enumerate', '--size', '8'], ops, true)).toBe(true);
     expect(mayOpenDevice(['gpu-info', '--help'], ops)).toBe(false);
   });
 

@@ -105,19 +105,31 @@ describe('max_common_vector', () => {
     expect(seen.size).toBeGreaterThan(8);
   });
 
-  it('refuses with overflow, never guesses, where deciding needs more than EVAL_LIMIT points', () => {
-    // A∘R does not exist (A's prefix of 3·2^24 points is no layout function) and the identity
-    // run is 2^25 > EVAL_LIMIT
-    const a = lib({ shape: [2 ** 25, 4], stride: [1, 2 ** 25 + 1] });
-    const b = lib({ shape: 3 * 2 ** 24, stride: 1 });
-    expect(EVAL_LIMIT).toBe(2 ** 24);
+  it('decides by evaluation where neither the fast path nor a composite does; refuses with overflow beyond the bound', () => {
+    // R = (3,2):(1,6): 3 does not divide A's first extent 4, and A∘R does not exist
+    // (additivity fails at x = 8); Φ_A∘Φ_R is 0, 1, 2, then 5
+    const a1 = lib({ shape: [4, [2, 3]], stride: [1, [3, 6]] });
+    const b1 = lib({ shape: [[[3], [2], 2]], stride: [[[1], [7], 3]] });
+    expect(maxCommonVector(a1, b1)).toBe(3);
+    expect(maxCommonVectorSpec(a1 as BL, b1 as BL)).toBe(3);
+    // R = 4:3 (no fast path: its stride is not 1), A∘R does not exist (Φ_A(3t) is 0, 1, 2, 0);
+    // Φ_A∘Φ_R is evaluated at n = 1, 2, 3
+    const a = lib({ shape: [[[3, 3], 4]], stride: [[[4, 1], 0]] });
+    const b = lib({ shape: [3, 4], stride: [5, 1] });
+    expect(maxCommonVector(a, b)).toBe(3);
+    expect(maxCommonVectorSpec(a as BL, b as BL)).toBe(3);
+    expect(maxCommonVector(a, b, 3)).toBe(3);
     let kind = '';
     try {
-      maxCommonVector(a, b);
+      maxCommonVector(a, b, 2);
     } catch (e) {
       kind = (e as LayoutError).kind;
     }
     expect(kind).toBe('overflow');
+    expect(EVAL_LIMIT).toBe(2 ** 24);
+    // a long identity run is decided without evaluation (fast path: r_1 = 3·2^24 > a_1 = 2^25,
+    // so N = 2^25 at once)
+    expect(maxCommonVector(lib({ shape: [2 ** 25, 4], stride: [1, 2 ** 25 + 1] }), lib({ shape: 3 * 2 ** 24, stride: 1 }))).toBe(2 ** 25);
   });
 });
 

@@ -53,6 +53,26 @@ describe('SPEC §8.5 ops in the table', () => {
   });
 });
 
+describe('composed layouts (SPEC §9.1)', () => {
+  it('the inverses, filters, casts and common vectors need a plain layout: domain', () => {
+    const c = 'Sw<3,3,3> o (8,64):(64,1)';
+    for (const [name, args] of [
+      ['right_inverse', [c]],
+      ['left_inverse', [c]],
+      ['filter', [c]],
+      ['filter_zeros', [c]],
+      ['upcast', [c, 2]],
+      ['downcast', [c, 2]],
+      ['max_common_vector', [c, '(8,64):(64,1)']],
+      ['max_common_layout', ['(8,64):(64,1)', c]],
+    ] as const) {
+      const r = op(name, ...args);
+      expect(r.ok, name).toBe(false);
+      if (!r.ok) expect(r.kind, `${name}: ${r.message}`).toBe('domain');
+    }
+  });
+});
+
 describe('CLI subcommands', () => {
   it('kebab-case, human and --json', async () => {
     const cases: Array<[string[], string]> = [

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
-import { dice, parseSliceCoord, sliceLayout, sliceOffset, sliceComposed, type SliceCoord } from '../../src/cute/slice.js';
+import { dice, parseSliceCoord, sliceLayout, sliceOffset, type SliceCoord } from '../../src/cute/slice.js';
 import { phiB, randInt, randomLayout, rankB, showL, sizeT, type BL, type Tup } from '../helpers/brute.js';
 import { forSeeds, lib } from './_seeds.js';
 
@@ -59,11 +59,10 @@ describe('slice and dice', () => {
     expect(sliceOffset(l, '(_,(1,_))')).toBe(4);
     expect(sliceOffset(l, '(3,5)')).toBe(ok('eval_coord', '(4,(2,3)):(1,(4,8))', '(3,5)'));
     expect(sliceOffset(l, '_')).toBe(0);
-    const sw = { bits: 3, base: 3, shift: 3 };
-    const c = sliceComposed({ kind: 'composed', swizzle: sw, offset: 5, inner: lib({ shape: [8, 64], stride: [64, 1] }) }, '(2,_)');
-    expect(c.offset).toBe(5 + 128);
-    expect(c.inner).toEqual({ shape: [64], stride: [1] });
-    expect(c.swizzle).toBe(sw);
+    // on a composed layout (SPEC §9.1): Sw o (K + o) o slice(L, C); dice keeps K
+    expect(ok('slice', 'Sw<3,3,3> o 5 o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o 133 o (64):(1)');
+    expect(ok('slice', 'Sw<3,3,3> o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o 128 o (64):(1)');
+    expect(ok('dice', 'Sw<3,3,3> o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o (8):(64)');
   });
 
   it('keep exactly the right modes, pointwise (random layouts and coordinates)', () => {

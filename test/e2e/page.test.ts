@@ -342,6 +342,18 @@ describe('the browser demo in headless Chromium', () => {
     await expect.poll(() => page.getByTestId('result').getAttribute('data-error-kind')).toBe('parse');
     expect(await page.locator('img').count()).toBe(0);
 
+    // 5b. a layout beyond 2^53 − 1 under an op that takes any size: one outcome, the exact answer
+    // (no overflow error beside it)
+    await page.getByTestId('op').selectOption('size');
+    await typeLayout(page, 'layout-input', '(9007199254740991,2):(1,0)');
+    await expect.poll(() => page.getByTestId('result').textContent()).toBe('18014398509481982');
+    expect(await page.getByTestId('result').getAttribute('data-error-kind')).toBeNull();
+    expect(await err.isVisible()).toBe(false);
+    // an op that computes with the size refuses it: the inline error and the result agree
+    await page.getByTestId('op').selectOption('coalesce');
+    await expect.poll(() => page.getByTestId('result').getAttribute('data-error-kind')).toBe('overflow');
+    expect(await err.getAttribute('data-error-kind')).toBe('overflow');
+
     // 6. a screenshot of a representative state: Example 2.3.8.2 with a GPU check
     await page.goto(`${base}?layout=${encodeURIComponent('(4,8):(1,4)')}&op=logical_divide&layout2=${encodeURIComponent('(2,2):(1,4)')}`);
     await page.waitForSelector('body[data-ready="true"]');
@@ -358,6 +370,88 @@ describe('the browser demo in headless Chromium', () => {
     await page.close();
     expect(pageErrors).toEqual([]);
   }, 90_000);
+
+  it('draws 2^20 cells on a canvas with hover; survives a lost GPU device', async () => {
+    // 1. a layout of 2^20 cells: a canvas picture, hover names the cell under the pointer
+    const big = '(1024,(32,32)):(1,(1024,32768))';
+    const page = await open(`?layout=${encodeURIComponent(big)}&op=size`);
+    await page.waitForSelector('[data-testid="picture-canvas"]', { timeout: 60_000 });
+    const canvas = page.getByTestId('picture-canvas');
+    const geo = await canvas.evaluate((c) => Object.fromEntries(['rows', 'cols', 'cells', 'cw', 'ch', 'left', 'top'].map((k) => [k, Number(c.getAttribute(`data-${k}`))])));
+    expect([geo.rows, geo.cols, geo.cells]).toEqual([1024, 1024, 1 << 20]);
+    const l = parseLayout(big);
+    const { index } = gridShape(l);
+    /** hover the cell at (r, c) of what is in view and check the hover line against Φ here */
+    const hoverCell = async (r: number, c: number): Promise<void> => {
+      const { sx, sy } = await page.evaluate(() => {
+        const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
+        return { sx: s.scrollLeft, sy: s.scrollTop };
+      });
+      const x = index(r, c);
+      await canvas.hover({ position: { x: geo.left! + c * geo.cw! - sx + geo.cw! / 2, y: geo.top! + r * geo.ch! - sy + geo.ch! / 2 } });
+      await expect.poll(() => page.getByTestId('hover-info').getAttribute('data-index')).toBe(String(x));
+      const text = (await page.getByTestId('hover-info').textContent()) ?? '';
+      expect(text).toContain(`x = ${x} `);
+      expect(text).toContain(`coordinate ${formatTuple(indexToCoord(l, x))}`);
+      expect(text).toContain(`Φ(x) = ${phi(l, x)}`);
+    };
+    await hoverCell(2, 3);
+    // scrolled far into the grid: the cells in view are drawn and hovered there
+    await page.evaluate(() => {
+      const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
+      s.scrollTo(s.scrollWidth * 0.6, s.scrollHeight * 0.8);
+    });
+    const { r0, c0 } = await page.evaluate(({ cw, ch }) => {
+      const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
+      return { r0: Math.floor(s.scrollTop / ch), c0: Math.floor(s.scrollLeft / cw) };
+    }, { cw: geo.cw!, ch: geo.ch! });
+    expect(r0).toBeGreaterThan(500);
+    await hoverCell(r0 + 3, c0 + 2);
+    // the canvas is painted where it is scrolled to (not blank)
+    const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      let nonWhite = 0;
+      for (let i = 0; i < d.length; i += 4) if (d[i]! < 250 || d[i + 1]! < 250 || d[i + 2]! < 250) nonWhite++;
+      return nonWhite / (d.length / 4);
+    });
+    expect(painted).toBeGreaterThan(0.05);
+    await page.close();
+
+    // 2. a lost device: the panel says so, and the next check acquires a new one
+    const lossy = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    lossy.on('pageerror', (e) => pageErrors.push(String(e)));
+    await lossy.addInitScript(() => {
+      const w = window as unknown as { __devices: GPUDevice[] };
+      w.__devices = [];
+      const request = GPUAdapter.prototype.requestDevice;
+      GPUAdapter.prototype.requestDevice = async function (this: GPUAdapter, d?: GPUDeviceDescriptor) {
+        const dev = await request.call(this, d);
+        w.__devices.push(dev);
+        return dev;
+      };
+    });
+    await lossy.goto(`${base}?layout=${encodeURIComponent('(4,8):(1,4)')}&op=size`);
+    await lossy.waitForSelector('body[data-ready="true"]');
+    await lossy.waitForSelector('[data-testid="adapter"][data-ready="true"]', { timeout: 30_000 });
+    if ((await lossy.getByTestId('adapter').getAttribute('data-backend')) !== 'gpu') {
+      loud(['NO WebGPU ADAPTER in headless Chromium: the lost-device path was NOT exercised.']);
+      if (!ALLOW_CPU) expect.fail('headless Chromium found no WebGPU adapter');
+      await lossy.close();
+      return;
+    }
+    expect((await runCheck(lossy, 'check-compact')).backend).toBe('gpu');
+    expect(await lossy.evaluate(() => (window as unknown as { __devices: GPUDevice[] }).__devices.length)).toBe(1);
+    await lossy.evaluate(() => (window as unknown as { __devices: GPUDevice[] }).__devices[0]!.destroy());
+    await lossy.waitForSelector('[data-testid="adapter"][data-lost="true"]', { timeout: 15_000 });
+    expect(await lossy.getByTestId('adapter').textContent()).toMatch(/device lost.*next check acquires a new device/);
+    const after = await runCheck(lossy, 'check-compact');
+    expect([after.backend, after.verdict]).toEqual(['gpu', 'pass']);
+    expect(JSON.parse(after.json)).toEqual(await runOp('check_compact', ['(4,8):(1,4)'], ctx));
+    expect(await lossy.evaluate(() => (window as unknown as { __devices: GPUDevice[] }).__devices.length)).toBe(2);
+    expect(await lossy.getByTestId('adapter').getAttribute('data-lost')).toBeNull();
+    await lossy.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 
   it('without WebGPU shows a banner and answers on the CPU backend', async () => {
     const page = await open(`?layout=${encodeURIComponent('(4,4):(1,2)')}&op=is_compact`);

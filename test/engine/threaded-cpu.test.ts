@@ -4,6 +4,7 @@
  * error, a worker that dies, a deadline. Workers run the TypeScript sources here (through tsx).
  */
 import { afterAll, describe, expect, it } from 'vitest';
+import { withDeadline } from '../../src/algebra/deadline.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { concat, size } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
@@ -71,6 +72,9 @@ describe('ThreadedCpuBackend', () => {
     expect(err).toBeInstanceOf(LayoutError);
     expect((err as LayoutError).kind).toBe('timeout');
     expect((err as LayoutError).message).toMatch(/completed \d+ of 268435456 indices/);
+    // the request's own deadline (batch --request-timeout) bounds a threaded run too
+    const err2 = await withDeadline(1, () => t.checkCompact(parseLayout('(1024,1024,256):(1,1024,1048576)'))).catch((e: unknown) => e);
+    expect((err2 as LayoutError).kind).toBe('timeout');
     // the pool is whole again afterwards
     expect(await t.checkCompact(parseLayout('(64,32):(1,63)'))).toEqual(await cpu.checkCompact(parseLayout('(64,32):(1,63)')));
   });

@@ -1,0 +1,179 @@
+/**
+ * Pictures of large layouts (more cells than the SVG picture draws, up to 2^20) on a canvas
+ * that draws only what is in view: a scroller holds a spacer the size of the whole grid and a
+ * sticky canvas the size of the view, redrawn on scroll. Cells are as wide as their labels when
+ * the whole grid fits the browser's limits, else narrower and unlabelled (the colour then says
+ * the offset, blue to red, or the tile). Hover names the index, its coordinate and its offset,
+ * and outlines every cell in view with the same offset, as the SVG picture does.
+ *
+ * Test hooks: `data-testid="picture-canvas"` with data-rows, data-cols, data-cells and the
+ * geometry in CSS pixels (data-cw, data-ch, data-left, data-top); the hover line gets
+ * data-index of the cell under the pointer.
+ */
+import { indexToCoord, type Layout } from '../algebra/layout.js';
+import { formatTuple } from '../algebra/notation.js';
+import { entryOpacity, hslHex, tileColour } from '../render/colour.js';
+import { makePicture, type Picture } from '../render/grid.js';
+import { h } from './dom.js';
+import type { PictureOptions } from './picture.js';
+
+/** Most cells the canvas picture draws. */
+export const MAX_CANVAS_CELLS = 1 << 20;
+/** the largest extent (px) the spacer gets: well inside every browser's element-size limit */
+const MAX_EXTENT = 4_000_000;
+const AXIS_TOP = 22;
+
+/** #rrggbb of colour c at opacity op over white */
+function overWhite(c: string, op: number): string {
+  const v = [1, 3, 5].map((i) => Math.round(parseInt(c.slice(i, i + 2), 16) * op + 255 * (1 - op)));
+  return `#${v.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** The canvas picture of L (pre-condition: size(L) ≤ MAX_CANVAS_CELLS). */
+export function drawLayoutCanvas(l: Layout, o: PictureOptions): HTMLElement {
+  const p: Picture = makePicture(l, { max: MAX_CANVAS_CELLS });
+  const { rows, cols, index } = p.grid;
+  const n = p.offsets.length;
+  let maxOff = 0;
+  for (let x = 0; x < n; x++) if (p.offsets[x]! > maxOff) maxOff = p.offsets[x]!;
+  const digits = Math.max(String(maxOff).length, String(cols - 1).length);
+  const cw = Math.max(1, Math.min(Math.max(38, 9 * digits + 14), Math.floor(MAX_EXTENT / cols)));
+  const ch = Math.max(1, Math.min(30, Math.floor(MAX_EXTENT / rows)));
+  const labels = cw >= 9 * String(maxOff).length + 8 && ch >= 16;
+  const left = 10 + 8 * String(rows - 1).length + 8;
+  const top = AXIS_TOP;
+  const width = left + cols * cw + 2;
+  const height = top + rows * ch + 2;
+
+  const tileOf = o.tileOf;
+  const fillOf = (x: number): string => {
+    const t = tileOf?.(x) ?? null;
+    if (t) return overWhite(tileColour(t.tile), entryOpacity(t.entry, o.tileSize ?? 1));
+    if (labels) return '#ffffff';
+    return hslHex(240 - (240 * p.offsets[x]!) / Math.max(1, maxOff), 0.7, 0.55);
+  };
+
+  const wrap = h('div', { class: 'picture' });
+  const scroller = h('div', { class: 'scroller' });
+  const spacer = h('div', { class: 'spacer' });
+  spacer.style.cssText = `position:relative;width:${width}px;height:${height}px`;
+  const canvas = h('canvas', {
+    'data-testid': 'picture-canvas',
+    'data-rows': String(rows),
+    'data-cols': String(cols),
+    'data-cells': String(n),
+    'data-cw': String(cw),
+    'data-ch': String(ch),
+    'data-left': String(left),
+    'data-top': String(top),
+    role: 'img',
+    'aria-label': o.caption ?? 'layout picture',
+  });
+  canvas.style.cssText = 'position:sticky;top:0;left:0;display:block';
+  spacer.append(canvas);
+  scroller.append(spacer);
+  wrap.append(scroller, h('p', { class: 'note' }, `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? '' : ': too many to label; colour = offset, blue 0 → red ' + maxOff}; scroll to see them all, hover for each cell.`));
+
+  let hovered = -1;
+  let frame = 0;
+  const draw = (): void => {
+    frame = 0;
+    const vw = Math.min(scroller.clientWidth || 800, width);
+    const vh = Math.min(scroller.clientHeight || 560, height);
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(vw * dpr) || canvas.height !== Math.round(vh * dpr)) {
+      canvas.width = Math.round(vw * dpr);
+      canvas.height = Math.round(vh * dpr);
+      canvas.style.width = `${vw}px`;
+      canvas.style.height = `${vh}px`;
+    }
+    const g = canvas.getContext('2d');
+    if (!g) return;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, vw, vh);
+    const sx = scroller.scrollLeft;
+    const sy = scroller.scrollTop;
+    // column c is on screen at left + c·cw − sx; so is row r at top + r·ch − sy
+    const c0 = Math.max(0, Math.floor(sx / cw));
+    const c1 = Math.min(cols - 1, Math.floor((sx + vw - left) / cw));
+    const r0 = Math.max(0, Math.floor(sy / ch));
+    const r1 = Math.min(rows - 1, Math.floor((sy + vh - top) / ch));
+    const same = hovered >= 0 ? p.offsets[hovered]! : NaN;
+    g.font = '13px ui-monospace, Menlo, Consolas, monospace';
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const x = index(r, c);
+        const px = left + c * cw - sx;
+        const py = top + r * ch - sy;
+        g.fillStyle = fillOf(x);
+        g.fillRect(px, py, cw, ch);
+        if (cw >= 4 && ch >= 4) {
+          g.strokeStyle = '#2a2f3a';
+          g.lineWidth = 0.6;
+          g.strokeRect(px + 0.5, py + 0.5, cw, ch);
+        }
+        if (labels) {
+          g.fillStyle = '#1d2330';
+          g.fillText(String(p.offsets[x]), px + cw / 2, py + ch / 2 + 1);
+        }
+        if (p.offsets[x] === same) {
+          g.strokeStyle = x === hovered ? '#d63a2f' : '#f0a500';
+          g.lineWidth = 2.5;
+          g.strokeRect(px + 1.5, py + 1.5, Math.max(1, cw - 3), Math.max(1, ch - 3));
+        }
+      }
+    }
+    // the axes stay in view: column indices on top, row indices on the left
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, vw, top);
+    g.fillRect(0, 0, left, vh);
+    g.fillStyle = '#8a91a3';
+    g.font = '11px ui-monospace, Menlo, Consolas, monospace';
+    const step = Math.max(1, Math.ceil(40 / cw));
+    for (let c = c0 - (c0 % step); c <= c1; c += step) if (c >= 0) g.fillText(String(c), left + c * cw - sx + cw / 2, top / 2 + 2);
+    g.textAlign = 'right';
+    const rstep = Math.max(1, Math.ceil(16 / ch));
+    for (let r = r0 - (r0 % rstep); r <= r1; r += rstep) if (r >= 0) g.fillText(String(r), left - 8, top + r * ch - sy + ch / 2);
+  };
+  const schedule = (): void => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  };
+  scroller.addEventListener('scroll', schedule, { passive: true });
+  new ResizeObserver(schedule).observe(scroller);
+
+  /** the index under the pointer, or -1 */
+  const at = (ev: MouseEvent): number => {
+    const rect = canvas.getBoundingClientRect();
+    const c = Math.floor((ev.clientX - rect.left + scroller.scrollLeft - left) / cw);
+    const r = Math.floor((ev.clientY - rect.top + scroller.scrollTop - top) / ch);
+    return r >= 0 && r < rows && c >= 0 && c < cols && ev.clientX - rect.left >= left && ev.clientY - rect.top >= top ? index(r, c) : -1;
+  };
+  canvas.addEventListener('mousemove', (ev) => {
+    const x = at(ev);
+    if (x === hovered) return;
+    hovered = x;
+    schedule();
+    if (x < 0) {
+      delete o.hover.dataset['index'];
+      o.hover.textContent = o.hover.dataset['idle'] ?? '';
+      return;
+    }
+    const v = p.offsets[x]!;
+    let k = 0;
+    for (let y = 0; y < n; y++) if (p.offsets[y] === v) k++;
+    const t = tileOf?.(x) ?? null;
+    o.hover.dataset['index'] = String(x);
+    o.hover.textContent =
+      `x = ${x}   coordinate ${formatTuple(indexToCoord(l, x))}   Φ(x) = ${v}` + (t ? `   tile ${t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+  });
+  canvas.addEventListener('mouseleave', () => {
+    hovered = -1;
+    schedule();
+    delete o.hover.dataset['index'];
+    o.hover.textContent = o.hover.dataset['idle'] ?? '';
+  });
+  schedule();
+  return wrap;
+}

@@ -7,8 +7,8 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
-import { formatLayout } from '../algebra/notation.js';
 import { compose } from '../algebra/compose.js';
+import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from '../op-spec.js';
 import type { CompactReport, Digest } from './backend.js';
 import { checkRange } from './prep.js';
@@ -19,13 +19,15 @@ export const EVAL_RANGE_LIMIT = 65_536;
 export const TILE_MAP_LIMIT = 65_536;
 
 const L = (name: string) => ({ name, kind: 'layout' as const });
+/** a layout function: plain or composed Sw o K o L (SPEC §9.1: every bulk check takes them) */
+const F = (name: string) => ({ name, kind: 'layout-fn' as const });
 const I = (name: string) => ({ name, kind: 'int' as const });
 
-function range(l: Layout, lo: unknown, hi: unknown): [number, number] {
+function range(l: LayoutFunction, lo: unknown, hi: unknown): [number, number] {
   for (const v of [lo, hi]) {
     if (typeof v !== 'number' || !Number.isInteger(v)) throw new LayoutError('bad-request', `range bounds must be JSON integers, got ${JSON.stringify(v)}`);
   }
-  checkRange(lo as number, hi as number, size(l));
+  checkRange(lo as number, hi as number, size(innerLayout(l)));
   return [lo as number, hi as number];
 }
 
@@ -37,33 +39,42 @@ export function compactJson(r: CompactReport): Json {
   return { compact: r.compact, image: r.image, outOfRange: r.outOfRange, collisions: r.collisions, witness: r.witness };
 }
 
+/** B∘A by the algebra: on a composed B = Sw o K o L, Sw o K o (L∘A) (SPEC §9.1); a composed A
+ *  (the inner side) has no composite: `domain`. */
+function algebraComposite(b: LayoutFunction, a: LayoutFunction): LayoutFunction {
+  if (isComposed(a)) {
+    throw new LayoutError('domain', `check_compose without C needs a plain layout as A; ${formatLayoutFunction(a)} is a composed layout (give C)`);
+  }
+  return isComposed(b) ? makeComposed(b.swizzle, b.offset, compose(b.inner, a)) : compose(b, a);
+}
+
 export const bulkOps: OpSpec[] = [
   {
     name: 'eval_range',
     summary: `[Φ_L(lo), …, Φ_L(hi−1)], hi − lo ≤ ${EVAL_RANGE_LIMIT}`,
-    args: [L('L'), I('lo'), I('hi')],
+    args: [F('L'), I('lo'), I('hi')],
     async run([l, lo, hi], ctx) {
-      const [a, b] = range(l as Layout, lo, hi);
+      const [a, b] = range(l as LayoutFunction, lo, hi);
       if (b - a > EVAL_RANGE_LIMIT) throw new LayoutError('domain', `eval_range answers at most ${EVAL_RANGE_LIMIT} offsets, asked for ${b - a}`);
-      const v = await (await ctx.backend()).evalRange(l as Layout, a, b);
+      const v = await (await ctx.backend()).evalRange(l as LayoutFunction, a, b);
       return Array.from(v);
     },
   },
   {
     name: 'digest_range',
     summary: 'count, exact sum, min and max of Φ_L over [lo, hi)',
-    args: [L('L'), I('lo'), I('hi')],
+    args: [F('L'), I('lo'), I('hi')],
     async run([l, lo, hi], ctx) {
-      const [a, b] = range(l as Layout, lo, hi);
-      return digestJson(await (await ctx.backend()).digestRange(l as Layout, a, b));
+      const [a, b] = range(l as LayoutFunction, lo, hi);
+      return digestJson(await (await ctx.backend()).digestRange(l as LayoutFunction, a, b));
     },
   },
   {
     name: 'check_compact',
     summary: 'whether Φ_L is a bijection onto [0, size): image, out-of-range and collision counts, a witness',
-    args: [L('L')],
+    args: [F('L')],
     async run([l], ctx) {
-      return compactJson(await (await ctx.backend()).checkCompact(l as Layout));
+      return compactJson(await (await ctx.backend()).checkCompact(l as LayoutFunction));
     },
   },
   {
@@ -77,21 +88,21 @@ export const bulkOps: OpSpec[] = [
   {
     name: 'check_compose',
     summary: 'certify C = B∘A (C from the algebra unless given): Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A)',
-    args: [L('B'), L('A'), { name: 'C', kind: 'layout', optional: true }],
+    args: [F('B'), F('A'), { name: 'C', kind: 'layout-fn', optional: true }],
     async run([b, a, c], ctx) {
-      const C = (c as Layout | undefined) ?? compose(b as Layout, a as Layout);
-      const r = await (await ctx.backend()).checkCompose(b as Layout, a as Layout, C);
-      return { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayout(r.composite) };
+      const C = (c as LayoutFunction | undefined) ?? algebraComposite(b as LayoutFunction, a as LayoutFunction);
+      const r = await (await ctx.backend()).checkCompose(b as LayoutFunction, a as LayoutFunction, C);
+      return { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayoutFunction(r.composite) };
     },
   },
   {
     name: 'tile_map',
     summary: `the tile address map of A ⊘ B, offsets[tile][element], size(A) ≤ ${TILE_MAP_LIMIT}`,
-    args: [L('A'), L('B')],
+    args: [F('A'), L('B')],
     async run([a, b], ctx) {
-      const n = size(a as Layout);
+      const n = size(innerLayout(a as LayoutFunction));
       if (n > TILE_MAP_LIMIT) throw new LayoutError('domain', `tile_map answers for size(A) ≤ ${TILE_MAP_LIMIT}, size(A) = ${n}`);
-      const t = await (await ctx.backend()).tileMap(a as Layout, b as Layout);
+      const t = await (await ctx.backend()).tileMap(a as LayoutFunction, b as Layout);
       return { tileSize: t.tileSize, tiles: t.tiles, offsets: t.offsets };
     },
   },

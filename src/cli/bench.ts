@@ -61,6 +61,8 @@ function positiveInt(name: string, v: string, min: number, max = 2 ** 32): numbe
 
 async function run(argv: string[], io: BenchIo): Promise<number> {
   let release: (() => void) | undefined;
+  // bench --smem <M> --tv <TV> --elem <e>: the shared-memory kernel (src/cli/bench-smem.ts)
+  if (argv.includes('--smem')) return (await import('./bench-smem.js')).runSmemCommand(argv, io);
   try {
     const a = parseArgs(argv);
     if (a.flags.has('--help')) {

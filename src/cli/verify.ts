@@ -37,6 +37,9 @@ Properties (searches: the matching candidates are listed):
   complement-of <A>           candidates B with (A, B) compact
   compose-equals <C> --outer <B>
                               candidates A with Φ_B∘Φ_A = Φ_C (size(A) = size(C), cosize(A) ≤ size(B))
+  conflict-free --tv <TV> --elem <e> …
+                              memory layouts ranked by shared-memory wavefronts (see
+                              layoutgpu verify conflict-free --help)
 Laws (fuzzing the algebra; counterexamples are shrunk to minimal ones on the CPU):
   law:coalesce  law:complement            single layouts
   law:compose   (pairs [B, A]: B∘A)       every not-composable answer is confirmed by an
@@ -275,6 +278,8 @@ export const verifyCommand = {
   async run(argv: string[], io: VerifyIo): Promise<number> {
     let engine: VerifyEngine | null = null;
     try {
+      // the memory system's search has its own options (src/cli/conflict-search.ts)
+      if (argv[0] === 'conflict-free') return await (await import('./conflict-search.js')).runConflictSearch(argv, io);
       const p = parseArgv(argv);
       if (p.flags.has('--help') || p.flags.has('-h')) {
         io.stdout(HELP);

@@ -156,7 +156,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
  * v·e bytes (offset ≡ 0 mod v), with the reason; null when every vector is. Pre-condition:
  * v divides the value count.
  */
-export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number): { thread: number; value: number; reason: string } | null {
+export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number, name = true): { thread: number; value: number; reason: string } | null {
   const { threads: T, values: V } = tvs;
   // a sequential pass (value-major, as the table is laid out) decides; the thread-ordered scan
   // below only runs to name the first failing thread
@@ -181,6 +181,7 @@ export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number)
     }
   }
   if (!bad) return null;
+  if (!name) return { thread: -1, value: -1, reason: 'not contiguous and aligned' };
   for (let t = 0; t < T; t++) {
     for (let j = 0; j < V; j += v) {
       const a = offsets[t + T * j]!;
@@ -211,7 +212,7 @@ export function vectorWidth(offsets: Float64Array, tvs: ThreadValues, e: number,
     }
     return v;
   }
-  for (let w = 16 / e; w > 1; w /= 2) if (tvs.values % w === 0 && vectorFault(offsets, tvs, w) === null) return w;
+  for (let w = 16 / e; w > 1; w /= 2) if (tvs.values % w === 0 && vectorFault(offsets, tvs, w, false) === null) return w;
   return 1;
 }
 

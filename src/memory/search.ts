@@ -11,8 +11,9 @@ import type { Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
 import { makeSwizzle } from '../cute/swizzle.js';
-import { accessOffsets, checkElementSize, Pool, swizzleInPlace, threadValues, vectorWidth, type ThreadValues } from './access.js';
-import { BankScratch, countWavefronts, instructions } from './banks.js';
+import { accessOffsets, checkElementSize, Pool, swizzleInPlace, threadValues, vectorFault, vectorWidth, type ThreadValues } from './access.js';
+import { BankScratch, countWavefronts, instructions, WARP, type Instructions } from './banks.js';
+import { sourceLow, targetLow } from '../cute/swizzle.js';
 
 /** One access pattern: a TV layout, the element size, the vector width (default: the widest). */
 export interface AccessPattern {
@@ -93,6 +94,45 @@ export function groupCandidates(cands: readonly LayoutFunction[], tvs: readonly 
 
 const pools = { off: new Pool(), addr: new Pool() };
 
+/** Whether every thread's vectors of v values are contiguous and aligned in `base` itself. */
+function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean {
+  return tvs.values % v === 0 && vectorFault(base, tvs, v) === null;
+}
+
+/**
+ * The shortcut of the search (exact): when the base offsets hold vectors of the widest width w
+ * the pattern allows (16/e, or the explicit v), K ≡ 0 (mod w) and the swizzle reads and writes
+ * only bits ≥ log2 w, then Sw(K + y + i) = Sw(K + y) + i for every aligned y and i < w, so the
+ * candidate's vectors hold at w too, and the default takes w (nothing is wider). Then only the
+ * first element of each vector needs its offset.
+ */
+function shortcut(c: LayoutFunction, w: number): boolean {
+  if (!isComposed(c)) return true;
+  if (c.offset % w !== 0) return false;
+  const sw = c.swizzle;
+  return sw.bits === 0 || Math.min(sourceLow(sw), targetLow(sw)) >= Math.log2(w);
+}
+
+/** The instructions of a candidate from the base offsets, swizzling only the vectors' first
+ *  elements (pre-condition: shortcut holds). */
+function instructionsOf(c: LayoutFunction, base: Float64Array, tvs: ThreadValues, e: number, v: number, maxBase: number): Instructions {
+  const { threads: T, values: V } = tvs;
+  const warps = Math.ceil(T / WARP);
+  const perWarp = V / v;
+  const addr = pools.addr.get(warps * perWarp * WARP);
+  const lead = pools.off.get(T * perWarp);
+  for (let k = 0; k < perWarp; k++) lead.set(base.subarray(T * k * v, T * k * v + T), T * k);
+  if (isComposed(c)) swizzleInPlace(lead, c.swizzle, c.offset, maxBase);
+  for (let g = 0; g < warps; g++) {
+    for (let k = 0; k < perWarp; k++) {
+      const row = (g * perWarp + k) * WARP;
+      const lanes = Math.min(WARP, T - g * WARP);
+      for (let lane = 0; lane < lanes; lane++) addr[row + lane] = e * lead[g * WARP + lane + T * k]!;
+    }
+  }
+  return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
+}
+
 /**
  * The search on the CPU: for every candidate, the phases and wavefronts of every pattern
  * summed (exactly bankConflicts' counts), in candidate order. Errors: those of the patterns
@@ -103,6 +143,10 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
   for (const g of groupCandidates(cands, tvs)) {
+    // per pattern: the widest vector it allows, whether the base holds it, the largest offset
+    const wide = patterns.map((p) => p.v ?? 16 / p.e);
+    const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
+    const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
     for (const i of g.members) {
       const c = cands[i]!;
       let wavefronts = 0;
@@ -114,6 +158,13 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
         if (typeof base === 'string') {
           error = base;
           break;
+        }
+        if (holds[p] && shortcut(c, wide[p]!)) {
+          const r = countWavefronts(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), scratch);
+          wavefronts += r.wavefronts;
+          phases += r.phases;
+          if (r.wavefronts > r.phases) free = false;
+          continue;
         }
         const off = pools.off.get(base.length);
         off.set(base);

@@ -17,6 +17,7 @@ import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckNam
 import { offsetsOf } from '../render/grid.js';
 import { modeTiling, type Tiling } from '../render/tiles.js';
 import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
+import { mountMemoryPanel } from './memory-panel.js';
 
 // ---------------------------------------------------------------------------------------------
 // the operations offered by the chooser, grouped; ops the table gains later land in "More"
@@ -651,6 +652,16 @@ function start(): void {
     setTimeout(() => (b.textContent = 'Copy link'), 1500);
   });
   update();
+  // the memory panel (src/web/memory-panel.ts): a card of its own in the side column
+  const memCard = h('div', { class: 'card', id: 'memory-card' });
+  document.querySelector('.col-side')?.append(memCard);
+  mountMemoryPanel(memCard, {
+    device: async () => ((await engines.gpu()) as unknown as { device?: GPUDevice } | null)?.device ?? null,
+    useLayout: (text) => {
+      input1.value = text;
+      update();
+    },
+  });
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

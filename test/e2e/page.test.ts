@@ -470,6 +470,20 @@ describe('the browser demo in headless Chromium', () => {
     expect(card.backend).toBe('cpu');
     expect(card.verdict).toBe('fail');
     expect(JSON.parse(card.json)).toEqual(await runOp('check_compact', ['(4,4):(1,2)'], ctx));
+    // the memory panel (src/web/memory-panel.ts): the table answers as bank_conflicts, the CPU
+    // search finds Sw<3,3,3> for the ldmatrix-style read, and a click puts it into the input
+    const tv = '((8,4),(8,2)):((1,64),(8,256))';
+    await bare.getByTestId('mem-layout').fill('(8,64):(64,1)');
+    const table = bare.getByTestId('mem-table');
+    const want = (await runOp('bank_conflicts', ['(8,64):(64,1)', tv, 2], ctx)) as { wavefronts: number; conflicts: number };
+    expect(await table.getAttribute('data-wavefronts')).toBe(String(want.wavefronts));
+    expect(await table.getAttribute('data-conflicts')).toBe(String(want.conflicts));
+    expect(await bare.locator('.mem-picture svg g.cell.conflict').count()).toBeGreaterThan(0);
+    await bare.getByTestId('mem-search').click();
+    const sw = bare.locator('[data-testid="mem-found"] button[data-layout="Sw<3,3,3> o (8,64):(64,1)"]');
+    await sw.click();
+    expect(await bare.getByTestId('layout-input').inputValue()).toBe('Sw<3,3,3> o (8,64):(64,1)');
+    expect(await bare.getByTestId('mem-table').getAttribute('data-conflicts')).toBe('0');
     await bare.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);

@@ -1,0 +1,192 @@
+/**
+ * `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec v] [--tv2 <TV2> [--elem2 e2]
+ * [--vec2 v2]] <source>`: candidate memory layouts ranked by total wavefronts (SPEC §9.2); a
+ * candidate is conflict-free when every instruction of every access takes exactly its phases.
+ * Sources: --swizzles <base> (every Sw<B,M,S> o base, 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10), --file
+ * (one layout per line, plain or composed), --enumerate / --random (src/verify/sources.ts).
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
+import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { acquireNodeDevice } from '../engine/device-node.js';
+import { adapterLine } from '../engine/select.js';
+import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../memory/search.js';
+import { enumerateSource, flatLayout, randomSource, type Source } from '../verify/sources.js';
+import { parseOptions, Usage } from './args.js';
+
+export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
+
+Ranks candidate memory layouts M (tile index → element offset) by the total shared-memory
+wavefronts of the access TV (thread, value) → tile index (and of TV2, e.g. the write side);
+conflict-free: every instruction takes exactly its phases (SPEC §9.2).
+
+Sources (exactly one):
+  --swizzles <base>        every Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10 (640)
+  --file <file>            one layout per line (plain or Sw<B,M,S> o …; JSON strings too)
+  --enumerate --size N [--max-rank R] [--max-stride D]   as for the other properties
+  --random K --seed S [--max-…]                          as for the other properties
+Options:
+  --backend cpu|gpu|auto   gpu: shaders/conflicts.wgsl, many candidates per dispatch (auto: the GPU
+                           when its adapter is hardware)
+  --top K                  candidates listed (default 20)
+  --out <file>             every conflict-free candidate, one per line
+  --json                   {candidates, conflictFree, backend, seconds, ranked: [{layout, wavefronts, phases, conflictFree}]}
+`;
+
+function int(v: string | undefined, name: string): number | undefined {
+  if (v === undefined) return undefined;
+  if (!/^\s*\d+\s*$/.test(v)) throw new Usage(`${name} must be a non-negative integer, got '${v}'`);
+  return Number(v);
+}
+
+function fromSource(src: Source): Layout[] {
+  const out: Layout[] = [];
+  for (const ch of src.chunks(4096)) {
+    if (ch.items) for (const it of ch.items) out.push(it[0]!);
+    else if (ch.flat) for (let i = 0; i < ch.count; i++) out.push(flatLayout(ch.flat, i));
+  }
+  return out;
+}
+
+type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
+
+/** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
+export async function runConflictSearch(argv: readonly string[], io: Out): Promise<number> {
+  try {
+    return await search(argv, io);
+  } catch (e) {
+    if (e instanceof Usage) {
+      io.stderr(`layoutgpu verify: ${e.message}\n`);
+      return 2;
+    }
+    if (e instanceof LayoutError) {
+      io.stderr(`layoutgpu verify: ${e.kind}: ${e.message}\n`);
+      return e.kind === 'gpu' || e.kind === 'timeout' ? 1 : 2;
+    }
+    throw e;
+  }
+}
+
+async function search(argv: readonly string[], io: Out): Promise<number> {
+  const p = parseOptions(
+    argv,
+    ['--help', '--json', '--enumerate'],
+    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out'],
+    'verify conflict-free',
+  );
+  if (p.flags.has('--help')) {
+    io.stdout(CONFLICT_HELP);
+    return 0;
+  }
+  if (p.pos.length !== 1) throw new Usage(`verify conflict-free: unexpected argument '${p.pos[1]}'`);
+  const tv = p.opt.get('--tv');
+  const e = int(p.opt.get('--elem'), '--elem');
+  if (tv === undefined || e === undefined) throw new Usage('verify conflict-free needs --tv <TV> and --elem <bytes>');
+  const tvLayout = (text: string, name: string): Layout => {
+    const l = parseLayoutFunction(text, name);
+    if ('kind' in l) throw new LayoutError('domain', `${name}: the TV layout must be a plain layout; ${text.trim()} is a composed layout`);
+    return l;
+  };
+  const pat = (t: string, name: string, el: number, v: number | undefined): AccessPattern => (v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v });
+  const patterns = [pat(tv, '--tv', e, int(p.opt.get('--vec'), '--vec'))];
+  const tv2 = p.opt.get('--tv2');
+  if (tv2 !== undefined) patterns.push(pat(tv2, '--tv2', int(p.opt.get('--elem2'), '--elem2') ?? e, int(p.opt.get('--vec2'), '--vec2')));
+  else if (p.opt.has('--elem2') || p.opt.has('--vec2')) throw new Usage('--elem2 and --vec2 go with --tv2');
+  // the source
+  const kinds = ['--swizzles', '--file', '--random'].filter((k) => p.opt.has(k)).length + (p.flags.has('--enumerate') ? 1 : 0);
+  if (kinds !== 1) throw new Usage('give exactly one source: --swizzles <base>, --file, --enumerate or --random');
+  let cands: LayoutFunction[];
+  const sw = p.opt.get('--swizzles');
+  const file = p.opt.get('--file');
+  if (sw !== undefined) cands = swizzleCandidates(parseLayout(sw, '--swizzles'));
+  else if (file !== undefined) {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new Usage(`cannot read ${file}: ${(err as Error).message}`);
+    }
+    cands = [];
+    text.split('\n').forEach((line, i) => {
+      const t = line.trim();
+      if (t === '' || t.startsWith('#')) return;
+      const s = t.startsWith('"') ? (JSON.parse(t) as string) : t;
+      cands.push(parseLayoutFunction(s, `${file}:${i + 1}`));
+    });
+  } else if (p.flags.has('--enumerate')) {
+    const size = int(p.opt.get('--size'), '--size');
+    if (size === undefined) throw new Usage('--enumerate needs --size N');
+    const o: { size: number; maxRank?: number; maxStride?: number } = { size };
+    const r = int(p.opt.get('--max-rank'), '--max-rank');
+    const d = int(p.opt.get('--max-stride'), '--max-stride');
+    if (r !== undefined) o.maxRank = r;
+    if (d !== undefined) o.maxStride = d;
+    cands = fromSource(enumerateSource(o));
+  } else {
+    const seed = int(p.opt.get('--seed'), '--seed');
+    if (seed === undefined) throw new Usage('--random K needs --seed S');
+    const o: Parameters<typeof randomSource>[0] = { count: int(p.opt.get('--random'), '--random')!, seed, arity: 1, composable: false };
+    for (const [k, name] of [['maxDepth', '--max-depth'], ['maxRank', '--max-rank'], ['maxShape', '--max-shape'], ['maxStride', '--max-stride'], ['maxSize', '--max-size']] as const) {
+      const v = int(p.opt.get(name), name);
+      if (v !== undefined) (o as unknown as Record<string, number>)[k] = v;
+    }
+    cands = fromSource(randomSource(o));
+  }
+  const backend = p.opt.get('--backend') ?? 'auto';
+  if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+  const t0 = performance.now();
+  let results: CandidateResult[];
+  let used = 'cpu';
+  if (backend === 'cpu') results = searchCpu(cands, patterns);
+  else {
+    let d: Awaited<ReturnType<typeof acquireNodeDevice>> | null = null;
+    try {
+      d = await acquireNodeDevice();
+    } catch (err) {
+      if (backend === 'gpu') throw err;
+    }
+    if (d && (backend === 'gpu' || !d.adapter.software)) {
+      try {
+        const { GpuConflictSearch } = await import('../memory/search-gpu.js');
+        results = await new GpuConflictSearch(d.device).search(cands, patterns);
+        used = `gpu (${adapterLine(d.adapter)})`;
+      } finally {
+        d.release();
+      }
+    } else {
+      d?.release();
+      results = searchCpu(cands, patterns);
+    }
+  }
+  const seconds = (performance.now() - t0) / 1000;
+  const ranked = rankResults(cands, results);
+  const free = ranked.filter((r) => r.conflictFree);
+  const out = p.opt.get('--out');
+  if (out !== undefined) writeFileSync(out, free.map((r) => r.layout + '\n').join(''));
+  const top = int(p.opt.get('--top'), '--top') ?? 20;
+  if (p.flags.has('--json')) {
+    io.stdout(
+      JSON.stringify({
+        candidates: cands.length,
+        conflictFree: free.length,
+        backend: used,
+        seconds,
+        ranked: ranked.slice(0, top).map((r) => ({ layout: r.layout, wavefronts: r.wavefronts, phases: r.phases, conflictFree: r.conflictFree, ...(r.error ? { error: r.error } : {}) })),
+      }) + '\n',
+    );
+    return 0;
+  }
+  const lines = [
+    `conflict-free: ${free.length} of ${cands.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
+    '',
+    ' rank  wavefronts  phases  layout',
+  ];
+  ranked.slice(0, top).forEach((r, i) => {
+    lines.push(`${String(i + 1).padStart(5)}  ${String(r.wavefronts ?? '-').padStart(10)}  ${String(r.phases ?? '-').padStart(6)}  ${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}`);
+  });
+  if (ranked.length > top) lines.push(`  … ${ranked.length - top} more (--top K)`);
+  io.stdout(lines.join('\n') + '\n');
+  return 0;
+}

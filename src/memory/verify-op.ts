@@ -1,0 +1,51 @@
+/**
+ * The batch form of the conflict-free search: `verify` with the property
+ * ["conflict-free", TV, e] or ["conflict-free", TV, e, v] over candidate memory layouts (plain or
+ * composed) answers one boolean per candidate: whether every instruction of the access takes
+ * exactly its phases (SPEC §9.2). `--backend gpu` runs shaders/conflicts.wgsl, otherwise the CPU.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import type { Json, OpContext } from '../op-spec.js';
+import type { AccessPattern } from './search.js';
+
+/** Whether a verify property is the conflict-free one. */
+export const isConflictFreeProperty = (p: unknown): boolean => Array.isArray(p) && p[0] === 'conflict-free';
+
+/** The access pattern of ["conflict-free", TV, e(, v)]; `bad-request` for a malformed one. */
+export function patternOf(prop: readonly unknown[]): AccessPattern {
+  const [, tv, e, v] = prop;
+  if (prop.length < 3 || prop.length > 4 || typeof tv !== 'string' || typeof e !== 'number' || !Number.isInteger(e) || (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v)))) {
+    throw new LayoutError('bad-request', 'verify: the property is ["conflict-free", TV, e] or ["conflict-free", TV, e, v] (TV a layout string, e and v integers)');
+  }
+  const text = tv.trim();
+  if (text.startsWith('Sw')) parseLayoutFunction(text, 'TV'); // a malformed swizzle answers as such
+  if (text.startsWith('Sw')) throw new LayoutError('domain', `the TV layout must be a plain layout; ${text} is a composed layout`);
+  return v === undefined ? { tv: parseLayout(tv, 'TV'), e } : { tv: parseLayout(tv, 'TV'), e, v: v as number };
+}
+
+/** The GPU device of the context's backend, when it is the GPU's. */
+async function deviceOf(ctx: OpContext): Promise<GPUDevice | null> {
+  if (ctx.backendChoice === 'cpu') return null;
+  const b = await ctx.backend();
+  const device = (b as unknown as { device?: GPUDevice }).device;
+  return b.info.backend === 'gpu' && device ? device : null;
+}
+
+/** verify ["conflict-free", TV, e(, v)] [candidates]: one boolean per candidate, in order. */
+export async function conflictFreeVerify(prop: readonly unknown[], cands: unknown, ctx: OpContext): Promise<Json> {
+  const pattern = patternOf(prop);
+  if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
+  const layouts: LayoutFunction[] = cands.map((c, i) => {
+    if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: candidate ${i + 1} must be a string`);
+    return parseLayoutFunction(c, `candidate ${i + 1}`);
+  });
+  if (layouts.length === 0) return [];
+  const device = await deviceOf(ctx);
+  const search = await import('./search.js');
+  const results = device
+    ? await new (await import('./search-gpu.js')).GpuConflictSearch(device).search(layouts, [pattern])
+    : search.searchCpu(layouts, [pattern]);
+  return results.map((r) => r.conflictFree);
+}

@@ -55,6 +55,13 @@ export function cpuKernelSource(spec: KernelSpec): string {
       return loops(spec.shapes, spec.strides, 'dst[j] = o;', 1);
     case 'reduce':
       return loops(spec.shapes, spec.strides, 's = (s + o) | 0;', 1);
+    case 'compact':
+      return loops(
+        spec.shapes,
+        spec.strides,
+        `if (o >= ${spec.n}) dst[0]++; else { const w = 4 + (o >>> 5), b = 1 << (o & 31); if ((dst[w] & b) !== 0) dst[1]++; else dst[w] |= b; }`,
+        1,
+      );
   }
 }
 
@@ -85,11 +92,13 @@ function elemsOf(kind: GpuKernelKind, n: number, cosize: number): { src: number;
       return { src: 1, dst: n };
     case 'reduce':
       return { src: 1, dst: 1 };
+    case 'compact':
+      return { src: 1, dst: 4 + Math.ceil(n / 32) };
   }
 }
 
 export async function prepareCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<PreparedKernel | null> {
-  const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
+  const W = spec.kind === 'eval' || spec.kind === 'reduce' || spec.kind === 'compact' ? 1 : spec.elemBytes / 4;
   const f = compileCpuKernel(spec, opts.mutate);
   const e = elemsOf(spec.kind, spec.n, ref.cosize);
   let src = patternArray(e.src, W);

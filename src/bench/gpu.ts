@@ -136,6 +136,8 @@ export function bufferElems(spec: KernelSpec, ref: Reference): { src: number; ds
       return { src: 1, dst: spec.n };
     case 'reduce':
       return { src: 1, dst: 4 };
+    case 'compact':
+      return { src: 1, dst: 4 + Math.ceil(spec.n / 32) };
   }
 }
 
@@ -157,7 +159,7 @@ export interface PreparedKernel {
  */
 export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<PreparedKernel | null> {
   const { device } = env;
-  const W = spec.kind === 'eval' || spec.kind === 'reduce' ? 1 : spec.elemBytes / 4;
+  const W = spec.kind === 'eval' || spec.kind === 'reduce' || spec.kind === 'compact' ? 1 : spec.elemBytes / 4;
   elemType(spec.elemBytes);
   let source = kernelSource(spec);
   if (opts.mutate) source = opts.mutate(source);

@@ -9,7 +9,7 @@ function time(s: number): string {
 }
 
 function rate(r: KernelResult): string {
-  if (r.kernel === 'eval' || r.kernel === 'reduce') return `${(r.indicesPerSecond / 1e6).toFixed(1)} M idx/s`;
+  if (r.kernel === 'eval' || r.kernel === 'reduce' || r.kernel === 'compact') return `${(r.indicesPerSecond / 1e6).toFixed(1)} M idx/s`;
   return `${r.gbps >= 100 ? r.gbps.toFixed(0) : r.gbps.toFixed(2)} GB/s`;
 }
 
@@ -27,7 +27,7 @@ export function renderTable(rep: BenchReport): string {
     lines.push(`  size ${l.size}, cosize ${l.cosize}, ${l.injective ? 'injective' : 'not injective'}${l.tile ? `; tile ${l.tile.tiler}: ${l.tile.tiles} tiles of ${l.tile.tileSize}${l.tile.capped ? ` (benched ${l.tile.benched})` : ''}` : ''}`);
     const rows = l.results.map((r) => [
       r.kernel,
-      r.kernel === 'eval' || r.kernel === 'reduce' ? '-' : `${r.elemBytes} B`,
+      r.kernel === 'eval' || r.kernel === 'reduce' || r.kernel === 'compact' ? '-' : `${r.elemBytes} B`,
       String(r.n),
       time(r.timing.median),
       `±${((r.timing.iqr * 100) / 2).toFixed(1)}%`,

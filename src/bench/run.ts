@@ -107,6 +107,8 @@ export interface BenchReport {
 }
 
 const ALL: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile'];
+/** every kernel `--kernels` may name (compact is timed on request only) */
+export const BENCH_KERNELS: readonly BenchKernel[] = [...ALL, 'compact'];
 
 export function defaultCaps(env: BenchEnv, limit?: number): Caps {
   let caps: Caps;
@@ -169,7 +171,7 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   const runGroup = async (jobs: Job[], rep: LayoutReport, label: string): Promise<void> => {
     try {
       for (const j of jobs) {
-        opts.onProgress?.(`${label}: check ${j.kernel}${j.kernel === 'eval' || j.kernel === 'reduce' ? '' : ` ${j.elemBytes} B`}`);
+        opts.onProgress?.(`${label}: check ${j.kernel}${j.kernel === 'eval' || j.kernel === 'reduce' || j.kernel === 'compact' ? '' : ` ${j.elemBytes} B`}`);
         j.k = await j.prepare!();
       }
       if (opts.checkOnly) {
@@ -227,7 +229,7 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
       prepare,
       ...(copy ? { copy } : {}),
     });
-    for (const k of ['eval', 'reduce'] as const) {
+    for (const k of ['eval', 'reduce', 'compact'] as const) {
       if (!wanted.has(k)) continue;
       await runGroup([job(k, 4, n, k === 'eval' ? n * 4 : 0, () => prep(k, plan.shapes, plan.strides, n, 4, ref))], rep, plan.benched);
     }

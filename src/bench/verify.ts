@@ -20,7 +20,7 @@ export function patternArray(n: number, W: number): Uint32Array {
   return a;
 }
 
-export type CheckKind = 'copy' | 'gather' | 'scatter' | 'tile' | 'eval' | 'reduce';
+export type CheckKind = 'copy' | 'gather' | 'scatter' | 'tile' | 'eval' | 'reduce' | 'compact';
 
 function fail(kind: string, what: string): never {
   throw new BenchVerifyError(`${kind}: output differs from Φ on the CPU: ${what}`);
@@ -60,6 +60,20 @@ export function checkOutput(kind: CheckKind, out: Uint32Array, offsets: Uint32Ar
       if (out.length < n) fail(kind, `only ${out.length} offsets`);
       for (let i = 0; i < n; i++) if (out[i] !== offsets[i]) fail(kind, `out[${i}] = ${out[i]}, expected Φ(${i}) = ${offsets[i]}`);
       return;
+    case 'compact': {
+      // out-of-range count and collisions (offsets already seen) from the reference
+      const seen = new Set<number>();
+      let oor = 0;
+      let coll = 0;
+      for (let i = 0; i < n; i++) {
+        const o = offsets[i]!;
+        if (o >= n) oor++;
+        else if (seen.has(o)) coll++;
+        else seen.add(o);
+      }
+      if (out[0] !== oor || out[1] !== coll) fail(kind, `out of range ${out[0]}, collisions ${out[1]}; expected ${oor}, ${coll}`);
+      return;
+    }
     case 'reduce': {
       let s = 0;
       for (let i = 0; i < n; i++) s = (s + offsets[i]!) >>> 0;

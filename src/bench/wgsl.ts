@@ -12,6 +12,8 @@
  *   eval        out[i] = Φ(i)                        (u32 offsets)
  *   reduce      out[0] += Σ Φ(i) (mod 2^32): per-thread sums, a workgroup atomic, one global
  *               atomic per workgroup
+ *   compact     the compactness check: dst[0] += #{i : Φ(i) ≥ N}, a bitmap of the offsets below
+ *               N from dst[4] on, dst[1] += the offsets found already set (collisions)
  *
  * Kept here (not in shaders/*.wgsl) so that the engine's generated shader table is untouched;
  * plain strings, no file system: browser-safe.
@@ -20,7 +22,7 @@ import { makeFlat } from '../algebra/layout.js';
 import { genPhi } from '../engine/codegen.js';
 import { prepare } from '../engine/prep.js';
 
-export type GpuKernelKind = 'copy' | 'gather' | 'scatter' | 'tile' | 'eval' | 'reduce';
+export type GpuKernelKind = 'copy' | 'gather' | 'scatter' | 'tile' | 'eval' | 'reduce' | 'compact';
 
 export const BENCH_WG = 256;
 /** indices per thread of the reduce kernel */
@@ -136,6 +138,23 @@ export function kernelSource(spec: KernelSpec): string {
         `  let grid = nwg.x * ${BENCH_WG}u;`,
         '  for (var t = gid.x; t < N; t = t + grid) {',
         '    out[t] = phi(t);',
+        '  }',
+        '}',
+      );
+      break;
+    case 'compact':
+      body.push(
+        '@group(0) @binding(0) var<storage, read> unused: array<u32>;',
+        '@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;',
+        `@compute @workgroup_size(${BENCH_WG})`,
+        `fn main(${gsArgs}) {`,
+        `  let grid = nwg.x * ${BENCH_WG}u;`,
+        '  for (var t = gid.x; t < N; t = t + grid) {',
+        '    let v = phi(t);',
+        '    if (v >= N) { atomicAdd(&dst[0], 1u); continue; }',
+        '    let m = 1u << (v & 31u);',
+        '    let old = atomicOr(&dst[4u + (v >> 5u)], m);',
+        '    if ((old & m) != 0u) { atomicAdd(&dst[1], 1u); }',
         '  }',
         '}',
       );

@@ -38,7 +38,7 @@ Options:
   --limit N         at most N indices per layout: a larger layout is cut to a sub-layout
                     (default by adapter: 2^22 on a software adapter, 2^26 on a hardware GPU,
                     2^24 on the CPU; buffers also stay below 64 MiB / 1 GiB / 256 MiB)
-  --kernels k,...   a subset of eval,reduce,copy,gather,scatter,tile
+  --kernels k,...   a subset of eval,reduce,copy,gather,scatter,tile,compact (compact: timed only when named)
   --json            the report as JSON (adapter, limits, caps, every sample statistic)
   --svg FILE        an SVG bar chart of the efficiencies
 `;
@@ -46,7 +46,7 @@ Options:
 
 const FLAGS = ['--help', '--json'];
 const OPTIONS = ['--elem', '--iters', '--backend', '--svg', '--tile', '--limit', '--kernels'];
-const KERNELS: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile'];
+const KERNELS: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile', 'compact'];
 
 function parseArgs(argv: string[]): Parsed {
   return parseOptions(argv, FLAGS, OPTIONS, 'bench');

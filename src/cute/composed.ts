@@ -11,6 +11,7 @@ import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, targetLow, topBit, type Swizzle } from './swizzle.js';
 
@@ -98,7 +99,7 @@ export function looksComposed(text: string): boolean {
  * makeComposed. Example: parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)').
  */
 export function parseLayoutFunction(text: string, what = 'layout', unbounded = false): LayoutFunction {
-  if (!looksComposed(text)) return parseLayout(text, what, unbounded);
+  if (!looksComposed(text)) return parseLayoutArg(text, what, unbounded);
   let p = 0;
   const fail = (expected: string): never => {
     while (isSpace(text[p])) p++;

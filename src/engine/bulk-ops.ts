@@ -7,12 +7,11 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
-import { formatLayout } from '../algebra/notation.js';
 import { compose } from '../algebra/compose.js';
+import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from '../op-spec.js';
 import type { CompactReport, Digest } from './backend.js';
 import { checkRange } from './prep.js';
-import { formatLayoutFunction, innerLayout, mapInner, type LayoutFunction } from '../cute/composed.js';
 
 /** eval_range answers at most this many offsets */
 export const EVAL_RANGE_LIMIT = 65_536;
@@ -38,6 +37,15 @@ export function digestJson(d: Digest): Json {
 
 export function compactJson(r: CompactReport): Json {
   return { compact: r.compact, image: r.image, outOfRange: r.outOfRange, collisions: r.collisions, witness: r.witness };
+}
+
+/** B∘A by the algebra: on a composed B = Sw o K o L, Sw o K o (L∘A) (SPEC §9.1); a composed A
+ *  (the inner side) has no composite: `domain`. */
+function algebraComposite(b: LayoutFunction, a: LayoutFunction): LayoutFunction {
+  if (isComposed(a)) {
+    throw new LayoutError('domain', `check_compose without C needs a plain layout as A; ${formatLayoutFunction(a)} is a composed layout (give C)`);
+  }
+  return isComposed(b) ? makeComposed(b.swizzle, b.offset, compose(b.inner, a)) : compose(b, a);
 }
 
 export const bulkOps: OpSpec[] = [
@@ -80,11 +88,10 @@ export const bulkOps: OpSpec[] = [
   {
     name: 'check_compose',
     summary: 'certify C = B∘A (C from the algebra unless given): Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A)',
-    args: [F('B'), L('A'), { name: 'C', kind: 'layout-fn', optional: true }],
+    args: [F('B'), F('A'), { name: 'C', kind: 'layout-fn', optional: true }],
     async run([b, a, c], ctx) {
-      // B∘A of a composed B is Sw o K o (L∘A) (SPEC §9.1); A stays plain (the inner side)
-      const C = (c as LayoutFunction | undefined) ?? mapInner(b as LayoutFunction, (inner) => compose(inner, a as Layout));
-      const r = await (await ctx.backend()).checkCompose(b as LayoutFunction, a as Layout, C);
+      const C = (c as LayoutFunction | undefined) ?? algebraComposite(b as LayoutFunction, a as LayoutFunction);
+      const r = await (await ctx.backend()).checkCompose(b as LayoutFunction, a as LayoutFunction, C);
       return { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayoutFunction(r.composite) };
     },
   },

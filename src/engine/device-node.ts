@@ -17,6 +17,9 @@ import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
+import { autoMayOpenDevice, hardwareGpuNodes } from './gpu-nodes.js';
+
+export { autoMayOpenDevice, hardwareGpuNodes };
 import { adapterLine, describeAdapter, type AdapterDescription, type AdapterGuess, type DeviceSource } from './select.js';
 
 /** A GPUDevice from the `webgpu` package, with its adapter's description (an AcquiredDevice). */
@@ -120,26 +123,6 @@ export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<N
 }
 
 /**
- * The GPU device nodes under `dev` (default /dev) through which a hardware Vulkan driver reaches
- * a GPU on Linux: DRM render nodes (/dev/dri/renderD*: Mesa's radv, anv, nvk, …), NVIDIA's
- * /dev/nvidia0… and /dev/nvidiactl, and WSL's /dev/dxg. Empty when there are none.
- * @example hardwareGpuNodes() // [] on a machine with only lavapipe; ['/dev/dri/renderD128'] with a GPU
- */
-export function hardwareGpuNodes(dev = '/dev'): string[] {
-  const out: string[] = [];
-  const list = (d: string): string[] => {
-    try {
-      return readdirSync(d).sort();
-    } catch {
-      return [];
-    }
-  };
-  for (const f of list(join(dev, 'dri'))) if (/^renderD\d+$/.test(f)) out.push(join(dev, 'dri', f));
-  for (const f of list(dev)) if (/^nvidia(\d+|ctl)$/.test(f) || f === 'dxg') out.push(join(dev, f));
-  return out;
-}
-
-/**
  * What `auto` needs of the adapter acquireNodeDevice would give, without creating a device: on
  * Linux without a GPU device node (hardwareGpuNodes) only a software adapter can exist, known
  * without loading Dawn; otherwise the default adapter's info (and, without one, whether the
@@ -148,7 +131,7 @@ export function hardwareGpuNodes(dev = '/dev'): string[] {
  * @example await probeNodeAdapter() // { software: true, line: 'no GPU device node …' } here
  */
 export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | null> {
-  if (process.platform === 'linux' && hardwareGpuNodes(dev).length === 0) {
+  if (!autoMayOpenDevice(dev)) {
     return { software: true, line: 'a software adapter (no GPU device node: /dev/dri/renderD*, /dev/nvidia*, /dev/dxg)' };
   }
   if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'layoutgpu-xdg-'));

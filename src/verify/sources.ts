@@ -466,9 +466,15 @@ export function candidateStreams(seed: number): { next: () => number; at(k: numb
   };
 }
 
+/** random chunks hold at most this many candidates: their Layout objects then die young
+ *  (a chunk of 2^16 outlived the young generation and cost more in garbage collection than
+ *  in drawing) */
+const RANDOM_CHUNK = 4096;
+
 function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi = o.count): Generator<Chunk> {
   const g = candidateStreams(o.seed);
   const next = g.next;
+  chunkSize = Math.min(chunkSize, RANDOM_CHUNK);
   for (let first = lo; first < hi; first += chunkSize) {
     const count = Math.min(chunkSize, hi - first);
     const items: Layout[][] = new Array(count);

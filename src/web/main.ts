@@ -6,6 +6,7 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
+import { looksComposed, parseLayoutFunction } from '../cute/composed.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
 import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
@@ -50,7 +51,7 @@ function extraArgs(spec: OpSpec): Extra {
   const others: ArgSpec[] = [];
   for (const a of rest) {
     // a tiler (SPEC §8.2) takes the second layout's field: a layout, a shape or <…>
-    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn' || a.kind === 'tiler';
+    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn';
     if (isLayout && !out.layout2) out.layout2 = a;
     else if (!isLayout) others.push(a);
   }
@@ -137,9 +138,14 @@ interface Parsed {
  *  size, cosize, eval), a layout beyond 2^53 − 1 is not an inline error: the op's exact answer
  *  is the one outcome shown for the input (there is just no picture). With `asTiler`, the input
  *  is a tiler field (SPEC §8.2). */
-function parse(text: string, what: string, anySize = false, asTiler = false): Parsed {
+function parse(text: string, what: string, anySize = false, asTiler = false, fn = false): Parsed {
   if (!text.trim()) return { layout: null, error: null };
   try {
+    if (fn && looksComposed(text)) {
+      // a composed layout (Sw<B,M,S> o L) where the op takes one: its own errors; no picture
+      parseLayoutFunction(text, what, anySize);
+      return { layout: null, error: null };
+    }
     if (asTiler) {
       // a tiler field: `<…>` and `_` are fine; only a one-dimensional tiler is a layout
       const t = parseTiler(text, what);
@@ -398,10 +404,14 @@ function update(): void {
   byId('result-formula').textContent = formula(st.op, spec, st, extra);
 
   // the main layout: inline error, facts, picture
-  const k0 = spec?.args[0]?.kind;
-  const p1 = parse(st.layout, a0, k0 === 'any-layout' || k0 === 'any-layout-fn');
+  // one outcome per input: the inline check accepts what the op accepts (any size, composed)
+  const k1 = spec?.args[0]?.kind;
+  const p1 = parse(st.layout, a0, k1 === 'any-layout' || k1 === 'any-layout-fn', false, k1 === 'layout-fn' || k1 === 'any-layout-fn');
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? parse(st.layout2, extra.layout2.name, extra.layout2.kind === 'any-layout' || extra.layout2.kind === 'any-layout-fn', extra.layout2.kind === 'tiler') : { layout: null, error: null };
+  const k2 = extra.layout2?.kind;
+  const p2 = extra.layout2
+    ? parse(st.layout2, extra.layout2.name, k2 === 'any-layout' || k2 === 'any-layout-fn', k2 === 'tiler', k2 === 'layout-fn' || k2 === 'any-layout-fn')
+    : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
@@ -439,7 +449,7 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
   } else {
-    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
+    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? (looksComposed(st.layout) ? 'no picture: a composed layout' : 'no picture: the layout is larger than 2^53 − 1 cells') : 'type a layout to see its picture';
     fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
   }

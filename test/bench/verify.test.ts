@@ -51,6 +51,16 @@ describe.each(['gpu', 'cpu'] as const)('bench kernels on the %s', (which) => {
     expect(rep.layouts.find((l) => l.layout === '(4,6):(0,1)')!.skipped).toEqual([{ kernel: 'scatter', reason: 'Φ is not injective' }]);
   });
 
+  it('the compact kernel (named by --kernels) passes its check, compact or not', async () => {
+    const rep = await check(env(), { layouts: LAYOUTS, kernels: ['compact'] });
+    for (const l of rep.layouts) expect(l.results.map((r) => r.kernel)).toEqual(['compact']);
+  });
+
+  it('a wrong compact kernel is caught', async () => {
+    const mutate = { compact: (s: string) => s.replace(/dst\[1\]\+\+|atomicAdd\(&dst\[1\], 1u\)/, which === 'gpu' ? 'atomicAdd(&dst[2], 1u)' : 'dst[2]++') };
+    await expect(check(env(), { layouts: ['(4,6):(0,1)'], kernels: ['compact'], mutate })).rejects.toThrow(BenchVerifyError);
+  });
+
   it.each(TILE_CASES)('tiled copy of %s by %s passes its check', async (a, b) => {
     for (const e of [4, 16]) {
       const rep = await check(env(), { layouts: [a], tile: b, elems: [e], kernels: ['tile'] });
@@ -142,6 +152,9 @@ describe('plan and reference', () => {
     const off = new Uint32Array([3, 1, 2]);
     expect(() => checkOutput('gather', new Uint32Array([4, 2, 4]), off, 1)).toThrow(/dst\[2\]/);
     expect(() => checkOutput('eval', new Uint32Array([3, 1, 2]), off, 1)).not.toThrow();
+    // Φ = [3, 1, 1]: one offset out of range, one collision
+    expect(() => checkOutput('compact', new Uint32Array([1, 1, 0, 0, 2]), new Uint32Array([3, 1, 1]), 1)).not.toThrow();
+    expect(() => checkOutput('compact', new Uint32Array([1, 0, 0, 0, 2]), new Uint32Array([3, 1, 1]), 1)).toThrow(/collisions/);
   });
 });
 

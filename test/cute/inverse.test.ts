@@ -64,6 +64,8 @@ describe('left_inverse', () => {
     expect(e.kind).toBe('domain');
     expect(e.message).toContain('3');
     expect(e.message).toContain('2');
+    // size(R) = 2^52·2 is beyond 2^53 − 1: refused, never rounded
+    expect(err('left_inverse', '2:4503599627370496').kind).toBe('overflow');
   });
 
   it('Φ_R(Φ_L(i)) = i for an injective L (chains and random layouts); failures exactly where SPEC says', () => {

@@ -14,6 +14,7 @@ import { wgslFor } from '../../src/engine/codegen.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
+import { runOp } from '../../src/ops.js';
 import { testDevice } from './gpu-device.js';
 import { int, randomLayout, rng } from './gen.js';
 
@@ -152,5 +153,26 @@ describe('composed layouts on the GPU backend (== CPU)', () => {
     expect(src).toContain('Sw<3,3,3> o 0 o (8,64):(64,1)');
     expect(src).toMatch(/return y \^ \(\(y & 448u\) >> 3u\);/);
     expect(src).toContain('out[i] = l_value(w.o);');
+  });
+});
+
+describe('the bulk-check ops take composed layouts (batch, CLI)', () => {
+  it('eval_range, digest_range, check_compact, check_compose and tile_map on both backends', async () => {
+    for (const b of [cpu, gpu]) {
+      const ctx = { backendChoice: b.info.backend, backend: async () => b };
+      const L = 'Sw<3,3,3> o (8,64):(64,1)';
+      expect(await runOp('eval_range', [L, 0, 10], ctx)).toEqual([0, 72, 144, 216, 288, 360, 432, 504, 1, 73]);
+      expect(await runOp('check_compact', [L], ctx)).toEqual({ compact: true, image: 512, outOfRange: 0, collisions: 0, witness: null });
+      // Sw<1,0,1> moves bit 1 into bit 0: 3, 4, 5, 6 ↦ 2, 4, 5, 7
+      expect(await runOp('digest_range', ['Sw<1,0,1> o 3 o 4:1', 0, 4], ctx)).toEqual({ count: 4, sum: '18', min: 2, max: 7 });
+      // without C: Sw o (L∘A), certified
+      const r = (await runOp('check_compose', ['Sw<2,1,2> o 64:1', '(4,8):(8,1)'], ctx)) as { equal: boolean; composite: string };
+      expect(r.equal).toBe(true);
+      expect(r.composite).toContain('Sw<2,1,2>');
+      // a composed A without C: domain
+      await expect(runOp('check_compose', ['64:1', 'Sw<2,1,2> o (4,8):(8,1)'], ctx)).rejects.toMatchObject({ kind: 'domain' });
+      const t = (await runOp('tile_map', ['Sw<3,0,3> o (8,8):(8,1)', '(2,4):(1,8)'], ctx)) as { tileSize: number };
+      expect(t.tileSize).toBe(8);
+    }
   });
 });

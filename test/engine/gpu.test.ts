@@ -48,7 +48,7 @@ describe('GPU backend equals the CPU backend', () => {
       expect(j(await b.digestRange(l, lo, hi)), what).toBe(j(await cpu.digestRange(l, lo, hi)));
       expect(j(await b.checkCompact(l)), what).toBe(j(await cpu.checkCompact(l)));
     }
-  });
+  }, 360_000); // hundreds of shaders compiled on a shared, loaded software adapter
 
   it('compose: 120 random pairs, with the algebra composite and with wrong candidates', async () => {
     const r = rng(99);
@@ -74,7 +74,7 @@ describe('GPU backend equals the CPU backend', () => {
       expect(j(await x.checkCompose(b, a, c)), `${j(b)} ∘ ${j(a)} vs ${j(c)}`).toBe(j(await cpu.checkCompose(b, a, c)));
     }
     expect(certified).toBeGreaterThan(20);
-  });
+  }, 360_000); // hundreds of shaders compiled on a shared, loaded software adapter
 
   it('tiles: the tile map of A ⊘ B on random divisions', async () => {
     const cases: [string, string][] = [
@@ -103,7 +103,7 @@ describe('GPU backend equals the CPU backend', () => {
       expect(j(got), `${as} ⊘ ${bs}`).toBe(j(want));
       expect(got.covers).toBe(true);
     }
-  });
+  }, 360_000); // hundreds of shaders compiled on a shared, loaded software adapter
 
   it('the 64-bit paths: offsets above 2^32, indices above 2^32, wide outer layouts', async () => {
     const wide = [
@@ -141,7 +141,7 @@ describe('GPU backend equals the CPU backend', () => {
       const l = parseLayout(s);
       expect(j(await tiny.checkCompact(l)), s).toBe(j(await cpu.checkCompact(l)));
     }
-  });
+  }, 360_000); // hundreds of shaders compiled on a shared, loaded software adapter
 
   it('reports timeouts as kind timeout with what completed', async () => {
     const l = parseLayout('(4096,4096):(4096,1)');

@@ -8,6 +8,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import { hardwareGpuNodes, probeNodeAdapter } from '../../src/engine/device-node.js';
+import { autoMayOpenDevice } from '../../src/engine/gpu-nodes.js';
+import { mayOpenDevice } from '../../src/cli/quiet-stderr.js';
+import { ops } from '../../src/ops.js';
 import { createBackend, probeOnce, type AcquiredDevice, type AdapterGuess, type DeviceSource } from '../../src/engine/select.js';
 
 /** a device source that counts its calls and never yields a device, with the given probe */
@@ -88,8 +91,29 @@ describe('GPU device nodes (Linux)', () => {
     if (process.platform === 'linux') expect(await probeNodeAdapter(dev)).toEqual({ software: true, line: expect.stringMatching(/no GPU device node/) });
   });
 
+  it('no node: auto may not open a device on Linux', () => {
+    if (process.platform === 'linux') expect(autoMayOpenDevice(dev)).toBe(false);
+  });
+
   it('render nodes, NVIDIA and WSL nodes are found', () => {
     for (const f of ['dri/renderD128', 'nvidia0', 'nvidiactl', 'nvidia-uvm', 'dxg']) writeFileSync(join(dev, f), '');
     expect(hardwareGpuNodes(dev)).toEqual([join(dev, 'dri', 'renderD128'), join(dev, 'dxg'), join(dev, 'nvidia0'), join(dev, 'nvidiactl')]);
+    expect(autoMayOpenDevice(dev)).toBe(true);
+  });
+});
+
+describe('the CLI filters Dawn through a child process only where a device may open', () => {
+  const names = new Set(ops.map((o) => o.name));
+  const never = true; // softwareOnly: auto cannot open a device here
+  it('auto where no device can open: in process; gpu, verify, bench, gpu-info: still filtered', () => {
+    expect(mayOpenDevice(['check', 'compact', '(4,8):(1,4)'], names, never)).toBe(false);
+    expect(mayOpenDevice(['check', 'compact', '(4,8):(1,4)', '--backend', 'auto'], names, never)).toBe(false);
+    expect(mayOpenDevice(['check-compact', '4:1'], names, never)).toBe(false);
+    expect(mayOpenDevice(['batch', '--backend', 'auto'], names, never)).toBe(false);
+    expect(mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], names, never)).toBe(true);
+    expect(mayOpenDevice(['batch', '--backend=gpu'], names, never)).toBe(true);
+    for (const cmd of ['verify', 'bench', 'gpu-info']) expect(mayOpenDevice([cmd, 'x'], names, never), cmd).toBe(true);
+    // where a device may open, auto is filtered as before
+    expect(mayOpenDevice(['check', 'compact', '4:1'], names, false)).toBe(true);
   });
 });

@@ -75,7 +75,7 @@ describe('grid-stride stepping on the GPU', () => {
       expect(j(await b.digestRange(l, lo, hi)), what).toBe(j(await cpu.digestRange(l, lo, hi)));
       expect(j(await b.checkCompact(l)), what).toBe(j(await cpu.checkCompact(l)));
     }
-  });
+  }, 300_000);
 
   it('a grid larger than the range, and one-element ranges', async () => {
     const l = parseLayout('(7,9,11):(99,1,9)');
@@ -104,7 +104,7 @@ describe('grid-stride stepping on the GPU', () => {
         expect(j(await b.digestRange(l, lo, hi)), t).toBe(j(await cpu.digestRange(l, lo, hi)));
       }
     }
-  });
+  }, 300_000);
 
   it('compose and tiles walk two layouts at once', async () => {
     const r = rng(5);

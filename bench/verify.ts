@@ -91,7 +91,7 @@ async function main(): Promise<void> {
   let release = (): void => {};
   if (!noGpu) {
     const d = await acquireNodeDevice();
-    gpu = new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter) });
+    gpu = new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software });
     release = () => d.release();
     await gpu.bitmapCheck('compact', batchOf([makeFlat([4, 4], [1, 4])])); // compile
   }

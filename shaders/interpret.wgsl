@@ -2,7 +2,10 @@
 // thousands of small layouts per dispatch, the complement of the per-layout generated kernels.
 //
 // layouts: packed flat layouts, coalesced on the host. A layout at word offset o is
-//   [m, then m modes of 4 words: shape, stride, magic, shifts]
+//   [h, K, mask, S, then m modes of 4 words: shape, stride, magic, shifts]
+// with h = m | 2^31 for a composed layout Sw<B,M,S> o K o L (SPEC §9.1): its value is
+// Sw(K + Φ_L(x)), Sw(y) = y XOR ((y AND mask) >> S) (a negative S shifts left), mask =
+// (2^B − 1) << (M + max(0, S)); h = m (plain) skips the outer function.
 // where (magic, shifts) are the host-precomputed constants of the division by the shape
 // (Granlund–Montgomery: q = (t + ((n − t) >> sh1)) >> sh2 with t = mulhi(n, magic),
 // shifts = sh1 | sh2 << 8), so that no thread divides.
@@ -18,7 +21,7 @@
 // Every offset fits in u32 (cosize ≤ 2^32, checked by the host).
 //
 // modes: 0 eval, 1 bitmap (fails when Φ_A(x) ≥ bound or the bit is already set),
-//        2 equal (fails when Φ_B(Φ_A(x)) ≠ Φ_C(x)).
+//        2 equal (fails when Φ_A(x) ≥ bound = size(B) or Φ_B(Φ_A(x)) ≠ Φ_C(x)).
 
 const WG: u32 = 256u;
 const NONE: u32 = 0xffffffffu;
@@ -54,12 +57,31 @@ fn mulhi(a: u32, b: u32) -> u32 {
   return p11 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
 }
 
+// the outer function of the layout at o applied to an inner value y: Sw(K + y), or y
+fn outer(o: u32, y: u32) -> u32 {
+  if ((layouts[o] & 0x80000000u) == 0u) {
+    return y;
+  }
+  let z = y + layouts[o + 1u];
+  let f = z & layouts[o + 2u];
+  let sh = bitcast<i32>(layouts[o + 3u]);
+  if (sh >= 0) {
+    return z ^ (f >> u32(sh));
+  }
+  return z ^ (f << u32(-sh));
+}
+
+// Φ(x) of the layout at o: the inner Φ_L by mixed-radix decomposition, then the outer function
 fn phi(o: u32, x: u32) -> u32 {
-  let m = layouts[o];
+  return outer(o, phi_inner(o, x));
+}
+
+fn phi_inner(o: u32, x: u32) -> u32 {
+  let m = layouts[o] & 0x7fffffffu;
   var r = x;
   var v = 0u;
   for (var j = 0u; j < m; j = j + 1u) {
-    let w = o + 1u + 4u * j;
+    let w = o + 4u + 4u * j;
     let s = layouts[w];
     let d = layouts[w + 1u];
     if (j + 1u == m) {
@@ -114,6 +136,12 @@ fn step(g: u32, j: u32) {
     }
     return;
   }
+  // cosize(A) ≤ size(B) (bound = size(B), NONE without B): checked per value, as a composed A's
+  // cosize is known only by enumeration
+  if (va >= jobs[jb + 4u]) {
+    atomicMin(&verdict[j], x);
+    return;
+  }
   var vb = va;
   if (jobs[jb + 1u] != NONE) {
     vb = phi(jobs[jb + 1u], va);
@@ -123,8 +151,87 @@ fn step(g: u32, j: u32) {
   }
 }
 
+// the indices [t, e) of this dispatch, all of job j, in mode 0 or 1: the coordinate is
+// decomposed once (divisions by the host's constants), then carried from one x to the next by
+// digit-wise increments with carries (no division): Φ_L(x + 1) = Φ_L(x) + d_0, and on a carry
+// out of mode k, − s_k·d_k + d_(k+1).
+fn run_segment(j: u32, t: u32, e: u32) {
+  let jb = 8u * j;
+  let o = jobs[jb];
+  let m = layouts[o] & 0x7fffffffu;
+  var x = params.base + t - starts[j];
+  // digits of modes 1.. (mode 0's in c0); m ≤ 30 (size ≤ 2^30, every coalesced shape ≥ 2)
+  var dig: array<u32, 32>;
+  var r = x;
+  var v = 0u;
+  for (var k = 0u; k < m; k = k + 1u) {
+    let w = o + 4u + 4u * k;
+    if (k + 1u == m) {
+      dig[k] = r;
+      v = v + r * layouts[w + 1u];
+      break;
+    }
+    let q0 = mulhi(r, layouts[w + 2u]);
+    let sh = layouts[w + 3u];
+    let q = (q0 + ((r - q0) >> (sh & 0xffu))) >> (sh >> 8u);
+    dig[k] = r - q * layouts[w];
+    v = v + dig[k] * layouts[w + 1u];
+    r = q;
+  }
+  var s0 = 1u;
+  var d0 = 0u;
+  if (m > 0u) {
+    s0 = layouts[o + 4u];
+    d0 = layouts[o + 5u];
+  }
+  var c0 = dig[0];
+  let bound = jobs[jb + 4u];
+  let bitBase = jobs[jb + 3u];
+  for (var i = t; i < e; i = i + 1u) {
+    let val = outer(o, v);
+    if (params.mode == 0u) {
+      atomicStore(&out[params.base + i], val);
+    } else {
+      if (val >= bound) {
+        atomicMin(&verdict[j], x);
+        return;
+      }
+      let bit = bitBase + val;
+      let mk = 1u << (bit & 31u);
+      let old = atomicOr(&out[bit >> 5u], mk);
+      if ((old & mk) != 0u) {
+        atomicMin(&verdict[j], x);
+        return;
+      }
+    }
+    // x + 1: mode 0, then the carries
+    x = x + 1u;
+    v = v + d0;
+    c0 = c0 + 1u;
+    if (c0 == s0 && i + 1u < e) {
+      c0 = 0u;
+      v = v - s0 * d0;
+      if (params.mode == 1u && atomicLoad(&verdict[j]) != NONE) {
+        return;
+      }
+      for (var k = 1u; k < m; k = k + 1u) {
+        let w = o + 4u + 4u * k;
+        let d = layouts[w + 1u];
+        v = v + d;
+        dig[k] = dig[k] + 1u;
+        if (dig[k] != layouts[w]) {
+          break;
+        }
+        dig[k] = 0u;
+        v = v - layouts[w] * d;
+      }
+    }
+  }
+}
+
 // thread t takes the range of indices [t·range, (t + 1)·range) ∩ [0, count), crossing job
-// boundaries as it goes
+// boundaries as it goes; the range is a batch's share of a fixed grid (grid-stride: the host
+// picks the grid from the adapter and range = count / threads)
 @compute @workgroup_size(WG)
 fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
@@ -136,11 +243,21 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   }
   let end = min(first + params.range, params.count);
   var j = find_job(params.base + first, w);
-  for (var t = first; t < end; t = t + 1u) {
+  var t = first;
+  while (t < end) {
     let g = params.base + t;
     while (starts[j + 1u] <= g) {
       j = j + 1u;
     }
-    step(g, j);
+    // the part of this thread's range in job j
+    let e = min(end, starts[j + 1u] - params.base);
+    if (params.mode == 2u) {
+      for (var u = t; u < e; u = u + 1u) {
+        step(params.base + u, j);
+      }
+    } else if (params.mode == 0u || atomicLoad(&verdict[j]) == NONE) {
+      run_segment(j, t, e);
+    }
+    t = e;
   }
 }

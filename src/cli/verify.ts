@@ -199,7 +199,7 @@ async function makeEngine(choice: string): Promise<VerifyEngine> {
   if (choice === 'cpu') return new CpuVerifyEngine();
   if (choice === 'gpu') {
     const d = await acquireNodeDevice();
-    return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), onDispose: () => d.release() });
+    return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software, onDispose: () => d.release() });
   }
   let d: Awaited<ReturnType<typeof acquireNodeDevice>>;
   try {
@@ -207,7 +207,7 @@ async function makeEngine(choice: string): Promise<VerifyEngine> {
   } catch {
     return new CpuVerifyEngine();
   }
-  if (!d.adapter.software) return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), onDispose: () => d.release() });
+  if (!d.adapter.software) return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software, onDispose: () => d.release() });
   const line = adapterLine(d.adapter);
   d.release();
   return new CpuVerifyEngine(`cpu (structural checks in JavaScript; passed over the software adapter ${line})`);

@@ -7,11 +7,13 @@
  * - injective: quick answers (a zero stride on a shape ≥ 2 or cosize < size: no; sorted strides
  *   with every d_k > Σ_{j<k} (s_j − 1)·d_j: yes), else a bitmap walk of Φ (odometer, no division).
  * - equality jobs: odometers over A and C, Φ_B by division.
+ * - composed candidates Sw o K o L (FlatBatch.outer, SPEC §9.1): Φ = Sw(K + Φ_L). Injective iff
+ *   L is (y ↦ Sw(K + y) is injective); compact by a walk of Φ into a bitmap of size(L).
  * No allocation per candidate: scratch typed arrays are reused.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
-import { jobIndex, sizeAt, cosizeAt, type EqualJobs, type FlatBatch } from './packed.js';
+import { jobIndex, sizeAt, cosizeAt, isComposedAt, outerAt, type EqualJobs, type FlatBatch } from './packed.js';
 
 const MAX_RANK = 64;
 const sS = new Float64Array(MAX_RANK);
@@ -160,9 +162,13 @@ export function equalJob(jobs: EqualJobs, i: number): boolean {
   const n = sizeAt(a, i);
   if (sizeAt(c, ci) !== n) return false;
   let bi = -1;
+  const composed = isComposedAt(a, i);
+  let sizeB = Infinity;
   if (b) {
     bi = jobIndex(b, i);
-    if (cosizeAt(a, i) > sizeAt(b, bi)) return false;
+    sizeB = sizeAt(b, bi);
+    // cosize(A) ≤ size(B); a composed A's cosize is checked value by value below
+    if (!composed && cosizeAt(a, i) > sizeB) return false;
   }
   const a0 = a.start[i]!;
   const a1 = a.start[i + 1]!;
@@ -176,8 +182,10 @@ export function equalJob(jobs: EqualJobs, i: number): boolean {
   let oc = 0;
   for (let x = 0; x < n; x++) {
     if ((x & 0xffff) === 0xffff) checkDeadline('verify (equality walk)');
-    const v = b ? phiAt(b.shapes, b.strides, b0, b1, oa) : oa;
-    if (v !== oc) return false;
+    const va = composed ? outerAt(a, i, oa) : oa;
+    if (va >= sizeB) return false;
+    const v = b ? outerAt(b, bi, phiAt(b.shapes, b.strides, b0, b1, va)) : va;
+    if (v !== outerAt(c, ci, oc)) return false;
     for (let j = 0; j < ca.length; j++) {
       const s = a.shapes[a0 + j]!;
       const d = a.strides[a0 + j]!;
@@ -210,11 +218,36 @@ export class CpuVerifyEngine implements VerifyEngine {
   bitmapCheckSync(kind: BitmapKind, batch: FlatBatch, out: Uint8Array = new Uint8Array(batch.count)): Uint8Array {
     const { start, shapes, strides } = batch;
     const f = kind === 'compact' ? compactEntries : injectiveEntries;
+    if (batch.outer) {
+      for (let i = 0; i < batch.count; i++) {
+        if ((i & 0x3ff) === 0x3ff) checkDeadline('verify');
+        out[i] = this.bitmapOne(kind, batch, i) ? 1 : 0;
+      }
+      return out;
+    }
     for (let i = 0; i < batch.count; i++) {
       if ((i & 0x3ff) === 0x3ff) checkDeadline('verify');
       out[i] = f(shapes, strides, start[i]!, start[i + 1]!) ? 1 : 0;
     }
     return out;
+  }
+
+  /** compact / injective of candidate i alone, plain or composed (Sw o K o L: injective iff L
+   *  is, as y ↦ Sw(K + y) is injective; compact iff Φ hits each of 0 … size − 1, by a walk) */
+  bitmapOne(kind: BitmapKind, batch: FlatBatch, i: number): boolean {
+    const lo = batch.start[i]!;
+    const hi = batch.start[i + 1]!;
+    if (kind === 'injective' || !isComposedAt(batch, i)) {
+      return (kind === 'compact' ? compactEntries : injectiveEntries)(batch.shapes, batch.strides, lo, hi);
+    }
+    const n = sizeAt(batch, i);
+    // n distinct values below n: compact (Def. 2.3.5.x); injectivity of L first, then the range
+    if (!injectiveEntries(batch.shapes, batch.strides, lo, hi)) return false;
+    for (let x = 0; x < n; x++) {
+      if ((x & 0xffff) === 0xffff) checkDeadline('verify (compactness walk)');
+      if (outerAt(batch, i, phiAt(batch.shapes, batch.strides, lo, hi, x)) >= n) return false;
+    }
+    return true;
   }
 
   async bitmapCheck(kind: BitmapKind, batch: FlatBatch): Promise<Uint8Array> {
@@ -241,7 +274,7 @@ export class CpuVerifyEngine implements VerifyEngine {
     let p = 0;
     for (let i = 0; i < batch.count; i++) {
       const n = sizeAt(batch, i);
-      for (let x = 0; x < n; x++) out[p++] = phiAt(batch.shapes, batch.strides, batch.start[i]!, batch.start[i + 1]!, x);
+      for (let x = 0; x < n; x++) out[p++] = outerAt(batch, i, phiAt(batch.shapes, batch.strides, batch.start[i]!, batch.start[i + 1]!, x));
     }
     return out;
   }

@@ -12,7 +12,9 @@ import { LayoutError } from '../algebra/errors.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
 import { CpuVerifyEngine, compactEntries, equalJob, injectiveEntries } from './cpu.js';
 import { interpretSource } from './interpret-wgsl.js';
-import { coalesceInto, cosizeAt, jobIndex, sizeAt, type EqualJobs, type FlatBatch } from './packed.js';
+import { HARDWARE_GROUPS, SOFTWARE_GROUPS } from '../engine/gpu.js';
+import { coalesceInto, cosizeAt, isComposedAt, jobIndex, offsetAt, sizeAt, swizzleAt, valueBoundAt, type EqualJobs, type FlatBatch } from './packed.js';
+import { sourceLow } from '../cute/swizzle.js';
 
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
 const STAGE_COMPUTE = 4;
@@ -28,8 +30,13 @@ export interface GpuVerifyOptions {
   indexBudget?: number;
   /** bitmap bytes per batch */
   bitmapBytes?: number;
-  /** indices per thread (default 8: fewer threads, each a range of consecutive indices) */
+  /** the fewest indices per thread (default 8); a batch larger than the grid × this gives each
+   *  thread more (grid-stride over a fixed grid) */
   range?: number;
+  /** whether the adapter is a software one (lavapipe, SwiftShader): picks the grid's size */
+  software?: boolean;
+  /** workgroups of the fixed grid (default SOFTWARE_GROUPS / HARDWARE_GROUPS of engine/gpu.ts) */
+  gridGroups?: number;
   /** called by dispose() (e.g. to release a device this engine owns) */
   onDispose?: () => void;
 }
@@ -102,24 +109,37 @@ class Packer {
     }
     const m = coalesceInto(b.shapes, b.strides, lo, hi, this.cs, this.cd);
     const o = this.nWords;
-    this.words = this.grow(this.words, o + 1 + 4 * m);
+    this.words = this.grow(this.words, o + 4 + 4 * m);
     const w = this.words;
-    w[o] = m;
+    // header [h, K, mask, S]: h = m, or m | 2^31 for Sw<B,M,S> o K o L (interpret.wgsl)
+    const sw = swizzleAt(b, i);
+    const k = offsetAt(b, i);
+    if (sw.bits > 0 || k > 0) {
+      w[o] = (m | 0x80000000) >>> 0;
+      w[o + 1] = k;
+      w[o + 2] = (2 ** sw.bits - 1) * 2 ** sourceLow(sw);
+      w[o + 3] = sw.bits > 0 ? sw.shift : 0;
+    } else {
+      w[o] = m;
+      w[o + 1] = 0;
+      w[o + 2] = 0;
+      w[o + 3] = 0;
+    }
     for (let j = 0; j < m; j++) {
       const s = this.cs[j]!;
-      const k = o + 1 + 4 * j;
-      w[k] = s;
-      w[k + 1] = this.cd[j]!;
+      const q = o + 4 + 4 * j;
+      w[q] = s;
+      w[q + 1] = this.cd[j]!;
       if (j + 1 < m) {
         const [mg, sh] = divisionConstants(s);
-        w[k + 2] = mg;
-        w[k + 3] = sh;
+        w[q + 2] = mg;
+        w[q + 3] = sh;
       } else {
-        w[k + 2] = 0;
-        w[k + 3] = 0;
+        w[q + 2] = 0;
+        w[q + 3] = 0;
       }
     }
-    this.nWords = o + 1 + 4 * m;
+    this.nWords = o + 4 + 4 * m;
     return o;
   }
 
@@ -179,6 +199,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   private readonly indexBudget: number;
   private readonly maxBinding: number;
   private readonly range: number;
+  private readonly gridGroups: number;
   private readonly bitmapBytes: number;
   private lost: GPUDeviceLostInfo | null = null;
   private disposed = false;
@@ -193,6 +214,9 @@ export class GpuVerifyEngine implements VerifyEngine {
     this.indexBudget = Math.min(opts.indexBudget ?? 1 << 24, Math.floor(maxBinding / 4), 1 << 30);
     this.bitmapBytes = Math.min(opts.bitmapBytes ?? 1 << 25, maxBinding);
     this.range = Math.max(1, Math.floor(opts.range ?? 8));
+    // a fixed grid: per-workgroup cost is high on a software adapter (a task each), so a few
+    // hundred workgroups whose threads each take a longer range beat one per 2048 indices
+    this.gridGroups = Math.max(1, Math.floor(opts.gridGroups ?? (opts.software === false ? HARDWARE_GROUPS : SOFTWARE_GROUPS)));
     this.params = device.createBuffer({ size: 32, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'verify params' });
     device.lost.then((info) => {
       this.lost = info;
@@ -253,9 +277,11 @@ export class GpuVerifyEngine implements VerifyEngine {
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const outWords = mode === 0 ? p.total : mode === 1 ? Math.ceil(p.bits / 32) : 1;
     // the starts, then per workgroup (and one more) the job of its first index
-    const groups = Math.max(1, Math.ceil(p.total / (WG * this.range)));
+    // at most gridGroups workgroups; each thread a range of ≥ this.range consecutive indices
+    const groups = Math.max(1, Math.min(this.gridGroups, Math.ceil(p.total / (WG * this.range))));
+    const range = Math.max(this.range, Math.ceil(p.total / (WG * groups)));
     const startsLen = p.nJobs + 1 + groups + 1;
-    const startsWords = p.startsWithGroups(groups, WG * this.range);
+    const startsWords = p.startsWithGroups(groups, WG * range);
     const b: Buffers = {
       layouts: this.buffer('layouts', p.nWords * 4, S),
       jobs: this.buffer('jobs', p.nJobs * 32, S),
@@ -270,7 +296,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     q.writeBuffer(b.jobs, 0, p.jobs, 0, p.nJobs * 8);
     q.writeBuffer(b.starts, 0, startsWords, 0, startsLen);
     q.writeBuffer(b.verdict, 0, new Uint32Array(p.nJobs).fill(NONE));
-    q.writeBuffer(this.params, 0, new Uint32Array([0, p.total, p.nJobs, mode, this.range, 0, 0, 0]));
+    q.writeBuffer(this.params, 0, new Uint32Array([0, p.total, p.nJobs, mode, range, 0, 0, 0]));
     const enc = dev.createCommandEncoder();
     if (mode === 1) enc.clearBuffer(b.out, 0, Math.ceil((outWords * 4) / 16) * 16 > b.out.size ? b.out.size : Math.ceil((outWords * 4) / 16) * 16);
     const bg = dev.createBindGroup({
@@ -320,11 +346,11 @@ export class GpuVerifyEngine implements VerifyEngine {
     };
     for (let i = 0; i < batch.count; i++) {
       const n = sizeAt(batch, i);
-      const co = cosizeAt(batch, i);
+      // every value of Φ is below co (cosize; for Sw o K o L a bound of Sw(K + ·), packed.ts)
+      const co = valueBoundAt(batch, i);
       const bound = kind === 'compact' ? n : co;
       if (n > JOB_LIMIT || co > TWO32 || bound > bitBudget) {
-        const f = kind === 'compact' ? compactEntries : injectiveEntries;
-        out[i] = f(batch.shapes, batch.strides, batch.start[i]!, batch.start[i + 1]!) ? 1 : 0;
+        out[i] = this.cpu.bitmapOne(kind, batch, i) ? 1 : 0;
         this.fallbacks++;
         continue;
       }
@@ -350,13 +376,14 @@ export class GpuVerifyEngine implements VerifyEngine {
       const n = sizeAt(a, i);
       const ci = jobIndex(c, i);
       if (sizeAt(c, ci) !== n) continue; // false
-      const coA = cosizeAt(a, i);
+      const coA = valueBoundAt(a, i);
       let bi = -1;
       if (b) {
         bi = jobIndex(b, i);
-        if (coA > sizeAt(b, bi)) continue; // false
+        // a composed A's cosize is not known here: the kernel checks Φ_A(x) < size(B) per x
+        if (!isComposedAt(a, i) && coA > sizeAt(b, bi)) continue; // false
       }
-      if (n > JOB_LIMIT || coA > TWO32 || cosizeAt(c, ci) > TWO32 || (b && cosizeAt(b, bi) > TWO32)) {
+      if (n > JOB_LIMIT || coA > TWO32 || valueBoundAt(c, ci) > TWO32 || (b && valueBoundAt(b, bi) > TWO32)) {
         out[i] = equalJob(jobs, i) ? 1 : 0;
         this.fallbacks++;
         continue;
@@ -365,7 +392,7 @@ export class GpuVerifyEngine implements VerifyEngine {
       const oa = p.layout(a, i);
       const ob = b ? p.layout(b, bi) : NONE;
       const oc = p.layout(c, ci);
-      p.job(i, oa, ob, oc, n, 0);
+      p.job(i, oa, ob, oc, n, b ? Math.min(sizeAt(b, bi), NONE) : NONE);
     }
     await flush();
     return out;
@@ -378,7 +405,7 @@ export class GpuVerifyEngine implements VerifyEngine {
       const n = sizeAt(batch, i);
       sizes.push(n);
       total += n;
-      if (n > JOB_LIMIT || n > this.maxBinding / 4 || cosizeAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
+      if (n > JOB_LIMIT || n > this.maxBinding / 4 || valueBoundAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
     }
     const res = new Float64Array(total);
     const p = this.packer;

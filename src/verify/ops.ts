@@ -27,7 +27,7 @@ export async function engineFor(ctx: OpContext): Promise<VerifyEngine> {
   let e = engines.get(device);
   if (!e) {
     const { GpuVerifyEngine } = await import('./gpu.js');
-    e = new GpuVerifyEngine(device, { adapter: b.info.adapter });
+    e = new GpuVerifyEngine(device, { adapter: b.info.adapter, software: b.info.software });
     engines.set(device, e);
   }
   return e;

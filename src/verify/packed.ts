@@ -6,7 +6,8 @@
  */
 import type { Layout } from '../algebra/layout.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { flat } from '../algebra/layout.js';
+import { applySwizzle, topBit, type Swizzle } from '../cute/swizzle.js';
+import type { ComposedLayout } from '../cute/composed.js';
 
 export interface FlatBatch {
   readonly count: number;
@@ -14,6 +15,79 @@ export interface FlatBatch {
   readonly start: Uint32Array;
   readonly shapes: Float64Array;
   readonly strides: Float64Array;
+  /** composed candidates Sw<B,M,S> o K o L (SPEC §9.1), Φ(x) = Sw(K + Φ_L(x)); absent: every
+   *  candidate is plain (Sw = identity, K = 0) */
+  readonly outer?: OuterFunctions;
+}
+
+/**
+ * The outer functions of a FlatBatch's candidates: candidate i's swizzle is
+ * swizzle[3i..3i+3) = (B, M, S) (B = 0: the identity) and its offset K = offset[i] ≥ 0.
+ */
+export interface OuterFunctions {
+  readonly swizzle: Int32Array;
+  readonly offset: Float64Array;
+}
+
+const IDENTITY: Swizzle = { bits: 0, base: 0, shift: 0 };
+
+/** The swizzle Sw of candidate i (the identity Sw<0,0,0> for a plain candidate).
+ *  @example swizzleAt(batchOfFunctions([c]), 0) // c.swizzle */
+export function swizzleAt(b: FlatBatch, i: number): Swizzle {
+  const o = b.outer;
+  if (!o || o.swizzle[3 * i] === 0) return IDENTITY;
+  return { bits: o.swizzle[3 * i]!, base: o.swizzle[3 * i + 1]!, shift: o.swizzle[3 * i + 2]! };
+}
+
+/** The offset K of candidate i (0 for a plain candidate). */
+export const offsetAt = (b: FlatBatch, i: number): number => (b.outer ? b.outer.offset[i]! : 0);
+
+/** Whether candidate i is composed with a non-identity outer function (Sw ≠ id or K > 0). */
+export const isComposedAt = (b: FlatBatch, i: number): boolean => !!b.outer && (b.outer.swizzle[3 * i] !== 0 || b.outer.offset[i] !== 0);
+
+/** The outer function of candidate i on an inner value y: Sw(K + y) (SPEC §9.1).
+ *  @example outerAt(b, i, phi(L, x)) // Φ(x) of Sw o K o L */
+export function outerAt(b: FlatBatch, i: number, y: number): number {
+  if (!b.outer) return y;
+  return applySwizzle(swizzleAt(b, i), b.outer.offset[i]! + y);
+}
+
+/**
+ * An upper bound (exclusive) of Φ over candidate i: cosize for a plain candidate; for a
+ * composed one 2^max(bitlength(K + cosize(L) − 1), top bit of Sw), since Sw changes only bits
+ * of its target field, which lies below its top bit.
+ */
+export function valueBoundAt(b: FlatBatch, i: number): number {
+  const co = cosizeAt(b, i);
+  if (!isComposedAt(b, i)) return co;
+  const sw = swizzleAt(b, i);
+  const top = offsetAt(b, i) + co - 1;
+  if (sw.bits === 0) return top + 1;
+  let bits = 0;
+  while (2 ** bits <= top) bits++;
+  return 2 ** Math.max(bits, topBit(sw));
+}
+
+/** A FlatBatch of layout functions, plain or composed (each composed one's inner L♭ and its
+ *  outer function). @example batchOfFunctions([parseLayout('4:1')]).count // 1 */
+export function batchOfFunctions(fs: readonly (Layout | ComposedLayout)[]): FlatBatch {
+  const b = new FlatBatchBuilder(fs.length, fs.length * 6);
+  const sw = new Int32Array(3 * fs.length);
+  const off = new Float64Array(fs.length);
+  let any = false;
+  fs.forEach((f, i) => {
+    if ((f as ComposedLayout).kind === 'composed') {
+      const c = f as ComposedLayout;
+      b.pushLayout(c.inner);
+      sw[3 * i] = c.swizzle.bits;
+      sw[3 * i + 1] = c.swizzle.base;
+      sw[3 * i + 2] = c.swizzle.shift;
+      off[i] = c.offset;
+      any = true;
+    } else b.pushLayout(f as Layout);
+  });
+  const flatB = b.finish();
+  return any ? { ...flatB, outer: { swizzle: sw, offset: off } } : flatB;
 }
 
 /** Builds a FlatBatch by appending candidates. */

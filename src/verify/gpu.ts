@@ -23,6 +23,7 @@ const NONE = 0xffffffff;
 const TWO32 = 2 ** 32;
 /** the most indices of one job (a job beyond the batch budget runs alone in its batch) */
 const JOB_LIMIT = 2 ** 30;
+const magicCache = new Map<number, [number, number]>();
 
 export interface GpuVerifyOptions {
   adapter: string;
@@ -41,8 +42,18 @@ export interface GpuVerifyOptions {
   onDispose?: () => void;
 }
 
+/** the constants of the divisors below SMALL, computed once (the packer's hot path: the
+ *  shapes of enumerated and random candidates are small) */
+const SMALL = 1 << 12;
+const smallMagic = new Uint32Array(SMALL);
+const smallShifts = new Uint32Array(SMALL);
+for (let d = 1; d < SMALL; d++) {
+  const [m, sh] = divisionConstants(d);
+  smallMagic[d] = m;
+  smallShifts[d] = sh;
+}
+
 /** Granlund–Montgomery constants for n / d, 1 ≤ d < 2^32, n < 2^32: [magic, sh1 | sh2 << 8] */
-const magicCache = new Map<number, [number, number]>();
 export function divisionConstants(d: number): [number, number] {
   let c = magicCache.get(d);
   if (c) return c;
@@ -112,9 +123,9 @@ class Packer {
     this.words = this.grow(this.words, o + 4 + 4 * m);
     const w = this.words;
     // header [h, K, mask, S]: h = m, or m | 2^31 for Sw<B,M,S> o K o L (interpret.wgsl)
-    const sw = swizzleAt(b, i);
-    const k = offsetAt(b, i);
-    if (sw.bits > 0 || k > 0) {
+    const sw = b.outer ? swizzleAt(b, i) : null;
+    const k = b.outer ? offsetAt(b, i) : 0;
+    if (sw && (sw.bits > 0 || k > 0)) {
       w[o] = (m | 0x80000000) >>> 0;
       w[o + 1] = k;
       w[o + 2] = (2 ** sw.bits - 1) * 2 ** sourceLow(sw);
@@ -130,7 +141,10 @@ class Packer {
       const q = o + 4 + 4 * j;
       w[q] = s;
       w[q + 1] = this.cd[j]!;
-      if (j + 1 < m) {
+      if (j + 1 < m && s < SMALL) {
+        w[q + 2] = smallMagic[s]!;
+        w[q + 3] = smallShifts[s]!;
+      } else if (j + 1 < m) {
         const [mg, sh] = divisionConstants(s);
         w[q + 2] = mg;
         w[q + 3] = sh;

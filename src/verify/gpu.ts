@@ -1,19 +1,23 @@
 /**
  * The GPU side of bulk verification: one generic WGSL interpreter (shaders/interpret.wgsl)
  * over packed layouts with host-precomputed division constants. A batch of jobs is one
- * dispatch: thread g takes (job, x) by a binary search of the jobs' index prefix sums.
+ * dispatch over a fixed grid (SOFTWARE_GROUPS / HARDWARE_GROUPS workgroups): each thread takes
+ * a range of consecutive indices, finds its first job by a binary search of the jobs' index
+ * prefix sums, decomposes its first coordinate once and steps on by odometer carries.
+ * Composed candidates Sw o K o L (FlatBatch.outer) carry their outer function in the layout's
+ * header; plain ones skip it.
  * Takes a GPUDevice and does not care where it came from (Node's `webgpu` or navigator.gpu).
  *
- * Limits of the u32 interpreter: size(A) ≤ 2^30 (a job beyond the batch budget runs alone), every offset below 2^32 (cosize ≤ 2^32) and a
+ * Limits of the u32 interpreter: size(A) ≤ 2^30 (a job beyond the batch budget runs alone), every offset below 2^32 (cosize ≤ 2^32; for Sw o K o L, valueBoundAt ≤ 2^32) and a
  * bitmap that fits the batch's budget. A job beyond them is answered by the CPU engine
  * (counted in `fallbacks`), so every answer is still exact.
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
-import { CpuVerifyEngine, compactEntries, equalJob, injectiveEntries } from './cpu.js';
+import { CpuVerifyEngine, equalJob } from './cpu.js';
 import { interpretSource } from './interpret-wgsl.js';
 import { HARDWARE_GROUPS, SOFTWARE_GROUPS } from '../engine/gpu.js';
-import { coalesceInto, cosizeAt, isComposedAt, jobIndex, offsetAt, sizeAt, swizzleAt, valueBoundAt, type EqualJobs, type FlatBatch } from './packed.js';
+import { coalesceInto, isComposedAt, jobIndex, offsetAt, sizeAt, swizzleAt, valueBoundAt, type EqualJobs, type FlatBatch } from './packed.js';
 import { sourceLow } from '../cute/swizzle.js';
 
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;

@@ -15,18 +15,24 @@ export type LayoutOrder = 'col' | 'row' | Tuple;
 
 /** Row-major strides: each entry's stride is the product of the entries after it. */
 function rowMajorStride(shape: Tuple): Tuple {
-  let run = 1;
-  const go = (s: Tuple): Tuple => {
-    if (typeof s === 'number') {
-      const d = run;
-      run *= s;
-      return d;
-    }
-    const out: Tuple[] = new Array(s.length);
-    for (let i = s.length - 1; i >= 0; i--) out[i] = go(s[i]!);
-    return out;
-  };
-  return go(shape);
+  return rowFrom(shape, { run: 1 });
+}
+
+/** The row-major strides of s, the running product in `at.run` (last entry first). */
+function rowFrom(s: Tuple, at: { run: number }): Tuple {
+  if (typeof s === 'number') {
+    const d = at.run;
+    at.run *= s;
+    return d;
+  }
+  const out: Tuple[] = new Array(s.length);
+  for (let i = s.length - 1; i >= 0; i--) out[i] = rowFrom(s[i]!, at);
+  return out;
+}
+
+/** The `domain` error of an order with two equal entries. */
+function tie(order: Tuple, x: number): never {
+  throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
 }
 
 /** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`): entry j's
@@ -41,16 +47,13 @@ function orderedStride(shape: Tuple, order: Tuple): Tuple {
   T.pushEntries(order, o);
   const n = s.length;
   const d: number[] = new Array(n);
-  const tie = (x: number): never => {
-    throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
-  };
   if (n <= 16) {
     // small (the usual case): the products directly
     for (let j = 0; j < n; j++) {
       let p = 1;
       for (let i = 0; i < n; i++) {
         if (o[i]! < o[j]!) p *= s[i]!;
-        else if (i !== j && o[i] === o[j]) tie(o[i]!);
+        else if (i !== j && o[i] === o[j]) tie(order, o[i]!);
       }
       d[j] = p;
     }
@@ -59,7 +62,7 @@ function orderedStride(shape: Tuple, order: Tuple): Tuple {
     let run = 1;
     for (let k = 0; k < n; k++) {
       const i = idx[k]!;
-      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(o[i]!);
+      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(order, o[i]!);
       d[i] = run;
       run *= s[i]!;
     }

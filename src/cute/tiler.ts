@@ -187,13 +187,21 @@ export function byMode(
   if (k > r) {
     throw domainError(`${op}: the tiler has ${k} modes but the layout has rank ${r}${where(path)}`);
   }
-  const out: Layout[] = [];
+  const out: Layout[] = new Array(keepRest ? r : k);
   for (let i = 0; i < k; i++) {
-    out.push(byMode(op, mode(a, i + 1), t[i]!, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`));
+    const ti = t[i]!;
+    const ai = modeAt(a, i);
+    if (ti === UNDERSCORE) out[i] = ai;
+    else if (!isByMode(ti)) out[i] = apply(ai, ti as Layout);
+    else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
   }
-  if (keepRest) for (let i = k; i < r; i++) out.push(mode(a, i + 1));
+  if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
   return tupleOf(out);
 }
+
+/** Mode i + 1 of a valid layout (0-based i < rank, unchecked: the callers loop below rank). */
+const modeAt = (a: Layout, i: number): Layout =>
+  typeof a.shape === 'number' ? a : { shape: a.shape[i]!, stride: (a.stride as readonly Tuple[])[i]! };
 
 /** CuTe's `zip2_by` (SPEC §8.3): R is the by-mode divide or product of A by T. With a by-mode T
  *  of length k, every mode i ≤ k of R splits into (tile_i, rest_i) (recursively for a nested
@@ -203,16 +211,26 @@ export function byMode(
 export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   // Example: tileUnzip(op, ((4,3),(8,4)):((1,4),(12,96)), <4:1,8:1>) = ((4,8),(3,4)):((1,12),(4,96))
   if (isByMode(t)) {
-    const tiles: Layout[] = [];
-    const rests: Layout[] = [];
+    const k = t.length;
     const n = rank(r);
-    for (let i = 0; i < t.length; i++) {
-      const z = tileUnzip(op, mode(r, i + 1), t[i]!, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
-      tiles.push(mode(z, 1));
-      rests.push(mode(z, 2));
+    const tileS: Tuple[] = new Array(k);
+    const tileD: Tuple[] = new Array(k);
+    const restS: Tuple[] = new Array(n);
+    const restD: Tuple[] = new Array(n);
+    for (let i = 0; i < k; i++) {
+      const z = tileUnzip(op, modeAt(r, i), t[i]!, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
+      // z has rank 2 (checked below, or built so by the by-mode branch)
+      tileS[i] = (z.shape as readonly Tuple[])[0]!;
+      tileD[i] = (z.stride as readonly Tuple[])[0]!;
+      restS[i] = (z.shape as readonly Tuple[])[1]!;
+      restD[i] = (z.stride as readonly Tuple[])[1]!;
     }
-    for (let i = t.length; i < n; i++) rests.push(mode(r, i + 1));
-    return pair(regroup(tiles), regroup(rests));
+    for (let i = k; i < n; i++) {
+      const m = modeAt(r, i);
+      restS[i] = m.shape;
+      restD[i] = m.stride;
+    }
+    return { shape: [tileS, restS], stride: [tileD, restD] };
   }
   if (typeof r.shape === 'number' || r.shape.length !== 2) {
     throw domainError(
@@ -221,8 +239,6 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   }
   return r;
 }
-
-const pair = (x: Layout, y: Layout): Layout => ({ shape: [x.shape, y.shape], stride: [x.stride, y.stride] });
 
 /** The tuple of some modes of one valid layout, regrouped: its entries are that layout's (or
  *  some of them), so size and cosize stay in bounds and need no check. */

@@ -240,9 +240,10 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   return r;
 }
 
-/** The tuple of some modes of one valid layout, regrouped: its entries are that layout's (or
- *  some of them), so size and cosize stay in bounds and need no check. */
-function regroup(ms: readonly Layout[]): Layout {
+/** The tuple (L1, …, Lk) of some modes of one valid layout, regrouped (concatenation without
+ *  its size and cosize checks): its entries are that layout's (or some of them, or 1:0), so size
+ *  and cosize stay in bounds. Pre-condition: exactly that. Example: regroup([4:1, 8:4]) = (4,8):(1,4). */
+export function regroup(ms: readonly Layout[]): Layout {
   const shape: Tuple[] = new Array(ms.length);
   const stride: Tuple[] = new Array(ms.length);
   for (let i = 0; i < ms.length; i++) {

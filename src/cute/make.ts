@@ -3,6 +3,7 @@
  * `make_ordered_layout(shape, order)` of layout.hpp and stride.hpp): compact layouts of a
  * shape whose strides follow an order of its entries.
  */
+import { MAX_EXACT } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
 import { makeLayout, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatTuple } from '../algebra/notation.js';
@@ -86,5 +87,18 @@ function refold(like: Tuple, d: readonly number[], pos: { at: number }): Tuple {
  *  Example: makeOrderedLayout([2,2,2,2], [0,2,3,1]) = (2,2,2,2):(1,4,8,2). */
 export function makeOrderedLayout(shape: Tuple, order: LayoutOrder = 'col'): Layout {
   const stride = order === 'col' ? colMajorStride(shape) : order === 'row' ? rowMajorStride(shape) : orderedStride(shape, order);
-  return makeLayout(shape, stride);
+  // compact: cosize = size, so a shape of positive integers with size ≤ 2^53 − 1 makes a valid
+  // layout; anything else goes through makeLayout for its exact error
+  return sizeOfValid(shape, 1) > 0 ? { shape, stride } : makeLayout(shape, stride);
+}
+
+/** p · size(s) when every entry of s is a positive integer and the running product stays
+ *  ≤ 2^53 − 1 (so it is exact); else 0. */
+function sizeOfValid(s: Tuple, p: number): number {
+  if (typeof s === 'number') {
+    const q = p * s;
+    return Number.isInteger(s) && s >= 1 && q <= MAX_EXACT ? q : 0;
+  }
+  for (let i = 0; i < s.length && p > 0; i++) p = sizeOfValid(s[i]!, p);
+  return p;
 }

@@ -170,7 +170,9 @@ function where(path: string): string {
  *  mode i of the result is apply(mode_i(A), T_i), recursively for a nested T_i; `_` keeps
  *  mode_i(A); modes beyond k are kept (divide, product) or dropped (compose). A layout T is
  *  applied to the whole of A, and a whole `_` returns A. Errors: `domain` when T has more
- *  modes than A, naming both counts. */
+ *  modes than A, naming both counts. `sizeKept` declares that apply(X, T) always has the size
+ *  and cosize of X (logical_divide: X ∘ a bijection of [0, size X)), so that with keepRest the
+ *  result has A's and the concatenation needs no overflow check. */
 export function byMode(
   op: string,
   a: Layout,
@@ -178,6 +180,7 @@ export function byMode(
   apply: (a: Layout, t: Layout) => Layout,
   keepRest: boolean,
   path = '',
+  sizeKept = false,
 ): Layout {
   // Example: byMode('compose', (12,(4,8)):(59,(13,1)), <3:4,8:2>, compose, false) = (3,(2,4)):(236,(26,1))
   if (t === UNDERSCORE) return a;
@@ -193,10 +196,11 @@ export function byMode(
     const ai = modeAt(a, i);
     if (ti === UNDERSCORE) out[i] = ai;
     else if (!isByMode(ti)) out[i] = apply(ai, ti as Layout);
-    else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
+    else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`, sizeKept);
   }
   if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
-  return tupleOf(out);
+  // with sizeKept, each mode has its A mode's size and cosize, and so has the whole: no checks
+  return sizeKept && keepRest ? regroup(out) : tupleOf(out);
 }
 
 /** Mode i + 1 of a valid layout (0-based i < rank, unchecked: the callers loop below rank). */

@@ -195,11 +195,21 @@ export function concat(...ls: readonly Layout[]): Layout {
   for (let i = 0; i < ls.length; i++) {
     const l = ls[i]!;
     sz = mul(sz, size(l), 'size');
-    co = add(co, cosize(l) - 1, 'cosize');
+    co = add(co, spanOf(l.shape, l.stride), 'cosize');
     shape[i] = l.shape;
     stride[i] = l.stride;
   }
   return { shape, stride };
+}
+
+/** cosize(L) − 1 = Σ (s_i − 1)·d_i of congruent (shape, stride), checked, in one walk without
+ *  building L♭ (concat's hot path). */
+function spanOf(shape: Tuple, stride: Tuple): number {
+  if (typeof shape === 'number') return mul(shape - 1, stride as number, 'cosize');
+  const d = stride as readonly Tuple[];
+  let c = 0;
+  for (let i = 0; i < shape.length; i++) c = add(c, spanOf(shape[i]!, d[i]!), 'cosize');
+  return c;
 }
 
 /** Def. 2.3.2.12: L_P, substituting the modes of S and of D into P (len(P) = rank(L)). */

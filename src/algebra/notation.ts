@@ -198,18 +198,19 @@ export function parseLayout(text: string, what = 'layout', unbounded = false): L
  *  (SPEC §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
  *  layout's validation refuses it with `overflow`. Example: colMajorStride([4, [2, 3]]) = [1, [4, 8]]. */
 export function colMajorStride(shape: Tuple): Tuple {
-  let run = 1;
-  const go = (s: Tuple): Tuple => {
-    if (typeof s === 'number') {
-      const d = run;
-      run *= s;
-      return d;
-    }
-    const out: Tuple[] = new Array(s.length);
-    for (let i = 0; i < s.length; i++) out[i] = go(s[i]!);
-    return out;
-  };
-  return go(shape);
+  return colFrom(shape, { run: 1 });
+}
+
+/** The column-major strides of s, the running product in `at.run`. */
+function colFrom(s: Tuple, at: { run: number }): Tuple {
+  if (typeof s === 'number') {
+    const d = at.run;
+    at.run *= s;
+    return d;
+  }
+  const out: Tuple[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = colFrom(s[i]!, at);
+  return out;
 }
 
 /** Parse a profile such as `(*,(*,*))`. */

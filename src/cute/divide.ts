@@ -30,7 +30,7 @@ export function logicalDivideByMode(a: Layout, t: Tiler): Layout {
 /** logical_divide by a tiler, errors in the name of `op`. */
 function divideBy(op: string, a: Layout, t: Tiler): Layout {
   if (!isByMode(t) && t !== '_') return logicalDivide(a, t);
-  return byMode(op, a, t, logicalDivide, true);
+  return byMode(op, a, t, logicalDivide, true, '', true); // A ⊘ T has A's size and cosize
 }
 
 /** zipped_divide(A, T) (SPEC §8.3, CuTe `zipped_divide`): logical_divide(A, T) with the tiles

@@ -4,9 +4,10 @@
  * sorted stably by stride, and the prefix products p_i of its shapes (the strides of the
  * compact column-major layout of coal(L)'s shape).
  */
-import { coalesceFlat, fromCoalescedFlat } from '../algebra/coalesce.js';
+import { add, mul } from '../algebra/arith.js';
+import { coalesceFlat, coalesceNested, fromCoalescedFlat } from '../algebra/coalesce.js';
 import { domainError } from '../algebra/errors.js';
-import { flat, makeLayout, type Layout } from '../algebra/layout.js';
+import type { Layout } from '../algebra/layout.js';
 
 interface Sorted {
   /** coal(L)'s entries in stable stride order: shapes, strides, prefix products */
@@ -18,8 +19,7 @@ interface Sorted {
 /** coal(L)♭ sorted stably by stride, each entry with the prefix product of the shapes before
  *  it in coal(L) (insertion sort: few entries, and stable). */
 function sortedCoalesced(l: Layout): Sorted {
-  const f = flat(l);
-  const c = coalesceFlat(f.shapes, f.strides);
+  const c = coalesceNested(l.shape, l.stride);
   const s: number[] = [];
   const d: number[] = [];
   const p: number[] = [];
@@ -91,6 +91,14 @@ export function leftInverse(l: Layout): Layout {
     prev = di;
   }
   rs.push(s.length === 0 ? 1 : s[s.length - 1]!);
-  const r = fromCoalescedFlat(coalesceFlat(rs, rd));
-  return makeLayout(r.shape, r.stride); // size(R) = d_k·s_k may exceed 2^53 − 1: overflow
+  const c = coalesceFlat(rs, rd);
+  // size(R) = d_k·s_k may exceed 2^53 − 1: overflow (makeLayout's checks, in its order)
+  let sz = 1;
+  let co = 0;
+  for (let i = 0; i < c.shapes.length; i++) {
+    sz = mul(sz, c.shapes[i]!, 'size');
+    co = add(co, mul(c.shapes[i]! - 1, c.strides[i]!, 'cosize'), 'cosize');
+  }
+  add(co, 1, 'cosize');
+  return fromCoalescedFlat(c);
 }

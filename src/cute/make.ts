@@ -3,6 +3,7 @@
  * `make_ordered_layout(shape, order)` of layout.hpp and stride.hpp): compact layouts of a
  * shape whose strides follow an order of its entries.
  */
+import { MAX_EXACT } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
 import { makeLayout, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatTuple } from '../algebra/notation.js';
@@ -15,18 +16,24 @@ export type LayoutOrder = 'col' | 'row' | Tuple;
 
 /** Row-major strides: each entry's stride is the product of the entries after it. */
 function rowMajorStride(shape: Tuple): Tuple {
-  let run = 1;
-  const go = (s: Tuple): Tuple => {
-    if (typeof s === 'number') {
-      const d = run;
-      run *= s;
-      return d;
-    }
-    const out: Tuple[] = new Array(s.length);
-    for (let i = s.length - 1; i >= 0; i--) out[i] = go(s[i]!);
-    return out;
-  };
-  return go(shape);
+  return rowFrom(shape, { run: 1 });
+}
+
+/** The row-major strides of s, the running product in `at.run` (last entry first). */
+function rowFrom(s: Tuple, at: { run: number }): Tuple {
+  if (typeof s === 'number') {
+    const d = at.run;
+    at.run *= s;
+    return d;
+  }
+  const out: Tuple[] = new Array(s.length);
+  for (let i = s.length - 1; i >= 0; i--) out[i] = rowFrom(s[i]!, at);
+  return out;
+}
+
+/** The `domain` error of an order with two equal entries. */
+function tie(order: Tuple, x: number): never {
+  throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
 }
 
 /** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`): entry j's
@@ -41,16 +48,13 @@ function orderedStride(shape: Tuple, order: Tuple): Tuple {
   T.pushEntries(order, o);
   const n = s.length;
   const d: number[] = new Array(n);
-  const tie = (x: number): never => {
-    throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
-  };
   if (n <= 16) {
     // small (the usual case): the products directly
     for (let j = 0; j < n; j++) {
       let p = 1;
       for (let i = 0; i < n; i++) {
         if (o[i]! < o[j]!) p *= s[i]!;
-        else if (i !== j && o[i] === o[j]) tie(o[i]!);
+        else if (i !== j && o[i] === o[j]) tie(order, o[i]!);
       }
       d[j] = p;
     }
@@ -59,7 +63,7 @@ function orderedStride(shape: Tuple, order: Tuple): Tuple {
     let run = 1;
     for (let k = 0; k < n; k++) {
       const i = idx[k]!;
-      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(o[i]!);
+      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(order, o[i]!);
       d[i] = run;
       run *= s[i]!;
     }
@@ -83,5 +87,18 @@ function refold(like: Tuple, d: readonly number[], pos: { at: number }): Tuple {
  *  Example: makeOrderedLayout([2,2,2,2], [0,2,3,1]) = (2,2,2,2):(1,4,8,2). */
 export function makeOrderedLayout(shape: Tuple, order: LayoutOrder = 'col'): Layout {
   const stride = order === 'col' ? colMajorStride(shape) : order === 'row' ? rowMajorStride(shape) : orderedStride(shape, order);
-  return makeLayout(shape, stride);
+  // compact: cosize = size, so a shape of positive integers with size ≤ 2^53 − 1 makes a valid
+  // layout; anything else goes through makeLayout for its exact error
+  return sizeOfValid(shape, 1) > 0 ? { shape, stride } : makeLayout(shape, stride);
+}
+
+/** p · size(s) when every entry of s is a positive integer and the running product stays
+ *  ≤ 2^53 − 1 (so it is exact); else 0. */
+function sizeOfValid(s: Tuple, p: number): number {
+  if (typeof s === 'number') {
+    const q = p * s;
+    return Number.isInteger(s) && s >= 1 && q <= MAX_EXACT ? q : 0;
+  }
+  for (let i = 0; i < s.length && p > 0; i++) p = sizeOfValid(s[i]!, p);
+  return p;
 }

@@ -10,7 +10,7 @@ import { formatTuple } from '../algebra/notation.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { makeOrderedLayout, type LayoutOrder } from './make.js';
-import { byMode, isByMode, tileUnzip, tupleOf, unpackBoth, unpackRest, type Tiler } from './tiler.js';
+import { byMode, isByMode, regroup, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
 
 /** logical_product(A, T) (SPEC §8.3, CuTe `logical_product`): A ⊗ T (Def. 2.3.9.1) for a layout
  *  T; by mode for a by-mode T, A's modes beyond T kept. Errors: `domain` (k > rank),
@@ -46,13 +46,14 @@ export function flatProduct(a: Layout, t: Tiler): Layout {
   return unpackBoth(tileUnzip('flat_product', productBy('flat_product', a, t), t));
 }
 
-/** L with trailing 1:0 modes up to rank r (CuTe `append<R>`); L itself when rank(L) ≥ r. */
+/** L with trailing 1:0 modes up to rank r (CuTe `append<R>`); L itself when rank(L) ≥ r.
+ *  (1:0 modes change neither size nor cosize: no checks.) */
 function padTo(l: Layout, r: number): Layout {
   const k = rank(l);
   if (k >= r) return l;
   const ms = modes(l);
   while (ms.length < r) ms.push(TRIVIAL);
-  return tupleOf(ms);
+  return regroup(ms);
 }
 
 /** The modes of a product's second part C = comp(A', N) ∘ B': shape(C) refines shape(B'), so its
@@ -66,9 +67,10 @@ function rankedProduct(a: Layout, b: Layout, raked: boolean): Layout {
   const c = mode(logicalProduct(a2, b2), 2);
   const am = modes(a2);
   const cm = modesOver(c, b2);
+  // the result regroups the modes of the valid A' ⊗ B' = (A', C): its size and cosize
   const out: Layout[] = new Array(r);
-  for (let i = 0; i < r; i++) out[i] = raked ? tupleOf([cm[i]!, am[i]!]) : tupleOf([am[i]!, cm[i]!]);
-  return tupleOf(out);
+  for (let i = 0; i < r; i++) out[i] = raked ? regroup([cm[i]!, am[i]!]) : regroup([am[i]!, cm[i]!]);
+  return regroup(out);
 }
 
 /** blocked_product(A, B) (SPEC §8.3, CuTe `blocked_product`): with A', B' padded by 1:0 modes to

@@ -170,7 +170,9 @@ function where(path: string): string {
  *  mode i of the result is apply(mode_i(A), T_i), recursively for a nested T_i; `_` keeps
  *  mode_i(A); modes beyond k are kept (divide, product) or dropped (compose). A layout T is
  *  applied to the whole of A, and a whole `_` returns A. Errors: `domain` when T has more
- *  modes than A, naming both counts. */
+ *  modes than A, naming both counts. `sizeKept` declares that apply(X, T) always has the size
+ *  and cosize of X (logical_divide: X ∘ a bijection of [0, size X)), so that with keepRest the
+ *  result has A's and the concatenation needs no overflow check. */
 export function byMode(
   op: string,
   a: Layout,
@@ -178,6 +180,7 @@ export function byMode(
   apply: (a: Layout, t: Layout) => Layout,
   keepRest: boolean,
   path = '',
+  sizeKept = false,
 ): Layout {
   // Example: byMode('compose', (12,(4,8)):(59,(13,1)), <3:4,8:2>, compose, false) = (3,(2,4)):(236,(26,1))
   if (t === UNDERSCORE) return a;
@@ -187,13 +190,22 @@ export function byMode(
   if (k > r) {
     throw domainError(`${op}: the tiler has ${k} modes but the layout has rank ${r}${where(path)}`);
   }
-  const out: Layout[] = [];
+  const out: Layout[] = new Array(keepRest ? r : k);
   for (let i = 0; i < k; i++) {
-    out.push(byMode(op, mode(a, i + 1), t[i]!, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`));
+    const ti = t[i]!;
+    const ai = modeAt(a, i);
+    if (ti === UNDERSCORE) out[i] = ai;
+    else if (!isByMode(ti)) out[i] = apply(ai, ti as Layout);
+    else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`, sizeKept);
   }
-  if (keepRest) for (let i = k; i < r; i++) out.push(mode(a, i + 1));
-  return tupleOf(out);
+  if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
+  // with sizeKept, each mode has its A mode's size and cosize, and so has the whole: no checks
+  return sizeKept && keepRest ? regroup(out) : tupleOf(out);
 }
+
+/** Mode i + 1 of a valid layout (0-based i < rank, unchecked: the callers loop below rank). */
+const modeAt = (a: Layout, i: number): Layout =>
+  typeof a.shape === 'number' ? a : { shape: a.shape[i]!, stride: (a.stride as readonly Tuple[])[i]! };
 
 /** CuTe's `zip2_by` (SPEC §8.3): R is the by-mode divide or product of A by T. With a by-mode T
  *  of length k, every mode i ≤ k of R splits into (tile_i, rest_i) (recursively for a nested
@@ -203,16 +215,26 @@ export function byMode(
 export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   // Example: tileUnzip(op, ((4,3),(8,4)):((1,4),(12,96)), <4:1,8:1>) = ((4,8),(3,4)):((1,12),(4,96))
   if (isByMode(t)) {
-    const tiles: Layout[] = [];
-    const rests: Layout[] = [];
+    const k = t.length;
     const n = rank(r);
-    for (let i = 0; i < t.length; i++) {
-      const z = tileUnzip(op, mode(r, i + 1), t[i]!, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
-      tiles.push(mode(z, 1));
-      rests.push(mode(z, 2));
+    const tileS: Tuple[] = new Array(k);
+    const tileD: Tuple[] = new Array(k);
+    const restS: Tuple[] = new Array(n);
+    const restD: Tuple[] = new Array(n);
+    for (let i = 0; i < k; i++) {
+      const z = tileUnzip(op, modeAt(r, i), t[i]!, path === '' ? `${i + 1}` : `${path}.${i + 1}`);
+      // z has rank 2 (checked below, or built so by the by-mode branch)
+      tileS[i] = (z.shape as readonly Tuple[])[0]!;
+      tileD[i] = (z.stride as readonly Tuple[])[0]!;
+      restS[i] = (z.shape as readonly Tuple[])[1]!;
+      restD[i] = (z.stride as readonly Tuple[])[1]!;
     }
-    for (let i = t.length; i < n; i++) rests.push(mode(r, i + 1));
-    return pair(regroup(tiles), regroup(rests));
+    for (let i = k; i < n; i++) {
+      const m = modeAt(r, i);
+      restS[i] = m.shape;
+      restD[i] = m.stride;
+    }
+    return { shape: [tileS, restS], stride: [tileD, restD] };
   }
   if (typeof r.shape === 'number' || r.shape.length !== 2) {
     throw domainError(
@@ -222,11 +244,10 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   return r;
 }
 
-const pair = (x: Layout, y: Layout): Layout => ({ shape: [x.shape, y.shape], stride: [x.stride, y.stride] });
-
-/** The tuple of some modes of one valid layout, regrouped: its entries are that layout's (or
- *  some of them), so size and cosize stay in bounds and need no check. */
-function regroup(ms: readonly Layout[]): Layout {
+/** The tuple (L1, …, Lk) of some modes of one valid layout, regrouped (concatenation without
+ *  its size and cosize checks): its entries are that layout's (or some of them, or 1:0), so size
+ *  and cosize stay in bounds. Pre-condition: exactly that. Example: regroup([4:1, 8:4]) = (4,8):(1,4). */
+export function regroup(ms: readonly Layout[]): Layout {
   const shape: Tuple[] = new Array(ms.length);
   const stride: Tuple[] = new Array(ms.length);
   for (let i = 0; i < ms.length; i++) {

@@ -10,6 +10,10 @@
  * 2. In a phase whose lead offsets agree on the masked bits, Sw XORs every lead with one
  *    constant c (no bit below log2 w): byte addresses XOR with e·c, which maps words to words
  *    and banks to banks one to one, so the phase's wavefronts are the base's.
+ * 3. Since f is linear, Sw(y ⊕ C) = Sw(y) ⊕ Sw(C): two phases whose leads differ lane by lane
+ *    by one constant C (the same lead ⊕ first-lead sequence) are XOR-translates of each other
+ *    under every swizzle that keeps the vectors (Sw(C) is then aligned), so by 2 they take the
+ *    same wavefronts. The table keeps one phase per such class, with its multiplicity.
  */
 import type { Swizzle } from '../cute/swizzle.js';
 import { sourceLow, topBit } from '../cute/swizzle.js';
@@ -19,16 +23,21 @@ import { BankScratch, threadsPerPhase, WARP } from './banks.js';
 /** Offsets below 2^30 take 32-bit operations. */
 const LIMIT = 2 ** 30;
 
-/** The phases of a pattern at vector width w over base offsets (phase order: warp,
- *  instruction, phase; leads in lane order). */
+/** The phases of a pattern at vector width w over base offsets, one per class of fact 3
+ *  (in order of first appearance: warp, instruction, phase; leads in lane order). */
 export interface PhaseTable {
   /** values per vector */
   readonly w: number;
   /** bytes per thread per instruction (w·e) */
   readonly width: number;
   readonly e: number;
+  /** the phases of the pattern (not the classes) */
   readonly phases: number;
-  /** phase p's leads are lead[first[p] … first[p] + lanes[p]) */
+  /** the classes */
+  readonly classes: number;
+  /** per class, its number of phases */
+  readonly mult: Int32Array;
+  /** class p's representative's leads are lead[first[p] … first[p] + lanes[p]) */
   readonly first: Int32Array;
   readonly lanes: Int32Array;
   /** element offsets of the vector leads */
@@ -65,7 +74,10 @@ export function phaseTable(base: Float64Array, tvs: ThreadValues, e: number, w: 
   const bytes = new Float64Array(WARP);
   let union = 0;
   let total = 0;
+  const mult = new Int32Array(cap);
+  const byKey = new Map<string, number>();
   let p = 0;
+  let q = 0;
   for (let g = 0; g < warps; g++) {
     const ln = Math.min(WARP, T - g * WARP);
     for (let k = 0; k < perWarp; k++) {
@@ -84,17 +96,28 @@ export function phaseTable(base: Float64Array, tvs: ThreadValues, e: number, w: 
           v |= lead[s + i]! ^ lead[s]!;
           bytes[i] = e * lead[s + i]!;
         }
-        const c = scratch.phase(bytes, 0, n, width);
-        first[p] = s;
-        lanes[p] = n;
-        vary[p] = v;
-        count[p] = c;
-        total += c;
+        let key = '';
+        for (let i = 1; i < n; i++) key += `${lead[s + i]! ^ lead[s]!},`;
+        const seen = byKey.get(key);
         p++;
+        if (seen !== undefined) {
+          mult[seen] = mult[seen]! + 1;
+          total += count[seen]!;
+          continue;
+        }
+        const c = scratch.phase(bytes, 0, n, width);
+        byKey.set(key, q);
+        first[q] = s;
+        lanes[q] = n;
+        vary[q] = v;
+        count[q] = c;
+        mult[q] = 1;
+        total += c;
+        q++;
       }
     }
   }
-  return { w, width, e, phases: p, first: first.subarray(0, p), lanes: lanes.subarray(0, p), lead, vary: vary.subarray(0, p), count: count.subarray(0, p), union, total };
+  return { w, width, e, phases: p, classes: q, mult: mult.subarray(0, q), first: first.subarray(0, q), lanes: lanes.subarray(0, q), lead, vary: vary.subarray(0, q), count: count.subarray(0, q), union, total };
 }
 
 /** The swizzle as 32-bit mask and shifts: Sw(y) = y ^ (((y & mask) >>> r) << l); null when
@@ -115,18 +138,18 @@ export function swizzleKeepsVectors(bits: { mask: number; r: number; l: number }
 }
 
 /**
- * The wavefronts of Sw o base over the table's phases (fact 2: only the phases whose varying
- * bits meet the mask are counted again). Pre-condition: swizzleKeepsVectors holds at t.w.
+ * The wavefronts of Sw o base over the table's phases (facts 2 and 3: only the classes whose
+ * varying bits meet the mask are counted again, once per class). Pre-condition: swizzleKeepsVectors holds at t.w.
  * Example: swizzledWavefronts(phaseTable(…), swizzleBits(Sw<3,3,3>), scratch, buf).
  */
 export function swizzledWavefronts(t: PhaseTable, bits: { mask: number; r: number; l: number }, scratch: BankScratch, buf: Float64Array): number {
   const { mask, r, l } = bits;
   if (mask === 0) return t.total;
-  const { vary, count, first, lanes, lead, e, width } = t;
+  const { vary, count, first, lanes, lead, e, width, mult } = t;
   let total = 0;
-  for (let p = 0; p < t.phases; p++) {
+  for (let p = 0; p < t.classes; p++) {
     if ((vary[p]! & mask) === 0) {
-      total += count[p]!;
+      total += count[p]! * mult[p]!;
       continue;
     }
     const s = first[p]!;
@@ -135,7 +158,7 @@ export function swizzledWavefronts(t: PhaseTable, bits: { mask: number; r: numbe
       const y = lead[s + i]!;
       buf[i] = e * (y ^ (((y & mask) >>> r) << l));
     }
-    total += scratch.phase(buf, 0, n, width);
+    total += scratch.phase(buf, 0, n, width) * mult[p]!;
   }
   return total;
 }

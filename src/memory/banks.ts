@@ -49,29 +49,31 @@ class BankScratch {
   readonly words = new Float64Array(BANKS * 32);
   gen = 0;
 
-  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. */
+  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. Each access is
+   *  w-aligned (the vector check), so an access of w ≥ 4 bytes covers the w/4 banks of one
+   *  aligned unit of w bytes, and every bank of that group of banks meets the same words:
+   *  counting distinct units per group of banks (32·4/w groups) counts distinct words per bank. */
   phase(addr: Float64Array, base: number, n: number, w: number): number {
     const { count, stamp, words } = this;
     const gen = ++this.gen;
-    const per = w <= 4 ? 1 : w >> 2;
+    const unit = w <= 4 ? 4 : w;
+    const groups = (BANKS * 4) / unit;
+    const sh = unit === 4 ? 2 : unit === 8 ? 3 : 4;
     let max = 1;
     for (let i = 0; i < n; i++) {
       const a = addr[base + i]!;
-      const w0 = a < 2 ** 31 ? a >>> 2 : Math.floor(a / 4);
-      for (let q = 0; q < per; q++) {
-        const word = w0 + q;
-        const b = word < 2 ** 31 ? word & 31 : word % BANKS;
-        let c = stamp[b] === gen ? count[b]! : 0;
-        stamp[b] = gen;
-        let r = 0;
-        const row = b << 5;
-        while (r < c && words[row + r] !== word) r++;
-        if (r === c) {
-          words[row + c] = word;
-          count[b] = ++c;
-          if (c > max) max = c;
-        } else count[b] = c;
-      }
+      const u = a < 2 ** 31 ? a >>> sh : Math.floor(a / unit);
+      const b = u < 2 ** 31 ? u & (groups - 1) : u % groups;
+      let c = stamp[b] === gen ? count[b]! : 0;
+      stamp[b] = gen;
+      let r = 0;
+      const row = b << 5;
+      while (r < c && words[row + r] !== u) r++;
+      if (r === c) {
+        words[row + c] = u;
+        count[b] = ++c;
+        if (c > max) max = c;
+      } else count[b] = c;
     }
     return max;
   }

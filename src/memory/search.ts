@@ -4,6 +4,7 @@
  * Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10. The CPU path here computes the same
  * counts as bankConflicts, sharing each group's tables (the candidates over one inner layout
  * differ only in the outer function) and skipping the worst phase and the sectors;
+ * swizzles with K = 0 are priced from per-phase tables of the base (phases.ts: exact);
  * search-gpu.ts computes them on the GPU.
  */
 import { LayoutError } from '../algebra/errors.js';

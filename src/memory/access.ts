@@ -103,9 +103,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
   const n = size(inner);
   const { index, threads } = tvs;
   const out = pools ? pools.out.get(index.length) : new Float64Array(index.length);
-  const fault = (x: number): never => {
-    throw new LayoutError('domain', `TV value ${index[x]} of thread ${x % threads}, value ${Math.floor(x / threads)} is beyond size(M) = ${n}`);
-  };
+  const fault = (x: number): never => beyond(index, threads, n, x);
   if (n <= Math.max(4 * index.length, 1 << 16)) {
     // Φ_M by table when M is not much larger than what is accessed, fused with the check
     const t = phiTable(inner, pools?.table);
@@ -116,13 +114,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
       const s = sw.shift;
       const r = s >= 0 ? s : 0;
       const l = s >= 0 ? 0 : -s;
-      for (let x = 0; x < index.length; x++) {
-        const i = index[x]!;
-        if (i >= n) fault(x);
-        const y = t[i]! + k;
-        out[x] = y ^ (((y & mask) >>> r) << l);
-      }
-      return out;
+      return swizzledGather(t, index, out, n, k, mask, r, l, threads);
     }
     for (let x = 0; x < index.length; x++) {
       const i = index[x]!;
@@ -147,6 +139,24 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
     let maxY = 0;
     for (let x = 0; x < out.length; x++) if (out[x]! > maxY) maxY = out[x]!;
     swizzleInPlace(out, m.swizzle, m.offset, maxY);
+  }
+  return out;
+}
+
+/** The `domain` error of a TV value beyond size(M) at x = t + T·j. */
+function beyond(index: Float64Array, threads: number, n: number, x: number): never {
+  throw new LayoutError('domain', `TV value ${index[x]} of thread ${x % threads}, value ${Math.floor(x / threads)} is beyond size(M) = ${n}`);
+}
+
+/** out[x] = Sw(K + t[index[x]]) with the swizzle as 32-bit mask and shifts (all fit), checking
+ *  each index against n (hot loop kept free of closures). */
+function swizzledGather(t: Float64Array, index: Float64Array, out: Float64Array, n: number, k: number, mask: number, r: number, l: number, threads: number): Float64Array {
+  const len = index.length;
+  for (let x = 0; x < len; x++) {
+    const i = index[x]!;
+    if (i >= n) beyond(index, threads, n, x);
+    const y = t[i]! + k;
+    out[x] = y ^ (((y & mask) >>> r) << l);
   }
   return out;
 }

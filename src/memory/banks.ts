@@ -7,8 +7,9 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { size } from '../algebra/layout.js';
-import { innerLayout, type LayoutFunction } from '../cute/composed.js';
-import { accessOffsets, checkElementSize, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
+import { accessOffsets, checkElementSize, phiTable, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import { sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { sectorCounts } from './sectors.js';
 
 export const BANKS = 32;
@@ -48,29 +49,31 @@ class BankScratch {
   readonly words = new Float64Array(BANKS * 32);
   gen = 0;
 
-  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. */
+  /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. Each access is
+   *  w-aligned (the vector check), so an access of w ≥ 4 bytes covers the w/4 banks of one
+   *  aligned unit of w bytes, and every bank of that group of banks meets the same words:
+   *  counting distinct units per group of banks (32·4/w groups) counts distinct words per bank. */
   phase(addr: Float64Array, base: number, n: number, w: number): number {
     const { count, stamp, words } = this;
     const gen = ++this.gen;
-    const per = w <= 4 ? 1 : w >> 2;
+    const unit = w <= 4 ? 4 : w;
+    const groups = (BANKS * 4) / unit;
+    const sh = unit === 4 ? 2 : unit === 8 ? 3 : 4;
     let max = 1;
     for (let i = 0; i < n; i++) {
       const a = addr[base + i]!;
-      const w0 = a < 2 ** 31 ? a >>> 2 : Math.floor(a / 4);
-      for (let q = 0; q < per; q++) {
-        const word = w0 + q;
-        const b = word < 2 ** 31 ? word & 31 : word % BANKS;
-        let c = stamp[b] === gen ? count[b]! : 0;
-        stamp[b] = gen;
-        let r = 0;
-        const row = b << 5;
-        while (r < c && words[row + r] !== word) r++;
-        if (r === c) {
-          words[row + c] = word;
-          count[b] = ++c;
-          if (c > max) max = c;
-        } else count[b] = c;
-      }
+      const u = a < 2 ** 31 ? a >>> sh : Math.floor(a / unit);
+      const b = u < 2 ** 31 ? u & (groups - 1) : u % groups;
+      let c = stamp[b] === gen ? count[b]! : 0;
+      stamp[b] = gen;
+      let r = 0;
+      const row = b << 5;
+      while (r < c && words[row + r] !== u) r++;
+      if (r === c) {
+        words[row + c] = u;
+        count[b] = ++c;
+        if (c > max) max = c;
+      } else count[b] = c;
     }
     return max;
   }
@@ -106,6 +109,72 @@ export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number
     }
   }
   return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
+}
+
+/** offsets below 2^30 take 32-bit operations (the addresses e·o stay exact doubles) */
+const LIMIT = 2 ** 30;
+
+/**
+ * The instructions of one pass fused with the vector check (SPEC §9.2): with y the offset of
+ * value k·w + i of thread t, table[x] at x = t + T·(k·w + i), or table[index[x]] when an index
+ * is given (then every index must be below n), the candidate offset o = Sw(K + y) of the vector
+ * lead (i = 0) must be ≡ 0 (mod w) and every value i at o + i; the byte address e·o goes to
+ * the instruction table as `instructions` lays it out. `sw` null: no swizzle (K still added).
+ * Null when some vector is not contiguous and aligned at w, an index is ≥ n, or an offset does
+ * not fit 32-bit operations: the caller then takes the general path, which names the culprit.
+ * Pre-condition: w divides the value count. Example: vectorInstructions(phiTable(M), tvs.index,
+ * size(M), tvs, 2, 8, null, 0) for M = (8,64):(64,1) read row-wise by 8-value vectors.
+ */
+export function vectorInstructions(
+  table: Float64Array,
+  index: Float64Array | null,
+  n: number,
+  tvs: ThreadValues,
+  e: number,
+  w: number,
+  sw: Swizzle | null,
+  k: number,
+  pool?: Pool,
+): Instructions | null {
+  const { threads: T, values: V } = tvs;
+  let mask = 0;
+  let r = 0;
+  let l = 0;
+  if (sw !== null && sw.bits > 0) {
+    if (topBit(sw) > 30) return null;
+    mask = ((1 << sw.bits) - 1) << sourceLow(sw);
+    r = sw.shift >= 0 ? sw.shift : 0;
+    l = sw.shift >= 0 ? 0 : -sw.shift;
+  }
+  const warps = Math.ceil(T / WARP);
+  const perWarp = V / w;
+  const addr = pool ? pool.get(warps * perWarp * WARP) : new Float64Array(warps * perWarp * WARP);
+  for (let q = 0; q < perWarp; q++) {
+    const row = T * q * w;
+    for (let t = 0; t < T; t++) {
+      let at = row + t;
+      if (index !== null) {
+        at = index[at]!;
+        if (at >= n) return null;
+      }
+      const y = table[at]! + k;
+      if (!(y >= 0 && y < LIMIT)) return null;
+      const o = y ^ (((y & mask) >>> r) << l);
+      if ((o & (w - 1)) !== 0) return null;
+      for (let i = 1; i < w; i++) {
+        let ai = row + T * i + t;
+        if (index !== null) {
+          ai = index[ai]!;
+          if (ai >= n) return null;
+        }
+        const yi = table[ai]! + k;
+        if (!(yi >= 0 && yi < LIMIT)) return null;
+        if ((yi ^ (((yi & mask) >>> r) << l)) !== o + i) return null;
+      }
+      addr[(((t / WARP) | 0) * perWarp + q) * WARP + (t & (WARP - 1))] = e * o;
+    }
+  }
+  return { width: w * e, vector: w, threads: T, warps, perWarp, addr };
 }
 
 /** Phases and wavefronts summed, and the worst phase (warp, instruction, phase, wavefronts). */
@@ -160,6 +229,21 @@ function worstBank(ins: Instructions, g: number, k: number, f: number, c: number
   return { bank, threads };
 }
 
+const vectorOk = (v: number, e: number): boolean => Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0 && v * e <= 16;
+
+/** The fast path of bankConflicts: M's Φ by table (M not much larger than what is accessed),
+ *  the widest vector w, everything in 32 bits; null when any of it does not hold. */
+function fastInstructions(m: LayoutFunction, tvs: ThreadValues, e: number, w: number, v: number | undefined): Instructions | null {
+  if (tvs.values % w !== 0 || (v !== undefined && !vectorOk(w, e))) return null;
+  const inner = innerLayout(m);
+  const n = size(inner);
+  if (n > Math.max(4 * tvs.index.length, 1 << 16)) return null;
+  const table = phiTable(inner, pools.table);
+  return isComposed(m)
+    ? vectorInstructions(table, tvs.index, n, tvs, e, w, m.swizzle, m.offset, pools.addr)
+    : vectorInstructions(table, tvs.index, n, tvs, e, w, null, 0, pools.addr);
+}
+
 // the tables of one analysis, reused by the next (bankConflicts is synchronous)
 const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Pool() };
 const scratch = new BankScratch();
@@ -175,9 +259,15 @@ const scratch = new BankScratch();
 export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankReport {
   checkElementSize(e);
   const tvs = threadValues(tv, pools.tv);
-  const offsets = accessOffsets(m, tvs, pools);
-  const vector = vectorWidth(offsets, tvs, e, v);
-  const ins = instructions(offsets, tvs, e, vector, pools.addr);
+  // the widest width first, fused with Φ_M and the addresses; the general path decides otherwise
+  const wide = v ?? 16 / e;
+  let ins = fastInstructions(m, tvs, e, wide, v);
+  let vector = wide;
+  if (ins === null) {
+    const offsets = accessOffsets(m, tvs, pools);
+    vector = vectorWidth(offsets, tvs, e, v);
+    ins = instructions(offsets, tvs, e, vector, pools.addr);
+  }
   const { phases, wavefronts, worst } = countWavefronts(ins, scratch);
   const { sectors, minSectors } = sectorCounts(ins);
   let w: WorstPhase | null = null;

@@ -4,6 +4,7 @@
  * Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10. The CPU path here computes the same
  * counts as bankConflicts, sharing each group's tables (the candidates over one inner layout
  * differ only in the outer function) and skipping the worst phase and the sectors;
+ * swizzles with K = 0 are priced from per-phase tables of the base (phases.ts: exact);
  * search-gpu.ts computes them on the GPU.
  */
 import { LayoutError } from '../algebra/errors.js';
@@ -14,6 +15,7 @@ import { makeSwizzle } from '../cute/swizzle.js';
 import { accessOffsets, checkElementSize, Pool, swizzleInPlace, threadValues, vectorFault, vectorWidth, type ThreadValues } from './access.js';
 import { BankScratch, countWavefronts, instructions, WARP, type Instructions } from './banks.js';
 import { sourceLow, targetLow } from '../cute/swizzle.js';
+import { phaseTable, swizzleBits, swizzledWavefronts, swizzleKeepsVectors, type PhaseTable } from './phases.js';
 
 /** One access pattern: a TV layout, the element size, the vector width (default: the widest). */
 export interface AccessPattern {
@@ -133,6 +135,53 @@ function instructionsOf(c: LayoutFunction, base: Float64Array, tvs: ThreadValues
   return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
 }
 
+const phaseBuf = new Float64Array(WARP);
+
+/**
+ * A candidate priced from the phase tables of its base (phases.ts): a plain candidate or a
+ * swizzle with K = 0 over a base that holds the widest vectors of every pattern; its vector
+ * width is the widest the swizzle keeps (the explicit v must be kept). Null otherwise (the
+ * general path answers, with the error of a vector the candidate breaks).
+ */
+function fastCandidate(
+  c: LayoutFunction,
+  holds: readonly boolean[],
+  wide: readonly number[],
+  patterns: readonly AccessPattern[],
+  tableAt: (p: number, w: number) => PhaseTable | null,
+  scratch: BankScratch,
+): CandidateResult | null {
+  let bits = { mask: 0, r: 0, l: 0 };
+  if (isComposed(c)) {
+    if (c.offset !== 0) return null;
+    const b = swizzleBits(c.swizzle);
+    if (b === null) return null;
+    bits = b;
+  }
+  let wavefronts = 0;
+  let phases = 0;
+  let free = true;
+  for (let p = 0; p < patterns.length; p++) {
+    if (!holds[p]) return null;
+    let table: PhaseTable | null = null;
+    for (let w = wide[p]!; w >= 1; w /= 2) {
+      const t = tableAt(p, w);
+      if (t === null) return null;
+      if (swizzleKeepsVectors(bits, w, t.union)) {
+        table = t;
+        break;
+      }
+      if (patterns[p]!.v !== undefined) return null;
+    }
+    if (table === null) return null;
+    const r = swizzledWavefronts(table, bits, scratch, phaseBuf);
+    wavefronts += r;
+    phases += table.phases;
+    if (r > table.phases) free = false;
+  }
+  return { wavefronts, phases, conflictFree: free };
+}
+
 /**
  * The search on the CPU: for every candidate, the phases and wavefronts of every pattern
  * summed (exactly bankConflicts' counts), in candidate order. Errors: those of the patterns
@@ -147,8 +196,20 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
     const wide = patterns.map((p) => p.v ?? 16 / p.e);
     const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
     const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
+    // per pattern, the phase tables of the base by vector width (built when first needed)
+    const tables = patterns.map(() => new Map<number, PhaseTable | null>());
+    const tableAt = (p: number, w: number): PhaseTable | null => {
+      const m = tables[p]!;
+      if (!m.has(w)) m.set(w, phaseTable(g.base[p] as Float64Array, tvs[p]!, patterns[p]!.e, w, scratch));
+      return m.get(w)!;
+    };
     for (const i of g.members) {
       const c = cands[i]!;
+      const fast = fastCandidate(c, holds, wide, patterns, tableAt, scratch);
+      if (fast !== null) {
+        out[i] = fast;
+        continue;
+      }
       let wavefronts = 0;
       let phases = 0;
       let free = true;

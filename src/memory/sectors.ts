@@ -8,27 +8,53 @@ import type { Instructions } from './banks.js';
 
 export const SECTOR_BYTES = 32;
 
+/** A set of at most 32 numbers, cleared by a generation stamp (open addressing over 64 slots). */
+class SmallSet {
+  private readonly key = new Float64Array(64);
+  private readonly stamp = new Int32Array(64);
+  private gen = 0;
+  size = 0;
+  clear(): void {
+    this.gen++;
+    this.size = 0;
+  }
+  /** add x (a non-negative integer); h is its hash */
+  add(x: number, h: number): void {
+    const { key, stamp, gen } = this;
+    let i = h & 63;
+    while (stamp[i] === gen) {
+      if (key[i] === x) return;
+      i = (i + 1) & 63;
+    }
+    stamp[i] = gen;
+    key[i] = x;
+    this.size++;
+  }
+}
+
+const addrs = new SmallSet();
+const secs = new SmallSet();
+
 /** sectors and minSectors of the instructions. */
 export function sectorCounts(ins: Instructions): { sectors: number; minSectors: number } {
   let sectors = 0;
   let minSectors = 0;
-  const a = new Float64Array(32);
+  const w = ins.width;
   for (let g = 0; g < ins.warps; g++) {
     const lanes = Math.min(32, ins.threads - g * 32);
-    const view = a.subarray(0, lanes);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * 32;
-      view.set(ins.addr.subarray(row, row + lanes));
-      view.sort();
-      // distinct addresses and distinct sectors, counted along the sorted addresses
-      let na = 1;
-      let ns = 1;
-      for (let i = 1; i < lanes; i++) {
-        if (view[i] !== view[i - 1]) na++;
-        if (Math.floor(view[i]! / SECTOR_BYTES) !== Math.floor(view[i - 1]! / SECTOR_BYTES)) ns++;
+      addrs.clear();
+      secs.clear();
+      // distinct addresses and distinct sectors of the instruction's lanes
+      for (let i = 0; i < lanes; i++) {
+        const a = ins.addr[row + i]!;
+        const s = Math.floor(a / SECTOR_BYTES);
+        addrs.add(a, Math.floor(a / w) % 64);
+        secs.add(s, s % 64);
       }
-      sectors += ns;
-      minSectors += Math.ceil((na * ins.width) / SECTOR_BYTES);
+      sectors += secs.size;
+      minSectors += Math.ceil((addrs.size * w) / SECTOR_BYTES);
     }
   }
   return { sectors, minSectors };

@@ -32,6 +32,7 @@ import {
   TWO32,
   type Prepared,
 } from './prep.js';
+import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
 
 /** indices per block between deadline / progress checks */
 const BLOCK = 1 << 22;
@@ -40,9 +41,14 @@ const BYTEMAP_LIMIT = 2 ** 27;
 /** offsets per bitmap window of the compactness check (bits) */
 let WINDOW_BITS = 2 ** 30;
 
-/** test hook: a smaller bitmap window forces the windowed compactness check */
-export function setCpuWindowForTests(bits: number | null): void {
+/** indices per block of a pruned window pass (window-plan.ts) */
+let PRUNE_BLOCK = MIN_BLOCK;
+
+/** test hook: a smaller bitmap window forces the windowed compactness check; a smaller
+ *  `minBlock` makes its pruned passes prune at a finer grain */
+export function setCpuWindowForTests(bits: number | null, minBlock?: number): void {
   WINDOW_BITS = bits ?? 2 ** 30;
+  PRUNE_BLOCK = bits === null ? MIN_BLOCK : (minBlock ?? MIN_BLOCK);
 }
 
 interface Modes {
@@ -367,12 +373,26 @@ export class CpuBackend implements Backend {
     const windows = Math.ceil(span / WINDOW_BITS);
     const wn = Math.min(span, WINDOW_BITS);
     const bits = new Uint32Array(Math.ceil(wn / 32));
+    // window 0 walks the whole domain (it also counts the out-of-range offsets and their least
+    // index); every later window walks only the blocks of the stride-sorted layout that can
+    // reach it (window-plan.ts), so the windows together cost about one more pass
+    const sorted = windows > 1 ? compile(sortedByStride(c.p)) : c;
+    const plans = [[0, size]];
+    for (let w = 1; w < windows; w++) plans.push(windowBlocks(sorted.p, w * WINDOW_BITS, Math.min(WINDOW_BITS, span - w * WINDOW_BITS), PRUNE_BLOCK));
+    const total = plans.reduce((a, bl) => a + blocksLength(bl), 0);
+    let done = 0;
     let collV = Infinity;
     for (let w = 0; w < windows; w++) {
       if (w > 0) bits.fill(0);
       st.countOor = w === 0;
       st.collV = Infinity;
-      blocks(0, size, opts, deadline, w * size, windows * size, (s, n) => c.compact(s, n, bits, w * WINDOW_BITS, wn, st));
+      const f = w === 0 ? c : sorted;
+      const bl = plans[w]!;
+      for (let i = 0; i < bl.length; i += 2) {
+        blocks(bl[i]!, bl[i]! + bl[i + 1]!, opts, deadline, done, total, (s, n) => f.compact(s, n, bits, w * WINDOW_BITS, wn, st));
+        done += bl[i + 1]!;
+        if (done < total && Date.now() >= deadline) throw timeoutError(done, total, 'on the CPU');
+      }
       if (collV === Infinity) collV = st.collV;
     }
     return this.report(c, st.oor, st.oorW, st.coll, collV, opts, deadline);

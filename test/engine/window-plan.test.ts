@@ -4,12 +4,15 @@
  * check_compact with tiny windows and tiny blocks answers exactly as a brute force (counts and
  * the canonical witness), plain and composed, with the 2^40 limit answered `overflow` at once.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';
 import { CpuBackend, setCpuWindowForTests } from '../../src/engine/cpu.js';
+import type { NodeDevice } from '../../src/engine/device-node.js';
+import { GpuBackend } from '../../src/engine/gpu.js';
+import { testDevice } from './gpu-device.js';
 import { phiPrepared, prepare } from '../../src/engine/prep.js';
 import { blocksLength, sortedByStride, windowBlocks } from '../../src/engine/window-plan.js';
 import { int, randomLayout, rng } from './gen.js';
@@ -125,5 +128,25 @@ describe('check_compact with pruned windows (CPU) equals brute force', () => {
     const e = await cpu.checkCompact(parseLayout('(1048576,1048577):(1,1048576)')).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(LayoutError);
     expect((e as LayoutError).kind).toBe('overflow');
+  });
+});
+
+describe('check_compact with pruned windows (GPU) equals the CPU and brute force', () => {
+  let dev: NodeDevice;
+  let tiny: GpuBackend;
+  beforeAll(async () => {
+    dev = await testDevice();
+    tiny = new GpuBackend(dev.device, { adapter: 'test', software: true, maxChunk: 300, windowBits: 64 });
+  });
+  afterAll(() => dev?.release());
+
+  it('random plain and composed layouts, 64-offset windows, blocks of 1', async () => {
+    const r = rng(33);
+    for (let t = 0; t < 25; t++) {
+      const l = randomFn(r);
+      const want = brute(l);
+      expect(await tiny.checkCompact(l), JSON.stringify(l)).toEqual(want);
+      expect(await cpu.checkCompact(l)).toEqual(want);
+    }
   });
 });

@@ -8,22 +8,13 @@ import { darkBackground } from './colour.js';
 import { metrics, xmlEscape } from './svg.js';
 import type { Picture } from './grid.js';
 
-/** 32 bank colours: eight hues around the wheel in four lightness/saturation rings, so that
- *  neighbouring banks differ in both (in the manner of CuTe DSL's bank palette). */
+/** The 32 bank colours of CuTe DSL's bank-conflict pictures (the anchor the issue names): a grey
+ *  ramp from white, bank b at level 255 − ⌊b·175/32⌋, so bank order reads as lightness and the
+ *  red conflict marks stand out on every cell. */
 export const BANK_PALETTE: readonly string[] = Array.from({ length: 32 }, (_, b) => {
-  const hue = (b % 8) * 45 + Math.floor(b / 8) * 11;
-  const ring = Math.floor(b / 8);
-  return hsl(hue, [0.7, 0.55, 0.75, 0.5][ring]!, [0.62, 0.48, 0.76, 0.36][ring]!);
+  const v = (255 - Math.floor((b * (255 - 80)) / 32)).toString(16).padStart(2, '0');
+  return `#${v}${v}${v}`;
 });
-
-function hsl(h: number, s: number, l: number): string {
-  const a = s * Math.min(l, 1 - l);
-  const f = (n: number): string => {
-    const k = (n + h / 30) % 12;
-    return Math.round((l - a * Math.max(-1, Math.min(k - 3, 9 - k, 1))) * 255).toString(16).padStart(2, '0');
-  };
-  return `#${f(0)}${f(8)}${f(4)}`;
-}
 
 /**
  * The SVG document: bank[x] and ways[x] per tile index x (bankMap), the picture's grid and
@@ -62,7 +53,7 @@ export function bankSvg(p: Picture, bank: Int32Array, ways: Int32Array, caption:
     }
   }
   out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * m.cw}" height="${rows * m.ch}"/>`);
-  out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">fill: bank (32 colours); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)</text>`);
+  out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">fill: bank (CuTe DSL's 32 greys, white = bank 0); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)</text>`);
   out.push('</svg>', '');
   return out.join('\n');
 }

@@ -54,19 +54,19 @@ export function windowBlocks(p: Prepared, w0: number, wn: number, minBlock = MIN
     P.push(P[j]! * p.shapes[j]!);
     R.push(R[j]! + (p.shapes[j]! - 1) * p.strides[j]!);
   }
-  // the inner modes 0..t−1 form a block, walked whole
-  let t = 0;
-  while (t < n && P[t]! < minBlock) t++;
   const out: number[] = [];
   const emit = (lo: number, len: number): void => {
     const k = out.length;
     if (k > 0 && out[k - 2]! + out[k - 1]! === lo) out[k - 1]! += len;
     else out.push(lo, len);
   };
-  // visit(j, b, lo): the modes above j are fixed (offset b, first index lo); modes 0..j reach R[j + 1]
+  // visit(j, b, lo): the modes above j are fixed (offset b, first index lo); modes 0..j reach
+  // R[j + 1]. A sub-block of at most minBlock indices is walked whole; otherwise the coordinates
+  // c of mode j whose interval [b + c·d, b + c·d + R[j]] meets the window form a range, walked
+  // as one block once the modes below j are small, else visited one by one.
   const visit = (j: number, b: number, lo: number): void => {
     if (b > W1 || b + R[j + 1]! < W0) return;
-    if (j < t) {
+    if (P[j + 1]! <= minBlock) {
       emit(lo, P[j + 1]!);
       return;
     }
@@ -77,6 +77,11 @@ export function windowBlocks(p: Prepared, w0: number, wn: number, minBlock = MIN
     if (d > 0) {
       c0 = Math.max(0, Math.ceil((W0 - b - R[j]!) / d));
       c1 = Math.min(s - 1, Math.floor((W1 - b) / d));
+    }
+    if (c0 > c1) return;
+    if (P[j]! <= minBlock) {
+      emit(lo + c0 * P[j]!, (c1 - c0 + 1) * P[j]!);
+      return;
     }
     for (let c = c0; c <= c1; c++) visit(j - 1, b + c * d, lo + c * P[j]!);
   };

@@ -100,8 +100,12 @@ describe('window plan', () => {
     for (let w = 0; w < p.size; w += 4096) walked += blocksLength(windowBlocks(p, w, 4096, 16));
     expect(walked).toBe(p.size);
     expect(windowBlocks(p, 4096, 4096, 16)).toEqual([4096, 4096]);
-    // a window narrower than a block: the blocks that straddle it are walked whole
-    expect(windowBlocks(p, 512, 512, 16)).toEqual([0, 1024]);
+    // a window narrower than mode 0: the range of its coordinates that can reach the window
+    expect(windowBlocks(p, 512, 512, 16)).toEqual([512, 512]);
+    // a single mode of any size: the range alone
+    expect(windowBlocks(prepare(parseLayout('4294967296:1')), 2 ** 30, 2 ** 30)).toEqual([2 ** 30, 2 ** 30]);
+    expect(windowBlocks(prepare(parseLayout('(65536,65536):(65536,1)')), 2 ** 31, 2 ** 30)).toEqual([0, 2 ** 32]);
+    expect(windowBlocks(sortedByStride(prepare(parseLayout('(65536,65536):(65536,1)'))), 2 ** 31, 2 ** 30)).toEqual([2 ** 31, 2 ** 30]);
   });
 });
 

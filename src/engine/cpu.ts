@@ -32,6 +32,7 @@ import {
   TWO32,
   type Prepared,
 } from './prep.js';
+import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
 
 /** indices per block between deadline / progress checks */
 const BLOCK = 1 << 22;
@@ -40,9 +41,14 @@ const BYTEMAP_LIMIT = 2 ** 27;
 /** offsets per bitmap window of the compactness check (bits) */
 let WINDOW_BITS = 2 ** 30;
 
-/** test hook: a smaller bitmap window forces the windowed compactness check */
-export function setCpuWindowForTests(bits: number | null): void {
+/** indices per block of a pruned window pass (window-plan.ts) */
+let PRUNE_BLOCK = MIN_BLOCK;
+
+/** test hook: a smaller bitmap window forces the windowed compactness check; a smaller
+ *  `minBlock` makes its pruned passes prune at a finer grain */
+export function setCpuWindowForTests(bits: number | null, minBlock?: number): void {
   WINDOW_BITS = bits ?? 2 ** 30;
+  PRUNE_BLOCK = bits === null ? MIN_BLOCK : (minBlock ?? MIN_BLOCK);
 }
 
 interface Modes {
@@ -295,6 +301,18 @@ function blocks(lo: number, hi: number, opts: RunOptions | undefined, deadline: 
   }
 }
 
+/** number of set bits of a bitmap */
+function popcount(bits: Uint32Array): number {
+  let n = 0;
+  for (let i = 0; i < bits.length; i++) {
+    let v = bits[i]!;
+    v = v - ((v >>> 1) & 0x55555555);
+    v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+    n += Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24;
+  }
+  return n;
+}
+
 /** Offsets of the composite check and eval: Uint32Array while cosize ≤ 2^32. */
 function newOut(p: Prepared, n: number): Float64Array | Uint32Array {
   return p.cosize <= TWO32 ? new Uint32Array(n) : new Float64Array(n);
@@ -367,15 +385,42 @@ export class CpuBackend implements Backend {
     const windows = Math.ceil(span / WINDOW_BITS);
     const wn = Math.min(span, WINDOW_BITS);
     const bits = new Uint32Array(Math.ceil(wn / 32));
-    let collV = Infinity;
+    if (windows === 1) {
+      blocks(0, size, opts, deadline, 0, size, (s, n) => c.compact(s, n, bits, 0, wn, st));
+      return this.report(c, st.oor, st.oorW, st.coll, st.collV, opts, deadline);
+    }
+    // several windows: each walks only the blocks of the stride-sorted layout that can reach it
+    // (window-plan.ts), so together they cost about one pass; the hits below size(L) are the
+    // set bits plus the collisions, so outOfRange = size − Σ hits needs no walk of its own
+    const sorted = compile(sortedByStride(c.p));
+    const plans: number[][] = [];
+    for (let w = 0; w < windows; w++) plans.push(windowBlocks(sorted.p, w * WINDOW_BITS, Math.min(WINDOW_BITS, span - w * WINDOW_BITS), PRUNE_BLOCK));
+    const total = plans.reduce((a, bl) => a + blocksLength(bl), 0);
+    let done = 0;
+    let hits = 0;
+    st.countOor = false;
     for (let w = 0; w < windows; w++) {
       if (w > 0) bits.fill(0);
-      st.countOor = w === 0;
-      st.collV = Infinity;
-      blocks(0, size, opts, deadline, w * size, windows * size, (s, n) => c.compact(s, n, bits, w * WINDOW_BITS, wn, st));
-      if (collV === Infinity) collV = st.collV;
+      const coll0 = st.coll;
+      const bl = plans[w]!;
+      for (let i = 0; i < bl.length; i += 2) {
+        blocks(bl[i]!, bl[i]! + bl[i + 1]!, opts, deadline, done, total, (s, n) => sorted.compact(s, n, bits, w * WINDOW_BITS, wn, st));
+        done += bl[i + 1]!;
+        if (done < total && Date.now() >= deadline) throw timeoutError(done, total, 'on the CPU');
+      }
+      hits += popcount(bits) + st.coll - coll0;
     }
-    return this.report(c, st.oor, st.oorW, st.coll, collV, opts, deadline);
+    const oor = size - hits;
+    if (oor > 0) {
+      // the least out-of-range index, in the layout's own order: a walk that stops at the first
+      const f = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: true };
+      for (let s = 0; s < size && f.oorW < 0; s += BLOCK) {
+        c.compact(s, Math.min(BLOCK, size - s), bits, 0, 0, f);
+        if (f.oorW < 0 && s + BLOCK < size && Date.now() >= deadline) throw timeoutError(s + BLOCK, size, 'on the CPU');
+      }
+      st.oorW = f.oorW;
+    }
+    return this.report(c, oor, st.oorW, st.coll, st.collV, opts, deadline);
   }
 
   /** the protocol's report from the counts; a collision witness: least and greatest preimage

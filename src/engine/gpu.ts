@@ -14,6 +14,7 @@
  * - A refused allocation halves the chunk and retries; a lost device, a failed shader or a
  *   timeout is a LayoutError of kind `gpu` that says how far the run got.
  */
+import { blocksLength, sortedByStride, windowBlocks } from './window-plan.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import type { LayoutFunction } from '../cute/composed.js';
@@ -46,6 +47,8 @@ export const SOFTWARE_GROUPS = 256;
 export const HARDWARE_GROUPS = 4096;
 /** indices per counter round (u32 counters and round-relative witnesses) */
 const ROUND = 2 ** 31;
+/** indices per block at least in a pruned window pass of check_compact (fewer rounds, each with a read-back) */
+const GPU_BLOCK = 2 ** 22;
 /** dispatches per submit */
 const SLOTS = 64;
 const NONE = 0xffffffff;
@@ -430,12 +433,13 @@ export class GpuBackend implements Backend {
     extra: Partial<Dispatch>,
     onRound: (start: number, c: Uint32Array) => void,
     before?: (e: GPUCommandEncoder) => void,
+    lo = 0,
   ): Promise<void> {
     const per = this.chunkLimit();
     const round = Math.min(ROUND, Math.max(per, Math.floor(ROUND / per) * per));
     let first = true;
-    for (let r = 0; r < n; r += round) {
-      const end = Math.min(n, r + round);
+    for (let r = lo; r < lo + n; r += round) {
+      const end = Math.min(lo + n, r + round);
       this.device.queue.writeBuffer(counters, 0, new Uint32Array(init));
       for (let s = r; s < end; s += per) {
         const k = Math.min(per, end - s);
@@ -475,7 +479,14 @@ export class GpuBackend implements Backend {
     const windows = Math.ceil(span / wbits);
     const gen = genSingle('compact', p, windows > 1);
     const pipe = await this.pipeline(gen.source, 2);
-    const pr = this.progress(size * windows, opts, deadline);
+    // window 0 walks the whole domain (and counts the out-of-range offsets); every later window
+    // only the blocks of the stride-sorted layout that can reach it (window-plan.ts, the same
+    // counts: they depend on the multiset of offsets alone), so the windows cost about 2 passes
+    const sorted = sortedByStride(p);
+    const plans: number[][] = [[0, size]];
+    for (let w = 1; w < windows; w++) plans.push(windowBlocks(sorted, w * wbits, Math.min(wbits, span - w * wbits), this.opts.windowBits ? 1 : GPU_BLOCK));
+    const pipeSorted = windows > 1 ? await this.pipeline(genSingle('compact', sorted, true).source, 2) : pipe;
+    const pr = this.progress(plans.reduce((a, bl) => a + blocksLength(bl), 0), opts, deadline);
     const [cnt, rb] = await this.counters(4);
     let oor = 0;
     let coll = 0;
@@ -485,23 +496,27 @@ export class GpuBackend implements Backend {
       for (let w = 0; w < windows; w++) {
         const w0 = w * wbits;
         const bitmap = bits;
-        await this.rounds(
-          pipe,
-          [bitmap, cnt],
-          cnt,
-          rb,
-          [0, 0, NONE, NONE],
-          size,
-          pr,
-          { window: w0, windowLen: Math.min(wbits, span - w0), flags: w === 0 ? 1 : 0 },
-          (r, c) => {
-            oor += c[0]!;
-            coll += c[1]!;
-            if (oorW < 0 && c[2] !== NONE) oorW = r + c[2]!;
-            if (c[3] !== NONE) collV = Math.min(collV, w0 + c[3]!);
-          },
-          (e) => e.clearBuffer(bitmap),
-        );
+        const bl = plans[w]!;
+        for (let i = 0; i < bl.length; i += 2) {
+          await this.rounds(
+            w === 0 ? pipe : pipeSorted,
+            [bitmap, cnt],
+            cnt,
+            rb,
+            [0, 0, NONE, NONE],
+            bl[i + 1]!,
+            pr,
+            { window: w0, windowLen: Math.min(wbits, span - w0), flags: w === 0 ? 1 : 0 },
+            (r, c) => {
+              oor += c[0]!;
+              coll += c[1]!;
+              if (oorW < 0 && c[2] !== NONE) oorW = r + c[2]!;
+              if (c[3] !== NONE) collV = Math.min(collV, w0 + c[3]!);
+            },
+            i === 0 ? (e) => e.clearBuffer(bitmap) : undefined,
+            bl[i]!,
+          );
+        }
       }
     } finally {
       bits.destroy();

@@ -2,8 +2,9 @@
  * The CPU backend on every core (Node only): the same answers as CpuBackend (cpu.ts), its bulk
  * loops split into index ranges over a pool of worker threads (pool.ts) and merged exactly.
  * - digest_range: Σ, min and max are merged part by part (sums as BigInt).
- * - check_compact (and check_complement): one shared bitmap (windows of 2^30 offsets) marked
- *   with Atomics.or; counts add up whatever the interleaving (threaded-tasks.ts). The witness
+ * - check_compact (and check_complement): a bitmap per part over one window of offsets (up to
+ *   2^30), merged; beyond one window the single-threaded pruned windows answer (cpu.ts).
+ *   Counts add up whatever the interleaving (threaded-tasks.ts). The witness
  *   is CpuBackend's canonical one: [x] with x the least index whose offset is ≥ size, else the
  *   least and the greatest preimage of the least colliding offset; both are minima / maxima
  *   over the parts, so they do not depend on the number of threads.
@@ -144,32 +145,28 @@ export class ThreadedCpuBackend implements Backend {
     // the bitmaps together stay within BITMAP_BUDGET bits
     const ranges = splitRange(0, size, this.threads, Math.min(this.minPart, size));
     const wn = Math.max(32, Math.min(size, this.windowBits, Math.floor(BITMAP_BUDGET / ranges.length / 32) * 32));
-    const windows = Math.ceil(size / wn);
+    // more offsets than one window of bitmaps: the single-threaded backend's pruned windows walk
+    // about one pass in all (window-plan.ts), where threads would re-walk the domain per window
+    if (size > wn) return this.base.checkCompact(l, opts);
     const words = Math.ceil(wn / 32);
-    const total = windows * size;
     let oor = 0;
     let oorW = -1;
     let coll = 0;
     let collV = Infinity;
-    for (let w = 0; w < windows; w++) {
-      const w0 = w * wn;
-      const maps = ranges.map(() => new SharedArrayBuffer(words * 4));
-      const parts = await this.run<CompactPart>('compact', ranges, (lo) => ({ l: f, bits: maps[ranges.findIndex((r) => r[0] === lo)]!, w0, wn, countOor: w === 0 }), opts, deadline, w * size, total);
-      let wColl = Infinity;
-      for (const r of parts) {
-        oor += r.oor;
-        if (r.oorW >= 0 && (oorW < 0 || r.oorW < oorW)) oorW = r.oorW;
+    const maps = ranges.map(() => new SharedArrayBuffer(words * 4));
+    const parts = await this.run<CompactPart>('compact', ranges, (lo) => ({ l: f, bits: maps[ranges.findIndex((r) => r[0] === lo)]!, w0: 0, wn, countOor: true }), opts, deadline, 0, size);
+    for (const r of parts) {
+      oor += r.oor;
+      if (r.oorW >= 0 && (oorW < 0 || r.oorW < oorW)) oorW = r.oorW;
+      coll += r.coll;
+      collV = Math.min(collV, r.collV);
+    }
+    if (maps.length > 1) {
+      const merged = await this.run<{ coll: number; collV: number }>('compactMerge', splitRange(0, words, this.threads, 1 << 12), () => ({ bitmaps: maps, w0: 0 }), { ...opts, onProgress: undefined }, deadline, 0, words);
+      for (const r of merged) {
         coll += r.coll;
-        wColl = Math.min(wColl, r.collV);
+        collV = Math.min(collV, r.collV);
       }
-      if (maps.length > 1) {
-        const merged = await this.run<{ coll: number; collV: number }>('compactMerge', splitRange(0, words, this.threads, 1 << 12), () => ({ bitmaps: maps, w0 }), { ...opts, onProgress: undefined }, deadline, 0, words);
-        for (const r of merged) {
-          coll += r.coll;
-          wColl = Math.min(wColl, r.collV);
-        }
-      }
-      if (collV === Infinity) collV = wColl;
     }
     let witness: CompactReport['witness'] = null;
     if (oor > 0) witness = [oorW];

@@ -37,7 +37,7 @@ class CoordParser {
     readonly what: string,
   ) {}
 
-  skip(): void {
+  skipSpace(): void {
     const t = this.text;
     let p = this.p;
     while (p < t.length && isSpace(t.charCodeAt(p), t[p]!)) p++;
@@ -45,7 +45,7 @@ class CoordParser {
   }
 
   fail(expected: string): never {
-    this.skip();
+    this.skipSpace();
     const got = this.p >= this.text.length ? 'end of input' : `'${this.text[this.p]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.p}, got ${got}`);
   }
@@ -72,7 +72,7 @@ class CoordParser {
   }
 
   node(): Node {
-    this.skip();
+    this.skipSpace();
     const t = this.text;
     const at = this.p;
     const c = t.charCodeAt(at);
@@ -88,7 +88,7 @@ class CoordParser {
     this.p++;
     if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
     const items: Node[] = [];
-    this.skip();
+    this.skipSpace();
     if (t.charCodeAt(this.p) === 41 /* ) */) {
       this.p++;
       this.depth--;
@@ -96,7 +96,7 @@ class CoordParser {
     }
     for (;;) {
       items.push(this.node());
-      this.skip();
+      this.skipSpace();
       const e = t.charCodeAt(this.p);
       if (e === 41) {
         this.p++;
@@ -106,7 +106,7 @@ class CoordParser {
       this.p++;
       // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
       if (items.length === 1) {
-        this.skip();
+        this.skipSpace();
         if (t.charCodeAt(this.p) === 41) {
           this.p++;
           break;
@@ -121,7 +121,7 @@ class CoordParser {
 function parseNodes(text: string, what: string): Node {
   const p = new CoordParser(text, what);
   const n = p.node();
-  p.skip();
+  p.skipSpace();
   if (p.p < text.length) p.fail('end of input');
   return n;
 }

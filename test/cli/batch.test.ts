@@ -2,10 +2,9 @@
  * `layoutgpu batch` (BATCH-PROTOCOL.md) as a client sees it: a spawned process, JSON Lines in,
  * exactly one response per request, in order, the right kinds, exit code 0.
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cli, ensureBuilt, ROOT } from './_build.js';
+import { expectExamplePairs } from './_examples.js';
+import { cli, ensureBuilt } from './_build.js';
 
 beforeAll(() => ensureBuilt());
 
@@ -129,25 +128,6 @@ describe('batch', () => {
   });
 
   it('every pair of shared/examples/batch-examples.jsonl: ok, result and kind match exactly', async () => {
-    const candidates = [join(ROOT, '..', 'shared', 'examples', 'batch-examples.jsonl'), join(ROOT, 'shared', 'examples', 'batch-examples.jsonl')];
-    const file = candidates.find((p) => existsSync(p));
-    expect(file, `batch-examples.jsonl not found at ${candidates.join(' or ')}`).toBeDefined();
-    const pairs = readFileSync(file!, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { request: unknown; response: Resp });
-    expect(pairs.length).toBeGreaterThan(10);
-    const run = await cli(['batch', '--backend', 'cpu'], pairs.map((p) => JSON.stringify(p.request)).join('\n') + '\n');
-    expect(run.code, run.stderr).toBe(0);
-    const resps = parseLines(run.stdout);
-    expect(resps.length).toBe(pairs.length);
-    resps.forEach((got, i) => {
-      const want = pairs[i]!.response;
-      const tag = JSON.stringify(pairs[i]!.request);
-      expect(got.id, tag).toEqual(want.id);
-      expect(got.ok, tag).toBe(want.ok);
-      if (want.ok) expect(got.result, tag).toEqual(want.result);
-      else expect(got.error?.kind, tag).toBe(want.error?.kind);
-    });
+    await expectExamplePairs('batch-examples.jsonl', 11);
   });
 });

@@ -13,7 +13,7 @@ import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../memory/search.js';
-import { enumerateSource, flatLayout, randomSource, type Source } from '../verify/sources.js';
+import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
 import { parseOptions, Usage } from './args.js';
 
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
@@ -44,8 +44,7 @@ function int(v: string | undefined, name: string): number | undefined {
 function fromSource(src: Source): Layout[] {
   const out: Layout[] = [];
   for (const ch of src.chunks(4096)) {
-    if (ch.items) for (const it of ch.items) out.push(it[0]!);
-    else if (ch.flat) for (let i = 0; i < ch.count; i++) out.push(flatLayout(ch.flat, i));
+    for (let i = 0; i < ch.count; i++) out.push(chunkItem(ch, i)[0]!);
   }
   return out;
 }

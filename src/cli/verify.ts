@@ -325,16 +325,17 @@ export const verifyCommand = {
           source: src,
           engine,
           maxExamples: isLaw ? examples : Math.max(examples, 21),
-          onMatch: isLaw
-            ? undefined
-            : (text) => {
-                matches++;
-                if (out !== undefined) {
+          // every match only when they are written out: otherwise the count and the first 21
+          // (the examples) are all that is printed, and workers need not send the rest
+          onMatch:
+            isLaw || out === undefined
+              ? undefined
+              : (text) => {
+                  matches++;
                   pending.push(text + '\n');
                   pendingBytes += text.length + 1;
                   if (pendingBytes > 1 << 16) flush();
-                } else if (shownMatches.length < 21) shownMatches.push(text);
-              },
+                },
           onProgress: bar ? (d, t) => bar.update(d, t) : undefined,
         });
       } finally {
@@ -342,7 +343,11 @@ export const verifyCommand = {
       }
       if (isLaw && out !== undefined) for (const e of summary.examples) pending.push(JSON.stringify(e) + '\n');
       flush();
-      const firstMatches = isLaw ? [] : summary.examples.slice(0, 21).map((e) => e.candidate[0]!);
+      const firstMatches = isLaw ? [] : summary.examples.slice(0, 21).map((e) => e.candidate.join(' '));
+      if (!isLaw && out === undefined) {
+        matches = summary.passed;
+        shownMatches.push(...firstMatches);
+      }
       if (!isLaw) summary.examples = summary.examples.slice(0, examples);
       if (json) {
         const extra = shard && part ? shardReport(summary, { shard, range: part.range, total: whole.total!, key: searchKey(prop, whole), examples, isLaw, matches: firstMatches, out: out ?? null }) : summary;

@@ -53,7 +53,25 @@ export interface RunTasksOptions<R> {
   timeoutMs?: number;
   /** whether this thread takes a share of the tasks (default true): size − 1 workers then */
   inline?: boolean;
+  /**
+   * With `inline`: start the workers only once this thread has run two tasks or more, for
+   * `afterMs` at least, and the tasks left would take it `minLeftMs` more at the pace of its
+   * last task (the first ones run before the code is compiled). A job that ends
+   * sooner runs on this thread alone, as booting and warming a thread (tens of milliseconds
+   * of both cores on a small machine) would cost it more than sharing saves.
+   */
+  lazyWorkers?: { afterMs: number; minLeftMs: number } | null;
 }
+
+/**
+ * When the workers of a job start (RunTasksOptions.lazyWorkers): once this thread has run
+ * tasks for 50 ms and the tasks left would take it 400 ms more at the pace of its last one.
+ * On 2 cores a thread costs ~150 ms of slowed progress to boot and compile its code (a search
+ * of 400,000 random candidates, 0.13 s on one thread, took 0.2–0.28 s when a second thread
+ * started with it), so shorter jobs stay on this thread; 20 million candidates: 6.2 s on one
+ * thread, 3.3–3.7 s on two.
+ */
+export const LAZY_WORKERS = { afterMs: 50, minLeftMs: 400 };
 
 /** The default number of threads: the cores available to this process. */
 export function defaultThreads(): number {
@@ -96,6 +114,11 @@ export class WorkerPool {
   /** `size` threads at most; none starts before the first task */
   constructor(readonly size: number) {
     if (!Number.isSafeInteger(size) || size < 1) throw new LayoutError('bad-request', `a pool needs at least one thread, got ${size}`);
+  }
+
+  /** the worker threads running now (0 before the first job that needed one) */
+  get threadsStarted(): number {
+    return this.slots.length;
   }
 
   private spawn(): Slot {
@@ -218,17 +241,35 @@ export class WorkerPool {
         slot.worker.on('error', onError);
         slot.worker.postMessage({ id, kind: t.kind, payload: t.payload, deadline: o.deadline ?? null });
       };
+      let started = false;
+      const startWorkers = (): void => {
+        started = true;
+        const workers = Math.min(this.size - (inline ? 1 : 0), tasks.length - next);
+        while (this.slots.length < workers) this.spawn();
+        for (const s of this.slots.slice(0, workers)) for (let d = 0; d < depth; d++) assign(s);
+      };
+      const t0 = performance.now();
+      let localDone = 0;
+      let lastTask = 0;
       // this thread's share: one task at a time, yielding to the event loop in between
       const local = async (): Promise<void> => {
         while (!failed && next < tasks.length) {
           await new Promise<void>((r) => setImmediate(r));
           if (failed || next >= tasks.length) return;
+          if (!started && o.lazyWorkers && localDone > 1) {
+            // the pace of the last task (the first ones run before the code is compiled)
+            if (performance.now() - t0 >= o.lazyWorkers.afterMs && lastTask * (tasks.length - next) >= o.lazyWorkers.minLeftMs) startWorkers();
+            if (next >= tasks.length) return; // the workers took the rest
+          }
           const index = next++;
+          const tTask = performance.now();
           const t = tasks[index]!;
           try {
             const h = await handlerFor(t.kind);
             const r = (await h(t.payload as never, { deadline: o.deadline ?? Infinity, progress: (d) => o.onProgress?.(index, d) })) as R;
             if (failed) return;
+            localDone++;
+            lastTask = performance.now() - tTask;
             if (!done(index, r)) return;
           } catch (e) {
             if (e instanceof LayoutError && e.kind === 'timeout') finish(timeoutError());
@@ -244,9 +285,8 @@ export class WorkerPool {
         finish(null);
         return;
       }
-      const workers = Math.min(this.size - (inline ? 1 : 0), tasks.length);
-      while (this.slots.length < workers) this.spawn();
-      for (const s of this.slots.slice(0, workers)) for (let d = 0; d < depth; d++) assign(s);
+      // the fault hook (tests of a dying worker) needs its workers whatever the job's length
+      if (!(inline && o.lazyWorkers) || process.env.LAYOUTGPU_POOL_FAULT) startWorkers();
       if (inline) void local();
     });
   }

@@ -17,7 +17,7 @@ import type { LayoutFunction } from '../cute/composed.js';
 import { isComposed } from '../cute/composed.js';
 import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
 import { checkComposeArgs, CpuBackend } from './cpu.js';
-import { sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
+import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
 import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from './prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
 
@@ -42,6 +42,8 @@ export interface ThreadedOptions {
   windowBits?: number;
   /** the pool (default: the process's shared pool of `threads` threads) */
   pool?: WorkerPool;
+  /** when the workers join (default LAZY_WORKERS: once the job proves long; null: at once) */
+  lazyWorkers?: { afterMs: number; minLeftMs: number } | null;
 }
 
 export class ThreadedCpuBackend implements Backend {
@@ -50,6 +52,7 @@ export class ThreadedCpuBackend implements Backend {
   private readonly minPart: number;
   private readonly windowBits: number;
   private poolRef: WorkerPool | null;
+  private readonly lazyWorkers: { afterMs: number; minLeftMs: number } | null;
 
   /** `threads` ≥ 2 worker threads over `base` (whose info and single-threaded paths it keeps) */
   constructor(
@@ -62,6 +65,7 @@ export class ThreadedCpuBackend implements Backend {
     this.minPart = o.minPart ?? MIN_PART;
     this.windowBits = o.windowBits ?? WINDOW_BITS;
     this.poolRef = o.pool ?? null;
+    this.lazyWorkers = o.lazyWorkers === undefined ? LAZY_WORKERS : o.lazyWorkers;
   }
 
   private get pool(): WorkerPool {
@@ -90,11 +94,12 @@ export class ThreadedCpuBackend implements Backend {
         done[i] = ranges[i]![1] - ranges[i]![0];
       },
       completed: () => `completed ${sum} of ${total} indices`,
+      lazyWorkers: this.lazyWorkers,
     });
   }
 
   private parts(lo: number, hi: number): [number, number][] {
-    return splitRange(lo, hi, this.threads * 4, this.minPart);
+    return splitRange(lo, hi, this.threads * 8, this.minPart);
   }
 
   /** --timeout and the request's own deadline (batch --request-timeout), as CpuBackend does */

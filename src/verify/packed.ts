@@ -201,6 +201,14 @@ export class FlatBatchBuilder {
     this.start[this.count] = this.n;
   }
 
+  /** empties the builder, keeping its arrays (a batch finished before refers to them: it is
+   *  overwritten by the next one) */
+  reset(): void {
+    this.count = 0;
+    this.n = 0;
+    this.start[0] = 0;
+  }
+
   finish(): FlatBatch {
     return {
       count: this.count,

@@ -7,7 +7,7 @@
  * or property that cannot cross to a worker, or fewer candidates than a few parts' worth.
  */
 import { formatLayout } from '../algebra/notation.js';
-import { sharedPool, splitRange, type PoolTask, type WorkerPool } from '../engine/pool.js';
+import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from '../engine/pool.js';
 import type { VerifyPart, VerifyPartInput } from './parallel-task.js';
 import { candidateArity, propertyText, runVerify, type Example, type Property, type VerifyRunOptions, type VerifySummary } from './run.js';
 
@@ -37,7 +37,11 @@ export interface ThreadedVerifyOptions extends VerifyRunOptions {
   minParallel?: number;
   /** candidates per part at least (default 1,024 for laws, 16,384 for searches) */
   minPart?: number;
+  /** when the workers start (default LAZY_WORKERS; null: at once; see RunTasksOptions.lazyWorkers) */
+  lazyWorkers?: { afterMs: number; minLeftMs: number } | null;
 }
+
+
 
 /**
  * runVerify over `threads` worker threads, with the same summary (but `seconds`). Parts of at
@@ -97,6 +101,8 @@ export async function runVerifyThreaded(o: ThreadedVerifyOptions): Promise<Verif
       }
     },
     completed: () => `completed ${candidates} of ${total} candidates`,
+    // threads join only a run that would still take this one a while (see LAZY_WORKERS)
+    lazyWorkers: o.lazyWorkers === undefined ? LAZY_WORKERS : o.lazyWorkers,
   });
   return {
     property: propertyText(o.property),

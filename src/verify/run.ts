@@ -18,7 +18,7 @@ import type { VerifyEngine } from './engine.js';
 import { ALGEBRA, checkLaw, lawArity, lawOutcomeSync, LAWS, type LawImpl, type LawName, type LawOutcome } from './laws.js';
 import { batchOf, FlatBatchBuilder, formatFlatAt, type FlatBatch } from './packed.js';
 import { shrink } from './shrink.js';
-import { flatLayout, type Chunk, type Source } from './sources.js';
+import { chunkItem, type Chunk, type Source } from './sources.js';
 
 export type Property =
   | { kind: 'compact' }
@@ -110,7 +110,7 @@ export interface ChunkResult {
 function itemsOf(chunk: Chunk): Layout[][] {
   if (chunk.items) return chunk.items;
   const out: Layout[][] = [];
-  for (let i = 0; i < chunk.count; i++) out.push([flatLayout(chunk.flat!, i)]);
+  for (let i = 0; i < chunk.count; i++) out.push(chunkItem(chunk, i));
   return out;
 }
 
@@ -218,12 +218,12 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
         passed++;
         if (r.outcomes?.[i]?.status === 'skip') skipped++;
         if (!isLaw && (o.onMatch || examples.length < maxExamples)) {
-          const text = chunk.items ? chunk.items[i]!.map(formatLayout).join(' ') : formatFlatAt(chunk.flat!, i);
+          const text = chunk.items || chunk.item ? chunkItem(chunk, i).map(formatLayout).join(' ') : formatFlatAt(chunk.flat!, i);
           o.onMatch?.(text);
           if (examples.length < maxExamples) examples.push({ candidate: [text] });
         }
       } else if (isLaw && examples.length < maxExamples) {
-        let items = chunk.items ? chunk.items[i]! : [flatLayout(chunk.flat!, i)];
+        let items = chunkItem(chunk, i);
         if (p.with) items = pairFor(p.law, items[0]!, p.with);
         const fails = (c: readonly Layout[]): boolean => lawOutcomeSync(p.law, c, impl).status === 'fail';
         const small = shrink(items, fails);

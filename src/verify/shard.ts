@@ -72,6 +72,8 @@ function trimChunk(c: Chunk, a: number, b: number): Chunk {
   if (a === 0 && b === c.count) return c;
   const out: Chunk = { first: c.first + a, count: b - a };
   if (c.items) out.items = c.items.slice(a, b);
+  const item = c.item;
+  if (item) out.item = (i) => item(i + a);
   if (c.flat) {
     const f = c.flat;
     const fb = new FlatBatchBuilder(b - a);

@@ -32,13 +32,23 @@ import type { Tuple } from '../algebra/tuple.js';
 import { FlatBatchBuilder, type FlatBatch } from './packed.js';
 import { compactEntries } from './cpu.js';
 
-/** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each). */
+/** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each).
+ *  The arrays of `flat` are valid until the next chunk is drawn (enumerations and random
+ *  sources reuse them: allocating them per chunk stalled the other threads of the process). */
 export interface Chunk {
   /** global number of the first candidate */
   first: number;
   count: number;
   flat?: FlatBatch;
   items?: Layout[][];
+  /** candidate i of the chunk drawn again, for a chunk that carries only `flat` (a random
+   *  source draws the nested layouts of the few candidates that are printed, not of all) */
+  item?(i: number): Layout[];
+}
+
+/** candidate i of a chunk, as layouts (its nested form where the source has one) */
+export function chunkItem(chunk: Chunk, i: number): Layout[] {
+  return chunk.items?.[i] ?? chunk.item?.(i) ?? [flatLayout(chunk.flat!, i)];
 }
 
 /** a block of candidates decided by a fused scan: how many, and the matching ones */
@@ -443,13 +453,7 @@ export function randomSource(opts: RandomOptions): Source {
  * threads start anywhere in the order). `at(k)` restarts `next` at candidate k's stream.
  */
 export function candidateStreams(seed: number): { next: () => number; at(k: number): void } {
-  const sLo = seed >>> 0;
-  const sHi = Math.floor(seed / 4294967296) >>> 0;
   let a = 0;
-  const mix = (h: number, v: number): number => {
-    h = Math.imul(h ^ v, 0x85ebca6b);
-    return Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ (h >>> 16);
-  };
   return {
     next: () => {
       a = (a + 0x6d2b79f5) >>> 0;
@@ -459,33 +463,103 @@ export function candidateStreams(seed: number): { next: () => number; at(k: numb
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     },
     at(k: number): void {
-      let h = mix(mix(0x9e3779b9, sLo), sHi);
-      h = mix(mix(h, k >>> 0), Math.floor(k / 4294967296) >>> 0);
-      a = (h ^ (h >>> 15)) >>> 0;
+      a = streamStart(seed, k);
     },
   };
 }
 
-/** random chunks hold at most this many candidates: their Layout objects then die young
- *  (a chunk of 2^16 outlived the young generation and cost more in garbage collection than
- *  in drawing) */
+function mix(h: number, v: number): number {
+  h = Math.imul(h ^ v, 0x85ebca6b);
+  return Math.imul(h ^ (h >>> 13), 0xc2b2ae35) ^ (h >>> 16);
+}
+
+/** the mulberry32 state at the start of candidate k's stream (seed S) */
+function streamStart(seed: number, k: number): number {
+  let h = mix(mix(0x9e3779b9, seed >>> 0), Math.floor(seed / 4294967296) >>> 0);
+  h = mix(mix(h, k >>> 0), Math.floor(k / 4294967296) >>> 0);
+  return (h ^ (h >>> 15)) >>> 0;
+}
+
+/** random chunks hold at most this many candidates (pairs are drawn as Layout objects, which
+ *  then die young: a chunk of 2^16 outlived the young generation and cost more in garbage
+ *  collection than in drawing) */
 const RANDOM_CHUNK = 4096;
+/** chunks of single layouts (their arrays are reused from chunk to chunk) */
+const FLAT_CHUNK = 4096;
+
+// The drawing of one single layout straight into a FlatBatchBuilder: the same draws, in the same
+// order, as randomLayout of candidateStreams (candidate k's nested form is randomLayout of
+// stream k), but with the generator inlined and its state in a typed array, so that no tuple,
+// closure, Layout or boxed number is allocated: drawing then neither collects garbage (two
+// thirds of a `verify compact --random` run before) nor stalls another thread that does.
+const drawState = new Uint32Array(1);
+let drawSize = 1;
+let drawLogStride = 0;
+
+/** mulberry32's next value in [0, 1) (candidateStreams' `next`, on drawState) */
+function drawUnit(): number {
+  const a = (drawState[0]! + 0x6d2b79f5) >>> 0;
+  drawState[0] = a;
+  let t = Math.imul(a ^ (a >>> 15), a | 1);
+  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+}
+
+function drawInt(lo: number, hi: number): number {
+  return lo + Math.floor(drawUnit() * (hi - lo + 1));
+}
+
+function drawNode(o: Required<RandomOptions>, sink: FlatBatchBuilder, depth: number): void {
+  if (depth === 0) {
+    let s = drawInt(1, o.maxShape);
+    s = Math.max(1, Math.min(s, Math.floor(o.maxSize / drawSize)));
+    drawSize *= s;
+    const d = o.maxStride >= 1 && drawUnit() < 0.25 ? 2 ** drawInt(0, drawLogStride) : drawInt(0, o.maxStride);
+    sink.pushEntry(s, d);
+    return;
+  }
+  const r = drawInt(1, o.maxRank);
+  const deep = drawInt(0, r - 1);
+  for (let i = 0; i < r; i++) drawNode(o, sink, i === deep ? depth - 1 : drawInt(0, depth - 1));
+}
+
+/** candidate k of a random source of single layouts (seed and bounds `o`), drawn into `sink`
+ *  only: its flattening, as randomLayout draws it from candidateStreams(o.seed).at(k) */
+export function drawFlatCandidate(o: Required<RandomOptions>, k: number, sink: FlatBatchBuilder): void {
+  drawState[0] = streamStart(o.seed, k);
+  drawSize = 1;
+  drawLogStride = o.maxStride >= 1 ? Math.floor(Math.log2(o.maxStride)) : 0;
+  drawNode(o, sink, drawInt(0, o.maxDepth));
+  sink.endCandidate();
+}
 
 function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi = o.count): Generator<Chunk> {
   const g = candidateStreams(o.seed);
   const next = g.next;
+  if (o.arity === 1) {
+    // single layouts: packed as they are drawn; the nested form only of those asked for
+    const again = candidateStreams(o.seed);
+    chunkSize = Math.min(chunkSize, FLAT_CHUNK);
+    const flat = new FlatBatchBuilder(chunkSize, chunkSize * 6);
+    for (let first = lo; first < hi; first += chunkSize) {
+      const count = Math.min(chunkSize, hi - first);
+      flat.reset();
+      for (let i = 0; i < count; i++) drawFlatCandidate(o, first + i, flat);
+      const item = (i: number): Layout[] => {
+        if (!(i >= 0 && i < count)) throw new RangeError(`candidate ${i} is not in this chunk of ${count}`);
+        again.at(first + i);
+        return [randomLayout(again.next, o)];
+      };
+      yield { first, count, flat: flat.finish(), item };
+    }
+    return;
+  }
   chunkSize = Math.min(chunkSize, RANDOM_CHUNK);
   for (let first = lo; first < hi; first += chunkSize) {
     const count = Math.min(chunkSize, hi - first);
     const items: Layout[][] = new Array(count);
-    // single layouts are packed while they are drawn (no second walk of the tuples)
-    const flat = o.arity === 1 ? new FlatBatchBuilder(count, count * 6) : null;
     for (let i = 0; i < count; i++) {
       g.at(first + i);
-      if (flat) {
-        items[i] = [randomLayout(next, o, flat)];
-        continue;
-      }
       const x = randomLayout(next, o);
       let y = randomLayout(next, o);
       if (o.composable) {
@@ -500,7 +574,7 @@ function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi
         items[i] = [y, x];
       } else items[i] = [x, y];
     }
-    yield flat ? { first, count, items, flat: flat.finish() } : { first, count, items };
+    yield { first, count, items };
   }
 }
 

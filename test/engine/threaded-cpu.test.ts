@@ -19,7 +19,7 @@ const pools: WorkerPool[] = [];
 const threaded = (threads: number, minParallel = 1, windowBits?: number): ThreadedCpuBackend => {
   const pool = new WorkerPool(threads);
   pools.push(pool);
-  return new ThreadedCpuBackend(new CpuBackend(), threads, { minParallel, minPart: 37, pool, ...(windowBits ? { windowBits } : {}) });
+  return new ThreadedCpuBackend(new CpuBackend(), threads, { minParallel, minPart: 37, pool, lazyWorkers: null, ...(windowBits ? { windowBits } : {}) });
 };
 afterAll(() => pools.forEach((p) => p.close()));
 

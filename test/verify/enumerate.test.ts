@@ -4,10 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeFlat, phi } from '../../src/algebra/layout.js';
+import { entries } from '../../src/algebra/tuple.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { formatFlatAt } from '../../src/verify/packed.js';
 import { runVerify } from '../../src/verify/run.js';
-import { enumerateCount, enumerateSource, factorisations, randomSource } from '../../src/verify/sources.js';
+import { chunkItem, enumerateCount, enumerateSource, factorisations, randomSource } from '../../src/verify/sources.js';
 
 const cpu = new CpuVerifyEngine();
 
@@ -81,11 +82,31 @@ describe('enumeration', () => {
     expect(r.examples.map((e) => e.candidate[0])).toContain('(8,8):(8,1)');
   });
 
+  it('random single layouts are packed as drawn, the same as their nested form', () => {
+    for (const opts of [{ seed: 3, maxSize: 65536 }, { seed: -9, maxDepth: 3, maxRank: 5, maxStride: 1 }, { seed: 2 ** 40 + 5, maxStride: 0 }]) {
+      const src = randomSource({ count: 3000, ...opts });
+      let k = 0;
+      for (const c of src.chunks(1000)) {
+        expect(c.first).toBe(k);
+        for (let i = 0; i < c.count; i++, k++) {
+          const nested = chunkItem(c, i)[0]!;
+          const f = c.flat!;
+          const at = (a: Float64Array): number[] => Array.from(a.subarray(f.start[i]!, f.start[i + 1]!));
+          expect([at(f.shapes), at(f.strides)]).toEqual([entries(nested.shape), entries(nested.stride)]);
+        }
+      }
+      expect(k).toBe(3000);
+    }
+  });
+
   it('random candidates are reproducible from the seed and within bounds', () => {
     const take = (seed: number): string[] => {
       const out: string[] = [];
       for (const c of randomSource({ count: 200, seed, maxSize: 100, maxStride: 9, maxShape: 6, maxDepth: 2, maxRank: 3 }).chunks(64)) {
-        for (const it of c.items!) out.push(JSON.stringify([it[0]!.shape, it[0]!.stride]));
+        for (let i = 0; i < c.count; i++) {
+          const it = chunkItem(c, i);
+          out.push(JSON.stringify([it[0]!.shape, it[0]!.stride]));
+        }
       }
       return out;
     };

@@ -14,13 +14,13 @@ import { mergeReports, searchKey, shardReport, type ShardReport } from '../../sr
 import { ALGEBRA, type LawImpl } from '../../src/verify/laws.js';
 import { runVerify, type Property } from '../../src/verify/run.js';
 import { parseShard, shardRange, shardSource, sliceSource } from '../../src/verify/shard.js';
-import { enumerateSource, listSource, randomSource, sourceFromSpec, type Source } from '../../src/verify/sources.js';
+import { chunkItem, enumerateSource, listSource, randomSource, sourceFromSpec, type Source } from '../../src/verify/sources.js';
 
 /** every candidate of a source, canonically printed, in order */
 function texts(src: Source, chunk = 7): string[] {
   const out: string[] = [];
   for (const c of src.chunks(chunk)) {
-    for (let i = 0; i < c.count; i++) out.push(c.items ? c.items[i]!.map(formatLayout).join(' ') : formatFlatAt(c.flat!, i));
+    for (let i = 0; i < c.count; i++) out.push(c.items || c.item ? chunkItem(c, i).map(formatLayout).join(' ') : formatFlatAt(c.flat!, i));
   }
   return out;
 }

@@ -22,7 +22,8 @@
 import { parseLayout } from '../src/algebra/notation.js';
 import { flat, size, type Layout } from '../src/algebra/layout.js';
 import { CpuBackend } from '../src/engine/cpu.js';
-import { genSingle } from '../src/engine/codegen.js';
+import { genSingle, walkFor } from '../src/engine/codegen.js';
+import { prepare } from '../src/engine/prep.js';
 import { GpuBackend } from '../src/engine/gpu.js';
 import { acquireNodeDevice, type NodeDevice } from '../src/engine/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
@@ -211,8 +212,10 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const l = parseLayout(text);
     const n = size(l);
     const reps = Math.max(2, Math.round(2 ** 27 / n));
-    const ge = genSingle('eval', l).source;
-    const gc = genSingle('compact', l).source;
+    // the kernels the backend generates on this adapter (its walk: codegen walkFor)
+    const walk = walkFor(prepare(l), dev.adapter.software);
+    const ge = genSingle('eval', l, false, walk).source;
+    const gc = genSingle('compact', l, false, walk).source;
     const re = refEval(l);
     const rcs = refCompact(l);
     // warm: compile every pipeline and run once
@@ -251,7 +254,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const l = parseLayout(LAYOUTS[3]![1]);
     const n = size(l);
     const reps = 4;
-    const src = genSingle('eval', l).source;
+    const src = genSingle('eval', l, false, walkFor(prepare(l), dev.adapter.software)).source;
     const E: number[] = [];
     const W: number[] = [];
     for (let r = 0; r < RUNS; r++) {

@@ -17,6 +17,7 @@ import { logicalDivide } from '../algebra/divide.js';
 import type { Backend, BackendChoice, CompactReport, RunOptions } from '../engine/backend.js';
 import { compactJson, digestJson } from '../engine/bulk-ops.js';
 import { KERNELS, wgslFor, type KernelName } from '../engine/codegen.js';
+import { autoMayOpenDevice } from '../engine/gpu-nodes.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import type { Json } from '../op-spec.js';
@@ -159,21 +160,28 @@ const RUN_HELP = `
 
 export const runWgsl: EvaluatorRun = async (argv, io) => {
   try {
-    const p = parse(argv, COMMON_FLAGS, ['--kernel']);
+    const p = parse(argv, COMMON_FLAGS, ['--kernel', '--adapter']);
     if (p.flags.has('--help')) {
       return help(
         io,
         `
-layoutgpu wgsl <L> [--kernel eval|digest|compact|compose|tiles] [--json]
+layoutgpu wgsl <L> [--kernel eval|digest|compact|compose|tiles] [--adapter software|hardware] [--json]
 
 Prints the generated WGSL compute shader of layout L, with L in its header comment; shape and
 stride are folded in as constants.
   --kernel compose   layoutgpu wgsl <B> <A> [<C>] --kernel compose: certifies C = B∘A
                      (C from the algebra when omitted; with B alone, A is the identity)
-  --kernel tiles     layoutgpu wgsl <A> <B> --kernel tiles: the tile map of A ⊘ B`,
+  --kernel tiles     layoutgpu wgsl <A> <B> --kernel tiles: the tile map of A ⊘ B
+  --adapter A        the shader for a software adapter (Φ per index: what llvmpipe runs
+                     fastest) or a hardware GPU (coordinates carried by the grid's stride in
+                     the mixed radix); default: this machine's (software without a GPU
+                     device node), as the GPU backend would generate it here`,
       );
     }
     const k = (p.opt.get('--kernel') ?? 'eval') as KernelName;
+    const adapter = p.opt.get('--adapter') ?? (autoMayOpenDevice() ? 'hardware' : 'software');
+    if (adapter !== 'software' && adapter !== 'hardware') throw new Usage(`--adapter must be software or hardware, got '${adapter}'`);
+    const software = adapter === 'software';
     if (!KERNELS.includes(k)) throw new Usage(`--kernel must be one of ${KERNELS.join(', ')}, got '${k}'`);
     let source: string;
     if (k === 'compose') {
@@ -181,15 +189,15 @@ stride are folded in as constants.
       const b = layoutArg(p, 0, 'B');
       const a = p.pos[1] !== undefined ? layoutArg(p, 1, 'A') : undefined;
       const c = p.pos[2] !== undefined ? layoutArg(p, 2, 'C') : a ? compose(b, a) : b;
-      source = wgslFor(b, 'compose', { b, ...(a ? { a } : {}), c });
+      source = wgslFor(b, 'compose', { b, ...(a ? { a } : {}), c }, software);
     } else if (k === 'tiles') {
       expectArgs(p, 2, 2, 'layoutgpu wgsl <A> <B> --kernel tiles');
       const a = layoutArg(p, 0, 'A');
       const b = layoutArg(p, 1, 'B');
-      source = wgslFor(a, 'tiles', { b, divided: logicalDivide(a, b) });
+      source = wgslFor(a, 'tiles', { b, divided: logicalDivide(a, b) }, software);
     } else {
       expectArgs(p, 1, 1, `layoutgpu wgsl <L> --kernel ${k}`);
-      source = wgslFor(layoutArg(p, 0, 'L'), k);
+      source = wgslFor(layoutArg(p, 0, 'L'), k, undefined, software);
     }
     io.stdout(p.flags.has('--json') ? JSON.stringify({ kernel: k, source }) + '\n' : source.endsWith('\n') ? source : source + '\n');
     return 0;

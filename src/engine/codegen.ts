@@ -206,6 +206,20 @@ export function walkMode(p: Prepared): 'radix' | 'index' {
   return 'radix';
 }
 
+/** How the kernels walk: `radix` carries the coordinate by G, `index` recomputes Φ per index. */
+export type Walk = 'radix' | 'index';
+
+/**
+ * The walk for an adapter: on a software adapter (llvmpipe, SwiftShader) every layout walks by
+ * index, as Φ by divisions by constants (multiplies, vectorised over the SIMD lanes) measured
+ * faster there than the carry chain's compares and selects (lavapipe, layouts c and d of
+ * bench/evaluator.ts: eval 461 vs 395 and 475 vs 406 M indices/s, compact 154 vs 130 and 236
+ * vs 229); on a hardware GPU walkMode's rule (radix unless Φ is masks and shifts).
+ */
+export function walkFor(p: Prepared, software: boolean): Walk {
+  return software ? 'index' : walkMode(p);
+}
+
 const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (1n << BigInt(bits))) % (1n << BigInt(bits));
 
 /**
@@ -221,7 +235,7 @@ const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (
  * arithmetic absorbs. Layouts with a coordinate beyond 2^31 before the last mode walk by index
  * (x += G, o = Φ_L(x)).
  */
-export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: 'radix' | 'index' = walkMode(p)): string {
+export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: Walk = walkMode(p)): string {
   const idxType = wideIndex ? U64 : U32;
   const offType = p.wideOffset ? U64 : U32;
   const m = p.shapes.length;
@@ -231,7 +245,7 @@ export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: 'radix
     L.push(`fn ${n}_inner(x: ${idxType}) -> ${offType} {`, ...phiBody({ ...p, swizzle: undefined, koff: 0 } as Prepared, wideIndex), '  return o;', '}');
     L.push(`struct W_${n} { x: ${idxType}, o: ${offType} }`);
     L.push(`fn ${n}_start(x: ${idxType}) -> W_${n} { return W_${n}(x, ${n}_inner(x)); }`);
-    L.push(`// by index: ${canStep(p) ? 'Φ is masks and shifts' : 'a coordinate beyond 2^31'}`);
+    L.push(`// by index: ${!canStep(p) ? 'a coordinate beyond 2^31' : mode === 'index' && !p.shapes.slice(0, -1).every((s) => isPow2(s)) ? 'Φ per index (the walk for a software adapter)' : 'Φ is masks and shifts'}`);
     L.push(`fn ${n}_step(w: ptr<function, W_${n}>, g: W_${n}) {`);
     L.push(wideIndex ? `  (*w).x = u64_add((*w).x, g.x);` : `  (*w).x = (*w).x + g.x;`);
     L.push(`  (*w).o = ${n}_inner((*w).x);`, '}');
@@ -302,21 +316,22 @@ export function genSingle(
   kernel: 'eval' | 'digest' | 'compact' | 'find',
   l: LayoutFunction | Prepared,
   windowed = false,
-  mode?: 'radix' | 'index',
+  mode?: Walk,
 ): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
+  const walk = mode ?? walkMode(p);
   const parts = [
     header(kernel, [
       `layout L = ${p.text}`,
       `size ${p.size}, ${p.exactCosize ? 'cosize' : 'offsets below'} ${p.cosize}; index ${wideIndex ? 'u64' : 'u32'}, offset ${p.wideOffset ? 'u64' : 'u32'}`,
-      'grid-stride: G = num_workgroups.x · WG threads, each carrying its coordinate by G in the mixed radix',
+      `grid-stride: G = num_workgroups.x · WG threads, ${walk === 'radix' && canStep(p) ? 'each carrying its coordinate by G in the mixed radix' : 'each computing Φ of its indices t, t + G, …'}`,
     ]),
     kernel === 'digest' || wideIndex || p.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: index and offsets fit in u32)',
     SHADERS.common,
     `alias OFF_L = ${p.wideOffset ? U64 : U32};`,
     indexOf(wideIndex),
-    genWalk('l', p, wideIndex, mode),
+    genWalk('l', p, wideIndex, walk),
     widen('widen_l', p.wideOffset ? U64 : U32),
   ];
   if (kernel === 'compact' && (windowed || p.size > TWO32)) {
@@ -400,7 +415,7 @@ fn digest_walk(t: u32, grid: u32) -> Acc {
 }
 
 /** compose: Φ_C(x) vs Φ_B(Φ_A(x)) for x < size(A) (A and C walk, Φ_B by divisions). */
-export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKernel {
+export function genCompose(b: Prepared, a: Prepared, c: Prepared, software = false): GeneratedKernel {
   const wideIndex = a.size > TWO32;
   const pb = genPhi('phi_b', b, a.wideOffset);
   const source = [
@@ -409,14 +424,14 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKern
       `A = ${a.text}`,
       `C = ${c.text}`,
       `certifies Φ_C(x) = Φ_B(Φ_A(x)) for x < size(A) = ${a.size}`,
-      'grid-stride: A and C carry their coordinates by G in their mixed radices; Φ_B by divisions',
+      software ? 'grid-stride: Φ_A, Φ_C and Φ_B per index (the walk for a software adapter)' : 'grid-stride: A and C carry their coordinates by G in their mixed radices; Φ_B by divisions',
     ]),
     wideIndex || a.wideOffset || b.wideOffset || c.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
-    genWalk('a', a, wideIndex),
+    genWalk('a', a, wideIndex, walkFor(a, software)),
     pb.source,
-    genWalk('c', c, wideIndex),
+    genWalk('c', c, wideIndex, walkFor(c, software)),
     widen('widen_b', pb.offType),
     widen('widen_c', c.wideOffset ? U64 : U32),
     SHADERS.compose,
@@ -425,17 +440,17 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared): GeneratedKern
 }
 
 /** tiles: Φ_{A⊘B} and Φ_A side by side. */
-export function genTiles(divided: Prepared, a: Prepared, bText: string): GeneratedKernel {
+export function genTiles(divided: Prepared, a: Prepared, bText: string, software = false): GeneratedKernel {
   const wideIndex = a.size > TWO32;
   const source = [
-    header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`, 'grid-stride: both walk by G in their mixed radices']),
+    header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`, software ? 'grid-stride: both per index (the walk for a software adapter)' : 'grid-stride: both walk by G in their mixed radices']),
     wideIndex || a.wideOffset || divided.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),
     `alias OFF_D = ${divided.wideOffset ? U64 : U32};`,
     `alias OFF_A = ${a.wideOffset ? U64 : U32};`,
-    genWalk('d', divided, wideIndex),
-    genWalk('a', a, wideIndex),
+    genWalk('d', divided, wideIndex, walkFor(divided, software)),
+    genWalk('a', a, wideIndex, walkFor(a, software)),
     SHADERS.tiles,
   ].join('\n\n');
   return { kernel: 'tiles', source, offBytes: divided.wideOffset ? 8 : 4, wideIndex };
@@ -447,14 +462,18 @@ export function wgslFor(
   l: LayoutFunction,
   kernel: KernelName,
   extra?: { b?: LayoutFunction; a?: LayoutFunction; c?: LayoutFunction; divided?: LayoutFunction },
+  software = false,
 ): string {
-  if (kernel === 'eval' || kernel === 'digest' || kernel === 'compact') return genSingle(kernel, l).source;
+  if (kernel === 'eval' || kernel === 'digest' || kernel === 'compact') {
+    const p = prepare(l);
+    return genSingle(kernel, p, false, walkFor(p, software)).source;
+  }
   if (kernel === 'compose') {
     const b = prepare(extra?.b ?? l);
     const a = prepare(extra?.a ?? { shape: b.size, stride: 1 });
     const c = prepare(extra?.c ?? l);
-    return genCompose(b, a, c).source;
+    return genCompose(b, a, c, software).source;
   }
   if (!extra?.divided || !extra.b) throw new LayoutError('domain', 'the tiles kernel needs A ⊘ B');
-  return genTiles(prepare(extra.divided), prepare(l), prepare(extra.b).text).source;
+  return genTiles(prepare(extra.divided), prepare(l), prepare(extra.b).text, software).source;
 }

@@ -28,7 +28,7 @@ import type {
   RunOptions,
   TileMap,
 } from './backend.js';
-import { digestPerThread, genCompose, genSingle, genTiles, WG } from './codegen.js';
+import { digestPerThread, genCompose, genSingle, genTiles, walkFor, WG } from './codegen.js';
 import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './cpu.js';
 import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, TWO32, type Prepared } from './prep.js';
 
@@ -68,6 +68,9 @@ export interface GpuBackendOptions {
   /** workgroups of the grid-stride grid (default: from the adapter, SOFTWARE_GROUPS or
    *  HARDWARE_GROUPS, at most maxComputeWorkgroupsPerDimension) */
   gridGroups?: number;
+  /** whose walk the kernels use (codegen walkFor): a software adapter's (Φ per index) or a
+   *  hardware GPU's (coordinates carried by G); default: by `software` (tests force each) */
+  walk?: 'software' | 'hardware';
   /** called by dispose() after the device is destroyed (e.g. to release Node's GPU object) */
   onDispose?: () => void;
 }
@@ -116,6 +119,8 @@ export class GpuBackend implements Backend {
   readonly maxWg: number;
   /** workgroups of the grid (WG threads each) */
   readonly gridGroups: number;
+  /** the kernels walk as on a software adapter (Φ per index) */
+  private readonly softwareWalk: boolean;
 
   constructor(
     /** the device the shaders run on (destroyed by dispose()) */
@@ -126,6 +131,7 @@ export class GpuBackend implements Backend {
     this.maxBinding = device.limits.maxStorageBufferBindingSize;
     this.maxBuffer = device.limits.maxBufferSize;
     this.maxWg = device.limits.maxComputeWorkgroupsPerDimension;
+    this.softwareWalk = (opts.walk ?? (opts.software ? 'software' : 'hardware')) === 'software';
     this.gridGroups = Math.max(1, Math.min(this.maxWg, opts.gridGroups ?? (opts.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS)));
     this.slot = Math.max(256, device.limits.minUniformBufferOffsetAlignment);
     this.paramsBuf = device.createBuffer({ size: this.slot * SLOTS, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'params' });
@@ -335,7 +341,7 @@ export class GpuBackend implements Backend {
     const p = prepare(l);
     checkRange(lo, hi, p.size);
     if (hi === lo) return;
-    const gen = genSingle('eval', p);
+    const gen = genSingle('eval', p, false, walkFor(p, this.softwareWalk));
     const pipe = await this.pipeline(gen.source, 1);
     const pr = this.progress(hi - lo, opts, deadline);
     const { n: chunk, bufs } = await this.chunkBuffers(
@@ -367,7 +373,7 @@ export class GpuBackend implements Backend {
     checkRange(lo, hi, p.size);
     if (hi === lo) return { count: 0, sum: 0n, min: null, max: null };
     if (hi - lo > ENUMERATE_LIMIT) return closedOrOverflow(p, lo, hi);
-    const gen = genSingle('digest', p);
+    const gen = genSingle('digest', p, false, walkFor(p, this.softwareWalk));
     const pipe = await this.pipeline(gen.source, 1);
     const pr = this.progress(hi - lo, opts, deadline);
     const threads = this.gridGroups * WG;
@@ -477,7 +483,7 @@ export class GpuBackend implements Backend {
       }
     }
     const windows = Math.ceil(span / wbits);
-    const gen = genSingle('compact', p, windows > 1);
+    const gen = genSingle('compact', p, windows > 1, walkFor(p, this.softwareWalk));
     const pipe = await this.pipeline(gen.source, 2);
     // window 0 walks the whole domain (and counts the out-of-range offsets); every later window
     // only the blocks of the stride-sorted layout that can reach it (window-plan.ts, the same
@@ -485,7 +491,7 @@ export class GpuBackend implements Backend {
     const sorted = sortedByStride(p);
     const plans: number[][] = [[0, size]];
     for (let w = 1; w < windows; w++) plans.push(windowBlocks(sorted, w * wbits, Math.min(wbits, span - w * wbits), this.opts.windowBits ? 1 : GPU_BLOCK));
-    const pipeSorted = windows > 1 ? await this.pipeline(genSingle('compact', sorted, true).source, 2) : pipe;
+    const pipeSorted = windows > 1 ? await this.pipeline(genSingle('compact', sorted, true, walkFor(sorted, this.softwareWalk)).source, 2) : pipe;
     const pr = this.progress(plans.reduce((a, bl) => a + blocksLength(bl), 0), opts, deadline);
     const [cnt, rb] = await this.counters(4);
     let oor = 0;
@@ -531,7 +537,7 @@ export class GpuBackend implements Backend {
 
   /** the least and the greatest x with Φ(x) = v (v has at least two preimages) */
   private async preimages(p: Prepared, v: number, opts: RunOptions | undefined, deadline: number): Promise<[number, number]> {
-    const gen = genSingle('find', p);
+    const gen = genSingle('find', p, false, walkFor(p, this.softwareWalk));
     const pipe = await this.pipeline(gen.source, 1);
     const [cnt, rb] = await this.counters(2);
     let first = -1;
@@ -560,7 +566,7 @@ export class GpuBackend implements Backend {
       const d = await this.digestRange(a, 0, pa.size, { ...opts, timeoutMs: Math.max(0, deadline - Date.now()) });
       checkComposeArgs(pa, pb, pc, d.max! + 1);
     }
-    const gen = genCompose(pb, pa, pc);
+    const gen = genCompose(pb, pa, pc, this.softwareWalk);
     const pipe = await this.pipeline(gen.source, 1);
     const [cnt, rb] = await this.counters(2);
     let mismatches = 0;
@@ -582,7 +588,7 @@ export class GpuBackend implements Backend {
     const { divided, tileSize, tiles } = tileDivision(a, b);
     const pd = prepare(divided);
     const pa = prepare(a);
-    const gen = genTiles(pd, pa, prepare(b).text);
+    const gen = genTiles(pd, pa, prepare(b).text, this.softwareWalk);
     const pipe = await this.pipeline(gen.source, 2);
     const n = pa.size;
     const dBytes = pd.wideOffset ? 8 : 4;

@@ -26,7 +26,7 @@ let small: GpuBackend;
 beforeAll(async () => {
   dev = await testDevice();
   gpu = new GpuBackend(dev.device, { adapter: 'test', software: true });
-  small = new GpuBackend(dev.device, { adapter: 'test', software: true, gridGroups: 2, maxChunk: 999 });
+  small = new GpuBackend(dev.device, { adapter: 'test', software: true, walk: 'hardware', gridGroups: 2, maxChunk: 999 });
 });
 afterAll(() => dev?.release());
 

@@ -25,7 +25,7 @@ beforeAll(async () => {
   const adapter = adapterLine(dev.adapter);
   gpu = new GpuBackend(dev.device, { adapter, software: dev.adapter.software });
   // the same device, forced to tiny chunks, dispatches and bitmap windows
-  tiny = new GpuBackend(dev.device, { adapter, software: dev.adapter.software, maxChunk: 300, windowBits: 96 });
+  tiny = new GpuBackend(dev.device, { adapter, software: dev.adapter.software, walk: 'hardware', maxChunk: 300, windowBits: 96 });
   process.stderr.write(`GPU tests on ${adapter}\n`);
 });
 afterAll(() => {

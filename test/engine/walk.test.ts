@@ -20,12 +20,13 @@ let dev: NodeDevice;
 const cpu = new CpuBackend();
 const gpus = new Map<string, GpuBackend>();
 
-/** a backend on the shared device with `groups` workgroups (G = 256·groups) and chunks of ≤ maxChunk */
+/** a backend on the shared device with `groups` workgroups (G = 256·groups) and chunks of ≤ maxChunk,
+ *  walking as on a hardware GPU (the stepping; lavapipe alone would walk by index) */
 function gpu(groups: number, maxChunk?: number): GpuBackend {
   const k = `${groups}/${maxChunk}`;
   let b = gpus.get(k);
   if (!b) {
-    b = new GpuBackend(dev.device, { adapter: 'test', software: true, gridGroups: groups, ...(maxChunk ? { maxChunk } : {}) });
+    b = new GpuBackend(dev.device, { adapter: 'test', software: true, walk: 'hardware', gridGroups: groups, ...(maxChunk ? { maxChunk } : {}) });
     gpus.set(k, b);
   }
   return b;
@@ -120,4 +121,27 @@ describe('grid-stride stepping on the GPU', () => {
     const B = parseLayout('(3,5):(1,12)');
     expect(j(await gpu(1).tileMap(A, B))).toBe(j(await cpu.tileMap(A, B)));
   });
+});
+
+describe('the walk of a software adapter (Φ per index)', () => {
+  it('answers as the stepping and the CPU do, with its own kernels', async () => {
+    // (not disposed: dispose() destroys the shared device)
+    const soft = new GpuBackend(dev.device, { adapter: 'test', software: true, gridGroups: 3, maxChunk: 777 });
+    const stepping = genWalk('l', prepare(parseLayout('(11,13,15):(15,1,165)')), false, 'radix');
+    const perIndex = genWalk('l', prepare(parseLayout('(11,13,15):(15,1,165)')), false, 'index');
+    expect(stepping).toContain('select(');
+    expect(perIndex).not.toContain('select(');
+    expect(perIndex).toContain('Φ per index');
+    const r = rng(23);
+    for (let t = 0; t < 12; t++) {
+      const l = t === 0 ? parseLayout('(11,13,15,17,19,21):(315,58905,1,3465,765765,15)') : randomLayout(r, 20000, t % 4 === 3);
+      const n = Math.min(size(l), 300_000);
+      const lo = int(r, 0, n);
+      const hi = int(r, lo, n);
+      const what = `${j(l)} [${lo}, ${hi})`;
+      expect(Array.from(await soft.evalRange(l, lo, hi)), what).toEqual(brute(l, lo, hi));
+      expect(j(await soft.digestRange(l, lo, hi)), what).toBe(j(await gpu(3, 777).digestRange(l, lo, hi)));
+      expect(j(await soft.checkCompact(l)), what).toBe(j(await cpu.checkCompact(l)));
+    }
+  }, 300_000);
 });

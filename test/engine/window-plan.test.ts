@@ -140,7 +140,7 @@ describe('check_compact with pruned windows (GPU) equals the CPU and brute force
   let tiny: GpuBackend;
   beforeAll(async () => {
     dev = await testDevice();
-    tiny = new GpuBackend(dev.device, { adapter: 'test', software: true, maxChunk: 300, windowBits: 64 });
+    tiny = new GpuBackend(dev.device, { adapter: 'test', software: true, walk: 'hardware', maxChunk: 300, windowBits: 64 });
   });
   afterAll(() => dev?.release());
 

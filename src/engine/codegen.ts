@@ -214,10 +214,12 @@ export type Walk = 'radix' | 'index';
  * index, as Φ by divisions by constants (multiplies, vectorised over the SIMD lanes) measured
  * faster there than the carry chain's compares and selects (lavapipe, layouts c and d of
  * bench/evaluator.ts: eval 461 vs 395 and 475 vs 406 M indices/s, compact 154 vs 130 and 236
- * vs 229); on a hardware GPU walkMode's rule (radix unless Φ is masks and shifts).
+ * vs 229), while indices and offsets are u32: with a u64 index the divisions are emulated and
+ * the carry chain wins again (a digest of (11,13,15,17,19,21,296):(…): 538 vs 141 M/s). On a
+ * hardware GPU, and beyond u32, walkMode's rule (radix unless Φ is masks and shifts).
  */
 export function walkFor(p: Prepared, software: boolean): Walk {
-  return software ? 'index' : walkMode(p);
+  return software && p.size <= TWO32 && !p.wideOffset ? 'index' : walkMode(p);
 }
 
 const mod = (v: bigint, bits: number): bigint => ((v % (1n << BigInt(bits))) + (1n << BigInt(bits))) % (1n << BigInt(bits));

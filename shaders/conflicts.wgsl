@@ -1,7 +1,8 @@
 // conflicts.wgsl: the swizzle search of `layoutgpu verify conflict-free` (src/memory/search-gpu.ts).
 // Many candidate memory layouts Sw<B,M,S> o K o L per dispatch, for one or more access patterns
 // (TV, e, v), in two passes over (candidate, pattern, …):
-//   pass 0 (one invocation per element (t, j)): for every vector width v = 2 … 16/e, whether the
+//   pass 0 (one invocation per element (t, j), for the candidates of check_ids only: the others
+//     keep their vectors by search.ts `shortcut`): for every vector width v = 2 … 16/e, whether the
 //     value j of thread t sits where the vector of its block puts it (contiguous and aligned);
 //     a failure sets bit log2(v) of flags[candidate, pattern];
 //   pass 1 (one invocation per (warp, instruction, phase) slot): the vector width from the flags
@@ -20,7 +21,8 @@ struct SParams {
   per_cand: u32,
 }
 
-// per candidate, 8 words: B, M, S (i32 bits), K, base start of its group, 0, 0, 0
+// per candidate, 8 words: B, M, S (i32 bits), K, base start of its group, the patterns whose
+//   vectors hold at their widest width without a check (bit p: search.ts `shortcut`), 0, 0
 // per pattern, 8 words: T, V, e, v (0: the default), start in a group's base, first index of the
 //   pattern in pass 0, first index in pass 1, warps
 @group(0) @binding(0) var<uniform> params: SParams;
@@ -29,6 +31,8 @@ struct SParams {
 @group(0) @binding(3) var<storage, read> base: array<u32>;
 @group(0) @binding(4) var<storage, read_write> flags: array<atomic<u32>>;
 @group(0) @binding(5) var<storage, read_write> out: array<atomic<u32>>;
+// pass 0: the candidates that need vector checks (the others skip it), by number
+@group(0) @binding(6) var<storage, read> check_ids: array<u32>;
 
 // y ↦ Sw(K + y) for candidate c (SPEC §9.1)
 fn swz(c: u32, y: u32) -> u32 {
@@ -60,6 +64,9 @@ fn pattern_of(li: u32, f: u32) -> u32 {
 
 fn check(c: u32, li: u32) {
   let p = pattern_of(li, 5u);
+  if (((cands[8u * c + 5u] >> p) & 1u) != 0u) {
+    return;
+  }
   let T = pats[8u * p];
   let V = pats[8u * p + 1u];
   let e = pats[8u * p + 2u];
@@ -124,46 +131,36 @@ fn count(c: u32, li: u32) {
   let n = min(tpp, lanes - f * tpp);
   let per = max(1u, width / 4u);
   let g = cands[8u * c + 4u] + pats[8u * p + 4u];
-  var words: array<u32, 32>;
-  var m = 0u;
+  // Each access is aligned at its width: below 4 bytes it lies in one word, from 4 bytes on it
+  // covers the `per` consecutive words (banks) of one aligned unit, and two accesses share
+  // words only if they are in the same unit. So the distinct first words of the accesses are
+  // the distinct units, and each adds one distinct word to each of its `per` banks.
+  var unit_word: array<u32, 32>;
+  var units = 0u;
+  var banks: array<u32, 32>;
   for (var i = 0u; i < n; i = i + 1u) {
     let t = 32u * wp + f * tpp + i;
-    let a = e * swz(c, base[g + t + T * k * v]);
-    for (var q = 0u; q < per; q = q + 1u) {
-      words[m] = a / 4u + q;
-      m = m + 1u;
-    }
-  }
-  // the most distinct words in one bank: word i (its first occurrence) is the c-th distinct
-  // word of its bank with c = 1 + the distinct words of that bank before it
-  var wf = 1u;
-  for (var i = 0u; i < m; i = i + 1u) {
-    let w = words[i];
-    var dup = false;
-    var cnt = 1u;
-    for (var j = 0u; j < i; j = j + 1u) {
-      let u = words[j];
-      if (u == w) {
-        dup = true;
+    let w = e * swz(c, base[g + t + T * k * v]) / 4u;
+    var seen = false;
+    for (var j = 0u; j < units; j = j + 1u) {
+      if (unit_word[j] == w) {
+        seen = true;
         break;
       }
-      if ((u & 31u) == (w & 31u)) {
-        // count u only at its first occurrence
-        var first = true;
-        for (var q = 0u; q < j; q = q + 1u) {
-          if (words[q] == u) {
-            first = false;
-            break;
-          }
-        }
-        if (first) {
-          cnt = cnt + 1u;
-        }
+    }
+    if (!seen) {
+      unit_word[units] = w;
+      units = units + 1u;
+      for (var q = 0u; q < per; q = q + 1u) {
+        let b = (w + q) & 31u;
+        banks[b] = banks[b] + 1u;
       }
     }
-    if (!dup) {
-      wf = max(wf, cnt);
-    }
+  }
+  // the phase's wavefronts: the most distinct words in one bank
+  var wf = 1u;
+  for (var b = 0u; b < 32u; b = b + 1u) {
+    wf = max(wf, banks[b]);
   }
   let o = 2u * (c * params.patterns + p);
   atomicAdd(&out[o], wf);
@@ -175,14 +172,15 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
         @builtin(num_workgroups) nwg: vec3<u32>,
         @builtin(local_invocation_index) lid: u32) {
   let idx = (wid.y * nwg.x + wid.x) * WG + lid;
-  let c = idx / params.per_cand;
-  if (c >= params.cands) {
+  // pass 0 runs over the params.cands candidates of check_ids, pass 1 over all of them
+  let q = idx / params.per_cand;
+  if (q >= params.cands) {
     return;
   }
   let li = idx % params.per_cand;
   if (params.stage == 0u) {
-    check(c, li);
+    check(check_ids[q], li);
   } else {
-    count(c, li);
+    count(q, li);
   }
 }

@@ -6,7 +6,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
-import { checkPatterns, groupCandidates, type AccessPattern, type CandidateResult } from './search.js';
+import { checkPatterns, groupCandidates, shortcut, vectorsHold, type AccessPattern, type CandidateResult } from './search.js';
 
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
 const WG = 64;
@@ -49,13 +49,21 @@ export class GpuConflictSearch {
       if (err !== undefined) for (const i of g.members) out[i] = { wavefronts: null, phases: null, conflictFree: false, error: err };
     }
     const groupAt = new Map<number, number>(); // candidate → its group's base start
+    // the patterns whose vectors hold at their widest width in a group's base: a candidate that
+    // keeps them (search.ts `shortcut`, exact) skips the vector checks of pass 0
+    const wide = patterns.map((p) => p.v ?? 16 / p.e);
+    const holdsOf = new Map<number, boolean[]>(); // candidate → per pattern
     const base = new Uint32Array(Math.max(1, usable.length * perGroup));
     usable.forEach((g, k) => {
       for (let p = 0; p < P; p++) {
         const b = g.base[p] as Float64Array;
         for (let x = 0; x < b.length; x++) base[k * perGroup + patStart[p]! + x] = b[x]!;
       }
-      for (const i of g.members) groupAt.set(i, k * perGroup);
+      const holds = g.base.map((b, p) => vectorsHold(b as Float64Array, tvs[p]!, wide[p]!));
+      for (const i of g.members) {
+        groupAt.set(i, k * perGroup);
+        holdsOf.set(i, holds);
+      }
     });
     // pattern table: T, V, e, v, start, first (pass 0), first (pass 1), warps
     const pats = new Uint32Array(8 * P);
@@ -67,7 +75,7 @@ export class GpuConflictSearch {
       check += t.index.length;
       count += warps * t.values * 4;
     });
-    const perCand = Math.max(check, count);
+    const perCand = [check, count];
     const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i));
     const maxOf = new Map<number, number>(); // group base start → its largest base offset
     const fits = (i: number): boolean => {
@@ -84,7 +92,7 @@ export class GpuConflictSearch {
       const reach = Math.max(sw.base + Math.max(0, sw.shift), sw.base + Math.max(0, -sw.shift)) + sw.bits;
       return reach <= 31 && 16 * 2 ** Math.max(reach, Math.ceil(Math.log2(maxBase + c.offset + 1))) <= 2 ** 32;
     };
-    const chunk = Math.max(1, Math.floor(BUDGET / perCand));
+    const chunk = Math.max(1, Math.floor(BUDGET / Math.max(check, count)));
     for (let at = 0; at < todo.length; at += chunk) {
       const ids = todo.slice(at, at + chunk);
       const ok = ids.filter((i) => {
@@ -96,10 +104,16 @@ export class GpuConflictSearch {
       const cw = new Uint32Array(8 * ok.length);
       ok.forEach((i, k) => {
         const c = cands[i]!;
-        if (isComposed(c)) cw.set([c.swizzle.bits, c.swizzle.base, c.swizzle.shift >>> 0, c.offset, groupAt.get(i)!], 8 * k);
-        else cw.set([0, 0, 0, 0, groupAt.get(i)!], 8 * k);
+        const holds = holdsOf.get(i)!;
+        let skip = 0;
+        for (let p = 0; p < P; p++) if (holds[p] && shortcut(c, wide[p]!)) skip |= 1 << p;
+        if (isComposed(c)) cw.set([c.swizzle.bits, c.swizzle.base, c.swizzle.shift >>> 0, c.offset, groupAt.get(i)!, skip], 8 * k);
+        else cw.set([0, 0, 0, 0, groupAt.get(i)!, skip], 8 * k);
       });
-      const { flags, totals } = await this.dispatch(cw, ok.length, pats, P, base, perCand);
+      // the candidates with a pattern to check (bit p of word 5 clear for some p)
+      const all = (1 << P) - 1;
+      const checkIds = Uint32Array.from({ length: ok.length }, (_, k) => k).filter((k) => cw[8 * k + 5] !== all);
+      const { flags, totals } = await this.dispatch(cw, ok.length, checkIds, pats, P, base, perCand);
       ok.forEach((i, k) => {
         let wavefronts = 0;
         let phases = 0;
@@ -123,7 +137,8 @@ export class GpuConflictSearch {
     return out;
   }
 
-  private async dispatch(cw: Uint32Array, n: number, pats: Uint32Array, P: number, base: Uint32Array, perCand: number): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
+  /** the two passes over n candidates; perCand: invocations per candidate of pass 0 and pass 1 */
+  private async dispatch(cw: Uint32Array, n: number, ids: Uint32Array, pats: Uint32Array, P: number, base: Uint32Array, perCand: number[]): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
     const d = this.device;
     const mk = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
       const b = d.createBuffer({ size: Math.max(16, Math.ceil((data.byteLength) / 16) * 16), usage, label });
@@ -137,15 +152,18 @@ export class GpuConflictSearch {
       mk(base, S, 'conflicts base'),
       mk(new Uint32Array(n * P), S | USAGE.COPY_SRC, 'conflicts flags'),
       mk(new Uint32Array(2 * n * P), S | USAGE.COPY_SRC, 'conflicts out'),
+      mk(ids.length ? ids : new Uint32Array(1), S, 'conflicts check ids'),
     ];
-    const params = [0, 1].map((pass) => mk(new Uint32Array([n, P, pass, perCand]), USAGE.UNIFORM | USAGE.COPY_DST, `conflicts params ${pass}`));
+    const counts = [ids.length, n];
+    const params = [0, 1].map((pass) => mk(new Uint32Array([counts[pass]!, P, pass, perCand[pass]!]), USAGE.UNIFORM | USAGE.COPY_DST, `conflicts params ${pass}`));
     const pipe = this.pipe();
     const enc = d.createCommandEncoder({ label: 'conflicts' });
-    const groups = Math.ceil((n * perCand) / WG);
-    const gx = Math.min(groups, MAX_X);
-    const gy = Math.ceil(groups / gx);
-    if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
     for (const pass of [0, 1]) {
+      if (counts[pass] === 0) continue;
+      const groups = Math.max(1, Math.ceil((counts[pass]! * perCand[pass]!) / WG));
+      const gx = Math.min(groups, MAX_X);
+      const gy = Math.ceil(groups / gx);
+      if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
       const bind = d.createBindGroup({
         layout: pipe.getBindGroupLayout(0),
         entries: [{ binding: 0, resource: { buffer: params[pass]! } }, ...bufs.map((buffer, k) => ({ binding: k + 1, resource: { buffer } }))],

@@ -97,7 +97,7 @@ export function groupCandidates(cands: readonly LayoutFunction[], tvs: readonly 
 const pools = { off: new Pool(), addr: new Pool() };
 
 /** Whether every thread's vectors of v values are contiguous and aligned in `base` itself. */
-function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean {
+export function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean {
   return tvs.values % v === 0 && vectorFault(base, tvs, v) === null;
 }
 
@@ -108,7 +108,7 @@ function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean 
  * candidate's vectors hold at w too, and the default takes w (nothing is wider). Then only the
  * first element of each vector needs its offset.
  */
-function shortcut(c: LayoutFunction, w: number): boolean {
+export function shortcut(c: LayoutFunction, w: number): boolean {
   if (!isComposed(c)) return true;
   if (c.offset % w !== 0) return false;
   const sw = c.swizzle;

@@ -41,6 +41,44 @@ export function checkDeadline(what = 'the request'): void {
   }
 }
 
+/** A deadline carried across awaits: call it to check, `within` to run synchronous code
+ *  (whose loops call checkDeadline) under it again. */
+export interface CarriedDeadline {
+  (): void;
+  within<T>(f: () => T): T;
+}
+
+/**
+ * The deadline in force, carried into async code: returns a check that throws `timeout` (as
+ * checkDeadline, naming `what`) once that deadline has passed, whatever deadline is in force
+ * when it is called (after an await, withDeadline's scope has ended). Example: at the start of
+ * an async bulk run `const due = carryDeadline('verify on the GPU')`, then `due()` between
+ * its dispatches and `due.within(() => cpuFallback())` around synchronous work.
+ */
+export function carryDeadline(what = 'the request'): CarriedDeadline {
+  const at = deadlineAt;
+  const ms = deadlineMs;
+  const due = (): void => {
+    if (at !== Number.POSITIVE_INFINITY && performance.now() > at) {
+      throw new LayoutError('timeout', `${what} ran past its deadline of ${formatMs(ms)}`);
+    }
+  };
+  due.within = <T>(f: () => T): T => {
+    if (at >= deadlineAt) return f();
+    const saved = deadlineAt;
+    const savedMs = deadlineMs;
+    deadlineAt = at;
+    deadlineMs = ms;
+    try {
+      return f();
+    } finally {
+      deadlineAt = saved;
+      deadlineMs = savedMs;
+    }
+  };
+  return due;
+}
+
 function formatMs(ms: number): string {
   return ms >= 1000 ? `${+(ms / 1000).toFixed(3)} s` : `${+ms.toFixed(1)} ms`;
 }

@@ -12,6 +12,7 @@
  * bitmap that fits the batch's budget. A job beyond them is answered by the CPU engine
  * (counted in `fallbacks`), so every answer is still exact.
  */
+import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
 import { CpuVerifyEngine, equalJob } from './cpu.js';
@@ -352,12 +353,15 @@ export class GpuVerifyEngine implements VerifyEngine {
   }
 
   async bitmapCheck(kind: BitmapKind, batch: FlatBatch): Promise<Uint8Array> {
+    // the request's deadline (batch --request-timeout), followed between dispatches
+    const due = carryDeadline('verify on the GPU');
     const out = new Uint8Array(batch.count);
     const p = this.packer;
     const bitBudget = this.bitmapBytes * 8;
     p.reset();
     const flush = async (): Promise<void> => {
       if (p.nJobs === 0) return;
+      due();
       const { verdict } = await this.run(1);
       for (let j = 0; j < p.nJobs; j++) out[p.owner[j]!] = verdict[j] === NONE ? 1 : 0;
       p.reset();
@@ -368,7 +372,8 @@ export class GpuVerifyEngine implements VerifyEngine {
       const co = valueBoundAt(batch, i);
       const bound = kind === 'compact' ? n : co;
       if (n > JOB_LIMIT || co > TWO32 || bound > bitBudget) {
-        out[i] = this.cpu.bitmapOne(kind, batch, i) ? 1 : 0;
+        due();
+        out[i] = due.within(() => this.cpu.bitmapOne(kind, batch, i)) ? 1 : 0;
         this.fallbacks++;
         continue;
       }
@@ -380,12 +385,14 @@ export class GpuVerifyEngine implements VerifyEngine {
   }
 
   async equalCheck(jobs: EqualJobs): Promise<Uint8Array> {
+    const due = carryDeadline('verify on the GPU');
     const { a, b, c } = jobs;
     const out = new Uint8Array(a.count);
     const p = this.packer;
     p.reset();
     const flush = async (): Promise<void> => {
       if (p.nJobs === 0) return;
+      due();
       const { verdict } = await this.run(2);
       for (let j = 0; j < p.nJobs; j++) out[p.owner[j]!] = verdict[j] === NONE ? 1 : 0;
       p.reset();
@@ -402,7 +409,7 @@ export class GpuVerifyEngine implements VerifyEngine {
         if (!isComposedAt(a, i) && coA > sizeAt(b, bi)) continue; // false
       }
       if (n > JOB_LIMIT || coA > TWO32 || valueBoundAt(c, ci) > TWO32 || (b && valueBoundAt(b, bi) > TWO32)) {
-        out[i] = equalJob(jobs, i) ? 1 : 0;
+        out[i] = due.within(() => equalJob(jobs, i)) ? 1 : 0;
         this.fallbacks++;
         continue;
       }
@@ -425,12 +432,14 @@ export class GpuVerifyEngine implements VerifyEngine {
       total += n;
       if (n > JOB_LIMIT || n > this.maxBinding / 4 || valueBoundAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
     }
+    const due = carryDeadline('verify on the GPU');
     const res = new Float64Array(total);
     const p = this.packer;
     p.reset();
     let pos = 0;
     const flush = async (): Promise<void> => {
       if (p.nJobs === 0) return;
+      due();
       const { out } = await this.run(0);
       res.set(out!.subarray(0, p.total), pos);
       pos += p.total;

@@ -3,12 +3,15 @@
  * 10,000 random candidates, for every search property; and a law run agrees on both.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDeadline } from '../../src/algebra/deadline.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 import type { Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { adapterLine } from '../../src/engine/select.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../../src/verify/gpu.js';
+import { batchOf } from '../../src/verify/packed.js';
 import { checkChunk, runVerify, type Property } from '../../src/verify/run.js';
 import { chunkItem, randomSource, type Chunk } from '../../src/verify/sources.js';
 import { verifyTestDevice } from './device.js';
@@ -73,4 +76,19 @@ describe('GPU and CPU verdicts are identical', () => {
       expect(a.failed).toBe(0);
     }
   });
+
+  it('follows the request deadline between its dispatches (batch --request-timeout), and answers after it', async () => {
+    // small candidates: no CPU fallback, many dispatches of the small engine's 5,000 indices
+    const c = chunkOf(20_000, 41, { maxSize: 256 });
+    const batch = batchOf(c.items!.map((x) => x[0]!));
+    const fallbacks = small.fallbacks;
+    const t0 = performance.now();
+    const err = await withDeadline(5, () => small.bitmapCheck('compact', batch)).catch((e: unknown) => e);
+    expect((err as LayoutError).kind).toBe('timeout');
+    expect((err as LayoutError).message).toMatch(/verify on the GPU ran past its deadline of 5 ms/);
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(small.fallbacks).toBe(fallbacks);
+    // the engine is whole afterwards
+    expect(Array.from(await small.bitmapCheck('compact', batch))).toEqual(Array.from(cpu.bitmapCheckSync('compact', batch)));
+  }, 120_000);
 });

@@ -166,23 +166,34 @@ export const runWgsl: EvaluatorRun = async (argv, io) => {
         io,
         `
 layoutgpu wgsl <L> [--kernel eval|digest|compact|compose|tiles] [--adapter software|hardware] [--json]
+layoutgpu wgsl --kernel interpret|conflicts [--json]
 
 Prints the generated WGSL compute shader of layout L, with L in its header comment; shape and
 stride are folded in as constants.
   --kernel compose   layoutgpu wgsl <B> <A> [<C>] --kernel compose: certifies C = B∘A
                      (C from the algebra when omitted; with B alone, A is the identity)
   --kernel tiles     layoutgpu wgsl <A> <B> --kernel tiles: the tile map of A ⊘ B
+  --kernel interpret the verify interpreter (one kernel for thousands of packed candidates;
+                     no layout argument)
+  --kernel conflicts the swizzle search of verify conflict-free (no layout argument)
   --adapter A        the shader for a software adapter (Φ per index: what llvmpipe runs
                      fastest) or a hardware GPU (coordinates carried by the grid's stride in
                      the mixed radix); default: this machine's (software without a GPU
                      device node), as the GPU backend would generate it here`,
       );
     }
-    const k = (p.opt.get('--kernel') ?? 'eval') as KernelName;
+    const k = (p.opt.get('--kernel') ?? 'eval') as KernelName | 'interpret' | 'conflicts';
+    // the generic kernels: one source for every layout (the verify interpreter, the swizzle search)
+    if (k === 'interpret' || k === 'conflicts') {
+      expectArgs(p, 0, 0, `layoutgpu wgsl --kernel ${k}`);
+      const generic = k === 'interpret' ? (await import('../verify/interpret-wgsl.js')).interpretSource() : (await import('../memory/conflicts-wgsl.js')).conflictsSource();
+      io.stdout(p.flags.has('--json') ? JSON.stringify({ kernel: k, source: generic }) + '\n' : generic.endsWith('\n') ? generic : generic + '\n');
+      return 0;
+    }
     const adapter = p.opt.get('--adapter') ?? (autoMayOpenDevice() ? 'hardware' : 'software');
     if (adapter !== 'software' && adapter !== 'hardware') throw new Usage(`--adapter must be software or hardware, got '${adapter}'`);
     const software = adapter === 'software';
-    if (!KERNELS.includes(k)) throw new Usage(`--kernel must be one of ${KERNELS.join(', ')}, got '${k}'`);
+    if (!KERNELS.includes(k)) throw new Usage(`--kernel must be one of ${[...KERNELS, 'interpret', 'conflicts'].join(', ')}, got '${k}'`);
     let source: string;
     if (k === 'compose') {
       expectArgs(p, 1, 3, 'layoutgpu wgsl <B> [<A> [<C>]] --kernel compose');

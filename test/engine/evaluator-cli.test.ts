@@ -40,6 +40,29 @@ describe('evaluator CLI', () => {
     expect(Array.from(new BigUint64Array(Uint8Array.from(readFileSync(f64)).buffer))).toEqual([0n, 1n, 8589934592n, 8589934593n]);
   });
 
+  it('wgsl prints the walk of either adapter, and the generic kernels (interpreter, swizzle search)', async () => {
+    const c = '(11,13,15,17,19,21):(315,58905,1,3465,765765,15)';
+    const soft = io();
+    expect(await runWgsl([c, '--adapter', 'software'], soft.io)).toBe(0);
+    expect(soft.out.join('')).toContain('Φ per index (the walk for a software adapter)');
+    expect(soft.out.join('')).not.toContain('select(');
+    const hard = io();
+    expect(await runWgsl([c, '--adapter', 'hardware'], hard.io)).toBe(0);
+    expect(hard.out.join('')).toContain('a carry moves the offset by');
+    const { interpretSource } = await import('../../src/verify/interpret-wgsl.js');
+    const { conflictsSource } = await import('../../src/memory/conflicts-wgsl.js');
+    for (const [k, src] of [['interpret', interpretSource()], ['conflicts', conflictsSource()]] as const) {
+      const t = io();
+      expect(await runWgsl(['--kernel', k], t.io), k).toBe(0);
+      expect(t.out.join('').trimEnd(), k).toBe(src.trimEnd());
+    }
+    for (const argv of [[c, '--adapter', 'tpu'], ['4:1', '--kernel', 'interpret'], ['4:1', '--kernel', 'bogus']]) {
+      const t = io();
+      expect(await runWgsl(argv, t.io), argv.join(' ')).toBe(2);
+      expect(t.err.join('').trim().split('\n'), argv.join(' ')).toHaveLength(1);
+    }
+  });
+
   it('bad input exits 2 with one line on stderr', async () => {
     for (const argv of [['(4,8):(1,4)', '--range', '3:99'], ['(4,8'], ['(4,8):(1,4)', '--bogus'], ['(4,8):(1,4)', '--backend', 'tpu'], []]) {
       const t = io();

@@ -13,9 +13,13 @@ let deadlineMs = 0;
  *  not allowed: callers validate). Nested calls keep the earlier deadline. */
 export function withDeadline<T>(ms: number | undefined, f: () => T): T {
   if (ms === undefined || !Number.isFinite(ms)) return f();
+  return under(performance.now() + ms, ms, f);
+}
+
+/** `f` under the deadline `at` (of `ms` as the user gave it) unless an earlier one is in force */
+function under<T>(at: number, ms: number, f: () => T): T {
   const saved = deadlineAt;
   const savedMs = deadlineMs;
-  const at = performance.now() + ms;
   if (at < deadlineAt) {
     deadlineAt = at;
     deadlineMs = ms;
@@ -63,19 +67,7 @@ export function carryDeadline(what = 'the request'): CarriedDeadline {
       throw new LayoutError('timeout', `${what} ran past its deadline of ${formatMs(ms)}`);
     }
   };
-  due.within = <T>(f: () => T): T => {
-    if (at >= deadlineAt) return f();
-    const saved = deadlineAt;
-    const savedMs = deadlineMs;
-    deadlineAt = at;
-    deadlineMs = ms;
-    try {
-      return f();
-    } finally {
-      deadlineAt = saved;
-      deadlineMs = savedMs;
-    }
-  };
+  due.within = <T>(f: () => T): T => under(at, ms, f);
   return due;
 }
 

@@ -26,11 +26,26 @@ export interface ThreadValues {
 /** Φ_L over [0, size(L)) (Construction 2.3.1.17), built entry by entry: with the table of the
  *  first k entries at [0, P), entry s:d fills [j·P, (j+1)·P) with it plus j·d. */
 export function phiTable(l: Layout, pool?: Pool): Float64Array {
+  return fillTable(l, pool ? pool.get(size(l)) : new Float64Array(size(l)));
+}
+
+/**
+ * phiTable in 32-bit integers (half the memory, integer operations for the fast path of
+ * bank_conflicts), or null when some value could reach 2^31 (cosize(L) > 2^31).
+ */
+export function phiTable32(l: Layout, pool: Pool32): Int32Array | null {
+  return cosize(l) > 2 ** 31 ? null : fillTable(l, pool.get(size(l)));
+}
+
+/** phiTable's construction into `out` (size(L) entries) */
+function fillTable<A extends Float64Array | Int32Array>(l: Layout, out: A): A {
   const { shapes, strides } = flat(l);
-  const out = pool ? pool.get(size(l)) : new Float64Array(size(l));
-  out[0] = 0;
-  let p = 1;
-  for (let k = 0; k < shapes.length; k++) {
+  // the first mode directly (p = 1 would make the copy loop below one element long)
+  const s0 = shapes[0] ?? 1;
+  const d0 = strides[0] ?? 0;
+  for (let j = 0; j < s0; j++) out[j] = j * d0;
+  let p = s0;
+  for (let k = 1; k < shapes.length; k++) {
     const s = shapes[k]!;
     const d = strides[k]!;
     for (let j = 1; j < s; j++) {
@@ -41,6 +56,15 @@ export function phiTable(l: Layout, pool?: Pool): Float64Array {
     p *= s;
   }
   return out;
+}
+
+/** Pool's Int32Array twin (phiTable32). */
+export class Pool32 {
+  private buf = new Int32Array(0);
+  get(n: number): Int32Array {
+    if (this.buf.length < n) this.buf = new Int32Array(Math.max(n, 2 * this.buf.length));
+    return this.buf.subarray(0, n);
+  }
 }
 
 /** A grow-only scratch buffer: analyses reuse their tables instead of allocating (and zeroing)
@@ -58,13 +82,19 @@ export class Pool {
  * Errors: `domain` for a composed or non-rank-2 TV, `overflow` beyond MAX_ACCESSES.
  */
 export function threadValues(tv: LayoutFunction, pool?: Pool): ThreadValues {
+  const { threads, values } = threadShape(tv);
+  return { threads, values, index: phiTable(tv as Layout, pool) };
+}
+
+/** threadValues without the table: the checks, threads and values. Errors as threadValues. */
+export function threadShape(tv: LayoutFunction): { threads: number; values: number } {
   if (isComposed(tv)) throw new LayoutError('domain', `the TV layout must be a plain layout; ${formatLayoutFunction(tv)} is a composed layout`);
   if (rank(tv) !== 2 || typeof tv.shape === 'number') {
     throw new LayoutError('domain', `the TV layout ${formatLayout(tv)} must have rank 2 (threads, values), not ${rank(tv)}`);
   }
   const n = size(tv);
   if (n > MAX_ACCESSES) throw new LayoutError('overflow', `the TV layout ${formatLayout(tv)} has ${n} values; at most 2^24 are analysed`);
-  return { threads: size(mode(tv, 1)), values: size(mode(tv, 2)), index: phiTable(tv, pool) };
+  return { threads: size(mode(tv, 1)), values: size(mode(tv, 2)) };
 }
 
 /** y ↦ Sw(K + y) on every element of `a` (all ≤ maxY): 32-bit operations while they fit. */

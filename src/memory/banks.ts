@@ -6,9 +6,9 @@
  * in one bank. This is NVIDIA's documented model; hardware may do better in corner cases.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { size } from '../algebra/layout.js';
+import { size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
-import { accessOffsets, checkElementSize, phiTable, Pool, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import { accessOffsets, checkElementSize, phiTable32, Pool, Pool32, threadShape, threadValues, vectorWidth, type ThreadValues } from './access.js';
 import { sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { sectorCounts } from './sectors.js';
 
@@ -126,10 +126,10 @@ const LIMIT = 2 ** 30;
  * size(M), tvs, 2, 8, null, 0) for M = (8,64):(64,1) read row-wise by 8-value vectors.
  */
 export function vectorInstructions(
-  table: Float64Array,
-  index: Float64Array | null,
+  table: Int32Array,
+  index: Int32Array | null,
   n: number,
-  tvs: ThreadValues,
+  tvs: { readonly threads: number; readonly values: number },
   e: number,
   w: number,
   sw: Swizzle | null,
@@ -231,21 +231,23 @@ function worstBank(ins: Instructions, g: number, k: number, f: number, c: number
 
 const vectorOk = (v: number, e: number): boolean => Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0 && v * e <= 16;
 
-/** The fast path of bankConflicts: M's Φ by table (M not much larger than what is accessed),
- *  the widest vector w, everything in 32 bits; null when any of it does not hold. */
-function fastInstructions(m: LayoutFunction, tvs: ThreadValues, e: number, w: number, v: number | undefined): Instructions | null {
-  if (tvs.values % w !== 0 || (v !== undefined && !vectorOk(w, e))) return null;
+/** The fast path of bankConflicts: Φ_TV and M's Φ by 32-bit tables (M not much larger than
+ *  what is accessed), the widest vector w; null when any of it does not hold. */
+function fastInstructions(m: LayoutFunction, tv: Layout, shape: { threads: number; values: number }, e: number, w: number, v: number | undefined): Instructions | null {
+  if (shape.values % w !== 0 || (v !== undefined && !vectorOk(w, e))) return null;
   const inner = innerLayout(m);
   const n = size(inner);
-  if (n > Math.max(4 * tvs.index.length, 1 << 16)) return null;
-  const table = phiTable(inner, pools.table);
+  if (n > Math.max(4 * shape.threads * shape.values, 1 << 16)) return null;
+  const index = phiTable32(tv, pools.tv32);
+  const table = index && phiTable32(inner, pools.table32);
+  if (!index || !table) return null;
   return isComposed(m)
-    ? vectorInstructions(table, tvs.index, n, tvs, e, w, m.swizzle, m.offset, pools.addr)
-    : vectorInstructions(table, tvs.index, n, tvs, e, w, null, 0, pools.addr);
+    ? vectorInstructions(table, index, n, shape, e, w, m.swizzle, m.offset, pools.addr)
+    : vectorInstructions(table, index, n, shape, e, w, null, 0, pools.addr);
 }
 
 // the tables of one analysis, reused by the next (bankConflicts is synchronous)
-const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Pool() };
+const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Pool(), tv32: new Pool32(), table32: new Pool32() };
 const scratch = new BankScratch();
 
 /**
@@ -258,12 +260,13 @@ const scratch = new BankScratch();
  */
 export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankReport {
   checkElementSize(e);
-  const tvs = threadValues(tv, pools.tv);
+  const shape = threadShape(tv);
   // the widest width first, fused with Φ_M and the addresses; the general path decides otherwise
   const wide = v ?? 16 / e;
-  let ins = fastInstructions(m, tvs, e, wide, v);
+  let ins = fastInstructions(m, tv as Layout, shape, e, wide, v);
   let vector = wide;
   if (ins === null) {
+    const tvs = threadValues(tv, pools.tv);
     const offsets = accessOffsets(m, tvs, pools);
     vector = vectorWidth(offsets, tvs, e, v);
     ins = instructions(offsets, tvs, e, vector, pools.addr);

@@ -88,6 +88,22 @@ describe('bank_conflicts against the brute-force counter', () => {
       { numRuns: 400 },
     );
   });
+  it('offsets at and beyond 2^31 (past the 32-bit tables of the fast path) answer the same', () => {
+    const tv = makeLayout([32, 8], [1, 32]);
+    for (const stride of [2 ** 26, 2 ** 27 + 8, 2 ** 29]) {
+      // 32 rows far apart, 8 consecutive elements per row: thread t reads row t
+      for (const m of [makeLayout([8, 32], [1, stride]), makeComposed(makeSwizzle(3, 3, 3), 16, makeLayout([8, 32], [1, stride]))]) {
+        const rowTv = makeLayout([32, 8], [8, 1]);
+        for (const t of [tv, rowTv]) {
+          const T = 32;
+          const want = bruteBanks((th, j) => phiFn(m, phi(t, th + T * j)), T, 8, 2);
+          if (want === 'bad-vector') expect(() => bankConflicts(m, t, 2)).toThrow(/thread \d+/);
+          else expect(bankConflicts(m, t, 2), `${stride}`).toEqual(want);
+        }
+      }
+    }
+  });
+
   it('a 128×64 fp16 tile, 128 threads, 128-bit vectors, with and without a swizzle', () => {
     // thread t writes row t/8 + 16p, columns 8(t%8) … +7 (tile index row + 128·col)
     const tv = makeLayout([[8, 16], [8, 8]], [[1024, 1], [128, 16]]);

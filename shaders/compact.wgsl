@@ -1,6 +1,7 @@
-// compact.wgsl: a bitmap of the offsets hit within the window; an offset found already set is
-// a collision. counters: [0] out-of-range count, [1] collision count, [2] least out-of-range
-// index (relative to the round), [3] least colliding offset (relative to the window).
+// compact.wgsl (the loop: visit.wgsl): a bitmap of the offsets hit within the window; an offset
+// found already set is a collision. counters: [0] out-of-range count, [1] collision count,
+// [2] least out-of-range index (relative to the round), [3] least colliding offset (relative to
+// the window).
 
 @group(0) @binding(1) var<storage, read_write> bits: array<atomic<u32>>;
 @group(0) @binding(2) var<storage, read_write> counters: array<atomic<u32>, 4>;
@@ -22,25 +23,5 @@ fn visit(v: OFF_L, i: u32) {
   if ((old & m) != 0u) {
     atomicAdd(&counters[1], 1u);
     atomicMin(&counters[3], q);
-  }
-}
-
-@compute @workgroup_size(WG)
-fn main(@builtin(global_invocation_id) gid: vec3<u32>,
-        @builtin(num_workgroups) nwg: vec3<u32>) {
-  var i = gid.x;
-  if (i >= params.count) {
-    return;
-  }
-  let grid = nwg.x * WG;
-  let g = l_start(as_index(grid));
-  var w = l_start(index_of(i));
-  loop {
-    visit(l_value(w.o), i);
-    i = i + grid;
-    if (i >= params.count) {
-      break;
-    }
-    l_step(&w, g);
   }
 }

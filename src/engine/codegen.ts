@@ -413,6 +413,8 @@ fn digest_walk(t: u32, grid: u32) -> Acc {
     );
   }
   parts.push(SHADERS[kernel]);
+  // eval, compact and find: their visit() in the shared grid-stride loop
+  if (kernel !== 'digest') parts.push(SHADERS.visit);
   return { kernel, source: parts.join('\n\n'), offBytes: p.wideOffset ? 8 : 4, wideIndex };
 }
 

@@ -152,7 +152,9 @@ describe('composed layouts on the GPU backend (== CPU)', () => {
     const src = wgslFor(composed(sw(3, 3, 3), 0, parseLayout('(8,64):(64,1)')), 'eval');
     expect(src).toContain('Sw<3,3,3> o 0 o (8,64):(64,1)');
     expect(src).toMatch(/return y \^ \(\(y & 448u\) >> 3u\);/);
-    expect(src).toContain('out[i] = l_value(w.o);');
+    // each index's value is l_value (the outer function) of the walked offset, then stored
+    expect(src).toContain('visit(l_value(w.o), i);');
+    expect(src).toContain('out[i] = v;');
   });
 });
 

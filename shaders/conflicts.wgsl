@@ -1,10 +1,10 @@
 // conflicts.wgsl: the swizzle search of `layoutgpu verify conflict-free` (src/memory/search-gpu.ts).
 // Many candidate memory layouts Sw<B,M,S> o K o L per dispatch, for one or more access patterns
 // (TV, e, v), in two passes over (candidate, pattern, …):
-//   pass 0 (one invocation per element (t, j), for the candidates of check_ids only: the others
-//     keep their vectors by search.ts `shortcut`): for every vector width v = 2 … 16/e, whether the
-//     value j of thread t sits where the vector of its block puts it (contiguous and aligned);
-//     a failure sets bit log2(v) of flags[candidate, pattern];
+//   pass 0 (one invocation per block of W values of a thread, W the widest width checked, for the
+//     candidates of check_ids only: the others keep their vectors by search.ts `shortcut`): for
+//     every vector width v = 2 … W, whether the vectors of v values of that block are contiguous
+//     and aligned; a failure sets bit log2(v) (the value v) of flags[candidate, pattern];
 //   pass 1 (one invocation per (warp, instruction, phase) slot): the vector width from the flags
 //     (the explicit v, or the widest that did not fail), then the wavefronts of the phase (the
 //     most distinct 4-byte words in one of 32 banks), added to out[candidate, pattern].
@@ -62,6 +62,18 @@ fn pattern_of(li: u32, f: u32) -> u32 {
   return p;
 }
 
+// the widest vector width a pattern's checks go up to: the largest power of two ≤ 16/e that
+// divides V (every smaller power of two divides V too)
+fn widest(V: u32, e: u32) -> u32 {
+  var w = 16u / e;
+  while (w > 1u && V % w != 0u) {
+    w = w / 2u;
+  }
+  return w;
+}
+
+// one invocation per block of W = widest(V, e) values of a thread: the W offsets once, then for
+// every width v = 2 … W whether each sub-block of v values is contiguous and aligned at v
 fn check(c: u32, li: u32) {
   let p = pattern_of(li, 5u);
   if (((cands[8u * c + 5u] >> p) & 1u) != 0u) {
@@ -70,23 +82,28 @@ fn check(c: u32, li: u32) {
   let T = pats[8u * p];
   let V = pats[8u * p + 1u];
   let e = pats[8u * p + 2u];
+  let W = widest(V, e);
   let x = li - pats[8u * p + 5u];
-  if (x >= T * V) {
+  if (W < 2u || x >= T * (V / W)) {
     return;
   }
   let t = x % T;
-  let j = x / T;
-  let g = cands[8u * c + 4u] + pats[8u * p + 4u];
-  let off = swz(c, base[g + x]);
+  let j0 = (x / T) * W;
+  let g = cands[8u * c + 4u] + pats[8u * p + 4u] + t + T * j0;
+  var off: array<u32, 16>;
+  for (var i = 0u; i < W; i = i + 1u) {
+    off[i] = swz(c, base[g + T * i]);
+  }
   var bits = 0u;
-  for (var v = 2u; v * e <= 16u; v = v * 2u) {
-    if (V % v != 0u) {
-      continue;
-    }
-    let j0 = j - j % v;
-    let off0 = swz(c, base[g + t + T * j0]);
-    if (off != off0 + (j - j0) || off0 % v != 0u) {
-      bits = bits | v;
+  for (var v = 2u; v <= W; v = v * 2u) {
+    for (var b = 0u; b < W; b = b + v) {
+      var ok = off[b] % v == 0u;
+      for (var i = 1u; i < v; i = i + 1u) {
+        ok = ok && off[b + i] == off[b] + i;
+      }
+      if (!ok) {
+        bits = bits | v;
+      }
     }
   }
   if (bits != 0u) {

@@ -72,7 +72,10 @@ export class GpuConflictSearch {
     tvs.forEach((t, p) => {
       const warps = Math.ceil(t.threads / 32);
       pats.set([t.threads, t.values, patterns[p]!.e, patterns[p]!.v ?? 0, patStart[p]!, check, count, warps], 8 * p);
-      check += t.index.length;
+      // pass 0: one invocation per block of the widest width checked (conflicts.wgsl `widest`)
+      let w = 16 / patterns[p]!.e;
+      while (w > 1 && t.values % w !== 0) w /= 2;
+      check += t.threads * (t.values / w);
       count += warps * t.values * 4;
     });
     const perCand = [check, count];

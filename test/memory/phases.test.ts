@@ -9,31 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { makeLayout } from '../../src/algebra/layout.js';
 import { makeSwizzle, applySwizzle } from '../../src/cute/swizzle.js';
-import type { LayoutFunction } from '../../src/cute/composed.js';
-import { bankConflicts } from '../../src/memory/banks.js';
 import { swizzleBits } from '../../src/memory/phases.js';
 import { searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
+import { loop, strip } from './_search.js';
 
-function loop(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): CandidateResult[] {
-  return cands.map((c) => {
-    let wavefronts = 0;
-    let phases = 0;
-    let free = true;
-    try {
-      for (const p of patterns) {
-        const r = bankConflicts(c, p.tv, p.e, p.v);
-        wavefronts += r.wavefronts;
-        phases += r.phases;
-        if (r.conflicts > 0) free = false;
-      }
-    } catch (e) {
-      if (e instanceof LayoutError) return { wavefronts: null, phases: null, conflictFree: false };
-      throw e;
-    }
-    return { wavefronts, phases, conflictFree: free };
-  });
-}
-const strip = (rs: CandidateResult[]): CandidateResult[] => rs.map(({ wavefronts, phases, conflictFree }) => ({ wavefronts, phases, conflictFree }));
 
 /** A bijective TV layout over [0, 2^k): the first `vb` value modes are the tile index's low
  *  bits in order (so vectors are often contiguous), the other bits split into thread and value

@@ -5,39 +5,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import { makeLayout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { makeComposed, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
-import { bankConflicts } from '../../src/memory/banks.js';
 import { conflictsSource } from '../../src/memory/conflicts-wgsl.js';
 import { GpuConflictSearch } from '../../src/memory/search-gpu.js';
-import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
+import { rankResults, searchCpu, swizzleCandidates, type AccessPattern } from '../../src/memory/search.js';
 import { verifyTestDevice } from '../verify/device.js';
+import { loop, strip } from './_search.js';
 
-/** the loop the search must equal: bank_conflicts once per candidate and pattern */
-function loop(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): CandidateResult[] {
-  return cands.map((c) => {
-    let wavefronts = 0;
-    let phases = 0;
-    let free = true;
-    try {
-      for (const p of patterns) {
-        const r = bankConflicts(c, p.tv, p.e, p.v);
-        wavefronts += r.wavefronts;
-        phases += r.phases;
-        if (r.conflicts > 0) free = false;
-      }
-    } catch (e) {
-      if (e instanceof LayoutError) return { wavefronts: null, phases: null, conflictFree: false };
-      throw e;
-    }
-    return { wavefronts, phases, conflictFree: free };
-  });
-}
-const strip = (rs: CandidateResult[]): CandidateResult[] => rs.map(({ wavefronts, phases, conflictFree }) => ({ wavefronts, phases, conflictFree }));
 
 // the 8×64 fp16 tile: ldmatrix-style read, and a 128-bit row-wise write by 64 threads
 const SMALL: AccessPattern[] = [

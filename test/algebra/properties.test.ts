@@ -15,6 +15,7 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { cosize, isNondegenerate, phi, size, type Layout } from '../../src/algebra/layout.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { isCompact, isTractable } from '../../src/algebra/properties.js';
+import { kindOf } from '../cute/_seeds.js';
 import {
   checkComposite,
   coalB,
@@ -70,15 +71,6 @@ function forSeeds(n: number, body: (rng: () => number) => void): void {
   );
 }
 
-const kindOf = (f: () => unknown): string | null => {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
 
 /** Replace random subtrees of a shape by their size, keeping it refined by the original
  *  (an integer of S̄ is refined by every S of that size, at any depth: SPEC §1). */

@@ -5,25 +5,16 @@
  * divide maps to the offset of the logical_divide element with the same (tile, rest).
  */
 import { describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import type { Layout } from '../../src/algebra/layout.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { composeByMode, flatDivide, logicalDivideByMode, tiledDivide, zippedDivide } from '../../src/cute/divide.js';
 import { parseTiler } from '../../src/cute/tiler.js';
-import { divideB, sameFunction, searchComposite, showL, sizeB, type BL } from '../helpers/brute.js';
+import { divideB, sameFunction, searchComposite, showL, type BL } from '../helpers/brute.js';
 import { err, ok } from '../algebra/_run.js';
-import { splitCoords } from './_coords.js';
-import { byModeB, cutePrint, digits, evalAt, forSeeds, modeB, randomTileable, randomTiler, rankOf, tilerText, type BT } from './_vocab.js';
+import { byModeB, cutePrint, forSeeds, modeB, randomTileable, randomTiler, rankOf, tilerText, type BT } from './_vocab.js';
+import { checkForms } from './_forms.js';
+import { kindOf } from './_seeds.js';
 
-const kindOf = (f: () => unknown): string | null => {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
 
 describe('SPEC §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
@@ -170,38 +161,7 @@ describe('properties against brute force', () => {
   });
 
   it('zipped/tiled/flat_divide: every element maps where logical_divide maps the same (tile, rest)', () => {
-    let checked = 0;
-    forSeeds(150, (rng) => {
-      const a = randomTileable(rng);
-      const t = randomTiler(rng, a);
-      const text = tilerText(t, rng);
-      const tiler = parseTiler(text);
-      let r: Layout | undefined;
-      if (kindOf(() => (r = logicalDivideByMode(a as Layout, tiler))) !== null) return;
-      const tag = `(${showL(a)}, ${text}) with logical_divide ${formatLayout(r!)}`;
-      let z: Layout | undefined;
-      const zk = kindOf(() => (z = zippedDivide(a as Layout, tiler)));
-      // a `_` over a mode of rank ≠ 2 cannot be split
-      if (zk !== null) {
-        expect(zk, tag).toBe('domain');
-        expect(() => splitCoords(r!, t), tag).toThrow();
-        return;
-      }
-      const td = tiledDivide(a as Layout, tiler);
-      const fd = flatDivide(a as Layout, tiler);
-      const oneD = t === '_' || 'layout' in t;
-      for (const c of splitCoords(r!, t)) {
-        const want = evalAt(r!, c.r);
-        const at = `${tag} at ${JSON.stringify(c)}`;
-        expect(evalAt(z!, [c.tile, c.rest]), `zipped ${formatLayout(z!)} ${at}`).toBe(want);
-        const rest = oneD ? digits(modeB(z!, 2), c.rest as number) : (c.rest as number[]);
-        const tile = oneD ? digits(modeB(z!, 1), c.tile as number) : (c.tile as number[]);
-        expect(evalAt(td, [c.tile, ...rest]), `tiled ${formatLayout(td)} ${at}`).toBe(want);
-        expect(evalAt(fd, [...tile, ...rest]), `flat ${formatLayout(fd)} ${at}`).toBe(want);
-      }
-      expect(sizeB(z!)).toBe(sizeB(r!));
-      checked++;
-    });
-    expect(checked).toBeGreaterThan(60);
+    const forms = { name: 'logical_divide', logical: logicalDivideByMode, zipped: zippedDivide, tiled: tiledDivide, flat: flatDivide };
+    expect(checkForms(forms, 150)).toBeGreaterThan(60);
   });
 });

@@ -6,7 +6,6 @@
  * (block, rest) maps; blocked and raked products have the block/tile coordinate relation.
  */
 import { describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import type { Layout } from '../../src/algebra/layout.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { makeOrderedLayout } from '../../src/cute/make.js';
@@ -14,18 +13,10 @@ import { blockedProduct, flatProduct, logicalProductByMode, rakedProduct, tiledP
 import { parseTiler } from '../../src/cute/tiler.js';
 import { pick, productB, randInt, sameFunction, showL, sizeB, type BL, type Tup } from '../helpers/brute.js';
 import { err, ok } from '../algebra/_run.js';
-import { splitCoords } from './_coords.js';
-import { byModeB, cutePrint, digits, evalAt, forSeeds, modeB, modesB, randomTileable, randomTiler, rankOf, tilerText, tupleB } from './_vocab.js';
+import { byModeB, cutePrint, evalAt, forSeeds, modeB, modesB, randomTileable, randomTiler, rankOf, tilerText, tupleB } from './_vocab.js';
+import { checkForms } from './_forms.js';
+import { kindOf } from './_seeds.js';
 
-const kindOf = (f: () => unknown): string | null => {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
 
 describe('SPEC §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
@@ -136,37 +127,8 @@ describe('properties against brute force', () => {
   });
 
   it('zipped/tiled/flat_product: every element maps where logical_product maps the same (block, rest)', () => {
-    let checked = 0;
-    forSeeds(100, (rng) => {
-      const a = randomTileable(rng, 64);
-      const t = randomTiler(rng, a);
-      const text = tilerText(t, rng);
-      const tiler = parseTiler(text);
-      let r: Layout | undefined;
-      if (kindOf(() => (r = logicalProductByMode(a as Layout, tiler))) !== null) return;
-      const tag = `(${showL(a)}, ${text}) with logical_product ${formatLayout(r!)}`;
-      let z: Layout | undefined;
-      const zk = kindOf(() => (z = zippedProduct(a as Layout, tiler)));
-      if (zk !== null) {
-        expect(zk, tag).toBe('domain');
-        expect(() => splitCoords(r!, t), tag).toThrow();
-        return;
-      }
-      const tp = tiledProduct(a as Layout, tiler);
-      const fp = flatProduct(a as Layout, tiler);
-      const oneD = t === '_' || 'layout' in t;
-      for (const c of splitCoords(r!, t)) {
-        const want = evalAt(r!, c.r);
-        const at = `${tag} at ${JSON.stringify(c)}`;
-        expect(evalAt(z!, [c.tile, c.rest]), `zipped ${formatLayout(z!)} ${at}`).toBe(want);
-        const rest = oneD ? digits(modeB(z!, 2), c.rest as number) : (c.rest as number[]);
-        const tile = oneD ? digits(modeB(z!, 1), c.tile as number) : (c.tile as number[]);
-        expect(evalAt(tp, [c.tile, ...rest]), `tiled ${formatLayout(tp)} ${at}`).toBe(want);
-        expect(evalAt(fp, [...tile, ...rest]), `flat ${formatLayout(fp)} ${at}`).toBe(want);
-      }
-      checked++;
-    });
-    expect(checked).toBeGreaterThan(30);
+    const forms = { name: 'logical_product', logical: logicalProductByMode, zipped: zippedProduct, tiled: tiledProduct, flat: flatProduct };
+    expect(checkForms(forms, 100, 64)).toBeGreaterThan(30);
   });
 
   it('blocked and raked products: Φ((a_i, c_i)_i) = Φ_A′(a) + Φ_C(c) with (A′, C) = A′ ⊗ B′ (block first / tile first)', () => {

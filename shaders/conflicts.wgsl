@@ -111,6 +111,41 @@ fn check(c: u32, li: u32) {
   }
 }
 
+// The wavefronts of one phase from the first words of its n accesses (per words each). Each
+// access is aligned at its width: below 4 bytes it lies in one word, from 4 bytes on it covers
+// the `per` consecutive words (banks) of one aligned unit, and two accesses share words only if
+// they are in the same unit. So the distinct first words are the distinct units, and each adds
+// one distinct word to each of its `per` banks; the phase takes the most distinct words in one
+// bank.
+fn phase_wavefronts(words: ptr<function, array<u32, 32>>, n: u32, per: u32) -> u32 {
+  var unit_word: array<u32, 32>;
+  var units = 0u;
+  var banks: array<u32, 32>;
+  for (var i = 0u; i < n; i = i + 1u) {
+    let w = (*words)[i];
+    var seen = false;
+    for (var j = 0u; j < units; j = j + 1u) {
+      if (unit_word[j] == w) {
+        seen = true;
+        break;
+      }
+    }
+    if (!seen) {
+      unit_word[units] = w;
+      units = units + 1u;
+      for (var q = 0u; q < per; q = q + 1u) {
+        let b = (w + q) & 31u;
+        banks[b] = banks[b] + 1u;
+      }
+    }
+  }
+  var wf = 1u;
+  for (var b = 0u; b < 32u; b = b + 1u) {
+    wf = max(wf, banks[b]);
+  }
+  return wf;
+}
+
 fn count(c: u32, li: u32) {
   let p = pattern_of(li, 6u);
   let T = pats[8u * p];
@@ -148,37 +183,12 @@ fn count(c: u32, li: u32) {
   let n = min(tpp, lanes - f * tpp);
   let per = max(1u, width / 4u);
   let g = cands[8u * c + 4u] + pats[8u * p + 4u];
-  // Each access is aligned at its width: below 4 bytes it lies in one word, from 4 bytes on it
-  // covers the `per` consecutive words (banks) of one aligned unit, and two accesses share
-  // words only if they are in the same unit. So the distinct first words of the accesses are
-  // the distinct units, and each adds one distinct word to each of its `per` banks.
-  var unit_word: array<u32, 32>;
-  var units = 0u;
-  var banks: array<u32, 32>;
+  var words: array<u32, 32>;
   for (var i = 0u; i < n; i = i + 1u) {
     let t = 32u * wp + f * tpp + i;
-    let w = e * swz(c, base[g + t + T * k * v]) / 4u;
-    var seen = false;
-    for (var j = 0u; j < units; j = j + 1u) {
-      if (unit_word[j] == w) {
-        seen = true;
-        break;
-      }
-    }
-    if (!seen) {
-      unit_word[units] = w;
-      units = units + 1u;
-      for (var q = 0u; q < per; q = q + 1u) {
-        let b = (w + q) & 31u;
-        banks[b] = banks[b] + 1u;
-      }
-    }
+    words[i] = e * swz(c, base[g + t + T * k * v]) / 4u;
   }
-  // the phase's wavefronts: the most distinct words in one bank
-  var wf = 1u;
-  for (var b = 0u; b < 32u; b = b + 1u) {
-    wf = max(wf, banks[b]);
-  }
+  let wf = phase_wavefronts(&words, n, per);
   let o = 2u * (c * params.patterns + p);
   atomicAdd(&out[o], wf);
   atomicAdd(&out[o + 1u], 1u);
@@ -200,4 +210,64 @@ fn main(@builtin(workgroup_id) wid: vec3<u32>,
   } else {
     count(q, li);
   }
+}
+
+// ---------------------------------------------------------------------------------------------
+// main_classes: the candidates search.ts prices from phase tables (fastPlan: a swizzle with
+// K = 0 that keeps the vectors of a base that holds them; src/memory/phases.ts). One invocation
+// per (job, phase class), a job being (candidate, pattern) with its table: a class whose varying
+// bits miss the swizzle's mask keeps the base's wavefronts (fact 2), any other is counted again
+// from its representative's leads; either way times its number of phases (fact 3).
+// params: cands = the number of jobs, per_cand = the invocations (Σ classes of the jobs).
+// cjobs: 8 words per job: mask, r, l (Sw(y) = y ^ (((y & mask) >> r) << l)), the table's word
+//   offset in ctab, its classes, the job's first invocation, 0, 0.
+// ctab: per table: e, width, classes, word offset of its leads, then 5 words per class: first
+//   lead, lanes, phases of the class, varying bits, wavefronts of the base; leads < 2^30 and
+//   the swizzle keeps them below 2^30 (checked by the host), so word indices fit in u32.
+// cout: per job, the wavefronts summed.
+
+@group(0) @binding(7) var<storage, read> cjobs: array<u32>;
+@group(0) @binding(8) var<storage, read> ctab: array<u32>;
+@group(0) @binding(9) var<storage, read_write> cout: array<atomic<u32>>;
+
+@compute @workgroup_size(WG)
+fn main_classes(@builtin(workgroup_id) wid: vec3<u32>,
+                @builtin(num_workgroups) nwg: vec3<u32>,
+                @builtin(local_invocation_index) lid: u32) {
+  let idx = (wid.y * nwg.x + wid.x) * WG + lid;
+  if (idx >= params.per_cand) {
+    return;
+  }
+  // the job of this invocation: the last j with cjobs[8j + 5] ≤ idx
+  var lo = 0u;
+  var hi = params.cands;
+  while (hi - lo > 1u) {
+    let mid = (lo + hi) >> 1u;
+    if (cjobs[8u * mid + 5u] <= idx) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  let jb = 8u * lo;
+  let mask = cjobs[jb];
+  let r = cjobs[jb + 1u];
+  let l = cjobs[jb + 2u];
+  let o = cjobs[jb + 3u];
+  let cr = o + 4u + 5u * (idx - cjobs[jb + 5u]);
+  let mult = ctab[cr + 2u];
+  if ((ctab[cr + 3u] & mask) == 0u) {
+    atomicAdd(&cout[lo], ctab[cr + 4u] * mult);
+    return;
+  }
+  let e = ctab[o];
+  let leads = ctab[o + 3u] + ctab[cr];
+  let n = ctab[cr + 1u];
+  var words: array<u32, 32>;
+  for (var i = 0u; i < n; i = i + 1u) {
+    let y = ctab[leads + i];
+    let s = y ^ (((y & mask) >> r) << l);
+    words[i] = select((s * e) / 4u, s * (e / 4u), e >= 4u);
+  }
+  atomicAdd(&cout[lo], phase_wavefronts(&words, n, max(1u, ctab[o + 1u] / 4u)) * mult);
 }

@@ -1,12 +1,17 @@
 /**
- * The conflict-free search on the GPU (shaders/conflicts.wgsl): every candidate and pattern of a
- * chunk in two dispatches (vector checks, then one invocation per phase slot), the same counts
- * as searchCpu. Takes a GPUDevice (Node: engine/device-node.ts; the page: navigator.gpu).
+ * The conflict-free search on the GPU (shaders/conflicts.wgsl), the same counts as searchCpu.
+ * The candidates searchCpu prices from phase tables (search.ts fastPlan: plain, or a swizzle
+ * with K = 0 that keeps the vectors) take one dispatch of main_classes, one invocation per
+ * (candidate, pattern, phase class); every other candidate and pattern two dispatches of main
+ * (vector checks, then one invocation per phase slot). Takes a GPUDevice (Node:
+ * engine/device-node.ts; the page: navigator.gpu).
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
-import { checkPatterns, groupCandidates, shortcut, vectorsHold, type AccessPattern, type CandidateResult } from './search.js';
+import { checkPatterns, fastPlan, groupCandidates, groupPlan, shortcut, vectorsHold, type AccessPattern, type CandidateResult, type FastPlan } from './search.js';
+import { BankScratch } from './banks.js';
+import type { PhaseTable } from './phases.js';
 
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
 const WG = 64;
@@ -15,16 +20,25 @@ const MAX_X = 65535;
 const BUDGET = 2 ** 26;
 
 export class GpuConflictSearch {
-  private pipeline: GPUComputePipeline | null = null;
+  private module: GPUShaderModule | null = null;
+  private pipelines = new Map<string, GPUComputePipeline>();
 
-  constructor(readonly device: GPUDevice) {}
+  /** `classes: false` (tests): every candidate through the two passes, none priced from its
+   *  phase tables */
+  constructor(
+    readonly device: GPUDevice,
+    private readonly opts: { classes?: boolean } = {},
+  ) {}
 
-  private pipe(): GPUComputePipeline {
-    return (this.pipeline ??= this.device.createComputePipeline({
-      layout: 'auto',
-      compute: { module: this.device.createShaderModule({ code: conflictsSource(), label: 'conflicts' }), entryPoint: 'main' },
-      label: 'conflicts',
-    }));
+  /** the pipeline of an entry point of conflicts.wgsl: `main` (the two passes) or `main_classes` */
+  private pipe(entryPoint = 'main'): GPUComputePipeline {
+    this.module ??= this.device.createShaderModule({ code: conflictsSource(), label: 'conflicts' });
+    let p = this.pipelines.get(entryPoint);
+    if (!p) {
+      p = this.device.createComputePipeline({ layout: 'auto', compute: { module: this.module, entryPoint }, label: `conflicts ${entryPoint}` });
+      this.pipelines.set(entryPoint, p);
+    }
+    return p;
   }
 
   /**
@@ -79,7 +93,19 @@ export class GpuConflictSearch {
       count += warps * t.values * 4;
     });
     const perCand = [check, count];
-    const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i));
+    // the candidates search.ts prices from phase tables go to main_classes; the others (and any
+    // whose swizzled leads could leave 32-bit word indices) to the two passes
+    const scratch = new BankScratch();
+    const planned: { i: number; plan: FastPlan }[] = [];
+    for (const g of usable) {
+      const gp = groupPlan(g, tvs, patterns, scratch);
+      for (const i of g.members) {
+        const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
+        if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
+      }
+    }
+    if (planned.length > 0 && this.opts.classes !== false) await this.priceClasses(planned, out);
+    const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i) && out[i] === undefined);
     const maxOf = new Map<number, number>(); // group base start → its largest base offset
     const fits = (i: number): boolean => {
       const c = cands[i]!;
@@ -140,6 +166,84 @@ export class GpuConflictSearch {
     return out;
   }
 
+  /** The planned candidates priced on the GPU from their phase tables (main_classes): one job
+   *  per candidate and pattern, one invocation per class of its table. */
+  private async priceClasses(planned: readonly { i: number; plan: FastPlan }[], out: CandidateResult[]): Promise<void> {
+    // every table once: e, width, classes, leads offset, 5 words per class, then its leads
+    const offsetOf = new Map<PhaseTable, number>();
+    const words: number[] = [];
+    const tableOffset = (t: PhaseTable): number => {
+      let o = offsetOf.get(t);
+      if (o !== undefined) return o;
+      o = words.length;
+      offsetOf.set(t, o);
+      const leads = o + 4 + 5 * t.classes;
+      words.push(t.e, t.width, t.classes, leads);
+      for (let q = 0; q < t.classes; q++) words.push(t.first[q]!, t.lanes[q]!, t.mult[q]!, t.vary[q]! >>> 0, t.count[q]!);
+      for (let x = 0; x < t.lead.length; x++) words.push(t.lead[x]! >>> 0);
+      return o;
+    };
+    const P = planned[0]!.plan.tables.length;
+    const jobs = new Uint32Array(8 * planned.length * P);
+    let total = 0;
+    planned.forEach(({ plan }, k) => {
+      plan.tables.forEach((t, p) => {
+        const j = k * P + p;
+        jobs.set([plan.bits.mask >>> 0, plan.bits.r, plan.bits.l, tableOffset(t), t.classes, total], 8 * j);
+        total += t.classes;
+      });
+    });
+    const sums = await this.dispatchClasses(jobs, planned.length * P, Uint32Array.from(words), total);
+    planned.forEach(({ i, plan }, k) => {
+      let wavefronts = 0;
+      let phases = 0;
+      let free = true;
+      plan.tables.forEach((t, p) => {
+        const r = sums[k * P + p]!;
+        wavefronts += r;
+        phases += t.phases;
+        if (r > t.phases) free = false;
+      });
+      out[i] = { wavefronts, phases, conflictFree: free };
+    });
+  }
+
+  private async dispatchClasses(jobs: Uint32Array, n: number, table: Uint32Array, total: number): Promise<Uint32Array> {
+    const d = this.device;
+    const mk = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
+      const b = d.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage, label });
+      d.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
+      return b;
+    };
+    const S = USAGE.STORAGE | USAGE.COPY_DST;
+    const params = mk(new Uint32Array([n, 0, 2, total]), USAGE.UNIFORM | USAGE.COPY_DST, 'conflicts classes params');
+    const bufs = [mk(jobs, S, 'conflicts class jobs'), mk(table, S, 'conflicts class tables'), mk(new Uint32Array(n), S | USAGE.COPY_SRC, 'conflicts class out')];
+    const pipe = this.pipe('main_classes');
+    const enc = d.createCommandEncoder({ label: 'conflicts classes' });
+    const groups = Math.max(1, Math.ceil(total / WG));
+    const gx = Math.min(groups, MAX_X);
+    const gy = Math.ceil(groups / gx);
+    if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
+    const bind = d.createBindGroup({
+      layout: pipe.getBindGroupLayout(0),
+      entries: [{ binding: 0, resource: { buffer: params } }, ...bufs.map((buffer, k) => ({ binding: 7 + k, resource: { buffer } }))],
+    });
+    const cp = enc.beginComputePass({ label: 'conflicts classes' });
+    cp.setPipeline(pipe);
+    cp.setBindGroup(0, bind);
+    cp.dispatchWorkgroups(gx, gy);
+    cp.end();
+    const sumsBuf = bufs[2]!;
+    const read = d.createBuffer({ size: sumsBuf.size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'conflicts classes read' });
+    enc.copyBufferToBuffer(sumsBuf, 0, read, 0, sumsBuf.size);
+    d.queue.submit([enc.finish()]);
+    await read.mapAsync(1);
+    const sums = new Uint32Array(read.getMappedRange().slice(0, 4 * n));
+    read.unmap();
+    for (const b of [...bufs, params, read]) b.destroy();
+    return sums;
+  }
+
   /** the two passes over n candidates; perCand: invocations per candidate of pass 0 and pass 1 */
   private async dispatch(cw: Uint32Array, n: number, ids: Uint32Array, pats: Uint32Array, P: number, base: Uint32Array, perCand: number[]): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
     const d = this.device;
@@ -187,4 +291,12 @@ export class GpuConflictSearch {
     for (const b of [...bufs, ...params, read]) b.destroy();
     return { flags: all.subarray(0, n * P), totals: all.subarray(n * P) };
   }
+}
+
+/** whether a candidate's swizzle keeps leads below 2^30 below 2^30 (its bits all lie below bit
+ *  30), so that main_classes' word indices fit in u32 */
+function swizzleBelow30(c: LayoutFunction): boolean {
+  if (!isComposed(c) || c.swizzle.bits === 0) return true;
+  const sw = c.swizzle;
+  return Math.max(sw.base + Math.max(0, sw.shift), sw.base + Math.max(0, -sw.shift)) + sw.bits <= 30;
 }

@@ -137,20 +137,25 @@ function instructionsOf(c: LayoutFunction, base: Float64Array, tvs: ThreadValues
 
 const phaseBuf = new Float64Array(WARP);
 
+/** The phase tables a candidate is priced from, one per pattern, and its swizzle's bits. */
+export interface FastPlan {
+  readonly bits: { mask: number; r: number; l: number };
+  readonly tables: PhaseTable[];
+}
+
 /**
- * A candidate priced from the phase tables of its base (phases.ts): a plain candidate or a
- * swizzle with K = 0 over a base that holds the widest vectors of every pattern; its vector
- * width is the widest the swizzle keeps (the explicit v must be kept). Null otherwise (the
+ * The tables a candidate is priced from (phases.ts): a plain candidate or a swizzle with K = 0
+ * over a base that holds the widest vectors of every pattern; per pattern the table of the
+ * widest vector width the swizzle keeps (the explicit v must be kept). Null otherwise (the
  * general path answers, with the error of a vector the candidate breaks).
  */
-function fastCandidate(
+export function fastPlan(
   c: LayoutFunction,
   holds: readonly boolean[],
   wide: readonly number[],
   patterns: readonly AccessPattern[],
   tableAt: (p: number, w: number) => PhaseTable | null,
-  scratch: BankScratch,
-): CandidateResult | null {
+): FastPlan | null {
   let bits = { mask: 0, r: 0, l: 0 };
   if (isComposed(c)) {
     if (c.offset !== 0) return null;
@@ -158,9 +163,7 @@ function fastCandidate(
     if (b === null) return null;
     bits = b;
   }
-  let wavefronts = 0;
-  let phases = 0;
-  let free = true;
+  const tables: PhaseTable[] = [];
   for (let p = 0; p < patterns.length; p++) {
     if (!holds[p]) return null;
     let table: PhaseTable | null = null;
@@ -174,12 +177,46 @@ function fastCandidate(
       if (patterns[p]!.v !== undefined) return null;
     }
     if (table === null) return null;
-    const r = swizzledWavefronts(table, bits, scratch, phaseBuf);
+    tables.push(table);
+  }
+  return { bits, tables };
+}
+
+/** A candidate priced from its plan: the wavefronts of every pattern's table summed. */
+function priceFast(plan: FastPlan, scratch: BankScratch): CandidateResult {
+  let wavefronts = 0;
+  let phases = 0;
+  let free = true;
+  for (const table of plan.tables) {
+    const r = swizzledWavefronts(table, plan.bits, scratch, phaseBuf);
     wavefronts += r;
     phases += table.phases;
     if (r > table.phases) free = false;
   }
   return { wavefronts, phases, conflictFree: free };
+}
+
+/** What the candidates of one group share: per pattern the widest vector it allows, whether
+ *  the base holds it, the largest base offset, and the phase tables by width (built when first
+ *  needed). */
+export interface GroupPlan {
+  readonly wide: number[];
+  readonly holds: boolean[];
+  readonly maxBase: number[];
+  tableAt(p: number, w: number): PhaseTable | null;
+}
+
+export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: readonly AccessPattern[], scratch: BankScratch): GroupPlan {
+  const wide = patterns.map((p) => p.v ?? 16 / p.e);
+  const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
+  const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
+  const tables = patterns.map(() => new Map<number, PhaseTable | null>());
+  const tableAt = (p: number, w: number): PhaseTable | null => {
+    const m = tables[p]!;
+    if (!m.has(w)) m.set(w, phaseTable(g.base[p] as Float64Array, tvs[p]!, patterns[p]!.e, w, scratch));
+    return m.get(w)!;
+  };
+  return { wide, holds, maxBase, tableAt };
 }
 
 /**
@@ -192,22 +229,12 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
   for (const g of groupCandidates(cands, tvs)) {
-    // per pattern: the widest vector it allows, whether the base holds it, the largest offset
-    const wide = patterns.map((p) => p.v ?? 16 / p.e);
-    const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
-    const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
-    // per pattern, the phase tables of the base by vector width (built when first needed)
-    const tables = patterns.map(() => new Map<number, PhaseTable | null>());
-    const tableAt = (p: number, w: number): PhaseTable | null => {
-      const m = tables[p]!;
-      if (!m.has(w)) m.set(w, phaseTable(g.base[p] as Float64Array, tvs[p]!, patterns[p]!.e, w, scratch));
-      return m.get(w)!;
-    };
+    const { wide, holds, maxBase, tableAt } = groupPlan(g, tvs, patterns, scratch);
     for (const i of g.members) {
       const c = cands[i]!;
-      const fast = fastCandidate(c, holds, wide, patterns, tableAt, scratch);
-      if (fast !== null) {
-        out[i] = fast;
+      const plan = fastPlan(c, holds, wide, patterns, tableAt);
+      if (plan !== null) {
+        out[i] = priceFast(plan, scratch);
         continue;
       }
       let wavefronts = 0;

@@ -84,13 +84,19 @@ describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
     expect(conflictsSource() === file, 'src/memory/conflicts-wgsl.ts is stale: regenerate its COPY').toBe(true);
   });
   it('answers exactly as the CPU: every swizzle of the 8×64 and 128×64 tiles, other candidates, explicit vectors', async () => {
-    const gpu = new GpuConflictSearch(dev.device);
-    const small = parseLayout('(8,64):(64,1)');
-    const cands: LayoutFunction[] = [...swizzleCandidates(small), small, parseLayout('(8,64):(1,8)'), makeComposed(makeSwizzle(2, 3, -4), 8, small)];
-    expect(strip(await gpu.search(cands, SMALL))).toEqual(strip(searchCpu(cands, SMALL)));
-    const explicit: AccessPattern[] = [{ ...SMALL[0]!, v: 8 }, { tv: parseLayout('(32,16):(1,32)'), e: 4, v: 1 }];
-    expect(strip(await gpu.search(cands, explicit))).toEqual(strip(searchCpu(cands, explicit)));
-    const big = swizzleCandidates(parseLayout('(128,64):(64,1)')).filter((_, i) => i % 8 === 0); // a slice: lavapipe is slow
-    expect(strip(await gpu.search(big, BIG))).toEqual(strip(searchCpu(big, BIG)));
-  }, 120_000);
+    // with the phase classes (main_classes) for the candidates they price, and with the two
+    // passes alone for every candidate
+    for (const gpu of [new GpuConflictSearch(dev.device), new GpuConflictSearch(dev.device, { classes: false })]) {
+      const small = parseLayout('(8,64):(64,1)');
+      const cands: LayoutFunction[] = [...swizzleCandidates(small), small, parseLayout('(8,64):(1,8)'), makeComposed(makeSwizzle(2, 3, -4), 8, small)];
+      expect(strip(await gpu.search(cands, SMALL))).toEqual(strip(searchCpu(cands, SMALL)));
+      const explicit: AccessPattern[] = [{ ...SMALL[0]!, v: 8 }, { tv: parseLayout('(32,16):(1,32)'), e: 4, v: 1 }];
+      expect(strip(await gpu.search(cands, explicit))).toEqual(strip(searchCpu(cands, explicit)));
+      const big = swizzleCandidates(parseLayout('(128,64):(64,1)')).filter((_, i) => i % 8 === 0); // a slice: lavapipe is slow
+      expect(strip(await gpu.search(big, BIG))).toEqual(strip(searchCpu(big, BIG)));
+    }
+    // the whole 128×64 search, through the classes
+    const all = swizzleCandidates(parseLayout('(128,64):(64,1)'));
+    expect(strip(await new GpuConflictSearch(dev.device).search(all, BIG))).toEqual(strip(searchCpu(all, BIG)));
+  }, 180_000);
 });

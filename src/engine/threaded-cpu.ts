@@ -20,11 +20,10 @@ import { checkComposeArgs, CpuBackend } from './cpu.js';
 import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
 import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from './prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
+import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
 
-/** offsets per bitmap window (bits): 128 MiB per part */
+/** offsets per bitmap window at most (bits: 128 MiB) */
 const WINDOW_BITS = 2 ** 30;
-/** the parts' bitmaps together: at most 2^33 bits (1 GiB) */
-const BITMAP_BUDGET = 2 ** 33;
 /** indices per part at least */
 const MIN_PART = 1 << 20;
 
@@ -51,6 +50,8 @@ export class ThreadedCpuBackend implements Backend {
   private readonly minParallel: number;
   private readonly minPart: number;
   private readonly windowBits: number;
+  /** blocks of the windows' pruned walks: at least this many indices */
+  private readonly pruneBlock: number;
   private poolRef: WorkerPool | null;
   private readonly lazyWorkers: { afterMs: number; minLeftMs: number } | null;
 
@@ -64,6 +65,7 @@ export class ThreadedCpuBackend implements Backend {
     this.minParallel = o.minParallel ?? 2 ** 21;
     this.minPart = o.minPart ?? MIN_PART;
     this.windowBits = o.windowBits ?? WINDOW_BITS;
+    this.pruneBlock = Math.min(MIN_BLOCK, this.minPart);
     this.poolRef = o.pool ?? null;
     this.lazyWorkers = o.lazyWorkers === undefined ? LAZY_WORKERS : o.lazyWorkers;
   }
@@ -139,43 +141,71 @@ export class ThreadedCpuBackend implements Backend {
     return { count: hi - lo, sum, min, max };
   }
 
+  /**
+   * check_compact by windows of offsets: [0, span) (span = min(size, cosize): nothing else can
+   * be hit in range) cut into about 4 windows per thread, each a task that walks only the index
+   * blocks of the stride-sorted layout that can reach it (window-plan.ts) into its own bitmap,
+   * so that the windows together walk about one pass and hold one bit per offset, as the
+   * single-threaded check does, with no merge. The hits below size are the set bits plus the
+   * collisions, so outOfRange = size − Σ hits; its witness (the least out-of-range index) and a
+   * collision's (the least and greatest preimage of the least colliding offset) take one more
+   * threaded walk each, only when needed.
+   */
   async checkCompact(l: Layout, opts?: RunOptions): Promise<CompactReport> {
     if (!this.plain(l)) return this.base.checkCompact(l, opts);
     const p = prepare(l);
     const size = p.size;
-    if (size < this.minParallel) return this.base.checkCompact(l, opts);
-    const f = flatSpec(l);
+    if (size < this.minParallel || size > ENUMERATE_LIMIT) return this.base.checkCompact(l, opts);
     const deadline = this.deadlineOf(opts);
-    // one part per thread, each with its own bitmap of the window (no locked operations);
-    // the bitmaps together stay within BITMAP_BUDGET bits
-    const ranges = splitRange(0, size, this.threads, Math.min(this.minPart, size));
-    const wn = Math.max(32, Math.min(size, this.windowBits, Math.floor(BITMAP_BUDGET / ranges.length / 32) * 32));
-    // more offsets than one window of bitmaps: the single-threaded backend's pruned windows walk
-    // about one pass in all (window-plan.ts), where threads would re-walk the domain per window
-    if (size > wn) return this.base.checkCompact(l, opts);
-    const words = Math.ceil(wn / 32);
-    let oor = 0;
-    let oorW = -1;
+    const span = Math.min(size, p.cosize);
+    const k = Math.max(this.threads * 4, Math.ceil(span / this.windowBits));
+    const wn = Math.max(32, Math.ceil(span / k / 32) * 32);
+    const sorted = sortedByStride(p);
+    const spec: FlatSpec = { shapes: [...sorted.shapes], strides: [...sorted.strides] };
+    // one task per window that some block reaches; its "range" is its share of the blocks
+    // walked in all (progress and what-completed messages count indices walked)
+    const windows: { w0: number; len: number; blocks: number[] }[] = [];
+    const ranges: [number, number][] = [];
+    let walked = 0;
+    for (let w0 = 0; w0 < span; w0 += wn) {
+      const len = Math.min(wn, span - w0);
+      const bl = windowBlocks(sorted, w0, len, this.pruneBlock);
+      const n = blocksLength(bl);
+      if (n === 0) continue;
+      windows.push({ w0, len, blocks: bl });
+      ranges.push([walked, walked + n]);
+      walked += n;
+    }
+    const at = new Map(ranges.map(([lo], i) => [lo, windows[i]!]));
+    const parts = await this.run<{ hits: number; coll: number; collV: number }>(
+      'compactWindow',
+      ranges,
+      (lo) => {
+        const w = at.get(lo)!;
+        return { l: spec, blocks: w.blocks, bits: new SharedArrayBuffer(Math.ceil(w.len / 32) * 4), w0: w.w0, wn: w.len };
+      },
+      opts,
+      deadline,
+      0,
+      walked,
+    );
+    let hits = 0;
     let coll = 0;
     let collV = Infinity;
-    const maps = ranges.map(() => new SharedArrayBuffer(words * 4));
-    const parts = await this.run<CompactPart>('compact', ranges, (lo) => ({ l: f, bits: maps[ranges.findIndex((r) => r[0] === lo)]!, w0: 0, wn, countOor: true }), opts, deadline, 0, size);
     for (const r of parts) {
-      oor += r.oor;
-      if (r.oorW >= 0 && (oorW < 0 || r.oorW < oorW)) oorW = r.oorW;
+      hits += r.hits;
       coll += r.coll;
       collV = Math.min(collV, r.collV);
     }
-    if (maps.length > 1) {
-      const merged = await this.run<{ coll: number; collV: number }>('compactMerge', splitRange(0, words, this.threads, 1 << 12), () => ({ bitmaps: maps, w0: 0 }), { ...opts, onProgress: undefined }, deadline, 0, words);
-      for (const r of merged) {
-        coll += r.coll;
-        collV = Math.min(collV, r.collV);
-      }
-    }
+    const oor = size - hits;
+    const f = flatSpec(l);
     let witness: CompactReport['witness'] = null;
-    if (oor > 0) witness = [oorW];
-    else if (coll > 0) {
+    if (oor > 0) {
+      // the least out-of-range index, in the layout's own order
+      const none = new SharedArrayBuffer(4);
+      const found = await this.run<CompactPart>('compact', this.parts(0, size), () => ({ l: f, bits: none, w0: 0, wn: 0, countOor: true }), opts, deadline, 0, size);
+      witness = [Math.min(...found.filter((r) => r.oorW >= 0).map((r) => r.oorW))];
+    } else if (coll > 0) {
       const found = await this.run<{ first: number; last: number }>('find', this.parts(0, size), () => ({ l: f, v: collV }), opts, deadline, 0, size);
       let first = -1;
       let last = -1;

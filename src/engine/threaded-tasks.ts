@@ -49,8 +49,8 @@ export interface DigestPart {
 /**
  * Part of check_compact over the indices [lo, hi): offsets in the window [w0, w0 + wn) are
  * marked in this part's own bitmap (shared memory, but written by this thread only, so plain
- * stores suffice: no locked operation per index). Collisions within the part are counted here;
- * those between parts by `compactMerge`.
+ * stores suffice: no locked operation per index). Collisions within the part are counted here.
+ * The threaded check runs it with an empty window to find the least out-of-range index.
  */
 export interface CompactPart {
   /** #x in [lo, hi) with Φ(x) ≥ size (counted when countOor) */
@@ -92,28 +92,28 @@ export const handlers = {
    * j ≥ 1 parts adds j − 1 (so, with the parts' own counts, every offset hit m times adds
    * m − 1); the least offset marked by two parts or more.
    */
-  compactMerge(p: { bitmaps: SharedArrayBuffer[]; lo: number; hi: number; w0: number }, ctx: TaskCtx): { coll: number; collV: number } {
-    const maps = p.bitmaps.map((m) => new Uint32Array(m));
-    let coll = 0;
-    let collV = Infinity;
-    for (let w = p.lo; w < p.hi; w++) {
-      let acc = 0;
-      let dup = 0;
-      let sum = 0;
-      for (let t = 0; t < maps.length; t++) {
-        const x = maps[t]![w]!;
-        if (x === 0) continue;
-        dup |= acc & x;
-        acc |= x;
-        sum += popcount(x);
-      }
-      if (dup === 0) continue;
-      coll += sum - popcount(acc);
-      if (collV === Infinity) collV = p.w0 + w * 32 + (31 - Math.clz32(dup & -dup));
-      if (((w - p.lo) & 0xffff) === 0) ctx.progress(w - p.lo);
+  /**
+   * One window [w0, w0 + wn) of a threaded check_compact: the index blocks (pairs lo, n) of the
+   * stride-sorted layout `l` whose offsets can land in it (window-plan.ts), marked in this
+   * window's own bitmap; out-of-range offsets are not counted here (the caller derives them
+   * from the hits). Returns the hits (set bits plus collisions) and the collisions.
+   */
+  compactWindow(p: { l: FlatSpec; blocks: number[]; bits: SharedArrayBuffer; w0: number; wn: number }, ctx: TaskCtx): { hits: number; coll: number; collV: number } {
+    const c = cpu.compiled(layoutOf(p.l));
+    const bits = new Uint32Array(p.bits);
+    const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: false };
+    let done = 0;
+    for (let i = 0; i < p.blocks.length; i += 2) {
+      const lo = p.blocks[i]!;
+      const n = p.blocks[i + 1]!;
+      blocks(lo, lo + n, { deadline: ctx.deadline, progress: (d) => ctx.progress(done + d) }, (s, m) => c.compact(s, m, bits, p.w0, p.wn, st));
+      done += n;
     }
-    return { coll, collV };
+    let set = 0;
+    for (let i = 0; i < bits.length; i++) set += popcount(bits[i]!);
+    return { hits: set + st.coll, coll: st.coll, collV: st.collV };
   },
+
 
   find(p: { l: FlatSpec; lo: number; hi: number; v: number }, ctx: TaskCtx): { first: number; last: number } {
     const c = cpu.compiled(layoutOf(p.l));

@@ -100,6 +100,8 @@ async function main(): Promise<void> {
     { name: 'verify compact --enumerate --size 64 --max-rank 3', args: ['verify', 'compact', '--enumerate', '--size', '64', '--max-rank', '3', '--backend', 'cpu', '--json'], n: 0, unit: 'candidates' },
     { name: `verify law:coalesce --random ${quick ? 20000 : 100000} --seed 7`, args: ['verify', 'law:coalesce', '--random', quick ? '20000' : '100000', '--seed', '7', '--backend', 'cpu', '--json'], n: quick ? 20000 : 100000, unit: 'candidates' },
     { name: `check compact ${big}`, args: ['check', 'compact', big, '--backend', 'cpu', '--json'], n: nBig, unit: 'indices' },
+    // 2^28 offsets, column-major: past the single-threaded byte map, windows of offsets per thread
+    ...(quick ? [] : [{ name: 'check compact (16384,16384):(16384,1)', args: ['check', 'compact', '(16384,16384):(16384,1)', '--backend', 'cpu', '--json'], n: 2 ** 28, unit: 'indices' }]),
     { name: `digest ${big}`, args: ['digest', big, '--backend', 'cpu', '--json'], n: nBig, unit: 'indices' },
   ];
   const rows: Row[] = [];

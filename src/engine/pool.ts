@@ -54,9 +54,9 @@ export interface RunTasksOptions<R> {
   /** whether this thread takes a share of the tasks (default true): size − 1 workers then */
   inline?: boolean;
   /**
-   * With `inline`: start the workers only once this thread has run two tasks or more, for
-   * `afterMs` at least, and the tasks left would take it `minLeftMs` more at the pace of its
-   * last task (the first ones run before the code is compiled). A job that ends
+   * With `inline`: start the workers only once this thread has run two tasks or more (or one
+   * that took 2·afterMs), for `afterMs` at least, and the tasks left would take it `minLeftMs`
+   * more at the pace of its last task (the first ones run before the code is compiled). A job that ends
    * sooner runs on this thread alone, as booting and warming a thread (tens of milliseconds
    * of both cores on a small machine) would cost it more than sharing saves.
    */
@@ -256,7 +256,9 @@ export class WorkerPool {
         while (!failed && next < tasks.length) {
           await new Promise<void>((r) => setImmediate(r));
           if (failed || next >= tasks.length) return;
-          if (!started && o.lazyWorkers && localDone > 1) {
+          // (after one task already when it was long: only short first tasks run uncompiled code
+          // long enough to mislead)
+          if (!started && o.lazyWorkers && (localDone > 1 || (localDone === 1 && lastTask >= 2 * o.lazyWorkers.afterMs))) {
             // the pace of the last task (the first ones run before the code is compiled)
             if (performance.now() - t0 >= o.lazyWorkers.afterMs && lastTask * (tasks.length - next) >= o.lazyWorkers.minLeftMs) startWorkers();
             if (next >= tasks.length) return; // the workers took the rest

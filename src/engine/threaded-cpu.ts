@@ -33,7 +33,8 @@ const flatSpec = (l: Layout): FlatSpec => {
 };
 
 export interface ThreadedOptions {
-  /** below this many indices the single-threaded backend answers (default 2^21) */
+  /** below this many indices the single-threaded backend answers (default 2^21; 2^27 for
+   *  check_compact, whose single-threaded byte map is faster up to there) */
   minParallel?: number;
   /** indices per part at least (default 2^20; tests use small parts) */
   minPart?: number;
@@ -48,6 +49,8 @@ export interface ThreadedOptions {
 export class ThreadedCpuBackend implements Backend {
   readonly info: BackendInfo;
   private readonly minParallel: number;
+  /** check_compact below this many indices: the single-threaded backend (default 2^27) */
+  private readonly minCompact: number;
   private readonly minPart: number;
   private readonly windowBits: number;
   /** blocks of the windows' pruned walks: at least this many indices */
@@ -63,6 +66,7 @@ export class ThreadedCpuBackend implements Backend {
   ) {
     this.info = { ...base.info, adapter: `${base.info.adapter}, ${threads} threads` };
     this.minParallel = o.minParallel ?? 2 ** 21;
+    this.minCompact = o.minParallel ?? 2 ** 27;
     this.minPart = o.minPart ?? MIN_PART;
     this.windowBits = o.windowBits ?? WINDOW_BITS;
     this.pruneBlock = Math.min(MIN_BLOCK, this.minPart);
@@ -155,7 +159,8 @@ export class ThreadedCpuBackend implements Backend {
     if (!this.plain(l)) return this.base.checkCompact(l, opts);
     const p = prepare(l);
     const size = p.size;
-    if (size < this.minParallel || size > ENUMERATE_LIMIT) return this.base.checkCompact(l, opts);
+    // up to 2^27 offsets the single-threaded check's byte map beats bitmaps on any thread count here
+    if (size < this.minCompact || size > ENUMERATE_LIMIT) return this.base.checkCompact(l, opts);
     const deadline = this.deadlineOf(opts);
     const span = Math.min(size, p.cosize);
     const k = Math.max(this.threads * 4, Math.ceil(span / this.windowBits));

@@ -5,7 +5,6 @@
  * small analogues). Outcomes are asserted, never wall time; the large ones run under a
  * deadline so that a regression answers `timeout` instead of hanging the suite.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compose } from '../../src/algebra/compose.js';
 import { withDeadline } from '../../src/algebra/deadline.js';
@@ -29,19 +28,9 @@ import {
   type BL,
 } from '../helpers/brute.js';
 import { ok, op } from './_run.js';
+import { runs, seededRuns } from '../helpers/seeds.js';
 
-const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 0x5eed2027;
-const SCALE = process.env.FC_RUNS ? Number(process.env.FC_RUNS) / 100 : 1;
-const runs = (n: number): number => Math.max(1, Math.round(n * SCALE));
-
-function forSeeds(n: number, body: (rng: () => number) => void): void {
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: 0x7fffffff }), (s) => {
-      body(mulberry32(s));
-    }),
-    { numRuns: runs(n), seed: SEED },
-  );
-}
+const forSeeds = seededRuns(0x5eed2027);
 
 /** compose under a generous deadline: the answer, or the error's kind and message. */
 function composeOutcome(b: string, a: string): { c: Layout } | { kind: string; message: string } {

@@ -5,7 +5,6 @@
  * counterexample is reported with the layouts it failed on (in the assertion message).
  * FC_SEED=<n> reruns with another fast-check seed; FC_RUNS=<n> scales the runs.
  */
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from '../../src/algebra/coalesce.js';
 import { complement, isComplementable, isNComplementable } from '../../src/algebra/complement.js';
@@ -33,7 +32,6 @@ import {
   isTractableSpec,
   layoutEq,
   layoutsWithFunction,
-  mulberry32,
   nestRandom,
   phiB,
   pick,
@@ -56,20 +54,10 @@ import {
   type BL,
   type Tup,
 } from '../helpers/brute.js';
-
-const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 0x5eed2026;
-const SCALE = process.env.FC_RUNS ? Number(process.env.FC_RUNS) / 100 : 1;
-const runs = (n: number): number => Math.max(1, Math.round(n * SCALE));
+import { runs, seededRuns } from '../helpers/seeds.js';
 
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
-function forSeeds(n: number, body: (rng: () => number) => void): void {
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: 0x7fffffff }), (s) => {
-      body(mulberry32(s));
-    }),
-    { numRuns: runs(n), seed: SEED },
-  );
-}
+const forSeeds = seededRuns(0x5eed2026);
 
 
 /** Replace random subtrees of a shape by their size, keeping it refined by the original

@@ -3,24 +3,14 @@
  * a brute-force by-mode application over test/helpers/brute.ts (exhaustive composites), and
  * evaluation at nested coordinates. Nothing here imports src/.
  */
-import fc from 'fast-check';
-import { mulberry32, phiB, pick, randInt, rankB, showL, showT, sizeB, sizeT, type BL, type Tup } from '../helpers/brute.js';
+import { phiB, pick, randInt, rankB, showL, showT, sizeB, sizeT, type BL, type Tup } from '../helpers/brute.js';
+import { seededRuns } from '../helpers/seeds.js';
 
 /** A tiler as test data: a one-dimensional layout, a by-mode list, or `_`. */
 export type BT = { layout: BL } | { items: BT[] } | '_';
 
-export const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : 0x7113_2026;
-const SCALE = process.env.FC_RUNS ? Number(process.env.FC_RUNS) / 100 : 1;
-
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
-export function forSeeds(n: number, body: (rng: () => number) => void): void {
-  fc.assert(
-    fc.property(fc.integer({ min: 0, max: 0x7fffffff }), (s) => {
-      body(mulberry32(s));
-    }),
-    { numRuns: Math.max(1, Math.round(n * SCALE)), seed: SEED },
-  );
-}
+export const forSeeds = seededRuns(0x7113_2026);
 
 /** mode_i(L), 1-based; a depth-0 layout is its own mode (SPEC §2). */
 export function modeB(l: BL, i: number): BL {

@@ -3,12 +3,12 @@
  * written to and read from workgroup memory through M, against the identity layout, with the
  * predicted wavefronts beside the measured time (src/bench/smem.ts). Needs a WebGPU adapter.
  */
-import { LayoutError } from '../algebra/errors.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { formatSmem, runSmem } from '../bench/smem.js';
 import { parseOptions, Usage } from './args.js';
+import { benchError } from './bench.js';
 
 const HELP = `layoutgpu bench --smem <M> --tv <TV> --elem <e> [--vec v] [--iters N] [--json]
 
@@ -44,16 +44,7 @@ export async function runSmemCommand(argv: string[], io: { stdout: (s: string) =
     io.stdout(a.flags.has('--json') ? JSON.stringify(r, null, 2) + '\n' : formatSmem(r, formatLayoutFunction(m)));
     return r.runs.every((x) => x.mismatches === 0) ? 0 : 1;
   } catch (e) {
-    if (e instanceof Usage) {
-      io.stderr(`layoutgpu: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof LayoutError) {
-      io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-      return e.kind === 'gpu' ? 1 : 2;
-    }
-    io.stderr(`layoutgpu: bench --smem: ${e instanceof Error ? e.message : String(e)}\n`);
-    return 1;
+    return benchError(e, io, 'bench --smem');
   } finally {
     release?.();
   }

@@ -110,28 +110,34 @@ async function run(argv: string[], io: BenchIo): Promise<number> {
     io.stdout(a.flags.has('--json') ? JSON.stringify(report, null, 2) + '\n' : renderTable(report));
     return 0;
   } catch (e) {
-    if (e instanceof Usage) {
-      io.stderr(`layoutgpu: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof LayoutError) {
-      io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-      return e.kind === 'gpu' ? 1 : 2;
-    }
-    if (e instanceof BenchVerifyError) {
-      io.stderr(`layoutgpu: bench: kernel output is wrong: ${e.message}\n`);
-      return 1;
-    }
-    const msg = e instanceof Error ? e.message : String(e);
-    if (/ENOENT|EACCES|EISDIR/.test(msg)) {
-      io.stderr(`layoutgpu: ${msg}\n`);
-      return 2;
-    }
-    io.stderr(`layoutgpu: bench: ${msg}\n`);
-    return 1;
+    return benchError(e, io, 'bench');
   } finally {
     release?.();
   }
+}
+
+/** The exit code of a failed bench (`what`: the command, for the last resort message): usage
+ *  and bad input 2, a wrong kernel output, a GPU failure or anything else 1; one stderr line. */
+export function benchError(e: unknown, io: Pick<BenchIo, 'stderr'>, what: string): number {
+  if (e instanceof Usage) {
+    io.stderr(`layoutgpu: ${e.message}\n`);
+    return 2;
+  }
+  if (e instanceof LayoutError) {
+    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
+    return e.kind === 'gpu' ? 1 : 2;
+  }
+  if (e instanceof BenchVerifyError) {
+    io.stderr(`layoutgpu: ${what}: kernel output is wrong: ${e.message}\n`);
+    return 1;
+  }
+  const msg = e instanceof Error ? e.message : String(e);
+  if (/ENOENT|EACCES|EISDIR/.test(msg)) {
+    io.stderr(`layoutgpu: ${msg}\n`);
+    return 2;
+  }
+  io.stderr(`layoutgpu: ${what}: ${msg}\n`);
+  return 1;
 }
 
 export const benchCommand = {

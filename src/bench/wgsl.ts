@@ -79,6 +79,21 @@ function phiSource(shapes: readonly number[], strides: readonly number[]): strin
   return genPhi('phi', p, false).source;
 }
 
+/** A grid-stride kernel: the bindings, then main with thread t visiting t, t + G, … below
+ *  `limit` (G = num_workgroups.x · BENCH_WG), running `body` for each. */
+function gridStride(bindings: string[], body: string[], limit = 'N'): string[] {
+  return [
+    ...bindings,
+    `@compute @workgroup_size(${BENCH_WG})`,
+    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
+    `  let grid = nwg.x * ${BENCH_WG}u;`,
+    `  for (var t = gid.x; t < ${limit}; t = t + grid) {`,
+    ...body,
+    '  }',
+    '}',
+  ];
+}
+
 export function kernelSource(spec: KernelSpec): string {
   const E = elemType(spec.elemBytes);
   const n = spec.n;
@@ -91,7 +106,6 @@ export function kernelSource(spec: KernelSpec): string {
     `fn flat_wg(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`,
   ];
   const args = '@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32';
-  const gsArgs = '@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>';
   const body: string[] = [];
   switch (spec.kind) {
     case 'copy':
@@ -103,15 +117,11 @@ export function kernelSource(spec: KernelSpec): string {
       const words = spec.kind === 'copy' && (n * spec.elemBytes) % 16 === 0;
       const T = words ? 'vec4<u32>' : E;
       body.push(
-        `@group(0) @binding(0) var<storage, read> src: array<${T}>;`,
-        `@group(0) @binding(1) var<storage, read_write> dst: array<${T}>;`,
-        `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${gsArgs}) {`,
-        `  let grid = nwg.x * ${BENCH_WG}u;`,
-        `  for (var t = gid.x; t < ${words ? `${(n * spec.elemBytes) / 16}u` : 'N'}; t = t + grid) {`,
-        spec.kind === 'copy' ? '    dst[t] = src[t];' : spec.kind === 'gather' ? '    dst[t] = src[phi(t)];' : '    dst[phi(t)] = src[t];',
-        '  }',
-        '}',
+        ...gridStride(
+          [`@group(0) @binding(0) var<storage, read> src: array<${T}>;`, `@group(0) @binding(1) var<storage, read_write> dst: array<${T}>;`],
+          [spec.kind === 'copy' ? '    dst[t] = src[t];' : spec.kind === 'gather' ? '    dst[t] = src[phi(t)];' : '    dst[phi(t)] = src[t];'],
+          words ? `${(n * spec.elemBytes) / 16}u` : 'N',
+        ),
       );
       break;
     }
@@ -137,33 +147,20 @@ export function kernelSource(spec: KernelSpec): string {
       break;
     }
     case 'eval':
-      body.push(
-        '@group(0) @binding(0) var<storage, read> unused: array<u32>;',
-        '@group(0) @binding(1) var<storage, read_write> out: array<u32>;',
-        `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${gsArgs}) {`,
-        `  let grid = nwg.x * ${BENCH_WG}u;`,
-        '  for (var t = gid.x; t < N; t = t + grid) {',
-        '    out[t] = phi(t);',
-        '  }',
-        '}',
-      );
+      body.push(...gridStride(['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> out: array<u32>;'], ['    out[t] = phi(t);']));
       break;
     case 'compact':
       body.push(
-        '@group(0) @binding(0) var<storage, read> unused: array<u32>;',
-        '@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;',
-        `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${gsArgs}) {`,
-        `  let grid = nwg.x * ${BENCH_WG}u;`,
-        '  for (var t = gid.x; t < N; t = t + grid) {',
-        '    let v = phi(t);',
-        '    if (v >= N) { atomicAdd(&dst[0], 1u); continue; }',
-        '    let m = 1u << (v & 31u);',
-        '    let old = atomicOr(&dst[4u + (v >> 5u)], m);',
-        '    if ((old & m) != 0u) { atomicAdd(&dst[1], 1u); }',
-        '  }',
-        '}',
+        ...gridStride(
+          ['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;'],
+          [
+            '    let v = phi(t);',
+            '    if (v >= N) { atomicAdd(&dst[0], 1u); continue; }',
+            '    let m = 1u << (v & 31u);',
+            '    let old = atomicOr(&dst[4u + (v >> 5u)], m);',
+            '    if ((old & m) != 0u) { atomicAdd(&dst[1], 1u); }',
+          ],
+        ),
       );
       break;
     case 'reduce': {

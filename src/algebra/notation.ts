@@ -198,18 +198,26 @@ export function parseLayout(text: string, what = 'layout', unbounded = false): L
  *  (SPEC §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
  *  layout's validation refuses it with `overflow`. Example: colMajorStride([4, [2, 3]]) = [1, [4, 8]]. */
 export function colMajorStride(shape: Tuple): Tuple {
-  return colFrom(shape, { run: 1 });
+  return majorFrom(shape, { run: 1 }, false);
 }
 
-/** The column-major strides of s, the running product in `at.run`. */
-function colFrom(s: Tuple, at: { run: number }): Tuple {
+/** Row-major strides (CuTe `LayoutRight`): each entry's stride is the product of the entries
+ *  after it. Example: rowMajorStride([4, [2, 3]]) = [6, [3, 1]]. */
+export function rowMajorStride(shape: Tuple): Tuple {
+  return majorFrom(shape, { run: 1 }, true);
+}
+
+/** The compact strides of s, the running product in `at.run`, first entry first (column-major)
+ *  or last entry first (row-major). */
+function majorFrom(s: Tuple, at: { run: number }, lastFirst: boolean): Tuple {
   if (typeof s === 'number') {
     const d = at.run;
     at.run *= s;
     return d;
   }
   const out: Tuple[] = new Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = colFrom(s[i]!, at);
+  if (lastFirst) for (let i = s.length - 1; i >= 0; i--) out[i] = majorFrom(s[i]!, at, true);
+  else for (let i = 0; i < s.length; i++) out[i] = majorFrom(s[i]!, at, false);
   return out;
 }
 

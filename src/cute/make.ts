@@ -6,7 +6,7 @@
 import { MAX_EXACT } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
 import { makeLayout, type Layout } from '../algebra/layout.js';
-import { colMajorStride, formatTuple } from '../algebra/notation.js';
+import { colMajorStride, formatTuple, rowMajorStride } from '../algebra/notation.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 
@@ -14,22 +14,6 @@ import type { Tuple } from '../algebra/tuple.js';
  *  nested tuple of integers congruent to the shape (CuTe's `Step`). */
 export type LayoutOrder = 'col' | 'row' | Tuple;
 
-/** Row-major strides: each entry's stride is the product of the entries after it. */
-function rowMajorStride(shape: Tuple): Tuple {
-  return rowFrom(shape, { run: 1 });
-}
-
-/** The row-major strides of s, the running product in `at.run` (last entry first). */
-function rowFrom(s: Tuple, at: { run: number }): Tuple {
-  if (typeof s === 'number') {
-    const d = at.run;
-    at.run *= s;
-    return d;
-  }
-  const out: Tuple[] = new Array(s.length);
-  for (let i = s.length - 1; i >= 0; i--) out[i] = rowFrom(s[i]!, at);
-  return out;
-}
 
 /** The `domain` error of an order with two equal entries. */
 function tie(order: Tuple, x: number): never {

@@ -285,6 +285,12 @@ export function concatUnbounded(...ls: readonly Layout[]): Layout {
  */
 export function concatList(ls: readonly Layout[]): Layout {
   if (ls.length < 1) throw domainError('concatenation needs at least one layout');
+  return tupleOfModes(ls);
+}
+
+/** The tuple (L1, …, Lk) of the given layouts as modes, k ≥ 0, one loop, nothing checked (the
+ *  callers know the result is in bounds). Example: tupleOfModes([2:1, 3:2]) = (2,3):(1,2). */
+export function tupleOfModes(ls: readonly Layout[]): Layout {
   const shape: Tuple[] = new Array(ls.length);
   const stride: Tuple[] = new Array(ls.length);
   for (let i = 0; i < ls.length; i++) {

@@ -12,7 +12,7 @@
  * unzipping of a divided or multiplied layout along the tiler's profile (CuTe's `zip2_by`).
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
-import { concat, makeLayout, mode, modes, rank, type Layout } from '../algebra/layout.js';
+import { concat, makeLayout, mode, modes, rank, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { MAX_NESTING, Parser, formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 
@@ -248,13 +248,7 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
  *  its size and cosize checks): its entries are that layout's (or some of them, or 1:0), so size
  *  and cosize stay in bounds. Pre-condition: exactly that. Example: regroup([4:1, 8:4]) = (4,8):(1,4). */
 export function regroup(ms: readonly Layout[]): Layout {
-  const shape: Tuple[] = new Array(ms.length);
-  const stride: Tuple[] = new Array(ms.length);
-  for (let i = 0; i < ms.length; i++) {
-    shape[i] = ms[i]!.shape;
-    stride[i] = ms[i]!.stride;
-  }
-  return { shape, stride };
+  return tupleOfModes(ms);
 }
 
 /** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest) (CuTe's

@@ -35,12 +35,20 @@ export function divisionTiling(a: Layout, b: Layout, max = 1 << 20): Tiling {
   const n = size(a);
   if (n > max) throw new LayoutError('bad-request', `size ${n} is too large to tile in a picture (at most ${max} cells)`);
   const bc = concat(b, complement(b, n));
-  const ts = size(b);
-  const tile = new Int32Array(n).fill(-1);
-  for (let x = 0; x < n; x++) tile[phi(bc, x)] = x;
+  return permutationTiling(n, size(b), (x) => phi(bc, x));
+}
+
+/**
+ * The tiling of [0, n) by a permutation f of it, tiles of `ts` consecutive x: index f(x) is
+ * entry x mod ts of tile ⌊x / ts⌋. Pre-condition: f permutes [0, n) and ts divides n.
+ * Example: permutationTiling(4, 2, (x) => 3 - x).tileOf(0) // {tile: 1, entry: 1}
+ */
+export function permutationTiling(n: number, ts: number, f: (x: number) => number): Tiling {
+  const at = new Int32Array(n).fill(-1);
+  for (let x = 0; x < n; x++) at[f(x)] = x;
   return {
     tileOf: (j) => {
-      const x = j >= 0 && j < n ? tile[j]! : -1;
+      const x = j >= 0 && j < n ? at[j]! : -1;
       return x < 0 ? null : { tile: Math.floor(x / ts), entry: x % ts };
     },
     tiles: n / ts,

@@ -15,7 +15,7 @@ import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
 import { offsetsOf } from '../render/grid.js';
-import { modeTiling, type Tiling } from '../render/tiles.js';
+import { modeTiling, permutationTiling, type Tiling } from '../render/tiles.js';
 import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
 
@@ -274,19 +274,8 @@ function divisionTiles(aText: string, tText: string): Tiling | null {
 /** for Z = (tile, rest) whose Φ permutes [0, size): index Φ_Z(x) is entry x mod size(tile) of
  *  tile ⌊x / size(tile)⌋ */
 function tilesOfPermutation(z: Layout): Tiling {
-  const n = size(z);
-  const ts = size(mode(z, 1));
   const offsets = offsetsOf(z);
-  const at = new Int32Array(n).fill(-1);
-  for (let x = 0; x < n; x++) at[offsets[x]!] = x;
-  return {
-    tileOf: (j) => {
-      const x = j >= 0 && j < n ? at[j]! : -1;
-      return x < 0 ? null : { tile: Math.floor(x / ts), entry: x % ts };
-    },
-    tiles: n / ts,
-    tileSize: ts,
-  };
+  return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!);
 }
 
 /** the ops whose result pictures are coloured by tile (SPEC §8.3): mode 1 of a zipped or tiled

@@ -9,7 +9,8 @@
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
-import { checkPatterns, fastPlan, groupCandidates, groupPlan, shortcut, vectorsHold, type AccessPattern, type CandidateResult, type FastPlan } from './search.js';
+import { topBit } from '../cute/swizzle.js';
+import { checkPatterns, fastPlan, groupCandidates, groupPlan, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
 import { BankScratch } from './banks.js';
 import type { PhaseTable } from './phases.js';
 
@@ -63,20 +64,21 @@ export class GpuConflictSearch {
       if (err !== undefined) for (const i of g.members) out[i] = { wavefronts: null, phases: null, conflictFree: false, error: err };
     }
     const groupAt = new Map<number, number>(); // candidate → its group's base start
-    // the patterns whose vectors hold at their widest width in a group's base: a candidate that
-    // keeps them (search.ts `shortcut`, exact) skips the vector checks of pass 0
-    const wide = patterns.map((p) => p.v ?? 16 / p.e);
-    const holdsOf = new Map<number, boolean[]>(); // candidate → per pattern
+    // per group what the CPU plans from (search.ts groupPlan): the widest vectors, whether the
+    // base holds them (a candidate that keeps them, by `shortcut`, skips the vector checks of
+    // pass 0), the largest base offset, the phase tables
+    const scratch = new BankScratch();
+    const planOf = new Map<number, GroupPlan>(); // candidate → its group's plan
     const base = new Uint32Array(Math.max(1, usable.length * perGroup));
     usable.forEach((g, k) => {
       for (let p = 0; p < P; p++) {
         const b = g.base[p] as Float64Array;
         for (let x = 0; x < b.length; x++) base[k * perGroup + patStart[p]! + x] = b[x]!;
       }
-      const holds = g.base.map((b, p) => vectorsHold(b as Float64Array, tvs[p]!, wide[p]!));
+      const gp = groupPlan(g, tvs, patterns, scratch);
       for (const i of g.members) {
         groupAt.set(i, k * perGroup);
-        holdsOf.set(i, holds);
+        planOf.set(i, gp);
       }
     });
     // pattern table: T, V, e, v, start, first (pass 0), first (pass 1), warps
@@ -95,30 +97,18 @@ export class GpuConflictSearch {
     const perCand = [check, count];
     // the candidates search.ts prices from phase tables go to main_classes; the others (and any
     // whose swizzled leads could leave 32-bit word indices) to the two passes
-    const scratch = new BankScratch();
     const planned: { i: number; plan: FastPlan }[] = [];
-    for (const g of usable) {
-      const gp = groupPlan(g, tvs, patterns, scratch);
-      for (const i of g.members) {
-        const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
-        if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
-      }
+    for (const [i, gp] of planOf) {
+      const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
+      if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
     }
     if (planned.length > 0 && this.opts.classes !== false) await this.priceClasses(planned, out);
     const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i) && out[i] === undefined);
-    const maxOf = new Map<number, number>(); // group base start → its largest base offset
     const fits = (i: number): boolean => {
       const c = cands[i]!;
-      const s = groupAt.get(i)!;
-      let maxBase = maxOf.get(s);
-      if (maxBase === undefined) {
-        maxBase = 0;
-        for (let x = 0; x < perGroup; x++) if (base[s + x]! > maxBase) maxBase = base[s + x]!;
-        maxOf.set(s, maxBase);
-      }
+      const maxBase = Math.max(...planOf.get(i)!.maxBase);
       if (!isComposed(c)) return 16 * maxBase < 2 ** 32;
-      const sw = c.swizzle;
-      const reach = Math.max(sw.base + Math.max(0, sw.shift), sw.base + Math.max(0, -sw.shift)) + sw.bits;
+      const reach = topBit(c.swizzle);
       return reach <= 31 && 16 * 2 ** Math.max(reach, Math.ceil(Math.log2(maxBase + c.offset + 1))) <= 2 ** 32;
     };
     const chunk = Math.max(1, Math.floor(BUDGET / Math.max(check, count)));
@@ -133,9 +123,9 @@ export class GpuConflictSearch {
       const cw = new Uint32Array(8 * ok.length);
       ok.forEach((i, k) => {
         const c = cands[i]!;
-        const holds = holdsOf.get(i)!;
+        const gp = planOf.get(i)!;
         let skip = 0;
-        for (let p = 0; p < P; p++) if (holds[p] && shortcut(c, wide[p]!)) skip |= 1 << p;
+        for (let p = 0; p < P; p++) if (gp.holds[p] && shortcut(c, gp.wide[p]!)) skip |= 1 << p;
         if (isComposed(c)) cw.set([c.swizzle.bits, c.swizzle.base, c.swizzle.shift >>> 0, c.offset, groupAt.get(i)!, skip], 8 * k);
         else cw.set([0, 0, 0, 0, groupAt.get(i)!, skip], 8 * k);
       });
@@ -296,7 +286,5 @@ export class GpuConflictSearch {
 /** whether a candidate's swizzle keeps leads below 2^30 below 2^30 (its bits all lie below bit
  *  30), so that main_classes' word indices fit in u32 */
 function swizzleBelow30(c: LayoutFunction): boolean {
-  if (!isComposed(c) || c.swizzle.bits === 0) return true;
-  const sw = c.swizzle;
-  return Math.max(sw.base + Math.max(0, sw.shift), sw.base + Math.max(0, -sw.shift)) + sw.bits <= 30;
+  return !isComposed(c) || topBit(c.swizzle) <= 30;
 }

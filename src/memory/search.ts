@@ -97,7 +97,7 @@ export function groupCandidates(cands: readonly LayoutFunction[], tvs: readonly 
 const pools = { off: new Pool(), addr: new Pool() };
 
 /** Whether every thread's vectors of v values are contiguous and aligned in `base` itself. */
-export function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean {
+function vectorsHold(base: Float64Array, tvs: ThreadValues, v: number): boolean {
   return tvs.values % v === 0 && vectorFault(base, tvs, v) === null;
 }
 

@@ -31,6 +31,13 @@ export class GpuConflictSearch {
     private readonly opts: { classes?: boolean } = {},
   ) {}
 
+  /** a buffer of `usage` holding `data` (its size rounded up to 16 bytes) */
+  private readonly upload = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
+    const b = this.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage, label });
+    this.device.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
+    return b;
+  };
+
   /** the pipeline of an entry point of conflicts.wgsl: `main` (the two passes) or `main_classes` */
   private pipe(entryPoint = 'main'): GPUComputePipeline {
     this.module ??= this.device.createShaderModule({ code: conflictsSource(), label: 'conflicts' });
@@ -200,11 +207,7 @@ export class GpuConflictSearch {
 
   private async dispatchClasses(jobs: Uint32Array, n: number, table: Uint32Array, total: number): Promise<Uint32Array> {
     const d = this.device;
-    const mk = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
-      const b = d.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage, label });
-      d.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
-      return b;
-    };
+    const mk = this.upload;
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const params = mk(new Uint32Array([n, 0, 2, total]), USAGE.UNIFORM | USAGE.COPY_DST, 'conflicts classes params');
     const bufs = [mk(jobs, S, 'conflicts class jobs'), mk(table, S, 'conflicts class tables'), mk(new Uint32Array(n), S | USAGE.COPY_SRC, 'conflicts class out')];
@@ -237,11 +240,7 @@ export class GpuConflictSearch {
   /** the two passes over n candidates; perCand: invocations per candidate of pass 0 and pass 1 */
   private async dispatch(cw: Uint32Array, n: number, ids: Uint32Array, pats: Uint32Array, P: number, base: Uint32Array, perCand: number[]): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
     const d = this.device;
-    const mk = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
-      const b = d.createBuffer({ size: Math.max(16, Math.ceil((data.byteLength) / 16) * 16), usage, label });
-      d.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
-      return b;
-    };
+    const mk = this.upload;
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const bufs = [
       mk(cw, S, 'conflicts cands'),

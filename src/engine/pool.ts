@@ -251,16 +251,20 @@ export class WorkerPool {
       const t0 = performance.now();
       let localDone = 0;
       let lastTask = 0;
+      // lazyWorkers: whether the tasks left are long at the pace of this thread's last task,
+      // judged after two tasks, or one that was long (only short first tasks run uncompiled code
+      // long enough to mislead)
+      const joinNow = (lz: { afterMs: number; minLeftMs: number }): boolean => {
+        if (localDone === 0 || (localDone === 1 && lastTask < 2 * lz.afterMs)) return false;
+        return performance.now() - t0 >= lz.afterMs && lastTask * (tasks.length - next) >= lz.minLeftMs;
+      };
       // this thread's share: one task at a time, yielding to the event loop in between
       const local = async (): Promise<void> => {
         while (!failed && next < tasks.length) {
           await new Promise<void>((r) => setImmediate(r));
           if (failed || next >= tasks.length) return;
-          // (after one task already when it was long: only short first tasks run uncompiled code
-          // long enough to mislead)
-          if (!started && o.lazyWorkers && (localDone > 1 || (localDone === 1 && lastTask >= 2 * o.lazyWorkers.afterMs))) {
-            // the pace of the last task (the first ones run before the code is compiled)
-            if (performance.now() - t0 >= o.lazyWorkers.afterMs && lastTask * (tasks.length - next) >= o.lazyWorkers.minLeftMs) startWorkers();
+          if (!started && o.lazyWorkers && joinNow(o.lazyWorkers)) {
+            startWorkers();
             if (next >= tasks.length) return; // the workers took the rest
           }
           const index = next++;

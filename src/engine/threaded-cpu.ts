@@ -83,10 +83,10 @@ export class ThreadedCpuBackend implements Backend {
   }
 
   /** runs one task per range and tracks progress over `total` indices (`done0` already done) */
-  private async run<R>(kind: string, ranges: [number, number][], payload: (lo: number, hi: number) => object, opts: RunOptions | undefined, deadline: number, done0: number, total: number): Promise<R[]> {
+  private async run<R>(kind: string, ranges: [number, number][], payload: (lo: number, hi: number, part: number) => object, opts: RunOptions | undefined, deadline: number, done0: number, total: number): Promise<R[]> {
     const done = new Float64Array(ranges.length);
     let sum = done0;
-    const tasks: PoolTask[] = ranges.map(([lo, hi]) => ({ kind, payload: { ...payload(lo, hi), lo, hi } }));
+    const tasks: PoolTask[] = ranges.map(([lo, hi], i) => ({ kind, payload: { ...payload(lo, hi, i), lo, hi } }));
     return this.pool.runTasks<R>(tasks, {
       deadline,
       ...(opts?.timeoutMs !== undefined ? { timeoutMs: opts.timeoutMs } : {}),
@@ -181,12 +181,11 @@ export class ThreadedCpuBackend implements Backend {
       ranges.push([walked, walked + n]);
       walked += n;
     }
-    const at = new Map(ranges.map(([lo], i) => [lo, windows[i]!]));
     const parts = await this.run<{ hits: number; coll: number; collV: number }>(
       'compactWindow',
       ranges,
-      (lo) => {
-        const w = at.get(lo)!;
+      (_lo, _hi, i) => {
+        const w = windows[i]!;
         return { l: spec, blocks: w.blocks, bits: new SharedArrayBuffer(Math.ceil(w.len / 32) * 4), w0: w.w0, wn: w.len };
       },
       opts,

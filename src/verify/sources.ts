@@ -494,6 +494,8 @@ const FLAT_CHUNK = 4096;
 // thirds of a `verify compact --random` run before) nor stalls another thread that does.
 const drawState = new Uint32Array(1);
 let drawSize = 1;
+/** the options drawLogStride was computed for (the same object for a whole source) */
+let drawOpts: Required<RandomOptions> | null = null;
 let drawLogStride = 0;
 
 /** mulberry32's next value in [0, 1) (candidateStreams' `next`, on drawState) */
@@ -526,16 +528,17 @@ function drawNode(o: Required<RandomOptions>, sink: FlatBatchBuilder, depth: num
 /** candidate k of a random source of single layouts (seed and bounds `o`), drawn into `sink`
  *  only: its flattening, as randomLayout draws it from candidateStreams(o.seed).at(k) */
 export function drawFlatCandidate(o: Required<RandomOptions>, k: number, sink: FlatBatchBuilder): void {
+  if (o !== drawOpts) {
+    drawOpts = o;
+    drawLogStride = o.maxStride >= 1 ? Math.floor(Math.log2(o.maxStride)) : 0;
+  }
   drawState[0] = streamStart(o.seed, k);
   drawSize = 1;
-  drawLogStride = o.maxStride >= 1 ? Math.floor(Math.log2(o.maxStride)) : 0;
   drawNode(o, sink, drawInt(0, o.maxDepth));
   sink.endCandidate();
 }
 
 function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi = o.count): Generator<Chunk> {
-  const g = candidateStreams(o.seed);
-  const next = g.next;
   if (o.arity === 1) {
     // single layouts: packed as they are drawn; the nested form only of those asked for
     const again = candidateStreams(o.seed);
@@ -554,6 +557,9 @@ function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi
     }
     return;
   }
+  // pairs: drawn as Layout objects
+  const g = candidateStreams(o.seed);
+  const next = g.next;
   chunkSize = Math.min(chunkSize, RANDOM_CHUNK);
   for (let first = lo; first < hi; first += chunkSize) {
     const count = Math.min(chunkSize, hi - first);

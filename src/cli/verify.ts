@@ -311,8 +311,6 @@ export const verifyCommand = {
         pending = [];
         pendingBytes = 0;
       };
-      const shownMatches: string[] = [];
-      let matches = 0;
       engine = await makeEngine(backend);
       const bar = io.isTTY && !p.flags.has('--quiet') ? progressBar(io) : null;
       // the size of the search before it starts (an enumeration beyond its limit was refused)
@@ -331,7 +329,6 @@ export const verifyCommand = {
             isLaw || out === undefined
               ? undefined
               : (text) => {
-                  matches++;
                   pending.push(text + '\n');
                   pendingBytes += text.length + 1;
                   if (pendingBytes > 1 << 16) flush();
@@ -344,16 +341,12 @@ export const verifyCommand = {
       if (isLaw && out !== undefined) for (const e of summary.examples) pending.push(JSON.stringify(e) + '\n');
       flush();
       const firstMatches = isLaw ? [] : summary.examples.slice(0, 21).map((e) => e.candidate.join(' '));
-      if (!isLaw && out === undefined) {
-        matches = summary.passed;
-        shownMatches.push(...firstMatches);
-      }
       if (!isLaw) summary.examples = summary.examples.slice(0, examples);
       if (json) {
         const extra = shard && part ? shardReport(summary, { shard, range: part.range, total: whole.total!, key: searchKey(prop, whole), examples, isLaw, matches: firstMatches, out: out ?? null }) : summary;
         io.stdout(JSON.stringify(extra) + '\n');
       } else {
-        const L = summaryLines(summary, { isLaw, out: out ?? null, matches, shown: shownMatches });
+        const L = summaryLines(summary, { isLaw, out: out ?? null, matches: summary.passed, shown: firstMatches });
         if (shard && part) L.push(`shard ${shard.k}/${shard.n}: candidates [${part.range[0]}, ${part.range[1]}) of ${whole.total}`);
         io.stdout(L.join('\n') + '\n');
       }

@@ -12,7 +12,7 @@
  * bitmap that fits the batch's budget. A job beyond them is answered by the CPU engine
  * (counted in `fallbacks`), so every answer is still exact.
  */
-import { carryDeadline } from '../algebra/deadline.js';
+import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
 import { CpuVerifyEngine, equalJob } from './cpu.js';
@@ -352,6 +352,17 @@ export class GpuVerifyEngine implements VerifyEngine {
     return { verdict, out };
   }
 
+  /** the packed jobs run (bitmap or equality mode), each owner's verdict into `out` (1: holds),
+   *  the packer emptied; nothing once the request's deadline has passed */
+  private async flushVerdicts(mode: 1 | 2, out: Uint8Array, due: CarriedDeadline): Promise<void> {
+    const p = this.packer;
+    if (p.nJobs === 0) return;
+    due();
+    const { verdict } = await this.run(mode);
+    for (let j = 0; j < p.nJobs; j++) out[p.owner[j]!] = verdict[j] === NONE ? 1 : 0;
+    p.reset();
+  }
+
   async bitmapCheck(kind: BitmapKind, batch: FlatBatch): Promise<Uint8Array> {
     // the request's deadline (batch --request-timeout), followed between dispatches
     const due = carryDeadline('verify on the GPU');
@@ -359,13 +370,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     const p = this.packer;
     const bitBudget = this.bitmapBytes * 8;
     p.reset();
-    const flush = async (): Promise<void> => {
-      if (p.nJobs === 0) return;
-      due();
-      const { verdict } = await this.run(1);
-      for (let j = 0; j < p.nJobs; j++) out[p.owner[j]!] = verdict[j] === NONE ? 1 : 0;
-      p.reset();
-    };
+    const flush = (): Promise<void> => this.flushVerdicts(1, out, due);
     for (let i = 0; i < batch.count; i++) {
       const n = sizeAt(batch, i);
       // every value of Φ is below co (cosize; for Sw o K o L a bound of Sw(K + ·), packed.ts)
@@ -390,13 +395,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     const out = new Uint8Array(a.count);
     const p = this.packer;
     p.reset();
-    const flush = async (): Promise<void> => {
-      if (p.nJobs === 0) return;
-      due();
-      const { verdict } = await this.run(2);
-      for (let j = 0; j < p.nJobs; j++) out[p.owner[j]!] = verdict[j] === NONE ? 1 : 0;
-      p.reset();
-    };
+    const flush = (): Promise<void> => this.flushVerdicts(2, out, due);
     for (let i = 0; i < a.count; i++) {
       const n = sizeAt(a, i);
       const ci = jobIndex(c, i);

@@ -1,0 +1,171 @@
+/**
+ * The linear layout value (docs/linear.md; Triton `LinearLayout`): ordered in-dims, each with its
+ * bases (basis i = L(dim = 2^i), one entry per out-dim), and ordered out-dims with power-of-two
+ * sizes. L(x) is the XOR of the bases of the set bits of every input coordinate.
+ */
+import { LayoutError } from '../algebra/errors.js';
+
+export interface InDim {
+  readonly name: string;
+  /** bases[i] = L(name = 2^i): one value per out-dim, in out-dim order */
+  readonly bases: readonly (readonly number[])[];
+}
+export interface OutDim {
+  readonly name: string;
+  /** a power of two ≥ 1 */
+  readonly size: number;
+}
+export interface LinearLayout {
+  readonly inDims: readonly InDim[];
+  readonly outDims: readonly OutDim[];
+}
+
+/** Limits (Triton: int32 values, 64-bit matrix rows): dims of at most 2^30, at most 64 bits a side. */
+export const MAX_DIM_LOG2 = 30;
+export const MAX_BITS = 64;
+
+export const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && (n & (n - 1)) === 0 && n <= 2 ** MAX_DIM_LOG2;
+export const log2 = (n: number): number => 31 - Math.clz32(n);
+
+const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
+
+/**
+ * Checks every rule of the value (unique names, power-of-two sizes, bases of the right length with
+ * values in range, the limits) and returns the layout; `domain` naming the first broken rule.
+ * `kind` is 'domain' for arguments and 'overflow' for results beyond the limits.
+ */
+export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly OutDim[], beyond: 'domain' | 'overflow' = 'domain'): LinearLayout {
+  const seenIn = new Set<string>();
+  const seenOut = new Set<string>();
+  let outBits = 0;
+  for (const o of outDims) {
+    if (typeof o.name !== 'string' || o.name === '') throw domain('an out-dim name must be a non-empty string');
+    if (seenOut.has(o.name)) throw domain(`out-dim '${o.name}' appears twice`);
+    seenOut.add(o.name);
+    if (!Number.isSafeInteger(o.size) || o.size < 1 || (o.size > 2 ** MAX_DIM_LOG2 ? false : (o.size & (o.size - 1)) !== 0)) {
+      throw domain(`out-dim '${o.name}' has size ${o.size}, not a power of two`);
+    }
+    if (o.size > 2 ** MAX_DIM_LOG2) throw new LayoutError(beyond, `out-dim '${o.name}' has size ${o.size}, beyond 2^${MAX_DIM_LOG2}`);
+    outBits += log2(o.size);
+  }
+  if (outBits > MAX_BITS) throw new LayoutError(beyond, `${outBits} out-bits, beyond ${MAX_BITS}`);
+  let inBits = 0;
+  for (const d of inDims) {
+    if (typeof d.name !== 'string' || d.name === '') throw domain('an in-dim name must be a non-empty string');
+    if (seenIn.has(d.name)) throw domain(`in-dim '${d.name}' appears twice`);
+    seenIn.add(d.name);
+    if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError(beyond, `in-dim '${d.name}' has ${d.bases.length} bases, beyond 2^${MAX_DIM_LOG2} elements`);
+    inBits += d.bases.length;
+    d.bases.forEach((b, i) => {
+      if (b.length !== outDims.length) throw domain(`basis ${d.name}=${2 ** i} has ${b.length} values for ${outDims.length} out-dims`);
+      b.forEach((v, j) => {
+        const o = outDims[j]!;
+        if (!Number.isSafeInteger(v) || v < 0 || v >= o.size) throw domain(`basis ${d.name}=${2 ** i} has ${v} on out-dim '${o.name}' (size ${o.size})`);
+      });
+    });
+  }
+  if (inBits > MAX_BITS) throw new LayoutError(beyond, `${inBits} in-bits, beyond ${MAX_BITS}`);
+  return {
+    inDims: inDims.map((d) => ({ name: d.name, bases: d.bases.map((b) => [...b]) })),
+    outDims: outDims.map((o) => ({ name: o.name, size: o.size })),
+  };
+}
+
+export const inDimSize = (l: LinearLayout, name: string): number => {
+  const d = l.inDims.find((x) => x.name === name);
+  return d ? 2 ** d.bases.length : 1;
+};
+export const outDimSize = (l: LinearLayout, name: string): number => l.outDims.find((x) => x.name === name)?.size ?? 1;
+export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
+export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
+
+/** Triton `identity1D(size, inDim, outDim)`: in-dim bit i ↦ 2^i on the out-dim. */
+export function identity1D(size: number, inDim: string, outDim: string): LinearLayout {
+  const k = log2(size);
+  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, (_, i) => [2 ** i]) }], outDims: [{ name: outDim, size }] };
+}
+
+/** Triton `zeros1D(size, inDim, outDim, outDimSize = 1)`: every basis 0 (a broadcast). */
+export function zeros1D(size: number, inDim: string, outDim: string, outDimSize = 1): LinearLayout {
+  const k = log2(size);
+  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, () => [0]) }], outDims: [{ name: outDim, size: outDimSize }] };
+}
+
+/** The empty layout (no in-dims, no out-dims): the unit of `product`. */
+export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
+
+/**
+ * Triton LayoutUtils `supremum(x, y)`: a merge of two name orders that keeps both orders where it
+ * can (docs/linear.md, "product"). It never fails: sup([a,b],[b,a]) = [a,b].
+ */
+export function supremum(x: readonly string[], y: readonly string[]): string[] {
+  const res: string[] = [];
+  const seen = new Set<string>();
+  let i = 0;
+  let j = 0;
+  for (;;) {
+    while (i < x.length && seen.has(x[i]!)) i++;
+    while (j < y.length && seen.has(y[j]!)) j++;
+    if (i >= x.length && j >= y.length) break;
+    const take = (s: string): void => {
+      res.push(s);
+      seen.add(s);
+    };
+    if (i < x.length && j < y.length && x[i] === y[j]) {
+      take(x[i]!);
+      i++;
+      j++;
+      continue;
+    }
+    const px = i < x.length ? y.indexOf(x[i]!, j) : -1;
+    const py = j < y.length ? x.indexOf(y[j]!, i) : -1;
+    const cx = px < 0 ? Infinity : px;
+    const cy = py < 0 ? Infinity : py;
+    if (i < x.length && cx === Infinity) take(x[i++]!);
+    else if (j < y.length && cy === Infinity) take(y[j++]!);
+    else if (cx <= cy) take(x[i++]!);
+    else take(y[j++]!);
+  }
+  return res;
+}
+
+/**
+ * Triton `operator*` (a direct sum): in-dims and out-dims merged by `supremum`; sizes multiply;
+ * in-dim d's bases are I's, then O's with every entry on an out-dim e scaled by I's size of e.
+ * `overflow` beyond the limits.
+ */
+export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
+  const ins = supremum(a.inDims.map((d) => d.name), b.inDims.map((d) => d.name));
+  const outs = supremum(a.outDims.map((o) => o.name), b.outDims.map((o) => o.name));
+  const outDims = outs.map((name) => {
+    const size = outDimSize(a, name) * outDimSize(b, name);
+    return { name, size };
+  });
+  const lift = (l: LinearLayout, basis: readonly number[], scaled: boolean): number[] =>
+    outs.map((name) => {
+      const j = l.outDims.findIndex((o) => o.name === name);
+      if (j < 0) return 0;
+      return scaled ? basis[j]! * outDimSize(a, name) : basis[j]!;
+    });
+  const inDims = ins.map((name) => {
+    const da = a.inDims.find((d) => d.name === name);
+    const db = b.inDims.find((d) => d.name === name);
+    return { name, bases: [...(da?.bases ?? []).map((v) => lift(a, v, false)), ...(db?.bases ?? []).map((v) => lift(b, v, true))] };
+  });
+  return makeLinearLayout(inDims, outDims, 'overflow');
+}
+
+/** L(x) on every out-dim: the XOR of the bases of the set bits of each input (inputs in L's in-dim order). */
+export function applyFlat(l: LinearLayout, inputs: readonly number[]): number[] {
+  const out = l.outDims.map(() => 0);
+  l.inDims.forEach((d, k) => {
+    let x = inputs[k] ?? 0;
+    for (let i = 0; x !== 0 && i < d.bases.length; i++, x = Math.floor(x / 2)) {
+      if (x % 2 === 1) {
+        const b = d.bases[i]!;
+        for (let j = 0; j < out.length; j++) out[j] = (out[j]! ^ b[j]!) >>> 0;
+      }
+    }
+  });
+  return out;
+}

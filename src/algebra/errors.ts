@@ -7,7 +7,9 @@ export type ErrorKind =
   | 'not-complementable'
   | 'overflow'
   | 'gpu'
-  | 'timeout';
+  | 'timeout'
+  | 'not-linear'
+  | 'not-representable';
 
 /** Every failure of the library travels as a LayoutError: a protocol kind and a sentence
  *  that names the culprit. Only the outermost layer (CLI, batch, page) turns it into text. */

@@ -53,7 +53,7 @@ export interface Io {
   isTTY: boolean;
 }
 
-const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
+const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout', 'not-linear', 'not-representable']);
 
 export class UsageError extends Error {}
 

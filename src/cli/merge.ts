@@ -3,14 +3,16 @@
  * `--json` reports of its shards (`verify … --shard k/n --json`), as the unsharded run prints
  * it (verify/merge.ts checks that the shards are of one search and cover it exactly once).
  * `--out FILE`: a search's matches, the shards' own --out files concatenated in shard order
- * (each found where its report names it, else beside the report under the same file name);
- * a law's counterexamples (JSON Lines), from the reports. Exit codes as verify's: 0, 1 when a
- * law has counterexamples, 2 for bad input (a missing or repeated shard, another search).
+ * (each read beside its report, by the plain file name the report gives, never where the name
+ * points, and holding exactly the shard's number of matches); a law's counterexamples (JSON
+ * Lines), from the reports. Every input is read before the output is written, and an output that
+ * is one of the inputs is refused. Exit codes as verify's: 0, 1 when a law has counterexamples,
+ * 2 for bad input (a missing or repeated shard, another search, a missing or short match file).
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
-import { mergeReports } from '../verify/merge.js';
+import { matchFileName, mergeReports } from '../verify/merge.js';
 import type { Io } from './main.js';
 import { summaryLines } from './verify.js';
 
@@ -21,12 +23,58 @@ or LAYOUTGPU_SHARD=k/n) and prints the report the unsharded run prints: the same
 same examples and matches in the same order. Fails, naming them, on a missing or repeated
 shard or a report of another search.
   --out FILE   searches: every match, the shards' --out files concatenated in shard order
-               (each where its report names it, else next to the report); laws: the
-               counterexamples as JSON Lines
+               (each read next to its report, by the file name the report gives; it must
+               hold the shard's matches, one a line); laws: the counterexamples as JSON
+               Lines. FILE must not be one of the inputs.
   --json       the merged report as one JSON object, as verify --json prints it
 `;
 
 class Usage extends Error {}
+
+/** a path as the file system resolves it (links followed where the file exists), to compare two names of one file */
+function canonical(f: string): string {
+  const abs = resolve(f);
+  try {
+    return realpathSync(abs);
+  } catch {
+    try {
+      return join(realpathSync(dirname(abs)), basename(abs));
+    } catch {
+      return abs;
+    }
+  }
+}
+
+/** where a shard's match file is read: beside its report, by the plain name the report gives */
+function matchPath(reportName: string, out: string | null): string {
+  const base = matchFileName(out);
+  if (base === null) throw new Usage(`${reportName}: the shard wrote no --out file${out === null ? '' : ` (its report names '${out}')`}: run it with --out FILE`);
+  return join(dirname(reportName), base);
+}
+
+/** a count of lines: the newline characters, and a last line without one */
+function lineCount(b: Buffer): number {
+  let n = 0;
+  for (let i = b.indexOf(10); i !== -1; i = b.indexOf(10, i + 1)) n++;
+  return b.length > 0 && b[b.length - 1] !== 10 ? n + 1 : n;
+}
+
+/** a shard's match file, checked to hold the shard's matches, one a line (a missing, unreadable or short file is named) */
+function readMatches(x: { name: string; report: { out: string | null; passed: number; shard: { k: number; n: number } } }): Buffer {
+  const path = matchPath(x.name, x.report.out);
+  const shard = `shard ${x.report.shard.k}/${x.report.shard.n}`;
+  let b: Buffer;
+  try {
+    b = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new Usage(`${path}: the match file of ${shard} (${x.name}) ${code === 'ENOENT' ? 'is missing: it is read beside its report' : `cannot be read: ${(e as Error).message}`}`);
+  }
+  const lines = lineCount(b);
+  if (lines !== x.report.passed) throw new Usage(`${path}: the match file of ${shard} (${x.name}) has ${lines} lines, its report counts ${x.report.passed} matches`);
+  if (b.length > 0 && b[b.length - 1] !== 10) return Buffer.concat([b, Buffer.from('\n')]);
+  return b;
+}
 
 export const mergeCommand = {
   summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
@@ -66,22 +114,18 @@ export const mergeCommand = {
         return { name: f, report };
       });
       const m = mergeReports(inputs);
+      let written = m.summary.passed;
       if (out !== undefined) {
-        writeFileSync(out, '');
-        if (m.isLaw) {
-          const text = m.summary.examples.map((e) => JSON.stringify(e) + '\n').join('');
-          if (text) appendFileSync(out, text);
-        } else {
-          for (const { name, report } of m.shards) {
-            if (report.out === null) throw new Usage(`${name}: shard ${report.shard.k}/${report.shard.n} wrote no --out file`);
-            const here = existsSync(report.out) ? report.out : join(dirname(name), basename(report.out));
-            if (!existsSync(here)) throw new Usage(`${name}: the --out file of shard ${report.shard.k}/${report.shard.n} is neither at ${report.out} nor at ${here}`);
-            appendFileSync(out, readFileSync(here));
-          }
-        }
+        const parts = m.isLaw ? [Buffer.from(m.summary.examples.map((e) => JSON.stringify(e) + '\n').join(''))] : m.shards.map(readMatches);
+        if (m.isLaw) written = m.summary.examples.length;
+        const inputPaths = [...files, ...(m.isLaw ? [] : m.shards.map((x) => matchPath(x.name, x.report.out)))];
+        const target = canonical(out);
+        const same = inputPaths.find((f) => canonical(f) === target);
+        if (same !== undefined) throw new Usage(`--out ${out} is one of the inputs (${same}): it would be overwritten before it is read; choose another file`);
+        writeFileSync(out, Buffer.concat(parts));
       }
       if (json) io.stdout(JSON.stringify(m.summary) + '\n');
-      else io.stdout(summaryLines(m.summary, { isLaw: m.isLaw, out: out ?? null, matches: m.summary.passed, shown: m.shown }).join('\n') + '\n');
+      else io.stdout(summaryLines(m.summary, { isLaw: m.isLaw, out: out ?? null, matches: written, shown: m.shown }).join('\n') + '\n');
       return m.isLaw && m.summary.failed > 0 ? 1 : 0;
     } catch (e) {
       if (e instanceof Usage) {

@@ -84,7 +84,58 @@ function asShardReport(name: string, v: unknown): ShardReport {
     Array.isArray(r.examples) &&
     Array.isArray(r.matches);
   if (!ok) throw bad(`${name} is not a shard report (the output of layoutgpu verify … --shard k/n --json)`);
-  return r as ShardReport;
+  const s = r as ShardReport;
+  checkCounts(name, s);
+  return s;
+}
+
+/**
+ * The counts of a shard report add up: every count a non-negative integer, passed + failed =
+ * candidates, skipped ≤ passed, a search lists min(passed, 21) first matches and a law at most
+ * `failed` counterexamples. A report that breaks one was not written by verify (or was edited):
+ * refused, naming the shard. Errors: `bad-request`.
+ */
+function checkCounts(name: string, r: ShardReport): void {
+  const where = `${name} (shard ${r.shard.k}/${r.shard.n})`;
+  const counts: [string, unknown][] = [
+    ['candidates', r.candidates],
+    ['passed', r.passed],
+    ['failed', r.failed],
+    ['skipped', r.skipped],
+    ['fallbacks', r.fallbacks ?? 0],
+    ['search.candidates', r.search.candidates],
+    ['search.examples', r.search.examples],
+    ['shard.first', r.shard.first],
+    ['shard.end', r.shard.end],
+  ];
+  for (const [what, v] of counts) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(v)}`);
+  }
+  if (typeof r.seconds !== 'number' || !Number.isFinite(r.seconds) || r.seconds < 0) throw bad(`${where}: "seconds" must be a non-negative number, got ${JSON.stringify(r.seconds)}`);
+  if (r.passed + r.failed !== r.candidates) throw bad(`${where}: the counts do not add up: passed ${r.passed} + failed ${r.failed} ≠ candidates ${r.candidates}`);
+  if (r.skipped > r.passed) throw bad(`${where}: the counts do not add up: skipped ${r.skipped} > passed ${r.passed}`);
+  if (r.search.law) {
+    if (r.matches.length !== 0) throw bad(`${where}: a law's report lists no matches, this one lists ${r.matches.length}`);
+    if (r.examples.length > r.failed) throw bad(`${where}: the counts do not add up: ${r.examples.length} counterexamples listed, ${r.failed} failed`);
+  } else {
+    if (r.matches.length !== Math.min(r.passed, 21)) throw bad(`${where}: the counts do not add up: ${r.matches.length} first matches listed, passed ${r.passed}`);
+    if (r.examples.length > r.passed) throw bad(`${where}: the counts do not add up: ${r.examples.length} examples listed, passed ${r.passed}`);
+  }
+  if (r.matches.some((m) => typeof m !== 'string')) throw bad(`${where}: "matches" must be a list of strings`);
+  if (r.out !== null && typeof r.out !== 'string') throw bad(`${where}: "out" must be a file name or null, got ${JSON.stringify(r.out)}`);
+}
+
+/**
+ * The plain file name of a shard's match file: the last component of the `out` its report
+ * names (a shard wrote it beside its report, or the report was moved with it). The file is
+ * read beside the report, never where the name points: a report names no other file.
+ * Null when the report names no --out file, or a name that is no file (`.`, `..`, empty).
+ * Example: matchFileName('results/m1.txt') → 'm1.txt'; matchFileName('/tmp/x/../m.txt') → 'm.txt'.
+ */
+export function matchFileName(out: string | null): string | null {
+  if (out === null) return null;
+  const base = out.split(/[\\/]/).pop() ?? '';
+  return base === '' || base === '.' || base === '..' || base.includes('\0') ? null : base;
 }
 
 /**

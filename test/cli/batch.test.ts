@@ -127,7 +127,7 @@ describe('batch', () => {
     ]);
   });
 
-  it('every pair of shared/examples/batch-examples.jsonl: ok, result and kind match exactly', async () => {
+  it('every pair of test/fixtures/batch-examples.jsonl: ok, result and kind match exactly', async () => {
     await expectExamplePairs('batch-examples.jsonl', 11);
   });
 });

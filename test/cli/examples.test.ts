@@ -1,21 +1,21 @@
 /**
- * shared/examples/vocab-examples.jsonl (SPEC §8) and memory-examples.jsonl (SPEC §9) through
- * `layoutgpu batch`: ok, result and error kind match exactly, for every pair.
+ * Every pair of every test/fixtures/*-examples.jsonl through `layoutgpu batch` (the built bin): ok, id, result (exactly, or
+ * by the pair's `match` rule) and error kind.
  */
-import { beforeAll, describe, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { exampleFiles } from '../helpers/fixtures.js';
 import { ensureBuilt } from './_build.js';
 import { expectExamplePairs } from './_examples.js';
 
 beforeAll(() => ensureBuilt());
 
-describe('vocab-examples.jsonl', () => {
-  it('every pair: ok, result and kind match exactly', async () => {
-    await expectExamplePairs('vocab-examples.jsonl', 31);
+describe('test/fixtures/*-examples.jsonl through batch', () => {
+  it('holds the example files the protocol ships', () => {
+    expect(exampleFiles()).toEqual(expect.arrayContaining(['batch-examples.jsonl', 'memory-examples.jsonl', 'vocab-examples.jsonl']));
   });
-});
-
-describe('memory-examples.jsonl', () => {
-  it('every pair (composed layouts, bulk checks, bank_conflicts): ok, result and kind match exactly', async () => {
-    await expectExamplePairs('memory-examples.jsonl', 15);
-  });
+  for (const file of exampleFiles()) {
+    it(`${file}: every pair`, async () => {
+      await expectExamplePairs(file, 1);
+    }, 240_000);
+  }
 });

@@ -1,18 +1,15 @@
 /**
  * The table entries of SPEC §8.5 (src/cute/ops-more.ts): the worked pairs of
- * shared/examples/vocab-examples.jsonl for these ops through the op table, and each op as a
+ * test/fixtures/vocab-examples.jsonl for these ops through the op table, and each op as a
  * CLI subcommand (kebab-case, human and --json output, bad input → exit 2, one line).
  */
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { op } from '../algebra/_run.js';
+import { readPairs } from '../helpers/fixtures.js';
 import { cuteMoreOps } from '../../src/cute/ops-more.js';
 import { opsByName } from '../../src/ops.js';
 import { main } from '../../src/cli/main.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const mine = new Set(cuteMoreOps.map((o) => o.name));
 
 async function* noInput(): AsyncGenerator<string> {}
@@ -33,15 +30,7 @@ describe('SPEC §8.5 ops in the table', () => {
   });
 
   it('the worked pairs of vocab-examples.jsonl for these ops: ok, result and kind', () => {
-    const candidates = [join(ROOT, '..', 'shared', 'examples', 'vocab-examples.jsonl'), join(ROOT, 'shared', 'examples', 'vocab-examples.jsonl')];
-    const file = candidates.find((p) => existsSync(p));
-    expect(file, 'vocab-examples.jsonl').toBeDefined();
-    type Pair = { request: { op: string; args: unknown[] }; response: { ok: boolean; result?: unknown; error?: { kind: string } } };
-    const pairs = readFileSync(file!, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as Pair)
-      .filter((p) => mine.has(p.request.op));
+    const pairs = readPairs('vocab-examples.jsonl').filter((p) => mine.has(p.request.op));
     expect(pairs.length).toBeGreaterThanOrEqual(15);
     for (const p of pairs) {
       const got = op(p.request.op, ...p.request.args);

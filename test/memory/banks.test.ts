@@ -2,7 +2,6 @@
  * bank_conflicts (SPEC §9.2, BATCH-PROTOCOL) against an independent brute-force counter, the
  * published cases, the worked examples, and bad input.
  */
-import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { makeLayout, phi } from '../../src/algebra/layout.js';
@@ -10,6 +9,7 @@ import { makeComposed, phiComposed, type LayoutFunction } from '../../src/cute/c
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { op } from '../algebra/_run.js';
+import { readPairs } from '../helpers/fixtures.js';
 import { bruteBanks } from './brute-banks.js';
 
 const phiFn = (m: LayoutFunction, x: number): number => ('kind' in m ? phiComposed(m, x) : phi(m, x));
@@ -29,10 +29,7 @@ describe('bank_conflicts: the published cases', () => {
     expect(sw.ok && (sw.result as { wavefronts: number; phases: number })).toMatchObject({ wavefronts: 8, phases: 8 });
   });
   it('answers the worked examples (memory-examples.jsonl) whose ops it owns', () => {
-    const lines = readFileSync(new URL('../../../shared/examples/memory-examples.jsonl', import.meta.url), 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .map((l) => JSON.parse(l) as { request: { op: string; args: unknown[] }; response: { ok: boolean; result?: unknown; error?: { kind: string } } });
+    const lines = readPairs('memory-examples.jsonl');
     let n = 0;
     for (const { request, response } of lines) {
       if (request.op === 'eval_range' || request.op === 'check_compact') continue; // the engine's (issue 11)

@@ -77,8 +77,9 @@ function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[]
 function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): number {
   const ca = flat(a);
   const c = coalesceFlat(ca.shapes, ca.strides);
-  const as = c.shapes as number[]; // fresh arrays: split in place
-  const ad = c.strides as number[];
+  // coal(A), split in place as R's digits consume it (as, ad), and kept whole (c) for Φ_A off the fast path
+  const as = [...c.shapes];
+  const ad = [...c.strides];
   let p = 1;
   let x = 1;
   let t = 0;
@@ -88,9 +89,10 @@ function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): numbe
     if (r === 1) continue; // R = 1:0
     const q = rd[j]!;
     if (!aligned || q !== x) {
-      // off the fast path: f(P) = Φ_A(q) decides when it is not P (or undefined)
+      // off the fast path: f(P) = Φ_A(q) decides when it is not P (or undefined); Φ_A of A
+      // itself (coal(A)), not of the split copy, which stands for A only on multiples of X
       if (q >= size(a)) return p;
-      return phiFlat(as, ad, q) !== p ? p : -p;
+      return phiFlat(c.shapes, c.strides, q) !== p ? p : -p;
     }
     if (t === as.length) return p; // Φ_R(P) = X = size(A): outside A's domain
     if (ad[t] !== p) return p;

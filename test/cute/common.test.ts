@@ -133,6 +133,88 @@ describe('max_common_vector', () => {
   });
 });
 
+/** A random non-injective A: a compact layout with some strides zeroed or repeated, the first kept at 1 (so R's
+ *  digits run into A's fast path). */
+function nonInjective(rng: () => number): BL {
+  const s = randomShape(rng).map((x) => x + 1);
+  const d: number[] = [];
+  let p = 1;
+  for (const x of s) {
+    d.push(p);
+    p *= x;
+  }
+  for (let i = 1; i < d.length; i++) {
+    const u = rng();
+    if (u < 0.35) d[i] = 0;
+    else if (u < 0.6) d[i] = d[randInt(rng, 0, i - 1)]!;
+    else if (u < 0.75) d[i] = d[i]! + randInt(rng, 1, 3);
+  }
+  if (d.every((x, i) => i === 0 || x === 0 || d.indexOf(x) === i)) d[randInt(rng, 1, Math.max(1, d.length - 1))] = 0;
+  return nestRandom(rng, s, d.length > 1 ? d : [1]);
+}
+
+/**
+ * A pair that runs into the fast path and leaves it: R = right_inverse(B) a compact layout whose first entry r_1:1
+ * splits A's first mode a_1:1 (r_1 | a_1), then a stride that jumps; A's other modes zero, repeated or arbitrary, so
+ * that Φ_A at the jump may land back on the run.
+ */
+function fastPathPair(rng: () => number): { a: BL; b: BL } {
+  const r0 = randInt(rng, 2, 3);
+  const rs = [r0];
+  for (let i = randInt(rng, 1, 3); i > 0; i--) rs.push(randInt(rng, 2, 4));
+  const order = rs.map((_, i) => i).slice(1).sort(() => rng() - 0.5);
+  const rd = new Array<number>(rs.length).fill(0);
+  let q = 1;
+  for (const i of [0, ...order]) {
+    rd[i] = q;
+    q *= rs[i]!;
+  }
+  const b = rightInverse(lib({ shape: rs, stride: rd })) as BL;
+  const s = [r0 * randInt(rng, 1, 3)];
+  for (let i = randInt(rng, 0, 2); i > 0; i--) s.push(randInt(rng, 2, 4));
+  const d = [1];
+  let p = s[0]!;
+  for (let i = 1; i < s.length; i++) {
+    d.push(rng() < 0.5 ? 0 : rng() < 0.5 ? p : randInt(rng, 1, p));
+    p *= s[i]!;
+  }
+  return { a: nestRandom(rng, s, d), b };
+}
+
+describe('max_common_vector and max_common_layout fast paths on non-injective A (issue 18 item 3)', () => {
+  it('the reproducer: A = (4,3):(1,0), B = (2,3,2):(1,4,2) (R = (2,2,3):(1,6,2)) has 4 by the definition', () => {
+    const a: BL = { shape: [4, 3], stride: [1, 0] };
+    const b: BL = { shape: [2, 3, 2], stride: [1, 4, 2] };
+    expect(maxCommonVectorSpec(a, b)).toBe(4);
+    expect(maxCommonVector(lib(a), lib(b))).toBe(maxCommonVectorSpec(a, b));
+    const m = maxCommonLayout(lib(a), lib(b)) as BL;
+    expect(sizeB(m)).toBe(4);
+    for (let i = 0; i < 4; i++) expect([phiB(a, phiB(m, i)), phiB(b, phiB(m, i))]).toEqual([i, i]);
+  });
+
+  it('equals the brute-force definition on random non-injective A against compact and random B', () => {
+    let differs = 0;
+    forSeeds(1500, (rng) => {
+      const { a, b } = rng() < 0.5 ? fastPathPair(rng) : { a: nonInjective(rng), b: rng() < 0.75 ? compactOver(rng, randomShape(rng).map((x) => x + 1)) : randomLayout(rng, { maxLen: 4, maxShape: 6, maxStride: 12 }) };
+      const want = maxCommonVectorSpec(a, b);
+      const tag = `max_common_vector(${showL(a)}, ${showL(b)})`;
+      expect(maxCommonVector(lib(a), lib(b)), tag).toBe(want);
+      if (want > 1) differs++;
+      const r = rightInverse(lib(b)) as BL;
+      let m: BL;
+      try {
+        m = maxCommonLayout(lib(a), lib(b)) as BL;
+      } catch (e) {
+        expect((e as LayoutError).kind, tag).toBe('not-composable');
+        return;
+      }
+      expect(sizeB(m), tag).toBe(want);
+      for (let i = 0; i < want; i++) expect(phiB(m, i), `${tag} at ${i}`).toBe(phiB(r, i));
+    });
+    expect(differs).toBeGreaterThan(100);
+  });
+});
+
 describe('max_common_layout', () => {
   it('SPEC §8.5 example', () => {
     expect(ok('max_common_layout', '(4,8):(1,4)', '(4,(2,4)):(1,(4,8))')).toBe('32:1');

@@ -10,8 +10,9 @@ import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
 import { topBit } from '../cute/swizzle.js';
-import { checkPatterns, fastPlan, groupCandidates, groupPlan, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
+import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
 import { BankScratch } from './banks.js';
+import type { ThreadValues } from './access.js';
 import type { PhaseTable } from './phases.js';
 
 const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
@@ -65,8 +66,12 @@ export class GpuConflictSearch {
       patStart.push(perGroup);
       perGroup += t.index.length;
     }
-    const usable = groups.filter((g) => g.base.every((b) => typeof b !== 'string'));
+    const usable = groups.filter((g) => g.injective && g.base.every((b) => typeof b !== 'string'));
     for (const g of groups) {
+      if (!g.injective) {
+        for (const i of g.members) out[i] = NOT_INJECTIVE;
+        continue;
+      }
       const err = g.base.find((b) => typeof b === 'string') as string | undefined;
       if (err !== undefined) for (const i of g.members) out[i] = { wavefronts: null, phases: null, conflictFree: false, error: err };
     }
@@ -109,7 +114,7 @@ export class GpuConflictSearch {
       const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
       if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
     }
-    if (planned.length > 0 && this.opts.classes !== false) await this.priceClasses(planned, out);
+    if (planned.length > 0 && this.opts.classes !== false) await this.priceClasses(planned, tvs, out);
     const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i) && out[i] === undefined);
     const fits = (i: number): boolean => {
       const c = cands[i]!;
@@ -144,20 +149,28 @@ export class GpuConflictSearch {
         let wavefronts = 0;
         let phases = 0;
         let free = true;
+        let instructions = 0;
+        const vectors: number[] = [];
         let error: string | undefined;
         for (let p = 0; p < P; p++) {
           const v = patterns[p]!.v;
-          if (v !== undefined && (flags[k * P + p]! & v) !== 0) {
+          const fl = flags[k * P + p]!;
+          if (v !== undefined && (fl & v) !== 0) {
             error = `the vectors of ${v} values are not contiguous and aligned in memory (pattern ${p + 1})`;
             break;
           }
+          // the width pass 1 took (conflicts.wgsl): the explicit v, or the widest that did not fail
+          let width = v ?? 16 / patterns[p]!.e;
+          if (v === undefined) while (width > 1 && ((fl & width) !== 0 || tvs[p]!.values % width !== 0)) width /= 2;
+          vectors.push(width);
+          instructions += instructionCount(tvs[p]!, width);
           const w = totals[2 * (k * P + p)]!;
           const f = totals[2 * (k * P + p) + 1]!;
           wavefronts += w;
           phases += f;
           if (w > f) free = false;
         }
-        out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free };
+        out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions };
       });
     }
     return out;
@@ -165,7 +178,7 @@ export class GpuConflictSearch {
 
   /** The planned candidates priced on the GPU from their phase tables (main_classes): one job
    *  per candidate and pattern, one invocation per class of its table. */
-  private async priceClasses(planned: readonly { i: number; plan: FastPlan }[], out: CandidateResult[]): Promise<void> {
+  private async priceClasses(planned: readonly { i: number; plan: FastPlan }[], tvs: readonly ThreadValues[], out: CandidateResult[]): Promise<void> {
     // every table once: e, width, classes, leads offset, 5 words per class, then its leads
     const offsetOf = new Map<PhaseTable, number>();
     const words: number[] = [];
@@ -195,13 +208,15 @@ export class GpuConflictSearch {
       let wavefronts = 0;
       let phases = 0;
       let free = true;
+      let instructions = 0;
       plan.tables.forEach((t, p) => {
         const r = sums[k * P + p]!;
         wavefronts += r;
         phases += t.phases;
+        instructions += instructionCount(tvs[p]!, t.w);
         if (r > t.phases) free = false;
       });
-      out[i] = { wavefronts, phases, conflictFree: free };
+      out[i] = { wavefronts, phases, conflictFree: free, vectors: plan.tables.map((t) => t.w), instructions };
     });
   }
 

@@ -8,7 +8,7 @@
  * search-gpu.ts computes them on the GPU.
  */
 import { LayoutError } from '../algebra/errors.js';
-import type { Layout } from '../algebra/layout.js';
+import { flat, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
 import { makeSwizzle } from '../cute/swizzle.js';
@@ -16,6 +16,7 @@ import { accessOffsets, checkElementSize, Pool, swizzleInPlace, threadValues, ve
 import { BankScratch, countWavefronts, instructions, WARP, type Instructions } from './banks.js';
 import { sourceLow, targetLow } from '../cute/swizzle.js';
 import { phaseTable, swizzleBits, swizzledWavefronts, swizzleKeepsVectors, type PhaseTable } from './phases.js';
+import { injectiveEntries } from '../verify/cpu.js';
 
 /** One access pattern: a TV layout, the element size, the vector width (default: the widest). */
 export interface AccessPattern {
@@ -25,12 +26,43 @@ export interface AccessPattern {
 }
 
 /** The verdict on one candidate: total phases and wavefronts over the patterns, or the reason
- *  it cannot be accessed so (a vector that is not contiguous and aligned, a TV value ≥ size). */
+ *  it cannot be accessed so (a vector that is not contiguous and aligned, a TV value ≥ size).
+ *  A candidate whose Φ is not injective is no shared-memory layout (two indices would share
+ *  an element): it is excluded (`excluded: 'not-injective'`, never conflict-free). */
 export interface CandidateResult {
   readonly wavefronts: number | null;
   readonly phases: number | null;
   readonly conflictFree: boolean;
   readonly error?: string;
+  /** per pattern, the vector width the access takes (SPEC §9.2: the explicit v, or the widest) */
+  readonly vectors?: readonly number[];
+  /** the instructions of every pattern summed (per pattern: warps · values / vector) */
+  readonly instructions?: number;
+  readonly excluded?: 'not-injective';
+}
+
+/** The verdict on a candidate whose Φ is not injective. */
+export const NOT_INJECTIVE: CandidateResult = {
+  wavefronts: null,
+  phases: null,
+  conflictFree: false,
+  error: 'not injective: two tile indices share an element (no shared-memory layout)',
+  excluded: 'not-injective',
+};
+
+/** The instructions of one warp-by-warp access at vector width v (SPEC §9.2: instruction k of
+ *  warp g moves values k·v … k·v+v−1 of threads 32g … 32g+31). */
+export const instructionCount = (tvs: { threads: number; values: number }, v: number): number => Math.ceil(tvs.threads / WARP) * (tvs.values / v);
+
+/**
+ * Whether Φ of a candidate with this inner layout is injective on [0, size): Sw(K + ·) is a
+ * bijection (docs/semantics.md, swizzles), so the inner layout decides (strides sorted and
+ * superincreasing, else a walk of its offsets).
+ * @example injectiveInner(parseLayout('(8,64):(0,1)')) // false
+ */
+export function injectiveInner(inner: Layout): boolean {
+  const { shapes, strides } = flat(inner);
+  return injectiveEntries(shapes, strides, 0, shapes.length);
 }
 
 /**
@@ -69,6 +101,8 @@ export interface Group {
   readonly members: number[];
   /** per pattern, Φ_L(Φ_TV(t, j)) at t + T·j, or the error of the pattern on L */
   readonly base: (Float64Array | string)[];
+  /** whether Φ_L is injective (else every member is excluded: NOT_INJECTIVE) */
+  readonly injective: boolean;
 }
 
 export function groupCandidates(cands: readonly LayoutFunction[], tvs: readonly ThreadValues[]): Group[] {
@@ -86,7 +120,7 @@ export function groupCandidates(cands: readonly LayoutFunction[], tvs: readonly 
           throw e;
         }
       });
-      g = { inner, members: [], base };
+      g = { inner, members: [], base, injective: injectiveInner(inner) };
       byText.set(key, g);
     }
     g.members.push(i);
@@ -183,17 +217,20 @@ export function fastPlan(
 }
 
 /** A candidate priced from its plan: the wavefronts of every pattern's table summed. */
-function priceFast(plan: FastPlan, scratch: BankScratch): CandidateResult {
+function priceFast(plan: FastPlan, tvs: readonly ThreadValues[], scratch: BankScratch): CandidateResult {
   let wavefronts = 0;
   let phases = 0;
   let free = true;
-  for (const table of plan.tables) {
+  let instructions = 0;
+  const vectors = plan.tables.map((t) => t.w);
+  plan.tables.forEach((table, p) => {
     const r = swizzledWavefronts(table, plan.bits, scratch, phaseBuf);
     wavefronts += r;
     phases += table.phases;
+    instructions += instructionCount(tvs[p]!, table.w);
     if (r > table.phases) free = false;
-  }
-  return { wavefronts, phases, conflictFree: free };
+  });
+  return { wavefronts, phases, conflictFree: free, vectors, instructions };
 }
 
 /** What the candidates of one group share: per pattern the widest vector it allows, whether
@@ -229,17 +266,23 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
   for (const g of groupCandidates(cands, tvs)) {
+    if (!g.injective) {
+      for (const i of g.members) out[i] = NOT_INJECTIVE;
+      continue;
+    }
     const { wide, holds, maxBase, tableAt } = groupPlan(g, tvs, patterns, scratch);
     for (const i of g.members) {
       const c = cands[i]!;
       const plan = fastPlan(c, holds, wide, patterns, tableAt);
       if (plan !== null) {
-        out[i] = priceFast(plan, scratch);
+        out[i] = priceFast(plan, tvs, scratch);
         continue;
       }
       let wavefronts = 0;
       let phases = 0;
       let free = true;
+      let instructionsSum = 0;
+      const vectors: number[] = [];
       let error: string | undefined;
       for (let p = 0; p < patterns.length && error === undefined; p++) {
         const base = g.base[p]!;
@@ -251,6 +294,8 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
           const r = countWavefronts(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), scratch);
           wavefronts += r.wavefronts;
           phases += r.phases;
+          vectors.push(wide[p]!);
+          instructionsSum += instructionCount(tvs[p]!, wide[p]!);
           if (r.wavefronts > r.phases) free = false;
           continue;
         }
@@ -272,24 +317,69 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
         const r = countWavefronts(instructions(off, tvs[p]!, patterns[p]!.e, v, pools.addr), scratch);
         wavefronts += r.wavefronts;
         phases += r.phases;
+        vectors.push(v);
+        instructionsSum += instructionCount(tvs[p]!, v);
         if (r.wavefronts > r.phases) free = false;
       }
-      out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free };
+      out[i] =
+        error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions: instructionsSum };
     }
   }
   return out;
 }
 
-/** A ranked entry: the candidate's number, text and verdict. */
+/**
+ * The vector width each pattern should keep: the explicit v, else SPEC §9.2's default, the widest
+ * power of two ≤ 16/e that divides the value count and, when the search has a base layout (the
+ * layout every swizzle candidate is built on), that the base keeps contiguous and aligned.
+ * Errors: those of the patterns (checkPatterns).
+ * @example targetVectors([{ tv: parseLayout('(32,8):(8,1)'), e: 2 }]) // [8]
+ */
+export function targetVectors(patterns: readonly AccessPattern[], base?: LayoutFunction): number[] {
+  const tvs = checkPatterns(patterns);
+  return patterns.map((p, k) => {
+    if (p.v !== undefined) return p.v;
+    let w = 16 / p.e;
+    while (w > 1 && tvs[k]!.values % w !== 0) w /= 2;
+    if (base === undefined) return w;
+    try {
+      return vectorWidth(accessOffsets(base, tvs[k]!), tvs[k]!, p.e);
+    } catch (e) {
+      if (e instanceof LayoutError) return w; // the pattern does not fit the base: every candidate answers its error
+      throw e;
+    }
+  });
+}
+
+/** A ranked entry: the candidate's number, text and verdict, and whether it keeps the vectors. */
 export interface Ranked extends CandidateResult {
   readonly index: number;
   readonly layout: string;
+  /** every pattern's vector is at least as wide as the target (targetVectors) */
+  readonly kept: boolean;
 }
 
-/** Rank by total wavefronts (ascending; candidates that cannot be accessed last), ties in
- *  candidate order. */
-export function rankResults(cands: readonly LayoutFunction[], results: readonly CandidateResult[]): Ranked[] {
+/** Whether a result keeps the target vector widths (a result without widths keeps none). */
+export const keepsVectors = (r: CandidateResult, target: readonly number[]): boolean =>
+  r.vectors !== undefined && r.vectors.every((v, p) => v >= (target[p] ?? 1));
+
+/**
+ * The order of the ranking: candidates that can be accessed first (errors and excluded ones
+ * last), then those that keep the vectors before those that narrow them, then fewer
+ * instructions, then fewer wavefronts, ties in candidate order.
+ */
+export function compareRanked(a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>, b: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>): number {
+  const ea = a.wavefronts === null ? 1 : 0;
+  const eb = b.wavefronts === null ? 1 : 0;
+  if (ea !== eb) return ea - eb;
+  if (a.kept !== b.kept) return a.kept ? -1 : 1;
+  return (a.instructions ?? 0) - (b.instructions ?? 0) || (a.wavefronts ?? 0) - (b.wavefronts ?? 0) || a.index - b.index;
+}
+
+/** Rank by (vector kept, instructions, wavefronts) (compareRanked); `target` from targetVectors
+ *  (omitted: every accessible candidate counts as keeping them). */
+export function rankResults(cands: readonly LayoutFunction[], results: readonly CandidateResult[], target?: readonly number[]): Ranked[] {
   return results
-    .map((r, index) => ({ ...r, index, layout: formatLayoutFunction(cands[index]!) }))
-    .sort((a, b) => (a.wavefronts ?? Infinity) - (b.wavefronts ?? Infinity) || a.index - b.index);
+    .map((r, index) => ({ ...r, index, layout: formatLayoutFunction(cands[index]!), kept: target === undefined ? r.wavefronts !== null : keepsVectors(r, target) }))
+    .sort(compareRanked);
 }

@@ -1,0 +1,198 @@
+/**
+ * Linear algebra over F2 on bit vectors of up to 64 bits (docs/linear.md, "Bits"): the one place
+ * where rank, pivots, reduced row echelon form, solving and span membership are computed, for
+ * every linear-layout operation.
+ *
+ * A vector is two unsigned 32-bit words (lo = bits 0..31, hi = bits 32..63). A matrix is given by
+ * its columns (one per in-bit, in in-bit order); row r is out-bit r. `echelon` walks the columns
+ * in order and keeps a basis keyed by lowest set bit, so that a column is a **pivot** exactly when
+ * its image is not in the span of the columns before it (the pivot columns of the reduced row
+ * echelon form), and every vector in the span has one combination of pivot columns.
+ */
+
+/** A vector of up to 64 bits over F2. */
+export interface Bits {
+  readonly lo: number;
+  readonly hi: number;
+}
+
+/** The columns of a matrix with at most 64 rows and 64 columns: column c is (lo[c], hi[c]). */
+export interface Columns {
+  readonly lo: Uint32Array;
+  readonly hi: Uint32Array;
+}
+
+/**
+ * The echelon basis of a list of columns: `pivots` are the pivot column indices in increasing
+ * order; `rank` their number. Use `solve` and `inSpan` on it.
+ */
+export interface Echelon {
+  readonly rank: number;
+  readonly pivots: readonly number[];
+  /** pivotMask.lo/hi: bit c set when column c is a pivot */
+  readonly pivotMask: Bits;
+  /** basis vector keyed by its lowest set bit (64 slots; `has` bit k set when slot k is used) */
+  readonly vLo: Uint32Array;
+  readonly vHi: Uint32Array;
+  /** the combination of pivot columns giving that basis vector */
+  readonly cLo: Uint32Array;
+  readonly cHi: Uint32Array;
+  readonly has: Bits;
+}
+
+export const ZERO: Bits = { lo: 0, hi: 0 };
+
+/** The lowest set bit of (lo, hi), or -1 for zero. */
+export function lowestBit(lo: number, hi: number): number {
+  if (lo !== 0) return 31 - Math.clz32(lo & -lo);
+  if (hi !== 0) return 63 - Math.clz32(hi & -hi);
+  return -1;
+}
+
+/** Whether bit k of (lo, hi) is set. */
+export const testBit = (v: Bits, k: number): boolean => (k < 32 ? ((v.lo >>> k) & 1) === 1 : ((v.hi >>> (k - 32)) & 1) === 1);
+
+/** The vector with the single bit k. */
+export const unit = (k: number): Bits => (k < 32 ? { lo: (1 << k) >>> 0, hi: 0 } : { lo: 0, hi: (1 << (k - 32)) >>> 0 });
+
+/** The number of set bits. */
+export function popcount(v: Bits): number {
+  const pc = (x: number): number => {
+    let n = x - ((x >>> 1) & 0x55555555);
+    n = (n & 0x33333333) + ((n >>> 2) & 0x33333333);
+    return (((n + (n >>> 4)) & 0x0f0f0f0f) * 0x01010101) >>> 24;
+  };
+  return pc(v.lo) + pc(v.hi);
+}
+
+/** Columns from vectors. */
+export function columnsOf(vs: readonly Bits[]): Columns {
+  const lo = new Uint32Array(vs.length);
+  const hi = new Uint32Array(vs.length);
+  vs.forEach((v, i) => {
+    lo[i] = v.lo;
+    hi[i] = v.hi;
+  });
+  return { lo, hi };
+}
+
+/** Conversions to and from BigInt (for callers that prefer it; not on hot paths). */
+export const toBigInt = (v: Bits): bigint => (BigInt(v.hi) << 32n) | BigInt(v.lo);
+export const fromBigInt = (x: bigint): Bits => ({ lo: Number(x & 0xffffffffn), hi: Number((x >> 32n) & 0xffffffffn) });
+
+/**
+ * The echelon basis of the columns (in order): column c is a pivot when it is independent of the
+ * columns before it. O(columns × 64).
+ */
+export function echelon(cols: Columns): Echelon {
+  const n = cols.lo.length;
+  const vLo = new Uint32Array(64);
+  const vHi = new Uint32Array(64);
+  const cLo = new Uint32Array(64);
+  const cHi = new Uint32Array(64);
+  let hasLo = 0;
+  let hasHi = 0;
+  let pmLo = 0;
+  let pmHi = 0;
+  const pivots: number[] = [];
+  for (let c = 0; c < n; c++) {
+    let lo = cols.lo[c]!;
+    let hi = cols.hi[c]!;
+    let kLo = 0;
+    let kHi = 0;
+    for (;;) {
+      const b = lowestBit(lo, hi);
+      if (b < 0) break;
+      const used = b < 32 ? (hasLo >>> b) & 1 : (hasHi >>> (b - 32)) & 1;
+      if (used === 0) {
+        vLo[b] = lo;
+        vHi[b] = hi;
+        if (c < 32) kLo = (kLo ^ (1 << c)) >>> 0;
+        else kHi = (kHi ^ (1 << (c - 32))) >>> 0;
+        cLo[b] = kLo;
+        cHi[b] = kHi;
+        if (b < 32) hasLo = (hasLo | (1 << b)) >>> 0;
+        else hasHi = (hasHi | (1 << (b - 32))) >>> 0;
+        if (c < 32) pmLo = (pmLo | (1 << c)) >>> 0;
+        else pmHi = (pmHi | (1 << (c - 32))) >>> 0;
+        pivots.push(c);
+        break;
+      }
+      lo = (lo ^ vLo[b]!) >>> 0;
+      hi = (hi ^ vHi[b]!) >>> 0;
+      kLo = (kLo ^ cLo[b]!) >>> 0;
+      kHi = (kHi ^ cHi[b]!) >>> 0;
+    }
+  }
+  return { rank: pivots.length, pivots, pivotMask: { lo: pmLo, hi: pmHi }, vLo, vHi, cLo, cHi, has: { lo: hasLo, hi: hasHi } };
+}
+
+/**
+ * The combination of pivot columns whose sum is `target` (bit c set = column c used), the unique
+ * solution that uses pivot columns only; null when `target` is not in the span.
+ */
+export function solve(e: Echelon, target: Bits): Bits | null {
+  let lo = target.lo;
+  let hi = target.hi;
+  let kLo = 0;
+  let kHi = 0;
+  for (;;) {
+    const b = lowestBit(lo, hi);
+    if (b < 0) return { lo: kLo, hi: kHi };
+    const used = b < 32 ? (e.has.lo >>> b) & 1 : (e.has.hi >>> (b - 32)) & 1;
+    if (used === 0) return null;
+    lo = (lo ^ e.vLo[b]!) >>> 0;
+    hi = (hi ^ e.vHi[b]!) >>> 0;
+    kLo = (kLo ^ e.cLo[b]!) >>> 0;
+    kHi = (kHi ^ e.cHi[b]!) >>> 0;
+  }
+}
+
+/** Whether `target` lies in the span of the columns. */
+export const inSpan = (e: Echelon, target: Bits): boolean => solve(e, target) !== null;
+
+/** The rank over F2 of the columns. */
+export const rank = (cols: Columns): number => echelon(cols).rank;
+
+/**
+ * The reduced row echelon form of the matrix with these columns and `rows` rows (Triton's
+ * f2reduce `inplace_rref_strided`): row i has its leading 1 in column pivots[i]; each row is a
+ * vector over the columns (bit c = entry in column c). Rows beyond the rank are zero and omitted.
+ * Column c's entries are its coordinates in terms of the pivot columns, so `solve` gives them.
+ */
+export function rref(cols: Columns): { readonly pivots: readonly number[]; readonly rows: readonly Bits[] } {
+  const e = echelon(cols);
+  const rowLo = new Uint32Array(e.rank);
+  const rowHi = new Uint32Array(e.rank);
+  const n = cols.lo.length;
+  for (let c = 0; c < n; c++) {
+    const coords = solve(e, { lo: cols.lo[c]!, hi: cols.hi[c]! })!;
+    e.pivots.forEach((p, i) => {
+      if (testBit(coords, p)) {
+        if (c < 32) rowLo[i] = (rowLo[i]! | (1 << c)) >>> 0;
+        else rowHi[i] = (rowHi[i]! | (1 << (c - 32))) >>> 0;
+      }
+    });
+  }
+  return { pivots: e.pivots, rows: e.pivots.map((_, i) => ({ lo: rowLo[i]!, hi: rowHi[i]! })) };
+}
+
+/** Writes `v` (k bits) at bit `shift` of the word pair `w` (OR): w[0] = lo, w[1] = hi. */
+export function orBits(w: [number, number], v: number, shift: number): void {
+  if (v === 0) return;
+  if (shift >= 32) {
+    w[1] = (w[1] | (v << (shift - 32))) >>> 0;
+    return;
+  }
+  w[0] = (w[0] | (v << shift)) >>> 0;
+  if (shift > 0) w[1] = (w[1] | (v >>> (32 - shift))) >>> 0;
+}
+
+/** Reads `k` ≤ 31 bits at bit `shift` of (lo, hi). */
+export function readBits(lo: number, hi: number, shift: number, k: number): number {
+  if (k === 0) return 0;
+  const mask = k >= 31 ? 0x7fffffff : (1 << k) - 1;
+  if (shift >= 32) return (hi >>> (shift - 32)) & mask;
+  if (shift + k <= 32) return (lo >>> shift) & mask;
+  return ((lo >>> shift) | (hi << (32 - shift))) & mask;
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Inlines shaders/*.wgsl into src/engine/shaders.generated.ts, so that the engine needs no file
 // system (the demo page bundles it). The .wgsl files are the source of truth: edit them, then
-// run `node scripts/gen-shaders.mjs` (the build and test scripts do it first).
+// run `node scripts/gen-shaders.mjs` (the build and test scripts do it first). With --check it
+// writes nothing and exits 1 when the generated table is stale (`npm run check:shaders`, .ci/run).
 import { readdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,5 +17,13 @@ for (const n of names) {
 }
 out += '} as const;\n';
 const target = join(root, 'src', 'engine', 'shaders.generated.ts');
-if (!existsSync(target) || readFileSync(target, 'utf8') !== out) writeFileSync(target, out);
-if (process.argv.includes('--check') && readFileSync(target, 'utf8') !== out) process.exit(1);
+const current = existsSync(target) ? readFileSync(target, 'utf8') : null;
+if (process.argv.includes('--check')) {
+  // regenerates nothing: exit 1 when the committed table does not match shaders/*.wgsl
+  if (current !== out) {
+    console.error('src/engine/shaders.generated.ts does not match shaders/*.wgsl: run `npm run gen:shaders` and commit the result');
+    process.exit(1);
+  }
+} else if (current !== out) {
+  writeFileSync(target, out);
+}

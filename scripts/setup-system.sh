@@ -11,11 +11,23 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 [ -e /usr/lib/x86_64-linux-gnu/libvulkan.so.1 ] || need+=(loader)
 { command -v pdflatex >/dev/null 2>&1 && kpsewhich tikz.sty >/dev/null 2>&1; } || need+=(texlive)
 if [ ${#need[@]} -eq 0 ]; then echo "setup-system: software adapter, chromium and pdflatex already present"; exit 0; fi
-SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "setup-system: no apt-get here; install a Vulkan driver (lavapipe) and chromium yourself" >&2; exit 0
-fi
 needs() { local n w; for w in "$@"; do for n in "${need[@]}"; do [ "$n" = "$w" ] && return 0; done; done; return 1; }
+packages=()
+needs lavapipe loader && packages+=(mesa-vulkan-drivers libvulkan1)
+needs chromium && packages+=(chromium)
+needs texlive && packages+=(texlive-latex-base texlive-pictures)
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "setup-system: no apt-get here; install yourself: a Vulkan driver (Mesa lavapipe), chromium, pdflatex with TikZ (missing: ${need[*]})" >&2; exit 0
+fi
+# never prompt: without root, sudo only when it needs no password; else say what to install
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then SUDO="sudo -n"; else
+    echo "setup-system: not root (and no password-less sudo): the tests that need them will fail until you install, as root:" >&2
+    echo "  apt-get install ${packages[*]}   (lavapipe from bookworm-backports on Debian 12)" >&2
+    exit 0
+  fi
+fi
 codename=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 # bookworm's own Mesa predates a usable lavapipe: add bookworm-backports from the machine's own
 # configured Debian source (same mirror, same key; scripts/apt-backports.sh), never a host of ours

@@ -13,7 +13,7 @@
  * is "software" at once, without loading Dawn (a Vulkan instance alone costs ~0.1 s on
  * lavapipe); elsewhere the adapter's info decides, still without creating a device.
  */
-import { existsSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
@@ -56,6 +56,14 @@ function icdCandidates(): string[] {
   return out;
 }
 
+/** Dawn wants XDG_RUNTIME_DIR; where it is unset, one private directory per user in the temporary folder (made once, reused). */
+function ensureRuntimeDir(): void {
+  if (process.env.XDG_RUNTIME_DIR) return;
+  const dir = join(tmpdir(), `layoutgpu-xdg-${process.getuid?.() ?? 'user'}`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  process.env.XDG_RUNTIME_DIR = dir;
+}
+
 /**
  * A GPUDevice in Node from the `webgpu` package, with the adapter's maximum buffer limits. Without
  * an adapter (and VK_ICD_FILENAMES unset) it tries Mesa's lavapipe, then Debian chromium's
@@ -67,7 +75,7 @@ function icdCandidates(): string[] {
  *   const gpu = gpuBackendOn(d); // … gpu.dispose() releases d
  */
 export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<NodeDevice> {
-  if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'layoutgpu-xdg-'));
+  ensureRuntimeDir();
   let mod: typeof import('webgpu');
   try {
     mod = await import('webgpu');
@@ -134,7 +142,7 @@ export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | nul
   if (!autoMayOpenDevice(dev)) {
     return { software: true, line: 'a software adapter (no GPU device node: /dev/dri/renderD*, /dev/nvidia*, /dev/dxg)' };
   }
-  if (!process.env.XDG_RUNTIME_DIR) process.env.XDG_RUNTIME_DIR = mkdtempSync(join(tmpdir(), 'layoutgpu-xdg-'));
+  ensureRuntimeDir();
   let mod: typeof import('webgpu');
   try {
     mod = await import('webgpu');

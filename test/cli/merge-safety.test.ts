@@ -5,12 +5,12 @@
  * printed count is the count written, and counts that do not add up are refused naming the shard.
  * In-process (src/cli/merge.ts, src/cli/verify.ts), with real shard reports of one search.
  */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { mergeCommand } from '../../src/cli/merge.js';
 import { verifyCommand } from '../../src/cli/verify.js';
+import { scratchDir } from '../helpers/tmp.js';
 
 interface Ran {
   code: number;
@@ -35,7 +35,7 @@ let whole = '';
 afterEach(() => process.chdir(home));
 
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'merge-safety-'));
+  root = scratchDir('merge-safety-');
   // each shard runs in its own folder with the same --out name, as a job array does
   for (const k of [1, 2, 3]) {
     const dir = join(root, `s${k}`);
@@ -87,7 +87,7 @@ describe('merge --out reads each shard match file beside its report', () => {
   });
 
   it('a missing or short match file is an error naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'merge-missing-'));
+    const dir = scratchDir('merge-missing-');
     process.chdir(dir);
     for (const k of [1, 2, 3]) {
       mkdirSync(`s${k}`);

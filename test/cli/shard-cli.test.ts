@@ -5,11 +5,11 @@
  * compared with the unsharded run; identical answers whatever --threads; errors.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ensureBuilt, ROOT, type Run } from './_build.js';
+import { scratchDir } from '../helpers/tmp.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -51,7 +51,7 @@ const human = (text: string, out: string): string[] =>
 
 describe('sharded verify on schedulers, merged', () => {
   it('a Slurm job array (SLURM_ARRAY_TASK_ID) merges to the unsharded report', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'slurm-'));
+    const dir = scratchDir('slurm-');
     const search = 'compact --random 30000 --seed 11 --max-size 4096';
     const env = (k: number): Record<string, string> => ({
       SLURM_ARRAY_TASK_ID: String(k - 1),
@@ -86,7 +86,7 @@ describe('sharded verify on schedulers, merged', () => {
       return m![1]!.replace(/^ {14}/gm, '');
     };
     expect(yaml).toMatch(/completionMode: Indexed/);
-    const dir = mkdtempSync(join(tmpdir(), 'k8s-'));
+    const dir = scratchDir('k8s-');
     const search = 'compact --enumerate --size 24 --max-rank 3 --max-stride 23';
     const base = { SHARDS: '4', VERIFY_ARGS: search, RESULTS: dir, BACKEND: 'cpu', THREADS: '1', LAYOUTGPU: `${process.execPath} ${BIN}` };
     const pods = await Promise.all([0, 1, 2, 3].map((i) => run('sh', ['-c', block('shard')], { ...base, JOB_COMPLETION_INDEX: String(i) })));
@@ -99,7 +99,7 @@ describe('sharded verify on schedulers, merged', () => {
   });
 
   it('a missing or repeated shard is an error naming it', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'miss-'));
+    const dir = scratchDir('miss-');
     const args = ['verify', 'injective', '--random', '900', '--seed', '2', '--backend', 'cpu', '--json'];
     for (const k of [1, 2, 3]) {
       const r = await layoutgpu(args, { LAYOUTGPU_SHARD: `${k}/3` });
@@ -117,7 +117,7 @@ describe('sharded verify on schedulers, merged', () => {
 
 describe('--threads', () => {
   it('verify: the same report and matches with 1, 2 and 3 threads', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'thr-'));
+    const dir = scratchDir('thr-');
     const outs: string[] = [];
     const reports: Record<string, unknown>[] = [];
     for (const t of ['1', '2', '3']) {

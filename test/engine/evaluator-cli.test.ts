@@ -1,10 +1,10 @@
 /** The evaluator's subcommands, called as main.ts calls them (exit codes, --json, --out). */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { evaluatorCommands, runCheck, runDigest, runEval, runTiles, runWgsl } from '../../src/cli/evaluator.js';
 import { progressBar } from '../../src/cli/progress.js';
+import { scratchDir } from '../helpers/tmp.js';
 
 function io(isTTY = false) {
   const out: string[] = [];
@@ -12,7 +12,7 @@ function io(isTTY = false) {
   return { out, err, io: { stdout: (s: string) => void out.push(s), stderr: (s: string) => void err.push(s), isTTY } };
 }
 
-const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-cli-'));
+const dir = scratchDir('layoutgpu-cli-');
 
 describe('evaluator CLI', () => {
   it('lists its commands, each with --help', async () => {

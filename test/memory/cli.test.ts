@@ -3,11 +3,11 @@
  * `show` of a composed layout, `verify conflict-free`, and `bench --smem` on the real adapter
  * (verified; its times are reported, not asserted: a software adapter has no banks).
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cli, ensureBuilt } from '../cli/_build.js';
+import { scratchDir } from '../helpers/tmp.js';
 
 beforeAll(() => ensureBuilt());
 const TV = '((8,4),(8,2)):((1,64),(8,256))';
@@ -21,7 +21,7 @@ describe('layoutgpu conflicts', () => {
     expect(r.stdout).toMatch(/sectors\s+32 \(least possible 32\)/);
   });
   it('--json is the protocol object; --svg draws the tile by bank with the conflicted cells marked', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'lg-mem-'));
+    const dir = scratchDir('lg-mem-');
     const r = await cli(['conflicts', 'Sw<3,3,3> o (8,64):(64,1)', TV, '--elem', '2', '--json', '--svg', join(dir, 'b.svg')]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ vector: 8, wavefronts: 8, conflicts: 0, worst: null });

@@ -2,8 +2,7 @@
  * The batch op `verify`, the `layoutgpu verify` command, and the interpreter template's inline
  * copy (identical to shaders/interpret.wgsl).
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
@@ -16,6 +15,7 @@ import { verifyCommand } from '../../src/cli/verify.js';
 import { INTERPRET_COPY } from '../../src/verify/interpret-wgsl.js';
 import { verifyOps } from '../../src/verify/ops.js';
 import { verifyTestDevice } from './device.js';
+import { scratchDir } from '../helpers/tmp.js';
 
 const op = verifyOps.find((o) => o.name === 'verify')!;
 const cpuCtx: OpContext = {
@@ -92,7 +92,7 @@ describe('layoutgpu verify', () => {
   });
 
   it('reads --file, writes --out, runs on the GPU', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'verify-'));
+    const dir = scratchDir('verify-');
     const f = join(dir, 'c.jsonl');
     writeFileSync(f, '"(4,8):(1,4)"\n\n(2,2):(1,1)\n["(2,3):(3,1)"]\n');
     const out = join(dir, 'm.txt');

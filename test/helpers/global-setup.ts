@@ -1,0 +1,19 @@
+/**
+ * vitest's global set-up for every project: the run's own temporary folder (TMPDIR for the test processes and every
+ * child they start), removed with everything left in it when the run ends, so that a full run leaves nothing behind
+ * in the system's temporary folder.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export default function setup(): () => void {
+  const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-test-'));
+  const before = process.env.TMPDIR;
+  process.env.TMPDIR = dir;
+  return () => {
+    if (before === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = before;
+    rmSync(dir, { recursive: true, force: true });
+  };
+}

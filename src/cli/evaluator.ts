@@ -10,12 +10,14 @@ import { withDeadline } from '../algebra/deadline.js';
 import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
 import { openSync, closeSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
-import { concat, cosize, size, type Layout } from '../algebra/layout.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
-import { compose } from '../algebra/compose.js';
-import { logicalDivide } from '../algebra/divide.js';
-import type { Backend, BackendChoice, CompactReport, RunOptions } from '../engine/backend.js';
-import { compactJson, digestJson } from '../engine/bulk-ops.js';
+import { concat, size, type Layout } from '../algebra/layout.js';
+import { formatLayout } from '../algebra/notation.js';
+import type { Backend, BackendChoice, BackendInfo, CompactReport, RunOptions } from '../engine/backend.js';
+import { algebraComposite, compactJson, digestJson } from '../engine/bulk-ops.js';
+import { tileDivision } from '../engine/cpu.js';
+import { cosizeLayoutFunction, formatLayoutFunction, innerLayout, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { plainNeeded } from '../cute/composed-ops.js';
+import { topBit } from '../cute/swizzle.js';
 import { KERNELS, wgslFor, type KernelName } from '../engine/codegen.js';
 import { autoMayOpenDevice } from '../engine/gpu-nodes.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
@@ -76,10 +78,51 @@ function bounded<T>(p: Parsed, f: () => T): T {
   return withDeadline(timeoutMs(p), f);
 }
 
-function layoutArg(p: Parsed, i: number, name: string): Layout {
+/** A layout function argument: a plain layout or a composed Sw<B,M,S> o K o L (docs/semantics.md §9.1:
+ *  every bulk check takes either). */
+function layoutArg(p: Parsed, i: number, name: string): LayoutFunction {
   const s = p.pos[i];
   if (s === undefined) throw new Usage(`missing layout ${name}`);
-  return parseLayout(s, name);
+  return parseLayoutFunction(s, name);
+}
+
+/** A plain layout argument (complement and the divisor of a tile map need one): a composed layout
+ *  is `domain`, as in the ops table. */
+function plainArg(p: Parsed, i: number, name: string, command: string): Layout {
+  const l = layoutArg(p, i, name);
+  if (isComposed(l)) throw plainNeeded(command, name, l);
+  return l;
+}
+
+/** The size of a layout function: its inner layout's. */
+const sizeOf = (l: LayoutFunction): number => size(innerLayout(l));
+
+/** Whether Φ of a layout function can reach 2^32, so that its offsets need u64 in a file:
+ *  cosize(L) > 2^32 for a plain layout; for a composed one its exact cosize, or where that is too
+ *  long to enumerate the bound 2^max(bitlength(K + cosize(L) − 1), top bit of Sw). */
+function needsU64(l: LayoutFunction): boolean {
+  try {
+    return cosizeLayoutFunction(l) > 2n ** 32n;
+  } catch (e) {
+    if (!(e instanceof LayoutError) || !isComposed(l)) throw e;
+    return topBit(l.swizzle) > 32 || cosizeLayoutFunction(l.inner) + BigInt(l.offset) > 2n ** 32n;
+  }
+}
+
+/** The adapter in a few words for the human line (the --json report keeps the whole description):
+ *  on the GPU the driver's name before its version (`llvmpipe`) and whether it is software; on the
+ *  CPU its thread count. Example: briefAdapter({ backend: 'gpu', adapter: 'mesa / software / llvmpipe: Mesa 25 (software)' })
+ *  = 'llvmpipe, software'. */
+export function briefAdapter(info: BackendInfo): string {
+  const a = info.adapter;
+  if (info.backend === 'cpu') {
+    const threads = /(\d+) threads?/.exec(a);
+    return threads ? `${threads[1]} thread${threads[1] === '1' ? '' : 's'}` : 'JavaScript';
+  }
+  const software = a.endsWith('(software)');
+  const parts = a.replace(/ \(software\)$/, '').split(' / ');
+  const name = (parts[parts.length - 1] ?? '').split(/[:(]/)[0]!.trim() || a;
+  return software ? `${name}, software` : name;
 }
 
 function expectArgs(p: Parsed, min: number, max: number, usage: string): void {
@@ -126,7 +169,7 @@ async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunCont
     opts: { ...(ms !== undefined ? { timeoutMs: ms } : {}), onProgress: (d, t) => bar.update(d, t) },
     seconds,
     meta: () => ({ backend: backend.info.backend, adapter: backend.info.adapter, seconds: Number(seconds().toFixed(6)) }),
-    line: () => `backend ${backend.info.backend} (${backend.info.adapter}), ${(seconds() * 1000).toFixed(1)} ms`,
+    line: () => `backend ${backend.info.backend} (${briefAdapter(backend.info)}), ${(seconds() * 1000).toFixed(1)} ms`,
     close() {
       t1 ??= performance.now();
       bar.end();
@@ -199,13 +242,13 @@ stride are folded in as constants.
       expectArgs(p, 1, 3, 'layoutgpu wgsl <B> [<A> [<C>]] --kernel compose');
       const b = layoutArg(p, 0, 'B');
       const a = p.pos[1] !== undefined ? layoutArg(p, 1, 'A') : undefined;
-      const c = p.pos[2] !== undefined ? layoutArg(p, 2, 'C') : a ? compose(b, a) : b;
+      const c = p.pos[2] !== undefined ? layoutArg(p, 2, 'C') : a ? algebraComposite(b, a) : b;
       source = wgslFor(b, 'compose', { b, ...(a ? { a } : {}), c }, software);
     } else if (k === 'tiles') {
       expectArgs(p, 2, 2, 'layoutgpu wgsl <A> <B> --kernel tiles');
       const a = layoutArg(p, 0, 'A');
-      const b = layoutArg(p, 1, 'B');
-      source = wgslFor(a, 'tiles', { b, divided: logicalDivide(a, b) }, software);
+      const b = plainArg(p, 1, 'B', 'wgsl --kernel tiles');
+      source = wgslFor(a, 'tiles', { b, divided: tileDivision(a, b).divided }, software);
     } else {
       expectArgs(p, 1, 1, `layoutgpu wgsl <L> --kernel ${k}`);
       source = wgslFor(layoutArg(p, 0, 'L'), k, undefined, software);
@@ -323,12 +366,12 @@ u32 (u64 when cosize(L) > 2^32), any length; without, printed (at most ${PRINT_L
     }
     expectArgs(p, 1, 1, 'layoutgpu eval <L> [--range lo:hi] [--out FILE]');
     const l = layoutArg(p, 0, 'L');
-    const [lo, hi] = parseRange(p, size(l));
+    const [lo, hi] = parseRange(p, sizeOf(l));
     const out = p.opt.get('--out');
     if (out === undefined && hi - lo > PRINT_LIMIT) {
       throw new LayoutError('domain', `eval prints at most ${PRINT_LIMIT} offsets (asked for ${hi - lo}); write them with --out FILE`);
     }
-    const width: 4 | 8 = cosize(l) > 2 ** 32 ? 8 : 4;
+    const width: 4 | 8 = needsU64(l) ? 8 : 4;
     return await withRun(p, io, 'eval', async (rc) => {
       let values: number[] | null = null;
       let file: OffsetFile | null = null;
@@ -341,14 +384,14 @@ u32 (u64 when cosize(L) > 2^32), any length; without, printed (at most ${PRINT_L
         }
       } else values = Array.from(await rc.backend.evalRange(l, lo, hi, rc.opts));
       rc.close();
-      const base = { layout: formatLayout(l), range: [lo, hi] as Json };
+      const base = { layout: formatLayoutFunction(l), range: [lo, hi] as Json };
       if (p.flags.has('--json')) {
         const body: Record<string, Json> = file
           ? { ...base, out: out!, format: width === 4 ? 'u32le' : 'u64le', bytes: file.bytes }
           : { ...base, values: values! };
         io.stdout(JSON.stringify({ ...body, ...rc.meta() }) + '\n');
       } else if (file) {
-        io.stdout(`wrote ${hi - lo} offsets of ${formatLayout(l)} [${lo}, ${hi}) to ${out} as ${width === 4 ? 'u32' : 'u64'} little-endian (${file.bytes} bytes)\n${rc.line()}\n`);
+        io.stdout(`wrote ${hi - lo} offsets of ${formatLayoutFunction(l)} [${lo}, ${hi}) to ${out} as ${width === 4 ? 'u32' : 'u64'} little-endian (${file.bytes} bytes)\n${rc.line()}\n`);
       } else {
         io.stdout(`${values!.join(' ')}\n${rc.line()}\n`);
       }
@@ -374,12 +417,12 @@ Count, exact sum, min and max of Φ_L over [lo, hi) (default: the whole layout),
     }
     expectArgs(p, 1, 1, 'layoutgpu digest <L> [--range lo:hi]');
     const l = layoutArg(p, 0, 'L');
-    const [lo, hi] = parseRange(p, size(l));
+    const [lo, hi] = parseRange(p, sizeOf(l));
     return await withRun(p, io, 'digest', async (rc) => {
       const d = await rc.backend.digestRange(l, lo, hi, rc.opts);
       rc.close();
       if (p.flags.has('--json')) {
-        io.stdout(JSON.stringify({ layout: formatLayout(l), range: [lo, hi], ...(digestJson(d) as Record<string, Json>), ...rc.meta() }) + '\n');
+        io.stdout(JSON.stringify({ layout: formatLayoutFunction(l), range: [lo, hi], ...(digestJson(d) as Record<string, Json>), ...rc.meta() }) + '\n');
       } else {
         io.stdout(`count ${d.count}\nsum   ${d.sum}\nmin   ${d.min ?? '-'}\nmax   ${d.max ?? '-'}\n${rc.line()}\n`);
       }
@@ -421,16 +464,16 @@ layoutgpu check compose <B> <A> [<C>]
     }
     const json = p.flags.has('--json');
     if (sub === 'compact' || sub === 'complement') {
-      let l: Layout;
+      let l: LayoutFunction;
       let base: Record<string, Json>;
       if (sub === 'compact') {
         expectArgs(p, 1, 1, 'layoutgpu check compact <L>');
         l = layoutArg(p, 0, 'L');
-        base = { check: 'compact', layout: formatLayout(l) };
+        base = { check: 'compact', layout: formatLayoutFunction(l) };
       } else {
         expectArgs(p, 2, 2, 'layoutgpu check complement <A> <B>');
-        const a = layoutArg(p, 0, 'A');
-        const b = layoutArg(p, 1, 'B');
+        const a = plainArg(p, 0, 'A', 'check complement');
+        const b = plainArg(p, 1, 'B', 'check complement');
         l = concat(a, b);
         base = { check: 'complement', A: formatLayout(a), B: formatLayout(b) };
       }
@@ -447,16 +490,16 @@ layoutgpu check compose <B> <A> [<C>]
       const b = layoutArg(p, 0, 'B');
       const a = layoutArg(p, 1, 'A');
       const given = p.pos[2] !== undefined;
-      const c = given ? layoutArg(p, 2, 'C') : bounded(p, () => compose(b, a));
+      const c = given ? layoutArg(p, 2, 'C') : bounded(p, () => algebraComposite(b, a));
       return await withRun(p, io, 'check compose', async (rc) => {
         const r = await rc.backend.checkCompose(b, a, c, rc.opts);
         rc.close();
-        const res = { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayout(c) };
-        if (json) io.stdout(JSON.stringify({ check: 'compose', B: formatLayout(b), A: formatLayout(a), given, ...res, ...rc.meta() }) + '\n');
+        const res = { equal: r.equal, mismatches: r.mismatches, witness: r.witness, composite: formatLayoutFunction(c) };
+        if (json) io.stdout(JSON.stringify({ check: 'compose', B: formatLayoutFunction(b), A: formatLayoutFunction(a), given, ...res, ...rc.meta() }) + '\n');
         else {
           io.stdout(
             `C = ${res.composite}${given ? '' : ' (B∘A by the algebra)'}\n` +
-              `Φ_C = Φ_B∘Φ_A on all ${size(a)} indices: ${r.equal ? 'yes' : 'no'}\n` +
+              `Φ_C = Φ_B∘Φ_A on all ${sizeOf(a)} indices: ${r.equal ? 'yes' : 'no'}\n` +
               `mismatches ${r.mismatches}${r.witness !== null ? `\nwitness    x = ${r.witness}` : ''}\n${rc.line()}\n`,
           );
         }
@@ -485,15 +528,15 @@ check that the tiles together hit A's image exactly as often as A does.` + RUN_H
     }
     expectArgs(p, 2, 2, 'layoutgpu tiles <A> <B> [--out FILE]');
     const a = layoutArg(p, 0, 'A');
-    const b = layoutArg(p, 1, 'B');
+    const b = plainArg(p, 1, 'B', 'tiles');
     const out = p.opt.get('--out');
-    const divided = bounded(p, () => logicalDivide(a, b));
+    const divided = bounded(p, () => tileDivision(a, b).divided);
     return await withRun(p, io, 'tiles', async (rc) => {
       const t = await rc.backend.tileMap(a, b, rc.opts);
       rc.close();
       let bytes = 0;
       if (out !== undefined) {
-        const f = new OffsetFile(out, cosize(divided) > 2 ** 32 ? 8 : 4);
+        const f = new OffsetFile(out, needsU64(divided) ? 8 : 4);
         try {
           for (const row of t.offsets) f.write(Float64Array.from(row));
         } finally {
@@ -503,12 +546,12 @@ check that the tiles together hit A's image exactly as often as A does.` + RUN_H
       }
       const covers = t.covers ?? null;
       if (p.flags.has('--json')) {
-        const body: Record<string, Json> = { A: formatLayout(a), B: formatLayout(b), divided: formatLayout(divided), tileSize: t.tileSize, tiles: t.tiles, covers };
+        const body: Record<string, Json> = { A: formatLayoutFunction(a), B: formatLayout(b), divided: formatLayoutFunction(divided), tileSize: t.tileSize, tiles: t.tiles, covers };
         if (out !== undefined) Object.assign(body, { out, bytes });
         else body.offsets = t.offsets;
         io.stdout(JSON.stringify({ ...body, ...rc.meta() }) + '\n');
       } else {
-        const head = `A ⊘ B = ${formatLayout(divided)}: ${t.tiles} tiles of ${t.tileSize}`;
+        const head = `A ⊘ B = ${formatLayoutFunction(divided)}: ${t.tiles} tiles of ${t.tileSize}`;
         const rows = out !== undefined ? `wrote ${t.tiles}×${t.tileSize} offsets to ${out} (${bytes} bytes)` : t.offsets.map((r, k) => `tile ${k}: ${r.join(' ')}`).join('\n');
         io.stdout(`${head}\n${rows}\ntiles cover A's image exactly as A does: ${covers === null ? 'not checked' : covers ? 'yes' : 'NO'}\n${rc.line()}\n`);
       }

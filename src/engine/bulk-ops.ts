@@ -39,9 +39,10 @@ export function compactJson(r: CompactReport): Json {
   return { compact: r.compact, image: r.image, outOfRange: r.outOfRange, collisions: r.collisions, witness: r.witness };
 }
 
-/** B∘A by the algebra: on a composed B = Sw o K o L, Sw o K o (L∘A) (SPEC §9.1); a composed A
- *  (the inner side) has no composite: `domain`. */
-function algebraComposite(b: LayoutFunction, a: LayoutFunction): LayoutFunction {
+/** B∘A by the algebra: on a composed B = Sw o K o L, Sw o K o (L∘A) (docs/semantics.md
+ *  §9.1); a composed A (the inner side) has no composite: `domain`.
+ *  Example: algebraComposite(Sw<3,3,3> o (8,64):(64,1), 8:1) = Sw<3,3,3> o 8:64. */
+export function algebraComposite(b: LayoutFunction, a: LayoutFunction): LayoutFunction {
   if (isComposed(a)) {
     throw new LayoutError('domain', `check_compose without C needs a plain layout as A; ${formatLayoutFunction(a)} is a composed layout (give C)`);
   }

@@ -10,7 +10,8 @@
 import { currentDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
-import { parseLayout } from '../algebra/notation.js';
+import { isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { plainNeeded } from '../cute/composed-ops.js';
 import type { Json, OpContext, OpSpec } from '../op-spec.js';
 import type { VerifyEngine } from './engine.js';
 
@@ -50,13 +51,20 @@ export const verifyOp: OpSpec = {
     const p = propertyFromJson(prop);
     if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
     if (candidateArity(p) !== 1) throw new LayoutError('bad-request', `verify: ${propertyText(p)} needs its other operand, e.g. ["${propertyText(p)}", B]`);
-    const items: Layout[][] = cands.map((c, i) => {
+    // compact and injective take composed candidates Sw o K o L (docs/semantics.md §9.1: Φ is
+    // their layout function); the other properties need plain layouts
+    const fns: LayoutFunction[] = cands.map((c, i) => {
       if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: candidate ${i + 1} must be a string`);
-      return [parseLayout(c, `candidate ${i + 1}`)];
+      const l = parseLayoutFunction(c, `candidate ${i + 1}`);
+      if (isComposed(l) && p.kind !== 'compact' && p.kind !== 'injective') throw plainNeeded(`verify ${propertyText(p)}`, `candidate ${i + 1}`, l);
+      return l;
     });
-    if (items.length === 0) return [];
+    if (fns.length === 0) return [];
     const engine = await engineFor(ctx);
-    const r = await withDeadline(at - performance.now(), () => checkChunk(p, { first: 0, count: items.length, items }, engine));
+    const chunk = fns.some(isComposed)
+      ? { first: 0, count: fns.length, flat: (await import('./packed.js')).batchOfFunctions(fns) }
+      : { first: 0, count: fns.length, items: fns.map((l) => [l as Layout]) };
+    const r = await withDeadline(at - performance.now(), () => checkChunk(p, chunk, engine));
     return Array.from(r.ok, (v) => v === 1);
   },
 };

@@ -28,7 +28,6 @@ const software = dev.adapter.software;
 // `layoutgpu bench`'s default cap of indices per layout: 2^22 on a software adapter, 2^26 on a GPU
 const n = opt('--elems', software ? 2 ** 22 : 2 ** 26);
 const E = elemType(elemBytes);
-const W = elemBytes / 4;
 
 const head = (src: string, dst: string): string =>
   `@group(0) @binding(0) var<storage, read> src: array<${src}>;\n@group(0) @binding(1) var<storage, read_write> dst: array<${dst}>;\n`;

@@ -3,7 +3,7 @@
  */
 import { mul } from './arith.js';
 import { domainError } from './errors.js';
-import { flat, type Flat, type Layout, TRIVIAL, withProfile } from './layout.js';
+import { type Flat, type Layout, TRIVIAL, withProfile } from './layout.js';
 import { formatTuple } from './notation.js';
 import * as T from './tuple.js';
 

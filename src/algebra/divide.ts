@@ -23,7 +23,6 @@ export function logicalDivide(a: Layout, b: Layout): Layout {
   // (B, comp(B, N)) is compact of size N = size(A): its size and cosize are N
   const k = comp.shapes.length;
   const shape: Tuple[] = [b.shape, k === 0 ? 1 : k === 1 ? comp.shapes[0]! : comp.shapes];
-  const stride: Tuple[] = [b.stride, k === 0 ? 0 : k === 1 ? comp.strides[0]! : comp.strides];
   const xs = (fb.shapes as number[]).concat(k === 0 ? [1] : comp.shapes);
   const xd = (fb.strides as number[]).concat(k === 0 ? [0] : comp.strides);
   const ca = coalesceNested(a.shape, a.stride);

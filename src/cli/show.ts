@@ -10,7 +10,6 @@ import { LayoutError } from '../algebra/errors.js';
 import { logicalProduct } from '../algebra/divide.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
-import { parseLayoutArg } from '../cute/tiler.js';
 import { asciiPicture } from '../render/ascii.js';
 import { makePicture } from '../render/grid.js';
 import { composedPicture } from '../render/composed.js';

@@ -259,8 +259,6 @@ function msg(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
-const flatEntries = (l: Layout): { shapes: readonly number[]; strides: readonly number[] } => flat(l);
-
 function concatEntries(x: Layout, y: Layout): { shapes: number[]; strides: number[] } {
   const a = flat(x);
   const b = flat(y);

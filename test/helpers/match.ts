@@ -135,8 +135,9 @@ function atomsListMismatch(got: unknown, want: unknown): string | null {
   const g = got as Record<string, unknown>;
   for (const [k, names] of Object.entries(want as Record<string, readonly string[]>)) {
     const list = g[k];
-    if (!Array.isArray(list) || !list.every((n) => typeof n === 'string')) return `${k}: not a list of names`;
-    for (let i = 1; i < list.length; i++) if (!(list[i - 1] < list[i])) return `${k}: ${list[i - 1]}, ${list[i]} not ascending without repeats`;
+    if (!Array.isArray(list) || !list.every((n): n is string => typeof n === 'string')) return `${k}: not a list of names`;
+    const bad = list.findIndex((n, i) => i > 0 && !(list[i - 1]! < n));
+    if (bad > 0) return `${k}: ${list[bad - 1]}, ${list[bad]} not ascending without repeats`;
     const have = new Set(list);
     const missing = names.filter((n) => !have.has(n));
     if (missing.length > 0) return `${k}: missing ${missing.join(', ')}`;

@@ -1,0 +1,224 @@
+/**
+ * Tiled copies (docs/atoms.md, "Tiled copy"; CuTe `make_tiled_copy`, `make_tiled_copy_A/B/C`,
+ * `TiledCopy` of include/cute/atom/copy_atom.hpp): a copy atom at a value size and a tiler TV
+ * layout (thread, value) → column-major index in the tile, from thread and value layouts or
+ * from a tiled MMA's operand; the source and destination TV layouts follow through the atom's
+ * reference (σ, the Ref's inverse).
+ */
+import { domainError } from '../algebra/errors.js';
+import { mode, modes, rank, size, TRIVIAL, type Layout } from '../algebra/layout.js';
+import { isCompact } from '../algebra/properties.js';
+import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { phiTable } from '../memory/access.js';
+import { upcast } from '../cute/cast.js';
+import { rightInverse } from '../cute/inverse.js';
+import { copyAtomData } from './registry.js';
+import { checkPoints, layoutOfTable } from './function-layout.js';
+import type { Operand, TiledMma } from './tiled-mma.js';
+import { operandModes } from './tiled-mma.js';
+
+/** A copy atom at a value size (docs/atoms.md, "Atoms"): layouts in values of `bits` bits. */
+export interface CopyAtomLayouts {
+  readonly name: string;
+  readonly bits: number;
+  readonly thrID: Layout;
+  readonly src: Layout;
+  readonly dst: Layout;
+  readonly ref: Layout;
+}
+
+const copyCache = new Map<string, CopyAtomLayouts>();
+
+/** upcast(L, b) with its thread mode kept at `threads` threads (else `domain`). */
+function atBits(name: string, side: string, l: Layout, bits: number, threads: number): Layout {
+  let u: Layout;
+  try {
+    u = upcast(l, bits);
+  } catch (e) {
+    throw domainError(`${name} at ${bits} bits: the ${side} layout ${formatLayout(l)} has no upcast (${(e as Error).message})`);
+  }
+  const t = size(mode(u, 1));
+  if (t !== threads) throw domainError(`${name} is not valid at ${bits} bits: its ${side} layout would have ${t} threads, not ${threads}`);
+  return u;
+}
+
+/**
+ * The copy atom `name` at `bits`-bit values (CuTe `Copy_Atom<Op, T>`, `recast_layout`), parsed
+ * and cached; without bits, in bits (b = 1). Errors: `domain` for an unknown name, a bits that
+ * is no positive integer, an upcast that is not defined or that changes the thread count.
+ */
+export function copyAtomLayouts(name: string, bits = 1): CopyAtomLayouts {
+  const key = `${bits} ${name}`;
+  const hit = copyCache.get(key);
+  if (hit) return hit;
+  const d = copyAtomData(name);
+  if (!d) throw domainError(`unknown copy atom '${name}'`);
+  if (!Number.isSafeInteger(bits) || bits < 1) throw domainError(`bits = ${bits} must be a positive integer`);
+  const thrID = parseLayout(d.thrID);
+  const n = size(thrID);
+  const a: CopyAtomLayouts = {
+    name,
+    bits,
+    thrID,
+    src: atBits(name, 'source', parseLayout(d.src), bits, n),
+    dst: atBits(name, 'destination', parseLayout(d.dst), bits, n),
+    ref: atBits(name, 'reference', parseLayout(d.ref), bits, n),
+  };
+  copyCache.set(key, a);
+  return a;
+}
+
+/** A tiled copy (docs/atoms.md, "Tiled copy"). */
+export interface TiledCopy {
+  readonly atom: CopyAtomLayouts;
+  /** the tile's mode sizes */
+  readonly tiler: readonly number[];
+  /** T and V of the tiler TV layout */
+  readonly threads: number;
+  readonly values: number;
+  readonly layoutTV: Layout;
+  readonly layoutS_TV: Layout;
+  readonly layoutD_TV: Layout;
+}
+
+/** L padded with 1:0 modes to rank r. */
+function padded(l: Layout, r: number): Layout[] {
+  const ms = modes(l);
+  while (ms.length < r) ms.push(TRIVIAL);
+  return ms;
+}
+
+/** Per index i < size(L) of a compact L: colex(L⁻¹(i)) over L's mode sizes, at k·i … k·i+k−1. */
+function inverseCoords(l: Layout, sizes: readonly number[]): Int32Array {
+  const inv = phiTable(rightInverse(l));
+  const k = sizes.length;
+  const out = new Int32Array(k * inv.length);
+  for (let i = 0; i < inv.length; i++) {
+    let x = inv[i]!;
+    for (let j = 0; j < k; j++) {
+      out[k * i + j] = x % sizes[j]!;
+      x = Math.floor(x / sizes[j]!);
+    }
+  }
+  return out;
+}
+
+/**
+ * The tiler TV layout of make_tiled_copy(atom, thr, val) (CuTe
+ * `right_inverse(raked_product(thr, val)).with_shape(T, V)`): TV(t, v) is the column-major index
+ * of c with c_i = v_i + size(val_i)·t_i, (t_i) = colex(thr⁻¹(t)), (v_i) = colex(val⁻¹(v)).
+ * Errors: `domain` when thr or val is not compact.
+ */
+export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layoutTV: Layout } {
+  if (!isCompact(thr)) throw domainError(`the thread layout ${formatLayout(thr)} is not compact`);
+  if (!isCompact(val)) throw domainError(`the value layout ${formatLayout(val)} is not compact`);
+  const r = Math.max(rank(thr), rank(val));
+  const ts = padded(thr, r).map(size);
+  const vs = padded(val, r).map(size);
+  const tiler = ts.map((t, i) => t * vs[i]!);
+  const T = size(thr);
+  const V = size(val);
+  checkPoints(T * V, 'the tiled copy');
+  const tc = inverseCoords(thr, ts);
+  const vc = inverseCoords(val, vs);
+  const vals = new Float64Array(T * V);
+  for (let t = 0; t < T; t++) {
+    for (let v = 0; v < V; v++) {
+      let idx = 0;
+      let stride = 1;
+      for (let i = 0; i < r; i++) {
+        idx += stride * (vc[r * v + i]! + vs[i]! * tc[r * t + i]!);
+        stride *= tiler[i]!;
+      }
+      vals[t + T * v] = idx;
+    }
+  }
+  return { tiler, layoutTV: layoutOfTable(vals, [T, V], 'the tiled copy') };
+}
+
+/**
+ * σ of one side X (docs/atoms.md, "Tiled copy"): σ(a, s) = the Ref index ρ = a′ + AT·v′ with
+ * Φ_Ref(ρ) = Φ_X(a, s) (CuTe `right_inverse(Ref).compose(X)`). Errors: `domain` when the Ref is
+ * not injective or X leaves its image.
+ */
+export function sigma(atom: CopyAtomLayouts, x: Layout, side: string): Int32Array {
+  const ref = phiTable(atom.ref);
+  const where = new Map<number, number>();
+  for (let r = 0; r < ref.length; r++) {
+    if (where.has(ref[r]!)) throw domainError(`${atom.name}: its reference layout ${formatLayout(atom.ref)} is not injective`);
+    where.set(ref[r]!, r);
+  }
+  const xs = phiTable(x);
+  const out = new Int32Array(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    const r = where.get(xs[i]!);
+    if (r === undefined) throw domainError(`${atom.name}: its ${side} layout reaches ${xs[i]}, which the reference layout does not`);
+    out[i] = r;
+  }
+  return out;
+}
+
+/** X_TV(t, w) = TV(ρ mod AT + AT·⌊t/AT⌋, ⌊ρ/AT⌋ + NR·⌊w/NX⌋), ρ = σ(t mod AT, w mod NX). */
+function sideTV(atom: CopyAtomLayouts, x: Layout, side: string, tv: Float64Array, T: number, V: number): Layout {
+  const AT = size(atom.thrID);
+  const NR = size(mode(atom.ref, 2));
+  const NX = size(mode(x, 2));
+  const sg = sigma(atom, x, side);
+  const W = (NX * V) / NR;
+  const vals = new Float64Array(T * W);
+  for (let t = 0; t < T; t++) {
+    const a = t % AT;
+    const tBase = t - a;
+    for (let w = 0; w < W; w++) {
+      const s = w % NX;
+      const rho = sg[a + AT * s]!;
+      const ra = rho % AT;
+      const rv = (rho - ra) / AT;
+      vals[t + T * w] = tv[ra + tBase + T * (rv + NR * ((w - s) / NX))]!;
+    }
+  }
+  return layoutOfTable(vals, [T, W], `the ${side} TV layout`);
+}
+
+/** A tiled copy from its atom, tiler and tiler TV layout (T, V checked against the atom). */
+function tiledCopyOf(atom: CopyAtomLayouts, tiler: readonly number[], layoutTV: Layout): TiledCopy {
+  const T = size(mode(layoutTV, 1));
+  const V = size(mode(layoutTV, 2));
+  const AT = size(atom.thrID);
+  const NR = size(mode(atom.ref, 2));
+  if (T % AT !== 0) throw domainError(`the tiled copy has ${T} threads, not a multiple of the atom's ${AT}`);
+  if (V % NR !== 0) throw domainError(`the tiled copy has ${V} values per thread, not a multiple of the atom's ${NR}`);
+  const tv = phiTable(layoutTV);
+  return {
+    atom,
+    tiler,
+    threads: T,
+    values: V,
+    layoutTV,
+    layoutS_TV: sideTV(atom, atom.src, 'source', tv, T, V),
+    layoutD_TV: sideTV(atom, atom.dst, 'destination', tv, T, V),
+  };
+}
+
+/**
+ * make_tiled_copy(atom at bits, thr, val = 1) (docs/atoms.md, "Tiled copy"; CuTe
+ * `make_tiled_copy`). Errors: `domain` (atom, bits, a non-compact thr or val, too few threads
+ * or values for the atom), `not-composable`.
+ * Example: makeTiledCopy({ atom: 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', bits: 16, thr: (32,8):(8,1), val: (1,8) }).tiler is [32, 64].
+ */
+export function makeTiledCopy(a: { atom: string; bits: number; thr: Layout; val?: Layout }): TiledCopy {
+  const atom = copyAtomLayouts(a.atom, a.bits);
+  const { tiler, layoutTV } = copyTilerTV(a.thr, a.val ?? TRIVIAL);
+  return tiledCopyOf(atom, tiler, layoutTV);
+}
+
+/**
+ * make_tiled_copy_A/B/C(atom at bits, tiled MMA) (docs/atoms.md, "Tiled copy"): the tiler TV
+ * layout is the operand's TV layout, the tiler (t_I, t_J). Errors as makeTiledCopy.
+ */
+export function makeTiledCopyFromMma(a: { atom: string; bits: number; mma: TiledMma; operand: Operand }): TiledCopy {
+  const atom = copyAtomLayouts(a.atom, a.bits);
+  const [I, J] = operandModes[a.operand];
+  const tv = a.operand === 'A' ? a.mma.layoutA_TV : a.operand === 'B' ? a.mma.layoutB_TV : a.mma.layoutC_TV;
+  return tiledCopyOf(atom, [a.mma.tileShape[I]!, a.mma.tileShape[J]!], tv);
+}

@@ -1,0 +1,246 @@
+/**
+ * Tiled MMAs (docs/atoms.md, "Tiled MMA"; CuTe `make_tiled_mma`, `TiledMMA`, `ThrMMA` of
+ * include/cute/atom/mma_atom.hpp): an MMA atom, an atom layout L (how many atoms tile M, N
+ * and K, and how they are numbered) and a permutation P of the tile's rows, columns and
+ * K-slices. Each derived layout is a short definition over cute/ and algebra/; the three TV
+ * layouts are the functions the definitions give, found exactly by layoutOfTable (the answer
+ * is the function, not CuTe's composition, which differs for C with threads along K).
+ */
+import { domainError } from '../algebra/errors.js';
+import { modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { complement, isComplementable } from '../algebra/complement.js';
+import { isCompact } from '../algebra/properties.js';
+import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { phiTable } from '../memory/access.js';
+import { tiledProduct } from '../cute/product.js';
+import { rightInverse } from '../cute/inverse.js';
+import { isByMode, isUnderscore, type Tiler } from '../cute/tiler.js';
+import { mmaAtomData } from './registry.js';
+import { checkPoints, layoutOfTable } from './function-layout.js';
+
+/** An MMA atom with its layouts parsed (docs/atoms.md, "Atoms"). */
+export interface MmaAtomLayouts {
+  readonly name: string;
+  readonly thrID: Layout;
+  readonly shapeMNK: readonly [number, number, number];
+  readonly A: Layout;
+  readonly B: Layout;
+  readonly C: Layout;
+}
+
+const mmaCache = new Map<string, MmaAtomLayouts>();
+
+/** The MMA atom named `name`, parsed once. Errors: `domain` for an unknown name. */
+export function mmaAtomLayouts(name: string): MmaAtomLayouts {
+  const hit = mmaCache.get(name);
+  if (hit) return hit;
+  const d = mmaAtomData(name);
+  if (!d) throw domainError(`unknown MMA atom '${name}'`);
+  const a: MmaAtomLayouts = {
+    name,
+    thrID: parseLayout(d.thrID),
+    shapeMNK: d.shapeMNK,
+    A: parseLayout(d.A),
+    B: parseLayout(d.B),
+    C: parseLayout(d.C),
+  };
+  mmaCache.set(name, a);
+  return a;
+}
+
+/** The operands of an MMA: A (modes M, K), B (N, K), C (M, N). */
+export type Operand = 'A' | 'B' | 'C';
+
+/** The (I, J) modes of an operand as indices into (M, N, K). */
+export const operandModes: Readonly<Record<Operand, readonly [number, number]>> = { A: [0, 2], B: [1, 2], C: [0, 1] };
+
+/** A tiled MMA (docs/atoms.md, "Tiled MMA"). */
+export interface TiledMma {
+  readonly atom: MmaAtomLayouts;
+  /** L padded to rank 3: the modes L_M, L_N, L_K */
+  readonly atomLayout: readonly [Layout, Layout, Layout];
+  /** P_M, P_N, P_K: each a permutation of [0, t_I) */
+  readonly permutation: readonly [Layout, Layout, Layout];
+  /** tiled_product(thrID, L): (ThrID, m, n, k) → thread index */
+  readonly thrLayoutVMNK: Layout;
+  readonly tileShape: readonly [number, number, number];
+  /** size(thrLayoutVMNK) (CuTe `size(tiled_mma)`) */
+  readonly threads: number;
+  /** the thread indices of the TV layouts: size((V, comp(V))) */
+  readonly T: number;
+  /** per thread t < T: its coordinate (v, m, n, k) at 4t … 4t+3 */
+  readonly coords: Int32Array;
+  readonly layoutA_TV: Layout;
+  readonly layoutB_TV: Layout;
+  readonly layoutC_TV: Layout;
+}
+
+/** L padded with 1:0 modes to rank 3 (CuTe `append<3>`); rank > 3 is `domain`. */
+function padAtomLayout(l: Layout): [Layout, Layout, Layout] {
+  const r = rank(l);
+  if (r > 3) throw domainError(`the atom layout ${formatLayout(l)} has rank ${r}; at most 3 (M, N, K)`);
+  const ms = modes(l);
+  while (ms.length < 3) ms.push(TRIVIAL);
+  return [ms[0]!, ms[1]!, ms[2]!];
+}
+
+/** The permutation's items padded with `_` to 3 (a bare layout is the M item). */
+function permutationItems(p: Tiler | undefined): (Layout | '_')[] {
+  if (p === undefined || isUnderscore(p)) return ['_', '_', '_'];
+  if (!isByMode(p)) return [p, '_', '_'];
+  if (p.length > 3) throw domainError(`the permutation has ${p.length} items; at most 3 (M, N, K)`);
+  const items: (Layout | '_')[] = [];
+  for (let i = 0; i < 3; i++) {
+    const it = p[i] ?? '_';
+    if (isByMode(it)) throw domainError(`permutation item ${i + 1} is a nested by-mode tiler; each item is '_', an integer or a one-dimensional layout`);
+    items.push(it);
+  }
+  return items;
+}
+
+const MNK = ['M', 'N', 'K'];
+
+/** P_I resolved, checked to be a permutation of [0, t_I) with t_I a multiple of atom_I·size(L_I). */
+function permutationOf(item: Layout | '_', unit: number, i: number): Layout {
+  if (item === '_') return { shape: unit, stride: 1 };
+  const t = size(item);
+  if (!isCompact(item)) throw domainError(`permutation item ${MNK[i]} (${formatLayout(item)}) is not a permutation of [0, ${t})`);
+  if (t % unit !== 0) throw domainError(`permutation item ${MNK[i]} has size ${t}, not a multiple of the atoms' ${unit} (atom size × atom layout)`);
+  return item;
+}
+
+/** Per thread t < T of W = (V, comp(V)): (v, m, n, k) = colex(W⁻¹(t) mod threads). */
+function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: Int32Array } {
+  if (!isComplementable(v)) throw domainError(`the thread layout ${formatLayout(v)} has no complement (atoms on the same threads)`);
+  const w = tupleOfModes([v, complement(v)]);
+  const inv = phiTable(rightInverse(w));
+  const T = size(w);
+  const threads = size(v);
+  const coords = new Int32Array(4 * T);
+  for (let t = 0; t < T; t++) {
+    let x = inv[t]! % threads;
+    for (let j = 0; j < 4; j++) {
+      coords[4 * t + j] = x % dims[j]!;
+      x = Math.floor(x / dims[j]!);
+    }
+  }
+  return { T, coords };
+}
+
+/**
+ * make_tiled_mma(atom, L = 1, P = _) (docs/atoms.md, "Tiled MMA"; CuTe `make_tiled_mma`).
+ * Errors: `domain` (unknown atom, rank of L above 3, a permutation that is no permutation or
+ * too small, atoms on the same threads), `not-composable` (a TV layout that no layout has).
+ * Example: makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)')).tileShape is [32, 16, 16].
+ */
+export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Tiler): TiledMma {
+  const atom = mmaAtomLayouts(atomName);
+  const atomLayout = padAtomLayout(layout ?? TRIVIAL);
+  const items = permutationItems(permutation);
+  const perm = [0, 1, 2].map((i) => permutationOf(items[i]!, atom.shapeMNK[i]! * size(atomLayout[i]!), i)) as [Layout, Layout, Layout];
+  const thrLayoutVMNK = tiledProduct(atom.thrID, tupleOfModes(atomLayout));
+  const dims = [size(atom.thrID), size(atomLayout[0]), size(atomLayout[1]), size(atomLayout[2])];
+  const { T, coords } = threadCoords(thrLayoutVMNK, dims);
+  const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, coords };
+  const tileShape = perm.map(size) as [number, number, number];
+  const partial = { ...base, tileShape };
+  return {
+    ...partial,
+    layoutA_TV: operandTV(partial, 'A'),
+    layoutB_TV: operandTV(partial, 'B'),
+    layoutC_TV: operandTV(partial, 'C'),
+  };
+}
+
+/** What the per-operand definitions read of a tiled MMA. */
+type MmaCore = Pick<TiledMma, 'atom' | 'atomLayout' | 'permutation' | 'T' | 'coords' | 'tileShape'>;
+
+/** The numbers of one operand X with modes (I, J) (docs/atoms.md, "Tiled MMA"). */
+export interface OperandGeometry {
+  readonly I: number;
+  readonly J: number;
+  /** the atom's X layout: Φ over (size(thrID), V_X), flattened */
+  readonly atomTab: Float64Array;
+  readonly S: number;
+  readonly VX: number;
+  readonly atomI: number;
+  readonly atomJ: number;
+  readonly LI: number;
+  readonly LJ: number;
+  readonly RI: number;
+  readonly RJ: number;
+  readonly tI: number;
+  readonly tJ: number;
+  readonly PI: Float64Array;
+  readonly PJ: Float64Array;
+}
+
+const geometryCache = new WeakMap<object, Map<Operand, OperandGeometry>>();
+
+/** The geometry of operand X of a tiled MMA (cached per tiled MMA). */
+export function operandGeometry(m: MmaCore, x: Operand): OperandGeometry {
+  let per = geometryCache.get(m.coords);
+  if (!per) geometryCache.set(m.coords, (per = new Map()));
+  const hit = per.get(x);
+  if (hit) return hit;
+  const [I, J] = operandModes[x];
+  const atomX = m.atom[x];
+  const S = size(m.atom.thrID);
+  const VX = size(atomX) / S;
+  const LI = size(m.atomLayout[I]!);
+  const LJ = size(m.atomLayout[J]!);
+  const atomI = m.atom.shapeMNK[I]!;
+  const atomJ = m.atom.shapeMNK[J]!;
+  const tI = m.tileShape[I]!;
+  const tJ = m.tileShape[J]!;
+  const g: OperandGeometry = {
+    I, J, S, VX, atomI, atomJ, LI, LJ, tI, tJ,
+    atomTab: phiTable(atomX),
+    RI: tI / (atomI * LI),
+    RJ: tJ / (atomJ * LJ),
+    PI: phiTable(m.permutation[I]!),
+    PJ: phiTable(m.permutation[J]!),
+  };
+  per.set(x, g);
+  return g;
+}
+
+/** x_I of (thread coordinate c_I, atom value a_I, rest r_I): a_I + atom_I·(c_I + L_I·r_I). */
+const along = (a: number, atom: number, c: number, l: number, r: number): number => a + atom * (c + l * r);
+
+/**
+ * The TV layout of operand X (CuTe `get_layoutA_TV` …): (t, w) ↦ Φ_{P_I}(x_I) + t_I·Φ_{P_J}(x_J)
+ * with (f, r_I, r_J) = colex(w, (V_X, R_I, R_J)), a = Φ_{X_atom}(v + size(thrID)·f), a_I = a mod
+ * atom_I, a_J = ⌊a / atom_I⌋ and x_I, x_J as `along` (docs/atoms.md, "Tiled MMA").
+ * Errors: `not-composable` when no layout has this function.
+ */
+export function operandTV(m: MmaCore, x: Operand): Layout {
+  const g = operandGeometry(m, x);
+  const V = g.VX * g.RI * g.RJ;
+  const T = m.T;
+  checkPoints(T * V, `the TV layout of ${x}`);
+  const vals = new Float64Array(T * V);
+  const { coords } = m;
+  for (let t = 0; t < T; t++) {
+    const v = coords[4 * t]!;
+    const cI = coords[4 * t + 1 + g.I]!;
+    const cJ = coords[4 * t + 1 + g.J]!;
+    for (let w = 0; w < V; w++) {
+      const f = w % g.VX;
+      const rI = Math.floor(w / g.VX) % g.RI;
+      const rJ = Math.floor(w / (g.VX * g.RI));
+      const a = g.atomTab[v + g.S * f]!;
+      const aI = a % g.atomI;
+      const aJ = (a - aI) / g.atomI;
+      vals[t + T * w] = g.PI[along(aI, g.atomI, cI, g.LI, rI)]! + g.tI * g.PJ[along(aJ, g.atomJ, cJ, g.LJ, rJ)]!;
+    }
+  }
+  return layoutOfTable(vals, [T, V], `the TV layout of ${x}`);
+}
+
+/** Thread t's coordinate (v, m, n, k) in a tiled MMA; t < T, else `domain`. */
+export function threadCoord(m: TiledMma, t: number): [number, number, number, number] {
+  if (!Number.isSafeInteger(t) || t < 0 || t >= m.T) throw domainError(`thread index ${t} is outside [0, ${m.T})`);
+  const c = m.coords;
+  return [c[4 * t]!, c[4 * t + 1]!, c[4 * t + 2]!, c[4 * t + 3]!];
+}

@@ -1,0 +1,107 @@
+/**
+ * The atoms' ops of the table (spread into src/ops.ts; docs/atoms.md, "Atoms"): `atoms` (the names),
+ * `mma_atom` and `copy_atom` (an atom's layouts, CuTe `MMA_Traits<Op>` and `Copy_Atom<Op, T>`).
+ */
+import type { Json, OpSpec } from '../op-spec.js';
+import type { Layout } from '../algebra/layout.js';
+import { LayoutError, domainError } from '../algebra/errors.js';
+import { formatLayout } from '../algebra/notation.js';
+import { copyAtom, mmaAtom } from '../atoms/atom.js';
+import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
+
+const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
+const show = (l: Layout): string => formatLayout(l);
+
+/** An atom name argument: a JSON string (anything else is `bad-request`). */
+function atomName(op: string, v: unknown): string {
+  if (typeof v !== 'string') throw badRequest(`${op} argument name must be a string (an atom name), got ${JSON.stringify(v)}`);
+  return v;
+}
+
+/** The names, `{"mma": […], "copy": […]}`, or only the key of `kind` ("mma" or "copy"). */
+export function atomsList(kind?: unknown): { mma?: string[]; copy?: string[] } {
+  if (kind === undefined) return { mma: mmaAtomNames(), copy: copyAtomNames() };
+  if (typeof kind !== 'string') throw badRequest(`atoms argument kind must be the string "mma" or "copy", got ${JSON.stringify(kind)}`);
+  if (kind === 'mma') return { mma: mmaAtomNames() };
+  if (kind === 'copy') return { copy: copyAtomNames() };
+  throw domainError(`atoms: kind must be "mma" or "copy", got '${kind}'`);
+}
+
+const mmaResults = new Map<string, Json>();
+
+/** The `mma_atom` result of an atom: thrID, shapeMNK and the three TV layouts, canonical (cached per name). */
+export function mmaAtomResult(name: string): Json {
+  const hit = mmaResults.get(name);
+  if (hit) return hit;
+  const a = mmaAtom(name);
+  const r: Json = Object.freeze({
+    thrID: show(a.thrID),
+    shapeMNK: `(${a.shapeMNK.join(',')})`,
+    layoutA_TV: show(a.A),
+    layoutB_TV: show(a.B),
+    layoutC_TV: show(a.C),
+  }) as Json;
+  mmaResults.set(name, r);
+  return r;
+}
+
+/** The `copy_atom` result of an atom in bits, or in values of `bits` bits. */
+export function copyAtomResult(name: string, bits?: number): Json {
+  const a = copyAtom(name, bits);
+  return { thrID: show(a.thrID), layoutSrc: show(a.src), layoutDst: show(a.dst), layoutRef: show(a.ref) };
+}
+
+/** The CLI's rendering of `atoms`: each list under a heading, in columns. */
+export function formatAtomsList(r: Json): string {
+  const o = r as { mma?: string[]; copy?: string[] };
+  const parts: string[] = [];
+  if (o.mma) parts.push(section(`MMA atoms (${o.mma.length})`, o.mma));
+  if (o.copy) parts.push(section(`copy atoms (${o.copy.length})`, o.copy));
+  return parts.join('\n\n');
+}
+
+function section(title: string, names: readonly string[]): string {
+  const width = Math.max(...names.map((n) => n.length)) + 2;
+  const perLine = Math.max(1, Math.floor(120 / width));
+  const lines = [title];
+  for (let i = 0; i < names.length; i += perLine) {
+    lines.push('  ' + names.slice(i, i + perLine).map((n, j, row) => (j === row.length - 1 ? n : n.padEnd(width))).join(''));
+  }
+  return lines.join('\n');
+}
+
+/** The CLI's rendering of an object of layouts: one `key  value` line each. */
+function formatFields(r: Json): string {
+  const o = r as Record<string, Json>;
+  const width = Math.max(...Object.keys(o).map((k) => k.length)) + 2;
+  return Object.entries(o)
+    .map(([k, v]) => `${k.padEnd(width)}${String(v)}`)
+    .join('\n');
+}
+
+export const atomsOps: OpSpec[] = [
+  {
+    name: 'atoms',
+    summary: 'the names of the hardware atoms: {"mma": […], "copy": […]}, or one kind ("mma" or "copy")',
+    args: [{ name: 'kind', kind: 'json', optional: true }],
+    run: ([kind]) => atomsList(kind) as Json,
+    human: formatAtomsList,
+  },
+  {
+    name: 'mma_atom',
+    summary: "an MMA atom's thrID, (M,N,K) and TV layouts of A (M×K), B (N×K), C (M×N) (CuTe MMA_Traits)",
+    args: [{ name: 'name', kind: 'json' }],
+    run: ([name]) => mmaAtomResult(atomName('mma_atom', name)),
+    human: formatFields,
+  },
+  {
+    name: 'copy_atom',
+    summary: "a copy atom's thrID and Src/Dst/Ref TV layouts, in bits or in values of `bits` bits (CuTe Copy_Atom<Op,T>)",
+    args: [
+      { name: 'name', kind: 'json' },
+      { name: 'bits', kind: 'int', optional: true },
+    ],
+    run: ([name, bits]) => copyAtomResult(atomName('copy_atom', name), bits as number | undefined),
+    human: formatFields,
+  },
+];

@@ -63,7 +63,7 @@ import { checkDeadline } from './deadline.js';
 import { LayoutError } from './errors.js';
 import { flat, type Layout } from './layout.js';
 import { coalesceFlat, coalesceNested } from './coalesce.js';
-import * as T from './tuple.js';
+import type * as T from './tuple.js';
 
 /** Evaluation bound for one entry of A (points of t ↦ Φ_B(t·d)). */
 export const ENTRY_LIMIT = 1 << 24;

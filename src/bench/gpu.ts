@@ -53,6 +53,7 @@ async function withErrors<T>(device: GPUDevice, what: string, f: () => T | Promi
   } finally {
     const v = await device.popErrorScope();
     const o = await device.popErrorScope();
+    // biome-ignore lint/correctness/noUnsafeFinally: a device error is the answer, even over f's own
     if (v || o) throw new GpuBenchError(`${what}: ${(v ?? o)!.message}`);
   }
   return r;

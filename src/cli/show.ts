@@ -48,7 +48,10 @@ function report(e: unknown, io: { stderr: (s: string) => void }): number {
 }
 
 function write(path: string, text: string, stdout: (s: string) => void): void {
-  if (path === '-') return stdout(text);
+  if (path === '-') {
+    stdout(text);
+    return;
+  }
   try {
     writeFileSync(path, text);
   } catch (e) {

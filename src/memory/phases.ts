@@ -15,10 +15,11 @@
  *    under every swizzle that keeps the vectors (Sw(C) is then aligned), so by 2 they take the
  *    same wavefronts. The table keeps one phase per such class, with its multiplicity.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import type { Swizzle } from '../cute/swizzle.js';
 import { sourceLow, topBit } from '../cute/swizzle.js';
 import type { ThreadValues } from './access.js';
-import { BankScratch, threadsPerPhase, WARP } from './banks.js';
+import { type BankScratch, threadsPerPhase, WARP } from './banks.js';
 
 /** Offsets below 2^30 take 32-bit operations. */
 const LIMIT = 2 ** 30;
@@ -79,6 +80,7 @@ export function phaseTable(base: Float64Array, tvs: ThreadValues, e: number, w: 
   let p = 0;
   let q = 0;
   for (let g = 0; g < warps; g++) {
+    if ((g & 63) === 63) checkDeadline('the phase table');
     const ln = Math.min(WARP, T - g * WARP);
     for (let k = 0; k < perWarp; k++) {
       const row = (g * perWarp + k) * WARP;

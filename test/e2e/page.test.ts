@@ -35,7 +35,7 @@ const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
 /** accept the CPU fallback when headless Chromium gives no WebGPU adapter (said loudly) */
 const ALLOW_CPU = !!process.env['LAYOUTGPU_E2E_ALLOW_CPU'];
 
-export const CHROMIUM_ARGS = [
+const CHROMIUM_ARGS = [
   '--enable-unsafe-webgpu', // WebGPU in headless Chromium on Linux (adapter: SwiftShader)
   '--no-sandbox',
   '--disable-gpu-sandbox',

@@ -5,7 +5,7 @@
  * tiles; the 64-bit paths; the generated WGSL applies the XOR after the layout function.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 import { makeLayout, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';

@@ -1,4 +1,4 @@
-import { LayoutError } from '../../src/algebra/errors.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 import { describe, expect, it } from 'vitest';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phi, size, cosize } from '../../src/algebra/layout.js';

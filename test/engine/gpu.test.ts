@@ -95,7 +95,7 @@ describe('GPU backend equals the CPU backend', () => {
       let want: unknown;
       try {
         want = await cpu.tileMap(a, b);
-      } catch (e) {
+      } catch {
         await expect(gpu.tileMap(a, b)).rejects.toThrow(LayoutError);
         continue;
       }

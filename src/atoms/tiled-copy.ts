@@ -8,69 +8,17 @@
 import { domainError } from '../algebra/errors.js';
 import { mode, modes, rank, size, TRIVIAL, type Layout } from '../algebra/layout.js';
 import { isCompact } from '../algebra/properties.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout } from '../algebra/notation.js';
 import { phiTable } from '../memory/access.js';
-import { upcast } from '../cute/cast.js';
 import { rightInverse } from '../cute/inverse.js';
-import { copyAtomData } from './registry.js';
+import { copyAtom, type CopyAtom } from './atom.js';
 import { checkPoints, layoutOfTable } from './function-layout.js';
 import type { Operand, TiledMma } from './tiled-mma.js';
 import { operandModes } from './tiled-mma.js';
 
-/** A copy atom at a value size (docs/atoms.md, "Atoms"): layouts in values of `bits` bits. */
-export interface CopyAtomLayouts {
-  readonly name: string;
-  readonly bits: number;
-  readonly thrID: Layout;
-  readonly src: Layout;
-  readonly dst: Layout;
-  readonly ref: Layout;
-}
-
-const copyCache = new Map<string, CopyAtomLayouts>();
-
-/** upcast(L, b) with its thread mode kept at `threads` threads (else `domain`). */
-function atBits(name: string, side: string, l: Layout, bits: number, threads: number): Layout {
-  let u: Layout;
-  try {
-    u = upcast(l, bits);
-  } catch (e) {
-    throw domainError(`${name} at ${bits} bits: the ${side} layout ${formatLayout(l)} has no upcast (${(e as Error).message})`);
-  }
-  const t = size(mode(u, 1));
-  if (t !== threads) throw domainError(`${name} is not valid at ${bits} bits: its ${side} layout would have ${t} threads, not ${threads}`);
-  return u;
-}
-
-/**
- * The copy atom `name` at `bits`-bit values (CuTe `Copy_Atom<Op, T>`, `recast_layout`), parsed
- * and cached; without bits, in bits (b = 1). Errors: `domain` for an unknown name, a bits that
- * is no positive integer, an upcast that is not defined or that changes the thread count.
- */
-export function copyAtomLayouts(name: string, bits = 1): CopyAtomLayouts {
-  const key = `${bits} ${name}`;
-  const hit = copyCache.get(key);
-  if (hit) return hit;
-  const d = copyAtomData(name);
-  if (!d) throw domainError(`unknown copy atom '${name}'`);
-  if (!Number.isSafeInteger(bits) || bits < 1) throw domainError(`bits = ${bits} must be a positive integer`);
-  const thrID = parseLayout(d.thrID);
-  const n = size(thrID);
-  const a: CopyAtomLayouts = {
-    name,
-    bits,
-    thrID,
-    src: atBits(name, 'source', parseLayout(d.src), bits, n),
-    dst: atBits(name, 'destination', parseLayout(d.dst), bits, n),
-    ref: atBits(name, 'reference', parseLayout(d.ref), bits, n),
-  };
-  copyCache.set(key, a);
-  return a;
-}
-
 /** A tiled copy (docs/atoms.md, "Tiled copy"). */
 export interface TiledCopy {
-  readonly atom: CopyAtomLayouts;
+  readonly atom: CopyAtom;
   /** the tile's mode sizes */
   readonly tiler: readonly number[];
   /** T and V of the tiler TV layout */
@@ -141,7 +89,7 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
  * Φ_Ref(ρ) = Φ_X(a, s) (CuTe `right_inverse(Ref).compose(X)`). Errors: `domain` when the Ref is
  * not injective or X leaves its image.
  */
-export function sigma(atom: CopyAtomLayouts, x: Layout, side: string): Int32Array {
+export function sigma(atom: CopyAtom, x: Layout, side: string): Int32Array {
   const ref = phiTable(atom.ref);
   const where = new Map<number, number>();
   for (let r = 0; r < ref.length; r++) {
@@ -159,7 +107,7 @@ export function sigma(atom: CopyAtomLayouts, x: Layout, side: string): Int32Arra
 }
 
 /** X_TV(t, w) = TV(ρ mod AT + AT·⌊t/AT⌋, ⌊ρ/AT⌋ + NR·⌊w/NX⌋), ρ = σ(t mod AT, w mod NX). */
-function sideTV(atom: CopyAtomLayouts, x: Layout, side: string, tv: Float64Array, T: number, V: number): Layout {
+function sideTV(atom: CopyAtom, x: Layout, side: string, tv: Float64Array, T: number, V: number): Layout {
   const AT = size(atom.thrID);
   const NR = size(mode(atom.ref, 2));
   const NX = size(mode(x, 2));
@@ -181,7 +129,7 @@ function sideTV(atom: CopyAtomLayouts, x: Layout, side: string, tv: Float64Array
 }
 
 /** A tiled copy from its atom, tiler and tiler TV layout (T, V checked against the atom). */
-function tiledCopyOf(atom: CopyAtomLayouts, tiler: readonly number[], layoutTV: Layout): TiledCopy {
+function tiledCopyOf(atom: CopyAtom, tiler: readonly number[], layoutTV: Layout): TiledCopy {
   const T = size(mode(layoutTV, 1));
   const V = size(mode(layoutTV, 2));
   const AT = size(atom.thrID);
@@ -207,7 +155,7 @@ function tiledCopyOf(atom: CopyAtomLayouts, tiler: readonly number[], layoutTV: 
  * Example: makeTiledCopy({ atom: 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', bits: 16, thr: (32,8):(8,1), val: (1,8) }).tiler is [32, 64].
  */
 export function makeTiledCopy(a: { atom: string; bits: number; thr: Layout; val?: Layout }): TiledCopy {
-  const atom = copyAtomLayouts(a.atom, a.bits);
+  const atom = copyAtom(a.atom, a.bits);
   const { tiler, layoutTV } = copyTilerTV(a.thr, a.val ?? TRIVIAL);
   return tiledCopyOf(atom, tiler, layoutTV);
 }
@@ -217,7 +165,7 @@ export function makeTiledCopy(a: { atom: string; bits: number; thr: Layout; val?
  * layout is the operand's TV layout, the tiler (t_I, t_J). Errors as makeTiledCopy.
  */
 export function makeTiledCopyFromMma(a: { atom: string; bits: number; mma: TiledMma; operand: Operand }): TiledCopy {
-  const atom = copyAtomLayouts(a.atom, a.bits);
+  const atom = copyAtom(a.atom, a.bits);
   const [I, J] = operandModes[a.operand];
   const tv = a.operand === 'A' ? a.mma.layoutA_TV : a.operand === 'B' ? a.mma.layoutB_TV : a.mma.layoutC_TV;
   return tiledCopyOf(atom, [a.mma.tileShape[I]!, a.mma.tileShape[J]!], tv);

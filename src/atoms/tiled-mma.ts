@@ -10,43 +10,13 @@ import { domainError } from '../algebra/errors.js';
 import { modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { complement, isComplementable } from '../algebra/complement.js';
 import { isCompact } from '../algebra/properties.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout } from '../algebra/notation.js';
 import { phiTable } from '../memory/access.js';
 import { tiledProduct } from '../cute/product.js';
 import { rightInverse } from '../cute/inverse.js';
 import { isByMode, isUnderscore, type Tiler } from '../cute/tiler.js';
-import { mmaAtomData } from './registry.js';
+import { mmaAtom, type MmaAtom } from './atom.js';
 import { checkPoints, layoutOfTable } from './function-layout.js';
-
-/** An MMA atom with its layouts parsed (docs/atoms.md, "Atoms"). */
-export interface MmaAtomLayouts {
-  readonly name: string;
-  readonly thrID: Layout;
-  readonly shapeMNK: readonly [number, number, number];
-  readonly A: Layout;
-  readonly B: Layout;
-  readonly C: Layout;
-}
-
-const mmaCache = new Map<string, MmaAtomLayouts>();
-
-/** The MMA atom named `name`, parsed once. Errors: `domain` for an unknown name. */
-export function mmaAtomLayouts(name: string): MmaAtomLayouts {
-  const hit = mmaCache.get(name);
-  if (hit) return hit;
-  const d = mmaAtomData(name);
-  if (!d) throw domainError(`unknown MMA atom '${name}'`);
-  const a: MmaAtomLayouts = {
-    name,
-    thrID: parseLayout(d.thrID),
-    shapeMNK: d.shapeMNK,
-    A: parseLayout(d.A),
-    B: parseLayout(d.B),
-    C: parseLayout(d.C),
-  };
-  mmaCache.set(name, a);
-  return a;
-}
 
 /** The operands of an MMA: A (modes M, K), B (N, K), C (M, N). */
 export type Operand = 'A' | 'B' | 'C';
@@ -56,7 +26,7 @@ export const operandModes: Readonly<Record<Operand, readonly [number, number]>> 
 
 /** A tiled MMA (docs/atoms.md, "Tiled MMA"). */
 export interface TiledMma {
-  readonly atom: MmaAtomLayouts;
+  readonly atom: MmaAtom;
   /** L padded to rank 3: the modes L_M, L_N, L_K */
   readonly atomLayout: readonly [Layout, Layout, Layout];
   /** P_M, P_N, P_K: each a permutation of [0, t_I) */
@@ -134,7 +104,7 @@ function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: 
  * Example: makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)')).tileShape is [32, 16, 16].
  */
 export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Tiler): TiledMma {
-  const atom = mmaAtomLayouts(atomName);
+  const atom = mmaAtom(atomName);
   const atomLayout = padAtomLayout(layout ?? TRIVIAL);
   const items = permutationItems(permutation);
   const perm = [0, 1, 2].map((i) => permutationOf(items[i]!, atom.shapeMNK[i]! * size(atomLayout[i]!), i)) as [Layout, Layout, Layout];

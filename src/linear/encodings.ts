@@ -1,0 +1,659 @@
+/**
+ * Triton's encodings as linear layouts (docs/linear.md, "Encodings"): `llFromEncoding(attr,
+ * shape)` is Triton 3.8.0's `toLinearLayout(shape, attr)` for `#ttg.blocked`, `slice`,
+ * `nvidia_mma` (v2, v3), `dot_op` (parents nvidia_mma, blocked, amd_mfma), `amd_mfma`,
+ * `swizzled_shared`, `nvmma_shared`, `linear` and `shared_linear`, with the CTA layout fitted to
+ * the shape and the CGA layout (`combineCtaCgaWithShape`).
+ *
+ * Register encodings have in-dims register, lane, warp, block; shared ones offset, block; the
+ * out-dims are dim0 … dim(r−1) with sizes = shape. Errors: `parse` for an unknown name or key, a
+ * missing key or broken syntax; `domain` for a parameter Triton's verifier refuses (or on which
+ * Triton aborts) and for a shape that is not r powers of two; `bad-request` is the op's (JSON types).
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
+import { parseLL } from './forms.js';
+import { isSurjective } from './operations.js';
+import { emptyLayout, identity1D, log2, makeLinearLayout, MAX_DIM_LOG2, product, zeros1D, type InDim, type LinearLayout } from './value.js';
+
+const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
+const parseError = (msg: string): LayoutError => new LayoutError('parse', msg);
+
+const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= 2 ** MAX_DIM_LOG2 && (n & (n - 1)) === 0;
+/** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
+const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
+const dimName = (d: number): string => `dim${d}`;
+const standardNames = (r: number): string[] => Array.from({ length: r }, (_, d) => dimName(d));
+
+// ---------------------------------------------------------------------------------------------
+// Reading the parameters of an attribute
+
+/** The keys an encoding reads: required ones, then optional ones. */
+interface Keys {
+  readonly required: readonly string[];
+  readonly optional: readonly string[];
+}
+
+/** Checks the keys of `a` (an unknown key, a missing one or extra parameters after the dictionary: `parse`). */
+function checkKeys(a: Attr, keys: Keys): void {
+  const what = `#ttg.${a.name}`;
+  for (const k of a.params.keys()) {
+    if (!keys.required.includes(k) && !keys.optional.includes(k)) throw parseError(`${what}: unknown key '${k}'`);
+  }
+  for (const k of keys.required) if (!a.params.has(k)) throw parseError(`${what}: missing key '${k}'`);
+  if (a.extra.size > 0) throw parseError(`${what}: unexpected '${[...a.extra.keys()][0]}' after the dictionary`);
+}
+
+function intParam(a: Attr, key: string): number {
+  const v = a.params.get(key);
+  if (typeof v !== 'number') throw parseError(`#ttg.${a.name}: '${key}' must be an integer`);
+  if (!Number.isSafeInteger(v)) throw domain(`#ttg.${a.name}: ${key} = ${v} is out of range`);
+  return v;
+}
+
+function boolParam(a: Attr, key: string, dflt: boolean): boolean {
+  const v = a.params.get(key);
+  if (v === undefined) return dflt;
+  if (typeof v !== 'boolean') throw parseError(`#ttg.${a.name}: '${key}' must be true or false`);
+  return v;
+}
+
+function intsOf(a: Attr, key: string, v: AttrValue | undefined): number[] {
+  if (!Array.isArray(v) || !(v as readonly AttrValue[]).every((x) => typeof x === 'number')) throw parseError(`#ttg.${a.name}: '${key}' must be a list of integers`);
+  const xs = v as number[];
+  for (const x of xs) if (!Number.isSafeInteger(x)) throw domain(`#ttg.${a.name}: ${key} has ${x}, out of range`);
+  return xs;
+}
+
+const intsParam = (a: Attr, key: string): number[] => intsOf(a, key, a.params.get(key));
+
+/** A list of powers of two of length r. */
+function pow2List(a: Attr, key: string, r: number): number[] {
+  const xs = intsParam(a, key);
+  if (xs.length !== r) throw domain(`#ttg.${a.name}: ${key} has ${xs.length} entries for rank ${r}`);
+  for (const x of xs) if (!isPow2(x)) throw domain(`#ttg.${a.name}: ${key} = [${xs.join(', ')}] has ${x}, not a power of two`);
+  return xs;
+}
+
+/** `order`: a permutation of 0 … r−1. */
+function orderParam(a: Attr, key: string, r: number): number[] {
+  const xs = intsParam(a, key);
+  const seen = new Set(xs);
+  if (xs.length !== r || seen.size !== r || xs.some((x) => x < 0 || x >= r)) {
+    throw domain(`#ttg.${a.name}: ${key} = [${xs.join(', ')}] is not a permutation of 0..${r - 1}`);
+  }
+  return xs;
+}
+
+/** The CGALayout vectors (one per block bit, r entries each), or null when absent. */
+function cgaParam(a: Attr, r: number): number[][] | null {
+  const v = a.params.get('CGALayout');
+  if (v === undefined) return null;
+  if (!Array.isArray(v)) throw parseError(`#ttg.${a.name}: 'CGALayout' must be a list of lists of integers`);
+  return (v as readonly AttrValue[]).map((b) => {
+    const xs = intsOf(a, 'CGALayout', b);
+    if (xs.length !== r) throw domain(`#ttg.${a.name}: a CGALayout vector has ${xs.length} entries for rank ${r}`);
+    for (const x of xs) if (x < 0 || x >= 2 ** MAX_DIM_LOG2) throw domain(`#ttg.${a.name}: CGALayout has ${x}, out of range`);
+    return xs;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout helpers (Triton's LinearLayout methods and LayoutUtils)
+
+/** Triton `transposeOuts`: the same map with the out-dims in the given order. */
+function transposeOuts(l: LinearLayout, names: readonly string[]): LinearLayout {
+  const idx = names.map((n) => l.outDims.findIndex((o) => o.name === n));
+  return {
+    inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map((b) => idx.map((j) => b[j]!)) })),
+    outDims: idx.map((j) => l.outDims[j]!),
+  };
+}
+
+/** LayoutUtils `identityStandardND`: for d = order[0], order[1], …, identity1D(sizes[d], in, dim d). */
+function identityND(inDim: string, sizes: readonly number[], order: readonly number[]): LinearLayout {
+  return order.reduce((l, d) => product(l, identity1D(sizes[d]!, inDim, dimName(d))), emptyLayout);
+}
+
+/** Triton's `broadcastedDotOperandLayout`: identityND with zeros along kDim. */
+function broadcastND(inDim: string, sizes: readonly number[], order: readonly number[], kDim: number): LinearLayout {
+  return order.reduce((l, d) => product(l, d === kDim ? zeros1D(sizes[d]!, inDim, dimName(d)) : identity1D(sizes[d]!, inDim, dimName(d))), emptyLayout);
+}
+
+/** Sizes inferred from the bases (Triton's `LinearLayout(bases, outDimNames)`), which must be surjective. */
+function inferred(inDims: readonly InDim[], names: readonly string[], what: string): LinearLayout {
+  const sizes = names.map(() => 1);
+  for (const d of inDims) for (const b of d.bases) b.forEach((v, j) => (sizes[j] = Math.max(sizes[j]!, nextPowerOf2(v))));
+  const l = makeLinearLayout(
+    inDims,
+    names.map((name, j) => ({ name, size: sizes[j]! })),
+    'overflow',
+  );
+  if (!isSurjective(l)) throw domain(`${what}: the layout is not surjective (Triton asserts here)`);
+  return l;
+}
+
+const sizeOf = (l: LinearLayout, name: string): number => l.outDims.find((o) => o.name === name)?.size ?? 1;
+
+/** LayoutUtils `ensureLayoutNotSmallerThan`: each out-dim (in l's order) below its size grows by
+ *  identity bits of `inDim`. */
+function growTo(l: LinearLayout, shape: ReadonlyMap<string, number>, inDim: string): LinearLayout {
+  let out = l;
+  for (const o of l.outDims) {
+    const want = shape.get(o.name)!;
+    const have = sizeOf(out, o.name);
+    if (have < want) out = product(out, identity1D(want / have, inDim, o.name));
+  }
+  return out;
+}
+
+/**
+ * LayoutUtils `ensureLayoutNotLargerThan`: each out-dim above its size loses its largest basis
+ * values, one per halving (zeroed; register bases removed when `removeRegisters`); the sizes are
+ * then inferred (surjective, else `domain`).
+ */
+function shrinkTo(l: LinearLayout, shape: ReadonlyMap<string, number>, removeRegisters: boolean, what: string): LinearLayout {
+  const bases = l.inDims.map((d) => d.bases.map((b) => [...b]));
+  const removed = new Set<number>();
+  let changed = false;
+  l.outDims.forEach((o, j) => {
+    let size = o.size;
+    const want = shape.get(o.name)!;
+    if (size <= want) return;
+    changed = true;
+    const sorted: [number, number, number][] = [];
+    bases.forEach((bs, k) => bs.forEach((b, i) => b[j] !== 0 && sorted.push([k, i, b[j]!])));
+    sorted.sort((x, y) => y[2] - x[2]);
+    for (const [k, i] of sorted) {
+      if (size <= want) break;
+      if (removeRegisters && l.inDims[k]!.name === 'register') removed.add(i);
+      else bases[k]![i]![j] = 0;
+      size /= 2;
+    }
+  });
+  if (!changed) return l;
+  const inDims = l.inDims.map((d, k) => ({
+    name: d.name,
+    bases: d.name === 'register' && removeRegisters ? bases[k]!.filter((_, i) => !removed.has(i)) : bases[k]!,
+  }));
+  return inferred(
+    inDims,
+    l.outDims.map((o) => o.name),
+    what,
+  );
+}
+
+/**
+ * `combineCtaCgaWithShape` (docs/linear.md, "Fitting to the shape"): G (block → dims, the CGA
+ * vectors) shrunk to the shape; the per-CTA shape s_d = max(1, shape_d / size_d(G)); the CTA
+ * layout grown by `inDim` bits and shrunk to s; then C × G with out-dims dim0, dim1, ….
+ */
+function fit(cta: LinearLayout, cga: number[][] | null, shape: readonly number[], inDim: string, what: string): LinearLayout {
+  const names = standardNames(shape.length);
+  const full = new Map(names.map((n, d) => [n, shape[d]!]));
+  const g = cgaLayout(cga, shape.length, what);
+  const gFit = shrinkTo(g, full, false, what);
+  const perCta = new Map(names.map((n, d) => [n, Math.max(1, shape[d]! / sizeOf(gFit, n))]));
+  const c = shrinkTo(growTo(cta, perCta, inDim), perCta, false, what);
+  const ctaOrder = c.outDims.map((o) => o.name);
+  return transposeOuts(product(c, transposeOuts(gFit, ctaOrder)), names);
+}
+
+/** The CGA layout G: block → dims with the given vectors (sizes inferred); none: block of size 1. */
+function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayout {
+  const names = standardNames(r);
+  if (cga === null) return makeLinearLayout([{ name: 'block', bases: [] }], names.map((name) => ({ name, size: 1 })));
+  if (cga.length > MAX_DIM_LOG2) throw domain(`${what}: CGALayout has ${cga.length} vectors, beyond 2^${MAX_DIM_LOG2} blocks`);
+  return inferred([{ name: 'block', bases: cga }], names, `${what} CGALayout`);
+}
+
+/** The per-CTA shape of a shared encoding: shape_d / size_d(G) after G is shrunk to the shape. */
+function perCtaShape(cga: number[][] | null, shape: readonly number[], what: string): number[] {
+  const names = standardNames(shape.length);
+  const g = shrinkTo(cgaLayout(cga, shape.length, what), new Map(names.map((n, d) => [n, shape[d]!])), false, what);
+  return shape.map((s, d) => Math.max(1, s / sizeOf(g, names[d]!)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The encodings
+
+type Kind = 'register' | 'shared';
+interface Built {
+  readonly kind: Kind;
+  readonly layout: LinearLayout;
+}
+
+/** The rank of an encoding, read from its parameters (for checking the shape and for slice). */
+function rankOf(a: Attr): number {
+  switch (a.name) {
+    case 'blocked':
+      return intsParamLoose(a, 'order');
+    case 'slice': {
+      const p = a.params.get('parent');
+      if (!isAttr(p)) throw parseError("#ttg.slice: 'parent' must be an attribute");
+      return rankOf(p) - 1;
+    }
+    case 'nvidia_mma':
+    case 'amd_mfma':
+      return intsParamLoose(a, 'warpsPerCTA');
+    case 'dot_op': {
+      const p = a.params.get('parent');
+      if (!isAttr(p)) throw parseError("#ttg.dot_op: 'parent' must be an attribute");
+      return rankOf(p);
+    }
+    case 'swizzled_shared':
+      return intsParamLoose(a, 'order');
+    default:
+      return -1;
+  }
+}
+
+const intsParamLoose = (a: Attr, key: string): number => {
+  const v = a.params.get(key);
+  return Array.isArray(v) ? v.length : -1;
+};
+
+/** #ttg.blocked: id(register, sizePerThread) × id(lane, threadsPerWarp) × id(warp, warpsPerCTA), all over `order`. */
+function blocked(a: Attr, shape: readonly number[]): LinearLayout {
+  checkKeys(a, { required: ['sizePerThread', 'threadsPerWarp', 'warpsPerCTA', 'order'], optional: ['CGALayout'] });
+  const r = shape.length;
+  const order = orderParam(a, 'order', r);
+  const spt = pow2List(a, 'sizePerThread', r);
+  const tpw = pow2List(a, 'threadsPerWarp', r);
+  const wpc = pow2List(a, 'warpsPerCTA', r);
+  const cta = product(product(identityND('register', spt, order), identityND('lane', tpw, order)), identityND('warp', wpc, order));
+  return fit(cta, cgaParam(a, r), shape, 'register', '#ttg.blocked');
+}
+
+/** #ttg.slice: the parent's LL over the shape with a 1 at `dim`, out-dim `dim` dropped, zero register bases removed. */
+function slice(a: Attr, shape: readonly number[]): LinearLayout {
+  checkKeys(a, { required: ['dim', 'parent'], optional: [] });
+  const parent = a.params.get('parent');
+  if (!isAttr(parent)) throw parseError("#ttg.slice: 'parent' must be an attribute");
+  const k = intParam(a, 'dim');
+  if (k < 0 || k > shape.length) throw domain(`#ttg.slice: dim = ${k} is not a dim of the parent (rank ${shape.length + 1})`);
+  const parentShape = [...shape.slice(0, k), 1, ...shape.slice(k)];
+  const p = build(parent, parentShape);
+  if (p.kind !== 'register') throw domain(`#ttg.slice: the parent #ttg.${parent.name} is not a distributed (register) encoding`);
+  const l = p.layout;
+  const inDims = l.inDims.map((d) => {
+    const bases = d.bases.map((b) => b.filter((_, j) => j !== k));
+    return { name: d.name, bases: d.name === 'register' ? bases.filter((b) => b.some((v) => v !== 0)) : bases };
+  });
+  return inferred(inDims, standardNames(shape.length), '#ttg.slice');
+}
+
+/** Triton's `nvidiaMmaTile`: kWidth registers, 4 lanes on the inner dim, 8 lanes on the outer,
+ *  registers up to m on the outer dim, then up to n on the inner dim. */
+function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly number[], repOrder: readonly number[], what: string): LinearLayout {
+  const inner = order[0]!;
+  const outer = order[1]!;
+  const m = tileShape[outer]!;
+  const n = tileShape[inner]!;
+  if (m % 8 !== 0 || !isPow2(m / 8) || n % (kWidth * 4) !== 0 || !isPow2(n / (kWidth * 4))) {
+    throw domain(`${what}: the tile ${m} x ${n} does not split into kWidth = ${kWidth} registers, 4 x 8 lanes and whole repeats`);
+  }
+  const base = identityND('register', repOrder.map(() => 1), repOrder);
+  return [
+    identity1D(kWidth, 'register', dimName(inner)),
+    identity1D(4, 'lane', dimName(inner)),
+    identity1D(8, 'lane', dimName(outer)),
+    identity1D(m / 8, 'register', dimName(outer)),
+    identity1D(n / (kWidth * 4), 'register', dimName(inner)),
+  ].reduce(product, base);
+}
+
+/** getMatrixOrder(rank, rowMajor): [r−1, r−2, …, 0], the first two swapped when column-major. */
+function matrixOrder(r: number, rowMajor: boolean): number[] {
+  const o = Array.from({ length: r }, (_, i) => r - 1 - i);
+  if (!rowMajor && r >= 2) [o[0], o[1]] = [o[1]!, o[0]!];
+  return o;
+}
+
+/** getOrderForDotOperand(opIdx, rank, kContig = true): the K dim first, then the other of the last two, then the rest. */
+function dotOrder(opIdx: number, r: number): number[] {
+  return opIdx === 0 ? matrixOrder(r, true) : matrixOrder(r, false);
+}
+
+interface Mma {
+  readonly version: number;
+  readonly warps: number[];
+  readonly instr: number[];
+  readonly cga: number[][] | null;
+}
+
+function mmaParams(a: Attr, r: number): Mma {
+  checkKeys(a, { required: ['versionMajor', 'versionMinor', 'warpsPerCTA', 'instrShape'], optional: ['CGALayout'] });
+  const version = intParam(a, 'versionMajor');
+  const minor = intParam(a, 'versionMinor');
+  if (version !== 2 && version !== 3) throw domain(`#ttg.nvidia_mma: versionMajor = ${version} (2 or 3 are covered)`);
+  if (minor < 0) throw domain(`#ttg.nvidia_mma: versionMinor = ${minor} is negative`);
+  const warps = pow2List(a, 'warpsPerCTA', r);
+  const instr = intsParam(a, 'instrShape');
+  if (version === 2) {
+    const ok = (r === 2 && instr.length === 2 && instr[0] === 16 && instr[1] === 8) || (r === 3 && instr.length === 3 && instr[0] === 1 && instr[1] === 16 && instr[2] === 8);
+    if (!ok) throw domain(`#ttg.nvidia_mma v2: instrShape = [${instr.join(', ')}] must be [16, 8] (rank 2) or [1, 16, 8] (rank 3)`);
+  } else {
+    const n = instr[1] ?? 0;
+    if (r !== 2 || instr.length !== 3 || instr[0] !== 16 || !isPow2(n) || n < 8 || n > 256 || !(instr[2]! > 0)) {
+      throw domain(`#ttg.nvidia_mma v3: instrShape = [${instr.join(', ')}] must be [16, N, K] with N a power of two in 8..256, rank 2`);
+    }
+  }
+  return { version, warps, instr, cga: cgaParam(a, r) };
+}
+
+/** #ttg.nvidia_mma: the accumulator tile (kWidth 2) and the warps (v2: inner dim first; v3: outer first). */
+function nvidiaMma(a: Attr, shape: readonly number[]): LinearLayout {
+  const r = shape.length;
+  const mma = mmaParams(a, r);
+  const tileShape = mma.version === 2 ? mma.instr : [mma.instr[0]!, mma.instr[1]!];
+  const order = matrixOrder(r, true);
+  const tile = mmaTile(tileShape, 2, order, order, '#ttg.nvidia_mma');
+  const warps = transposeOuts(identityND('warp', mma.warps, matrixOrder(r, mma.version === 2)), tile.outDims.map((o) => o.name));
+  return fit(product(tile, warps), mma.cga, shape, 'register', '#ttg.nvidia_mma');
+}
+
+/** #ttg.dot_op: the operand layouts of nvidia_mma (v2, v3 opIdx 0), blocked (FMA) and amd_mfma parents. */
+function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
+  checkKeys(a, { required: ['opIdx', 'parent'], optional: ['kWidth'] });
+  const parent = a.params.get('parent');
+  if (!isAttr(parent) || parent.dialect !== 'ttg') throw parseError("#ttg.dot_op: 'parent' must be a #ttg attribute");
+  const opIdx = intParam(a, 'opIdx');
+  if (opIdx !== 0 && opIdx !== 1) throw domain(`#ttg.dot_op: opIdx = ${opIdx} (0 or 1)`);
+  const kWidth = a.params.has('kWidth') ? intParam(a, 'kWidth') : 0;
+  const r = shape.length;
+  if (r < 2) throw domain(`#ttg.dot_op: an operand has rank at least 2 (got ${r})`);
+  const kDim = opIdx === 0 ? r - 1 : r - 2;
+  if (parent.name === 'blocked') {
+    if (kWidth !== 0) throw domain(`#ttg.dot_op: kWidth = ${kWidth}, but a blocked parent takes kWidth 0`);
+    return fmaDot(parent, shape, kDim);
+  }
+  if (!isPow2(kWidth)) throw domain(`#ttg.dot_op: kWidth = ${kWidth} must be a power of two for a #ttg.${parent.name} parent`);
+  if (parent.name === 'amd_mfma') return mfmaDot(parent, shape, opIdx, kWidth);
+  if (parent.name !== 'nvidia_mma') throw parseError(`#ttg.dot_op: parent #ttg.${parent.name} is not covered (nvidia_mma, blocked, amd_mfma)`);
+  const mma = mmaParams(parent, r);
+  if (mma.version === 3 && opIdx !== 0) throw domain('#ttg.dot_op: a v3 (Hopper) parent takes operand B from shared memory; only opIdx 0');
+  const tileShape = shape.map(() => 1);
+  tileShape[r - 2] = opIdx === 0 ? 16 : kWidth * 8;
+  tileShape[r - 1] = opIdx === 0 ? kWidth * 8 : 8;
+  const order = dotOrder(opIdx, r);
+  const tile = mmaTile(tileShape, kWidth, order, order, '#ttg.dot_op');
+  const warps = transposeOuts(broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), tile.outDims.map((o) => o.name));
+  return fit(product(tile, warps), mma.cga, shape, 'register', '#ttg.dot_op');
+}
+
+/** The FMA operand of a blocked parent: K held whole per thread, lanes and warps broadcast along K. */
+function fmaDot(b: Attr, shape: readonly number[], kDim: number): LinearLayout {
+  checkKeys(b, { required: ['sizePerThread', 'threadsPerWarp', 'warpsPerCTA', 'order'], optional: ['CGALayout'] });
+  const r = shape.length;
+  const order = orderParam(b, 'order', r);
+  const spt = pow2List(b, 'sizePerThread', r);
+  const tpw = pow2List(b, 'threadsPerWarp', r);
+  const wpc = pow2List(b, 'warpsPerCTA', r);
+  const threadSize = spt.map((s, d) => (d === kDim ? shape[d]! : s));
+  const cta = product(product(identityND('register', threadSize, order), broadcastND('lane', tpw, order, kDim)), broadcastND('warp', wpc, order, kDim));
+  return fit(cta, cgaParam(b, r), shape, 'register', '#ttg.dot_op');
+}
+
+interface Mfma {
+  readonly warps: number[];
+  readonly mDim: number;
+  readonly nDim: number;
+  readonly transposed: boolean;
+  readonly tilesPerWarp: number[];
+  readonly height: number;
+  readonly cga: number[][] | null;
+}
+
+function mfmaParams(a: Attr, r: number): Mfma {
+  checkKeys(a, { required: ['version', 'warpsPerCTA', 'instrShape', 'isTransposed'], optional: ['tilesPerWarp', 'elementBitWidth', 'CGALayout'] });
+  if (r !== 2 && r !== 3) throw domain(`#ttg.amd_mfma: rank ${r} (2 or 3)`);
+  const version = intParam(a, 'version');
+  if (version < 1 || version > 4) throw domain(`#ttg.amd_mfma: version = ${version} (1 to 4)`);
+  const warps = pow2List(a, 'warpsPerCTA', r);
+  const instr = intsParam(a, 'instrShape');
+  const [mDim, nDim] = instr;
+  if (instr.length < 2 || instr.length > 3 || mDim !== nDim || (mDim !== 16 && mDim !== 32)) {
+    throw domain(`#ttg.amd_mfma: instrShape = [${instr.join(', ')}]: the 32x32 and 16x16 instructions are covered`);
+  }
+  const tilesPerWarp = a.params.has('tilesPerWarp') ? pow2List(a, 'tilesPerWarp', r) : warps.map(() => 1);
+  const bits = a.params.has('elementBitWidth') ? intParam(a, 'elementBitWidth') : 32;
+  if (![8, 16, 32, 64].includes(bits)) throw domain(`#ttg.amd_mfma: elementBitWidth = ${bits} (8, 16, 32 or 64)`);
+  return { warps, mDim: mDim!, nDim: nDim!, transposed: boolParam(a, 'isTransposed', false), tilesPerWarp, height: bits === 64 ? 1 : 4, cga: cgaParam(a, r) };
+}
+
+/** identity1D of `size` that is empty for 0 (Triton's identity1D(0)) */
+const identityOrEmpty = (size: number, inDim: string, outDim: string): LinearLayout => (size === 0 ? emptyLayout : identity1D(size, inDim, outDim));
+
+/** #ttg.amd_mfma (64 lanes): Triton's `AMDMfmaEncodingAttr::toLinearLayout`. */
+function amdMfma(a: Attr, shape: readonly number[]): LinearLayout {
+  const r = shape.length;
+  const p = mfmaParams(a, r);
+  const batch = r === 3;
+  const mIndex = batch ? 1 : 0;
+  const nIndex = mIndex + 1;
+  const order = matrixOrder(r, true);
+  const dimM = dimName(order[1]!);
+  const dimN = dimName(order[0]!);
+  const tiles = (p.mDim * p.nDim) / (64 * p.height);
+  let tile: LinearLayout;
+  if (!p.transposed) {
+    tile = product(identity1D(p.height, 'register', dimM), product(identity1D(p.nDim, 'lane', dimN), identity1D(64 / p.nDim, 'lane', dimM)));
+    if (tiles > 0) tile = product(tile, identity1D(tiles, 'register', dimM));
+  } else {
+    tile = product(identity1D(p.height, 'register', dimN), product(identity1D(p.mDim, 'lane', dimM), identity1D(64 / p.mDim, 'lane', dimN)));
+    if (tiles > 0) tile = product(tile, identity1D(tiles, 'register', dimN));
+  }
+  tile = transposeOuts(tile, [dimN, dimM]);
+  const tilesN = p.tilesPerWarp[nIndex]!;
+  const warpsN = p.warps[nIndex]!;
+  tile = [
+    identity1D(tilesN, 'register', dimN),
+    identity1D(warpsN, 'warp', dimN),
+    identityOrEmpty(Math.floor(shape[nIndex]! / (p.nDim * warpsN * tilesN)), 'register', dimN),
+    identity1D(p.tilesPerWarp[mIndex]!, 'register', dimM),
+    identity1D(p.warps[mIndex]!, 'warp', dimM),
+  ].reduce(product, tile);
+  if (batch) {
+    tile = [identity1D(1, 'register', dimName(order[2]!)), identity1D(1, 'lane', dimName(order[2]!)), identity1D(p.warps[0]!, 'warp', dimName(order[2]!))].reduce(product, tile);
+  }
+  return fit(tile, p.cga, shape, 'register', '#ttg.amd_mfma');
+}
+
+/** The mfma operand (Triton's `mfmaDotToLinearLayout`): kWidth registers on K, lanes on the
+ *  non-K dim then K, registers repeating along K and over tilesPerWarp; warps as the parent's. */
+function mfmaDot(parent: Attr, shape: readonly number[], opIdx: number, kWidth: number): LinearLayout {
+  const r = shape.length;
+  const p = mfmaParams(parent, r);
+  const nonKIndex = opIdx === 0 ? r - 2 : r - 1;
+  const kIndex = opIdx === 0 ? r - 1 : r - 2;
+  const nonKDim = opIdx === 0 ? p.mDim : p.nDim;
+  const order = dotOrder(opIdx, r);
+  const dimK = dimName(order[0]!);
+  const dimNonK = dimName(order[1]!);
+  let tile = product(identity1D(kWidth, 'register', dimK), product(identity1D(nonKDim, 'lane', dimNonK), identity1D(64 / nonKDim, 'lane', dimK)));
+  const kTile = (64 / nonKDim) * kWidth;
+  const kSize = shape[kIndex]!;
+  if (kSize > kTile) tile = product(tile, identity1D(kSize / kTile, 'register', dimK));
+  tile = product(tile, identity1D(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK));
+  tile = transposeOuts(tile, [dimK, dimNonK]);
+  if (r === 3) tile = [identity1D(1, 'register', dimName(order[2]!)), identity1D(1, 'lane', dimName(order[2]!))].reduce(product, tile);
+  const cta = product(tile, identityND('warp', p.warps, matrixOrder(r, true)));
+  return fit(cta, p.cga, shape, 'register', '#ttg.dot_op');
+}
+
+/** #ttg.swizzled_shared: column bits, then the swizzled row bits, then the other dims by order, over the per-CTA shape. */
+function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
+  checkKeys(a, { required: ['vec', 'perPhase', 'maxPhase', 'order'], optional: ['CGALayout'] });
+  const r = shape.length;
+  const order = orderParam(a, 'order', r);
+  const vec = intParam(a, 'vec');
+  const perPhase = intParam(a, 'perPhase');
+  const maxPhase = intParam(a, 'maxPhase');
+  for (const [k, v] of [['vec', vec], ['perPhase', perPhase], ['maxPhase', maxPhase]] as const) {
+    if (v < 1 || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${v} must be a positive integer`);
+  }
+  const cga = cgaParam(a, r);
+  const s = perCtaShape(cga, shape, '#ttg.swizzled_shared');
+  if (r === 1) return fit(identity1D(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.swizzled_shared');
+  const col = order[0]!;
+  const row = order[1]!;
+  const numCols = s[col]!;
+  const bases: number[][] = [];
+  for (let c = 1; c < numCols; c *= 2) bases.push([0, c]);
+  for (let w = 1; w < s[row]!; w *= 2) bases.push([w, (vec * (Math.floor(w / perPhase) % maxPhase)) % numCols]);
+  let cta = inferred([{ name: 'offset', bases }], [dimName(row), dimName(col)], '#ttg.swizzled_shared');
+  for (const d of order.slice(2)) cta = product(cta, identity1D(s[d]!, 'offset', dimName(d)));
+  return fit(cta, cga, shape, 'offset', '#ttg.swizzled_shared');
+}
+
+const NVMMA_PHASES: Record<number, [number, number]> = { 32: [4, 2], 64: [2, 4], 128: [1, 8] };
+
+/** #ttg.nvmma_shared: one swizzle atom (8 rows × 8·W/b columns), then the remaining rows, the
+ *  leading dims and the remaining column atoms, over the per-CTA shape. */
+function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
+  checkKeys(a, { required: ['swizzlingByteWidth', 'transposed', 'elementBitWidth'], optional: ['fp4Padded', 'rank', 'CGALayout'] });
+  const r = shape.length;
+  const w = intParam(a, 'swizzlingByteWidth');
+  const b = intParam(a, 'elementBitWidth');
+  const transposed = boolParam(a, 'transposed', false);
+  const fp4 = boolParam(a, 'fp4Padded', false);
+  if (![0, 32, 64, 128].includes(w)) throw domain(`#ttg.nvmma_shared: swizzlingByteWidth = ${w} (0, 32, 64 or 128)`);
+  if (![8, 16, 32, 64].includes(b)) throw domain(`#ttg.nvmma_shared: elementBitWidth = ${b} (8, 16, 32 or 64)`);
+  if (fp4 && (w !== 128 || b !== 8)) throw domain('#ttg.nvmma_shared: fp4Padded needs swizzlingByteWidth = 128 and elementBitWidth = 8');
+  if (a.params.has('rank') && intParam(a, 'rank') !== r) throw domain(`#ttg.nvmma_shared: rank = ${intParam(a, 'rank')} but the shape has rank ${r}`);
+  const cga = cgaParam(a, r);
+  const s = perCtaShape(cga, shape, '#ttg.nvmma_shared');
+  if (r === 1) return fit(identity1D(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.nvmma_shared');
+  const colDim = transposed ? r - 2 : r - 1;
+  const rowDim = transposed ? r - 1 : r - 2;
+  const sCol = s[colDim]!;
+  const sRow = s[rowDim]!;
+  const atomCols = w === 0 ? sCol : (8 * w) / b;
+  if (w > 0) {
+    if (sRow < 8) throw domain(`nvmma_shared with a ${w}-byte swizzle needs at least 8 rows (got ${sRow}); Triton 3.8.0 segfaults here`);
+    if (sCol * (fp4 ? 2 : 1) < atomCols) throw domain(`nvmma_shared with a ${w}-byte swizzle of ${b}-bit elements needs at least ${atomCols / (fp4 ? 2 : 1)} columns (got ${sCol})`);
+  }
+  const packed = (c: number): number => (fp4 ? Math.floor(c / 16) * 8 + (c % 8) : c);
+  const [perPhase, maxPhase] = NVMMA_PHASES[w] ?? [1, 1];
+  const vec = 128 / b;
+  const at = (row: number, col: number): number[] => {
+    const v = new Array<number>(r).fill(0);
+    v[rowDim] = row;
+    v[colDim] = col;
+    return v;
+  };
+  const bases: number[][] = [];
+  for (let c = 1; c < atomCols; c *= 2) bases.push(at(0, packed(c)));
+  for (let row = 1; row < Math.min(8, sRow); row *= 2) bases.push(at(row, w === 0 ? 0 : packed(vec * (Math.floor(row / perPhase) % maxPhase))));
+  for (let row = 8; row < sRow; row *= 2) bases.push(at(row, 0));
+  for (let d = r - 3; d >= 0; d--) {
+    for (let i = 1; i < s[d]!; i *= 2) {
+      const v = new Array<number>(r).fill(0);
+      v[d] = i;
+      bases.push(v);
+    }
+  }
+  const atomPacked = fp4 ? atomCols / 2 : atomCols;
+  for (let c = atomPacked; c < sCol; c *= 2) bases.push(at(0, c));
+  const cta = inferred([{ name: 'offset', bases }], standardNames(r), '#ttg.nvmma_shared');
+  return fit(cta, cga, shape, 'offset', '#ttg.nvmma_shared');
+}
+
+/** Text of an attribute value (to hand a nested `#ttg.linear` to the forms reader). */
+function valueText(v: AttrValue): string {
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (isAttr(v)) {
+    const entries = (m: ReadonlyMap<string, AttrValue>): string => [...m].map(([k, x]) => `${k} = ${valueText(x)}`).join(', ');
+    return `#${v.dialect}.${v.name}<{${entries(v.params)}}${v.extra.size > 0 ? `, ${entries(v.extra)}` : ''}>`;
+  }
+  return `[${(v as readonly AttrValue[]).map(valueText).join(', ')}]`;
+}
+
+/** #ttg.linear: its own LL, verified (distinct unit vectors) and fitted to the shape. */
+function linear(a: Attr, shape: readonly number[]): LinearLayout {
+  const l = parseLL(valueText(a));
+  const seen = new Set<string>();
+  for (const d of l.inDims) {
+    d.bases.forEach((b, i) => {
+      const nz = b.filter((v) => v !== 0);
+      if (nz.length === 0) return;
+      if (nz.length > 1 || !isPow2(nz[0]!)) throw domain(`#ttg.linear: basis ${d.name}=${2 ** i} is (${b.join(', ')}), not a unit vector (Triton's verifier)`);
+      const key = b.join(',');
+      if (seen.has(key)) throw domain(`#ttg.linear: the basis (${b.join(', ')}) appears twice (Triton's verifier wants distinct unit vectors)`);
+      seen.add(key);
+    });
+  }
+  if (l.outDims.length !== shape.length) throw domain(`#ttg.linear: rank ${l.outDims.length} but the shape has rank ${shape.length}`);
+  // dims in the order the in-bits (register, lane, warp, block; low bits first) first reach them, then the rest
+  const reach: string[] = [];
+  for (const d of l.inDims) {
+    for (const b of d.bases) b.forEach((v, j) => v !== 0 && !reach.includes(dimName(j)) && reach.push(dimName(j)));
+  }
+  for (const n of standardNames(shape.length)) if (!reach.includes(n)) reach.push(n);
+  const want = new Map(standardNames(shape.length).map((n, d) => [n, shape[d]!]));
+  const grown = growTo(transposeOuts(l, reach), want, 'register');
+  return transposeOuts(shrinkTo(grown, want, true, '#ttg.linear'), standardNames(shape.length));
+}
+
+/** #ttg.shared_linear: its own LL; the shape must be its sizes. */
+function sharedLinear(a: Attr, shape: readonly number[]): LinearLayout {
+  const l = parseLL(valueText(a));
+  const sizes = l.outDims.map((o) => o.size);
+  if (sizes.length !== shape.length || sizes.some((s, d) => s !== shape[d])) {
+    throw domain(`#ttg.shared_linear: its sizes [${sizes.join(', ')}] are not the shape [${shape.join(', ')}]`);
+  }
+  return l;
+}
+
+const BUILDERS: Record<string, [Kind, (a: Attr, shape: readonly number[]) => LinearLayout]> = {
+  blocked: ['register', blocked],
+  slice: ['register', slice],
+  nvidia_mma: ['register', nvidiaMma],
+  dot_op: ['register', dotOp],
+  amd_mfma: ['register', amdMfma],
+  swizzled_shared: ['shared', swizzledShared],
+  nvmma_shared: ['shared', nvmmaShared],
+  linear: ['register', linear],
+  shared_linear: ['shared', sharedLinear],
+};
+
+function build(a: Attr, shape: readonly number[]): Built {
+  const entry = a.dialect === 'ttg' ? BUILDERS[a.name] : undefined;
+  if (entry === undefined) {
+    throw parseError(`#${a.dialect}.${a.name} is not a covered encoding (#ttg.blocked, slice, nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear, shared_linear)`);
+  }
+  const r = rankOf(a);
+  if (r >= 0 && r !== shape.length) throw domain(`#ttg.${a.name} has rank ${r} but the shape [${shape.join(', ')}] has ${shape.length} dims`);
+  return { kind: entry[0], layout: entry[1](a, shape) };
+}
+
+/** Checks a shape: r ≥ 1 powers of two (each ≤ 2^30), else `domain`. */
+export function checkShape(shape: readonly number[]): void {
+  if (shape.length === 0) throw domain('the shape must have at least one dim');
+  let bits = 0;
+  shape.forEach((s, d) => {
+    if (!isPow2(s)) throw domain(`shape entry ${d} is ${s}, not a power of two (at most 2^${MAX_DIM_LOG2})`);
+    bits += log2(s);
+  });
+  if (bits > 64) throw domain(`the shape has ${bits} bits, beyond 64`);
+}
+
+/**
+ * ll_from_encoding (docs/linear.md, "Encodings"): Triton 3.8.0's `toLinearLayout(shape, attr)`
+ * for an encoding attribute as Triton prints it (aliases resolved, a parent written in place).
+ * Errors: `parse` (unknown name or key, missing key, broken syntax), `domain` (a parameter
+ * Triton's verifier refuses or on which Triton aborts, a shape that is not r powers of two).
+ * @example llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8])
+ */
+export function llFromEncoding(attr: string, shape: readonly number[]): LinearLayout {
+  const a = parseAttr(attr, 'encoding');
+  checkShape(shape);
+  return build(a, shape).layout;
+}
+
+/** Whether an encoding attribute is a shared-memory one (in-dims offset, block). */
+export function isSharedEncoding(attr: string): boolean {
+  const a = parseAttr(attr, 'encoding');
+  return BUILDERS[a.name]?.[0] === 'shared';
+}

@@ -133,15 +133,25 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
 export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: LayoutFunction): TensorResult {
   const what = `partition_${side.toLowerCase()}`;
   const inner = innerLayout(tensor);
-  const r = c.tiler.length;
-  if (rank(inner) < r) throw domainError(`${what}: the tensor ${formatLayout(inner)} has rank ${rank(inner)}, below the tiler's ${r}`);
-  checkThread(t, c.threads);
   const ms = modes(inner);
-  const ns = ms.slice(0, r).map(size);
-  ns.forEach((n, i) => checkMultiple(n, c.tiler[i]!, `mode ${i + 1}`));
+  const { idx, guide } = copyIndexMap(c, side, t, ms.map(size), what);
+  return tensorOfIndices(tensor, idx, guide, ms.slice(c.tiler.length), what);
+}
+
+/**
+ * The identity indices (column-major in a tensor of mode sizes `ns`) of the elements that thread
+ * t holds in partition_S/D, over the modes (NX·V/NR, n_1/tiler_1, …, n_r/tiler_r) (colex); the
+ * tensor's further modes are not included. Errors: `domain` (rank below the tiler's, t out of
+ * range), `not-complementable`, `overflow`.
+ */
+export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[], what: string): { idx: Float64Array; guide: number[] } {
+  const r = c.tiler.length;
+  if (ns.length < r) throw domainError(`${what}: the tensor has rank ${ns.length}, below the tiler's ${r}`);
+  checkThread(t, c.threads);
+  for (let i = 0; i < r; i++) checkMultiple(ns[i]!, c.tiler[i]!, `mode ${i + 1}`);
   const tv = side === 'S' ? c.layoutS_TV : c.layoutD_TV;
   const W = size(mode(tv, 2));
-  const qs = ns.map((n, i) => n / c.tiler[i]!);
+  const qs = c.tiler.map((ti, i) => ns[i]! / ti);
   const nq = qs.reduce((a, b) => a * b, 1);
   checkPoints(W * nq, what);
   // per value w: the identity index of τ(w); per q: Σ_i N_{i−1}·tiler_i·q_i
@@ -153,9 +163,9 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   }
   const tau = new Float64Array(W);
   const thr = phi(mode(tv, 1), t);
-  const vm = mode(tv, 2);
+  const vm = flat(mode(tv, 2));
   for (let w = 0; w < W; w++) {
-    let e = thr + phi(vm, w);
+    let e = thr + phiFlat(vm.shapes, vm.strides, w);
     let id = 0;
     for (let i = 0; i < r; i++) {
       const ti = c.tiler[i]!;
@@ -179,7 +189,7 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
       q[i] = 0;
     }
   }
-  return tensorOfIndices(tensor, idx, [W, ...qs], ms.slice(r), what);
+  return { idx, guide: [W, ...qs] };
 }
 
 /**

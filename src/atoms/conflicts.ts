@@ -1,0 +1,175 @@
+/**
+ * Bank conflicts of a tiled copy (docs/atoms.md, "Bank conflicts of a tiled copy"): the bank
+ * model of docs/memory.md for a tiled copy over a shared-memory layout M, with the side, the
+ * element size and the vector width taken from the atom. TV(t, w) is the column-major index in
+ * shape(M) of the element that partition_{S|D}(C, t, make_layout(shape(M))) holds at flat
+ * position w; e = b/8 bytes; v = NX, the values one thread moves per atom call. A thread whose
+ * row in its atom call repeats a lower thread's (ldmatrix/stmatrix .x1 and .x2 take the
+ * addresses of threads 0–7 and 0–15 only) does not access memory and is left out of every count.
+ */
+import { LayoutError, domainError } from '../algebra/errors.js';
+import { mode, modes, size, type Layout } from '../algebra/layout.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
+import { accessOffsets, phiTable, vectorWidth, type ThreadValues } from '../memory/access.js';
+import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, WARP, type BankReport, type Instructions } from '../memory/banks.js';
+import { sectorCounts } from '../memory/sectors.js';
+import { checkPoints } from './function-layout.js';
+import { copyIndexMap } from './partition.js';
+import type { TiledCopy } from './tiled-copy.js';
+
+/** Which side of a copy is shared memory. */
+export type CopySide = 'src' | 'dst';
+
+/** The side by the atom's name: ldmatrix reads shared memory, stmatrix and cp.async write it. */
+export function defaultSide(name: string): CopySide {
+  if (name.includes('LDSM')) return 'src';
+  if (name.includes('STSM') || name.includes('CP_ASYNC')) return 'dst';
+  throw domainError(`${name} does not say which side is shared memory: pass "src" or "dst"`);
+}
+
+/** Per atom thread a: whether it accesses memory (its row on that side repeats no lower thread's). */
+export function activeAtomThreads(x: Layout, at: number): boolean[] {
+  const tab = phiTable(x);
+  const nx = tab.length / at;
+  const rows = new Set<string>();
+  const out: boolean[] = [];
+  for (let a = 0; a < at; a++) {
+    const row: number[] = [];
+    for (let s = 0; s < nx; s++) row.push(tab[a + at * s]!);
+    const key = row.join(',');
+    out.push(!rows.has(key));
+    rows.add(key);
+  }
+  return out;
+}
+
+/** The TV table of the whole tile: thread t's partition of make_layout(shape(M)), flattened. */
+function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): ThreadValues {
+  const inner = innerLayout(m);
+  const ns = modes(inner).map(size);
+  const what = 'copy_bank_conflicts';
+  const s = side === 'src' ? 'S' : 'D';
+  const first = copyIndexMap(c, s, 0, ns, what);
+  const core = first.idx.length;
+  const tail = size(inner) / ns.slice(0, c.tiler.length).reduce((a, b) => a * b, 1);
+  const span = size(inner) / tail;
+  const V = core * tail;
+  const T = c.threads;
+  checkPoints(T * V, what);
+  const index = new Float64Array(T * V);
+  for (let t = 0; t < T; t++) {
+    const idx = t === 0 ? first.idx : copyIndexMap(c, s, t, ns, what).idx;
+    for (let e = 0; e < tail; e++) for (let w = 0; w < core; w++) index[t + T * (w + core * e)] = idx[w]! + span * e;
+  }
+  return { threads: T, values: V, index };
+}
+
+/**
+ * copy_bank_conflicts(C, M[, side]) (docs/atoms.md, "Bank conflicts of a tiled copy"): the
+ * `bank_conflicts` object. Errors: `domain` (no side for this atom, a value size that is not
+ * 8, 16, 32, 64 or 128 bits, vectors that are not contiguous and aligned in M), those of
+ * partition_S/D.
+ */
+export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide): BankReport {
+  const sd = side ?? defaultSide(c.atom.name);
+  const bits = c.atom.bits;
+  const e = bits / 8;
+  if (!Number.isInteger(e) || ![1, 2, 4, 8, 16].includes(e)) throw domainError(`a ${bits}-bit value is not 1, 2, 4, 8 or 16 bytes: the bank model needs one of them`);
+  const x = sd === 'src' ? c.atom.src : c.atom.dst;
+  const at = size(c.atom.thrID);
+  const nx = size(mode(x, 2));
+  const tvs = tileAccesses(c, sd, m);
+  if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
+  const offsets = accessOffsets(m, tvs);
+  const v = vectorWidth(offsets, tvs, e, nx);
+  const ins = instructions(offsets, tvs, e, v);
+  const active = activeAtomThreads(x, at);
+  const live = (t: number): boolean => active[t % at]!;
+  const all = active.every((a) => a);
+  const counted = all ? countWavefronts(ins, new BankScratch()) : maskedWavefronts(ins, live);
+  const { sectors, minSectors } = sectorCounts(all ? ins : fillInactive(ins, live));
+  const { phases, wavefronts, worst } = counted;
+  const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
+  return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+}
+
+/** The lanes of instruction row `row` of warp g in phase f (first, count). */
+function phaseLanes(ins: Instructions, g: number, f: number): { first: number; n: number } {
+  const tpp = threadsPerPhase(ins.width);
+  const lanes = Math.min(WARP, ins.threads - g * WARP);
+  return { first: f * tpp, n: Math.min(tpp, lanes - f * tpp) };
+}
+
+/** countWavefronts with threads left out: phases holding no live thread are no phases. */
+function maskedWavefronts(ins: Instructions, live: (t: number) => boolean): ReturnType<typeof countWavefronts> {
+  const tpp = threadsPerPhase(ins.width);
+  const scratch = new BankScratch();
+  const buf = new Float64Array(WARP);
+  let phases = 0;
+  let total = 0;
+  const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
+  for (let g = 0; g < ins.warps; g++) {
+    const lanes = Math.min(WARP, ins.threads - g * WARP);
+    for (let k = 0; k < ins.perWarp; k++) {
+      const row = (g * ins.perWarp + k) * WARP;
+      for (let f = 0; f * tpp < lanes; f++) {
+        const { first, n } = phaseLanes(ins, g, f);
+        let m = 0;
+        for (let i = first; i < first + n; i++) if (live(g * WARP + i)) buf[m++] = ins.addr[row + i]!;
+        if (m === 0) continue;
+        const c = scratch.phase(buf, 0, m, ins.width);
+        phases++;
+        total += c;
+        if (c > worst.wavefronts) Object.assign(worst, { warp: g, instruction: k, phase: f, wavefronts: c });
+      }
+    }
+  }
+  return { phases, wavefronts: total, worst };
+}
+
+/** The instructions with each left-out lane on a live lane's address of the same instruction
+ *  (so that the sector counts see only live accesses). */
+function fillInactive(ins: Instructions, live: (t: number) => boolean): Instructions {
+  const addr = Float64Array.from(ins.addr);
+  for (let g = 0; g < ins.warps; g++) {
+    const lanes = Math.min(WARP, ins.threads - g * WARP);
+    let lead = -1;
+    for (let i = 0; i < lanes && lead < 0; i++) if (live(g * WARP + i)) lead = i;
+    if (lead < 0) continue;
+    for (let k = 0; k < ins.perWarp; k++) {
+      const row = (g * ins.perWarp + k) * WARP;
+      for (let i = 0; i < lanes; i++) if (!live(g * WARP + i)) addr[row + i] = addr[row + lead]!;
+    }
+  }
+  return { ...ins, addr };
+}
+
+/** The worst phase's lowest bank with that many distinct words, and the live threads on it. */
+function worstPhase(
+  ins: Instructions,
+  worst: { warp: number; instruction: number; phase: number; wavefronts: number },
+  live: (t: number) => boolean,
+): NonNullable<BankReport['worst']> {
+  const { warp: g, instruction: k, phase: f, wavefronts: c } = worst;
+  const row = (g * ins.perWarp + k) * WARP;
+  const { first, n } = phaseLanes(ins, g, f);
+  const per = ins.width <= 4 ? 1 : ins.width / 4;
+  const wordsOf = (lane: number): number[] => {
+    const w0 = Math.floor(ins.addr[row + lane]! / 4);
+    return Array.from({ length: per }, (_, q) => w0 + q);
+  };
+  const byBank = new Map<number, Set<number>>();
+  const lanes: number[] = [];
+  for (let i = first; i < first + n; i++) if (live(g * WARP + i)) lanes.push(i);
+  for (const i of lanes) {
+    for (const w of wordsOf(i)) {
+      const b = w % BANKS;
+      if (!byBank.has(b)) byBank.set(b, new Set());
+      byBank.get(b)!.add(w);
+    }
+  }
+  let bank = -1;
+  for (let b = 0; b < BANKS && bank < 0; b++) if ((byBank.get(b)?.size ?? 0) === c) bank = b;
+  const threads = lanes.filter((i) => wordsOf(i).some((w) => w % BANKS === bank)).map((i) => g * WARP + i);
+  return { instruction: k, warp: g, phase: f, bank, wavefronts: c, threads };
+}

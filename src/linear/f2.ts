@@ -31,12 +31,11 @@ export interface Echelon {
   readonly pivots: readonly number[];
   /** pivotMask.lo/hi: bit c set when column c is a pivot */
   readonly pivotMask: Bits;
-  /** basis vector keyed by its lowest set bit (64 slots; `has` bit k set when slot k is used) */
-  readonly vLo: Uint32Array;
-  readonly vHi: Uint32Array;
-  /** the combination of pivot columns giving that basis vector */
-  readonly cLo: Uint32Array;
-  readonly cHi: Uint32Array;
+  /**
+   * The basis, keyed by lowest set bit k (64 slots, slot k used when bit k of `has` is set): at
+   * 4k, 4k+1 the basis vector (lo, hi); at 4k+2, 4k+3 the combination of pivot columns giving it.
+   */
+  readonly slots: Uint32Array;
   readonly has: Bits;
 }
 
@@ -86,10 +85,7 @@ export const fromBigInt = (x: bigint): Bits => ({ lo: Number(x & 0xffffffffn), h
  */
 export function echelon(cols: Columns): Echelon {
   const n = cols.lo.length;
-  const vLo = new Uint32Array(64);
-  const vHi = new Uint32Array(64);
-  const cLo = new Uint32Array(64);
-  const cHi = new Uint32Array(64);
+  const slots = new Uint32Array(256);
   let hasLo = 0;
   let hasHi = 0;
   let pmLo = 0;
@@ -103,14 +99,15 @@ export function echelon(cols: Columns): Echelon {
     for (;;) {
       const b = lowestBit(lo, hi);
       if (b < 0) break;
+      const at = 4 * b;
       const used = b < 32 ? (hasLo >>> b) & 1 : (hasHi >>> (b - 32)) & 1;
       if (used === 0) {
-        vLo[b] = lo;
-        vHi[b] = hi;
         if (c < 32) kLo = (kLo ^ (1 << c)) >>> 0;
         else kHi = (kHi ^ (1 << (c - 32))) >>> 0;
-        cLo[b] = kLo;
-        cHi[b] = kHi;
+        slots[at] = lo;
+        slots[at + 1] = hi;
+        slots[at + 2] = kLo;
+        slots[at + 3] = kHi;
         if (b < 32) hasLo = (hasLo | (1 << b)) >>> 0;
         else hasHi = (hasHi | (1 << (b - 32))) >>> 0;
         if (c < 32) pmLo = (pmLo | (1 << c)) >>> 0;
@@ -118,35 +115,40 @@ export function echelon(cols: Columns): Echelon {
         pivots.push(c);
         break;
       }
-      lo = (lo ^ vLo[b]!) >>> 0;
-      hi = (hi ^ vHi[b]!) >>> 0;
-      kLo = (kLo ^ cLo[b]!) >>> 0;
-      kHi = (kHi ^ cHi[b]!) >>> 0;
+      lo = (lo ^ slots[at]!) >>> 0;
+      hi = (hi ^ slots[at + 1]!) >>> 0;
+      kLo = (kLo ^ slots[at + 2]!) >>> 0;
+      kHi = (kHi ^ slots[at + 3]!) >>> 0;
     }
   }
-  return { rank: pivots.length, pivots, pivotMask: { lo: pmLo, hi: pmHi }, vLo, vHi, cLo, cHi, has: { lo: hasLo, hi: hasHi } };
+  return { rank: pivots.length, pivots, pivotMask: { lo: pmLo, hi: pmHi }, slots, has: { lo: hasLo, hi: hasHi } };
 }
 
 /**
- * The combination of pivot columns whose sum is `target` (bit c set = column c used), the unique
- * solution that uses pivot columns only; null when `target` is not in the span.
+ * The combination of pivot columns whose sum is (lo, hi) (bit c set = column c used), the unique
+ * solution that uses pivot columns only; null when it is not in the span.
  */
-export function solve(e: Echelon, target: Bits): Bits | null {
-  let lo = target.lo;
-  let hi = target.hi;
+export function solveWords(e: Echelon, tLo: number, tHi: number): Bits | null {
+  let lo = tLo;
+  let hi = tHi;
   let kLo = 0;
   let kHi = 0;
+  const s = e.slots;
   for (;;) {
     const b = lowestBit(lo, hi);
     if (b < 0) return { lo: kLo, hi: kHi };
     const used = b < 32 ? (e.has.lo >>> b) & 1 : (e.has.hi >>> (b - 32)) & 1;
     if (used === 0) return null;
-    lo = (lo ^ e.vLo[b]!) >>> 0;
-    hi = (hi ^ e.vHi[b]!) >>> 0;
-    kLo = (kLo ^ e.cLo[b]!) >>> 0;
-    kHi = (kHi ^ e.cHi[b]!) >>> 0;
+    const at = 4 * b;
+    lo = (lo ^ s[at]!) >>> 0;
+    hi = (hi ^ s[at + 1]!) >>> 0;
+    kLo = (kLo ^ s[at + 2]!) >>> 0;
+    kHi = (kHi ^ s[at + 3]!) >>> 0;
   }
 }
+
+/** `solveWords` on a vector. */
+export const solve = (e: Echelon, target: Bits): Bits | null => solveWords(e, target.lo, target.hi);
 
 /** Whether `target` lies in the span of the columns. */
 export const inSpan = (e: Echelon, target: Bits): boolean => solve(e, target) !== null;

@@ -5,7 +5,7 @@
  * f2.ts; every Triton abort is a `domain` error here (docs/linear.md, "Deviations from Triton").
  */
 import { LayoutError } from '../algebra/errors.js';
-import { echelon, orBits, readBits, solve, unit, type Bits, type Columns, type Echelon } from './f2.js';
+import { echelon, orBits, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
 import { log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
@@ -155,11 +155,10 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
     }
     return k;
   });
-  const reorder = (v: readonly number[]): number[] => index.map((k) => v[k]!);
   const identity = new Set<string>();
   for (const d of b.inDims) {
     const ad = a.inDims.find((x) => x.name === d.name);
-    if (ad && sameBases(ad.bases.map(reorder), d.bases)) identity.add(d.name);
+    if (ad && ad.bases.length === d.bases.length && ad.bases.every((v, i) => index.every((k, j) => v[k] === d.bases[i]![j]))) identity.add(d.name);
   }
   const aRest = a.inDims.filter((d) => !identity.has(d.name));
   const bRest = b.inDims.filter((d) => !identity.has(d.name));
@@ -190,13 +189,16 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
     return {
       name: d.name,
       bases: d.bases.map(() => {
-        const y = solve(e, { lo: aCols.lo[c]!, hi: aCols.hi[c]! });
+        const y = solveWords(e, aCols.lo[c]!, aCols.hi[c]!);
         c++;
         if (y === null) throw domain('invert_and_compose: the image of the first layout is not contained in the image of the second (Triton 3.8.0 aborts)');
         const v = new Array<number>(m).fill(0);
-        splitInputs(y, bRest).forEach((x, k) => {
-          v[restPos[k]!] = x;
-        });
+        let s = 0;
+        for (let k = 0; k < bRest.length; k++) {
+          const nb = bRest[k]!.bases.length;
+          v[restPos[k]!] = readBits(y.lo, y.hi, s, nb);
+          s += nb;
+        }
         return v;
       }),
     };

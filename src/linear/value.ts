@@ -130,29 +130,47 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
 }
 
 /**
- * Triton `operator*` (a direct sum): in-dims and out-dims merged by `supremum`; sizes multiply;
- * in-dim d's bases are I's, then O's with every entry on an out-dim e scaled by I's size of e.
- * `overflow` beyond the limits.
+ * Triton `operator*` (a direct sum; docs/linear.md, "product"): in-dims and out-dims merged by
+ * `supremum`; sizes multiply; in-dim d's bases are I's, then O's with every entry on an out-dim e
+ * scaled by I's size of e. `overflow` beyond the limits.
  */
 export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   const ins = supremum(a.inDims.map((d) => d.name), b.inDims.map((d) => d.name));
   const outs = supremum(a.outDims.map((o) => o.name), b.outDims.map((o) => o.name));
-  const outDims = outs.map((name) => {
-    const size = outDimSize(a, name) * outDimSize(b, name);
+  const m = outs.length;
+  // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
+  const ia = outs.map((n) => a.outDims.findIndex((o) => o.name === n));
+  const ib = outs.map((n) => b.outDims.findIndex((o) => o.name === n));
+  const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
+  let outBits = 0;
+  const outDims = outs.map((name, k) => {
+    const size = scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size);
+    if (size > 2 ** MAX_DIM_LOG2) throw new LayoutError('overflow', `product: out-dim '${name}' would have size ${size}, beyond 2^${MAX_DIM_LOG2}`);
+    outBits += log2(size);
     return { name, size };
   });
-  const lift = (l: LinearLayout, basis: readonly number[], scaled: boolean): number[] =>
-    outs.map((name) => {
-      const j = l.outDims.findIndex((o) => o.name === name);
-      if (j < 0) return 0;
-      return scaled ? basis[j]! * outDimSize(a, name) : basis[j]!;
-    });
+  if (outBits > MAX_BITS) throw new LayoutError('overflow', `product: ${outBits} out-bits, beyond ${MAX_BITS}`);
+  const lift = (basis: readonly number[], idx: readonly number[], scaled: boolean): number[] => {
+    const v = new Array<number>(m);
+    for (let k = 0; k < m; k++) {
+      const j = idx[k]!;
+      v[k] = j < 0 ? 0 : scaled ? basis[j]! * scale[k]! : basis[j]!;
+    }
+    return v;
+  };
+  let inBits = 0;
   const inDims = ins.map((name) => {
     const da = a.inDims.find((d) => d.name === name);
     const db = b.inDims.find((d) => d.name === name);
-    return { name, bases: [...(da?.bases ?? []).map((v) => lift(a, v, false)), ...(db?.bases ?? []).map((v) => lift(b, v, true))] };
+    const bases: number[][] = [];
+    if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
+    if (db) for (const v of db.bases) bases.push(lift(v, ib, true));
+    if (bases.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `product: in-dim '${name}' would have 2^${bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    inBits += bases.length;
+    return { name, bases };
   });
-  return makeLinearLayout(inDims, outDims, 'overflow');
+  if (inBits > MAX_BITS) throw new LayoutError('overflow', `product: ${inBits} in-bits, beyond ${MAX_BITS}`);
+  return { inDims, outDims };
 }
 
 /** L(x) on every out-dim: the XOR of the bases of the set bits of each input (inputs in L's in-dim order). */

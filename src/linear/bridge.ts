@@ -404,7 +404,7 @@ const notSurjective = (): LayoutError =>
  * pivot in-bits, those whose image is not in the span of the images before them); null when
  * some out-bit is not reached (not surjective).
  */
-function smallestPreimages(images: readonly number[], bits: number): number[] | null {
+export function smallestPreimages(images: readonly number[], bits: number): number[] | null {
   const rowImg: number[] = [];
   const rowIn: number[] = [];
   const pivotRow = new Array<number>(bits).fill(-1);

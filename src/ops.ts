@@ -23,6 +23,7 @@ import { plainNeeded, withComposed } from './cute/composed-ops.js';
 import { memoryOps } from './memory/ops.js';
 import { cuteMoreOps } from './cute/ops-more.js';
 import { atomsOps } from './ops/atoms.js';
+import { tiledOps } from './ops/tiled.js';
 import { linearOps } from './ops/linear.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
@@ -153,7 +154,7 @@ export const algebraOps: OpSpec[] = [
  * (withComposed). Each is a CLI subcommand and a `batch` op.
  * @example ops.map((o) => o.name).includes('logical_divide') // true
  */
-export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps, ...atomsOps, ...linearOps]);
+export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps, ...atomsOps, ...tiledOps, ...linearOps]);
 /**
  * The ops table by protocol name.
  * @example opsByName.get('compose')!.summary

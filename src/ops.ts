@@ -22,9 +22,11 @@ import { looksComposed, parseLayoutFunction } from './cute/composed.js';
 import { plainNeeded, withComposed } from './cute/composed-ops.js';
 import { memoryOps } from './memory/ops.js';
 import { cuteMoreOps } from './cute/ops-more.js';
+import { cuteNameOps, didYouMean } from './ops/cute-names.js';
 import { atomsOps } from './ops/atoms.js';
 import { tiledOps } from './ops/tiled.js';
 import { linearOps } from './ops/linear.js';
+import { linearBridgeOps } from './ops/linear-bridge.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
 
@@ -154,7 +156,7 @@ export const algebraOps: OpSpec[] = [
  * (withComposed). Each is a CLI subcommand and a `batch` op.
  * @example ops.map((o) => o.name).includes('logical_divide') // true
  */
-export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...memoryOps, ...atomsOps, ...tiledOps, ...linearOps]);
+export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...cuteNameOps, ...memoryOps, ...atomsOps, ...tiledOps, ...linearOps, ...linearBridgeOps]);
 /**
  * The ops table by protocol name.
  * @example opsByName.get('compose')!.summary
@@ -241,7 +243,7 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
  *  Algebra ops answer synchronously (a plain value); bulk checks answer with a Promise. */
 export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
-  if (!spec) throw badRequest(`unknown op '${name}'`);
+  if (!spec) throw badRequest(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
   return spec.run(parseArgs(spec, raw, fromText), ctx);
 }
 

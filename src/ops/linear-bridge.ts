@@ -1,0 +1,112 @@
+/**
+ * The ops of the bridge between CuTe and Triton (spread into src/ops.ts; docs/linear.md,
+ * "Encodings" and "The bridge to CuTe"): ll_from_encoding, check_linear, to_ll, from_ll and
+ * ll_bank_conflicts. LL arguments are any form of docs/linear.md, "Forms"; LL results are the
+ * canonical JSON object; CuTe arguments are layout functions (plain or `Sw<B,M,S> o K o L`).
+ */
+import { LayoutError } from '../algebra/errors.js';
+import type { LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction } from '../cute/composed.js';
+import type { Json, OpSpec } from '../op-spec.js';
+import { llBankConflicts } from '../linear/banks.js';
+import { checkLinear, fromLL, toLL, type BridgeKind } from '../linear/bridge.js';
+import { llFromEncoding } from '../linear/encodings.js';
+import { parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
+
+const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
+
+/** A JSON value that may arrive as JSON text (the CLI passes every argument as a string). */
+function jsonValue(op: string, what: string, v: unknown): unknown {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    throw badRequest(`${op}: ${what} must be JSON, got '${v.slice(0, 40)}'`);
+  }
+}
+
+/** An array of JSON integers (a shape or a tile), else `bad-request`; the values are checked by the callee. */
+function intArray(op: string, what: string, v: unknown): number[] {
+  const x = jsonValue(op, what, v);
+  if (!Array.isArray(x) || !x.every((n) => typeof n === 'number' && Number.isInteger(n))) throw badRequest(`${op}: ${what} must be an array of integers`);
+  return x as number[];
+}
+
+/** The kind of to_ll / from_ll: a string, one of function, tv, shared. */
+function kindArg(op: string, v: unknown): BridgeKind {
+  if (typeof v !== 'string') throw badRequest(`${op}: the kind must be the string "function", "tv" or "shared"`);
+  if (v !== 'function' && v !== 'tv' && v !== 'shared') throw new LayoutError('domain', `${op}: unknown kind '${v}' (function, tv or shared)`);
+  return v;
+}
+
+/** The CLI's reading of an LL result: Triton's print without its leading newline. */
+const humanLL = (r: Json): string => tritonString(parseLL(r)).slice(1);
+
+export const linearBridgeOps: OpSpec[] = [
+  {
+    name: 'll_from_encoding',
+    summary: "Triton's toLinearLayout(shape, attr) of a #ttg encoding (blocked, slice, nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear)",
+    args: [
+      { name: 'attr', kind: 'json' },
+      { name: 'shape', kind: 'json' },
+    ],
+    run: ([attr, shape]) => {
+      if (typeof attr !== 'string') throw badRequest('ll_from_encoding: attr must be a string (#ttg.NAME<{…}>)');
+      return toCanonicalJson(llFromEncoding(attr, intArray('ll_from_encoding', 'shape', shape)));
+    },
+    human: humanLL,
+  },
+  {
+    name: 'check_linear',
+    summary: 'whether a CuTe layout is F2-linear: {linear, reason: size|offset|carry, witness [x, y]}',
+    args: [{ name: 'C', kind: 'layout-fn' }],
+    run: ([c]) => {
+      const r = checkLinear(c as LayoutFunction);
+      return { linear: r.linear, reason: r.reason, witness: r.witness === null ? null : [...r.witness] };
+    },
+  },
+  {
+    name: 'to_ll',
+    summary: 'a linear CuTe layout as a linear layout: kind function (default), tv [tile, lanes, warps] or shared [tile]',
+    args: [
+      { name: 'C', kind: 'layout-fn' },
+      { name: 'kind', kind: 'json', optional: true },
+      { name: 'tile', kind: 'json', optional: true },
+      { name: 'lanes', kind: 'int', optional: true },
+      { name: 'warps', kind: 'int', optional: true },
+    ],
+    run: ([c, kind, tile, lanes, warps]) => {
+      const k = kind === undefined ? 'function' : kindArg('to_ll', kind);
+      const opts = {
+        ...(tile !== undefined ? { tile: intArray('to_ll', 'the tile', tile) } : {}),
+        ...(lanes !== undefined ? { lanes: lanes as number } : {}),
+        ...(warps !== undefined ? { warps: warps as number } : {}),
+      };
+      return toCanonicalJson(toLL(c as LayoutFunction, k, opts));
+    },
+    human: humanLL,
+  },
+  {
+    name: 'from_ll',
+    summary: 'the simplest exact CuTe layout of a linear layout (strides, or Sw<B,M,S> o L); kind function, tv or shared',
+    args: [
+      { name: 'L', kind: 'json' },
+      { name: 'kind', kind: 'json', optional: true },
+    ],
+    run: ([l, kind]) => formatLayoutFunction(fromLL(parseLL(l), kind === undefined ? undefined : kindArg('from_ll', kind))),
+  },
+  {
+    name: 'll_bank_conflicts',
+    summary: 'bank conflicts of a register LL R writing a shared LL S: bank_conflicts on their functions (e bytes, v values)',
+    args: [
+      { name: 'R', kind: 'json' },
+      { name: 'S', kind: 'json' },
+      { name: 'e', kind: 'int' },
+      { name: 'v', kind: 'int', optional: true },
+    ],
+    run: ([r, s, e, v]) => {
+      const report = llBankConflicts(parseLL(r), parseLL(s), e as number, v as number | undefined);
+      return report as unknown as Json;
+    },
+  },
+];

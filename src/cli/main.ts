@@ -41,6 +41,7 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
     load: async () => (await import('./merge.js')).mergeCommand,
   },
+  'll-from-encoding': { summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64", load: async () => (await import('./ll-encoding.js')).llEncodingCommand },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

@@ -11,7 +11,7 @@
  * (`l_start`, divisions) and G once, then carries its coordinate from one index to the next by
  * adding G's digits in the layout's mixed radix (`l_step`): per mode an addition, a compare and
  * a conditional subtraction, and the offset moves by constants, no division per index. A
- * composed layout Sw o K o L (SPEC §9.1) applies `l_value` = Sw(K + ·) to the offset carried.
+ * composed layout Sw o K o L (docs/semantics.md §9.1) applies `l_value` = Sw(K + ·) to the offset carried.
  *
  * Widths: an index is u32 while size ≤ 2^32, else a two-limb u64 (vec2<u32>); an offset is u32
  * while cosize ≤ 2^32, else u64. Layouts are below 2^53 throughout (makeLayout).
@@ -20,7 +20,7 @@ import type { Layout } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { sourceLow } from '../cute/swizzle.js';
-import { prepare, TWO32, type Prepared } from './prep.js';
+import { bitsBelow, prepare, swizzleWithin, TWO32, type Prepared } from './prep.js';
 import { SHADERS } from './shaders.generated.js';
 
 /**
@@ -147,16 +147,21 @@ function u64ShiftExpr(v: string, k: number, right: boolean): string {
 }
 
 /**
- * `fn <name>(o) -> offset`: the outer function of a composed layout, Sw(K + o) (SPEC §9.1:
- * y XOR ((y AND Ymask) >> S), a negative S shifting left), or the identity of a plain layout.
+ * `fn <name>(o) -> offset`: the outer function of a composed layout, Sw(K + o) (docs/semantics.md §9.1:
+ * swizzles: y XOR ((y AND Ymask) >> S), a negative S shifting left), or the identity of a plain
+ * layout. Sw is applied as the swizzle that agrees with it below the offset bound (swizzleWithin):
+ * no shift of 32 or more on a u32, no mask beyond 2^64, whatever B, M and S the CPU accepts.
  */
 export function genOuter(name: string, p: Prepared): string {
   const T = p.wideOffset ? U64 : U32;
-  const sw = p.swizzle;
-  if (!sw) return `fn ${name}(o: ${T}) -> ${T} { return o; }`;
-  const L = [`// the outer function of ${p.text}: Sw<${sw.bits},${sw.base},${sw.shift}>(${p.koff} + o)`, `fn ${name}(o: ${T}) -> ${T} {`];
+  if (!p.swizzle) return `fn ${name}(o: ${T}) -> ${T} { return o; }`;
+  const given = p.swizzle;
+  const L = [`// the outer function of ${p.text}: Sw<${given.bits},${given.base},${given.shift}>(${p.koff} + o)`, `fn ${name}(o: ${T}) -> ${T} {`];
   L.push(p.wideOffset ? `  let y = u64_add(o, ${u64Lit(p.koff)});` : `  let y = o + ${u32Lit(p.koff)};`);
+  // every y is below the bound (p.cosize ≤ 2^32 for u32 offsets, ≤ 2^53 for u64)
+  const sw = swizzleWithin(given, Math.min(bitsBelow(p.cosize), p.wideOffset ? 64 : 32));
   if (sw.bits === 0) {
+    if (given.bits !== 0) L.push(`  // Sw reads bits ${sourceLow(given)} and above: none of them is set below ${p.cosize}, so it is the identity here`);
     L.push('  return y;', '}');
     return L.join('\n');
   }

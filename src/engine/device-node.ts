@@ -108,6 +108,11 @@ export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<N
         maxComputeWorkgroupsPerDimension: lim.maxComputeWorkgroupsPerDimension,
       },
     });
+    // Dawn prints an error that no error scope captures on stdout (from native code, where no
+    // JavaScript handler stops it), which would break a JSON Lines stream: a scope of every
+    // filter at the bottom of the stack captures whatever the evaluator's own scopes, compile
+    // info and rejected promises do not already report (it is never popped).
+    for (const f of ['internal', 'out-of-memory', 'validation'] as const) device.pushErrorScope(f);
     const desc = describeAdapter(adapter, device);
     if (icd) desc.icd = icd;
     let released = false;

@@ -11,7 +11,7 @@ import { formatLayout } from '../algebra/notation.js';
 import { LayoutError } from '../algebra/errors.js';
 import { currentDeadline } from '../algebra/deadline.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
-import { applySwizzle, targetLow, type Swizzle } from '../cute/swizzle.js';
+import { applySwizzle, sourceLow, targetLow, type Swizzle } from '../cute/swizzle.js';
 
 export const TWO32 = 2 ** 32;
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
@@ -41,13 +41,36 @@ export interface Prepared {
 }
 
 /**
- * An exclusive upper bound of Sw(y) over 0 ≤ y ≤ ymax: Sw changes only the bits
- * [targetLow, targetLow + B), so Sw(y) stays in y's aligned block of 2^(targetLow + B);
- * when the field it reads lies above ymax's bits it is the identity there.
+ * The swizzle that agrees with Sw<B,M,S> on every y < 2^width (docs/semantics.md §9.1: Sw
+ * reads the B bits from sourceLow on): the bits it reads at or above `width` are zero there, so
+ * B shrinks to the bits below `width`, and a swizzle that reads only bits at or above `width` is the
+ * identity there (B = 0). The generated code runs on values below 2^32 (u32) or below the
+ * layout's offset bound (< 2^53, u64): any shift and mask the CPU accepts becomes one that fits.
+ * Example: swizzleWithin({bits: 1, base: 40, shift: 1}, 32) is {bits: 0, base: 40, shift: 1}.
+ */
+export function swizzleWithin(sw: Swizzle, width: number): Swizzle {
+  const room = width - sourceLow(sw);
+  return room >= sw.bits ? sw : { ...sw, bits: Math.max(0, room) };
+}
+
+/** the number of bits of the values below `bound` (bound ≥ 1): the least w with bound ≤ 2^w */
+export function bitsBelow(bound: number): number {
+  let w = 0;
+  while (2 ** w < bound) w++;
+  return w;
+}
+
+/**
+ * An exclusive upper bound of Sw(y) over 0 ≤ y ≤ ymax, from the offsets reached, not the mask:
+ * below 2^w (w the bits of ymax) Sw is the swizzle of B' = min(B, w − sourceLow) bits
+ * (swizzleWithin), which changes only the bits [targetLow, targetLow + B'), so Sw(y) stays in
+ * y's aligned block of 2^(targetLow + B'); with B' = 0 (the field it reads lies above ymax's
+ * bits) it is the identity there. Example: swizzleBound(Sw<3,30,3>, 2^26 − 1) = 2^26.
  */
 export function swizzleBound(sw: Swizzle, ymax: number): number {
-  if (sw.bits === 0 || ymax < 2 ** (sw.base + Math.max(0, sw.shift))) return ymax + 1;
-  const block = 2 ** (targetLow(sw) + sw.bits);
+  const eff = swizzleWithin(sw, bitsBelow(ymax + 1));
+  if (eff.bits === 0) return ymax + 1;
+  const block = 2 ** (targetLow(eff) + eff.bits);
   return (Math.floor(ymax / block) + 1) * block;
 }
 

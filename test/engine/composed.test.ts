@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LayoutError } from '../../src/algebra/errors.js';
 import { makeLayout, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
-import { phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';
+import { makeComposed, phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';
 import type { Swizzle } from '../../src/cute/swizzle.js';
 import { wgslFor } from '../../src/engine/codegen.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
@@ -156,6 +156,68 @@ describe('composed layouts on the GPU backend (== CPU)', () => {
     expect(src).toContain('visit(l_value(w.o), i);');
     expect(src).toContain('out[i] = v;');
   });
+});
+
+describe('any swizzle the CPU accepts, the GPU accepts with the same answer (issue 18 item 4)', () => {
+  /** a valid swizzle whose fields may lie anywhere: bits up to 40, M and |S| up to 1000 */
+  function wildSwizzle(r: () => number): Swizzle {
+    const bits = int(r, 0, 40);
+    const far = r() < 0.5;
+    const shift = (r() < 0.4 ? -1 : 1) * (far ? int(r, Math.max(bits, 20), 1000) : int(r, bits, bits + 4));
+    return sw(bits, far && r() < 0.5 ? int(r, 20, 1000) : int(r, 0, 12), shift);
+  }
+
+  it('the reproducers: shifts of 32 and more, masks past 2^64 (eval, digest, compact, compose, tiles)', async () => {
+    const A = parseLayout('(64,64):(64,1)');
+    const cases: LayoutFunction[] = [
+      composed(sw(1, 0, 32), 0, A),
+      composed(sw(1, 0, 52), 0, A),
+      composed(sw(33, 0, 33), 0, A),
+      composed(sw(3, 1000, 3), 0, makeLayout(2 ** 53 - 1, 1)),
+      composed(sw(3, 33, 30), 4294967295, makeLayout(32, 8589934599)),
+      composed(sw(3, 40, 30), 2147483651, makeLayout(32, 4294967296)),
+      composed(sw(1, 40, 1), 0, A),
+    ];
+    for (const l of cases) {
+      const n = Math.min(size((l as ComposedLayout).inner), 4096);
+      const want = bruteEval(l as ComposedLayout, 0, n);
+      for (const b of [gpu, small]) {
+        expect(Array.from(await b.evalRange(l, 0, n)), j(l)).toEqual(want);
+        expect(j(await b.digestRange(l, 0, n)), j(l)).toBe(j(await cpu.digestRange(l, 0, n)));
+      }
+      // the generated code never shifts a u32 by 32 or more, nor carries a constant past u32
+      for (const k of ['eval', 'digest', 'compact'] as const) expect(wgslFor(l, k), j(l)).not.toMatch(/[<>]{2} (3[2-9]|[4-9]\d|\d{3,})u/);
+    }
+    const tile = composed(sw(1, 0, 32), 0, A);
+    expect(j(await gpu.checkCompact(tile))).toBe(j(await cpu.checkCompact(tile)));
+    expect((await gpu.checkCompact(tile)).compact).toBe(true);
+    expect(j(await gpu.tileMap(tile, parseLayout('(4,4):(1,4)')))).toBe(j(await cpu.tileMap(tile, parseLayout('(4,4):(1,4)'))));
+    const C = composed(sw(3, 40, 30), 2147483651, makeLayout(32, 4294967296));
+    expect(j(await gpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C))).toBe(j(await cpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C)));
+  });
+
+  it('eval, digest and compact of 40 random layouts under swizzles with far fields (GPU == CPU == the definition)', async () => {
+    const r = rng(1818);
+    for (let t = 0; t < 40; t++) {
+      const s = wildSwizzle(r);
+      const inner = randomLayout(r, 4096, t % 4 === 3);
+      let l: ComposedLayout;
+      try {
+        l = makeComposed(s, r() < 0.5 ? 0 : int(r, 0, 2 ** 20), inner);
+      } catch {
+        continue; // offsets past 2^53 (a left shift into high bits): refused on both backends alike
+      }
+      const n = size(inner);
+      const lo = int(r, 0, n);
+      const hi = Math.min(n, lo + 3000);
+      const want = bruteEval(l, lo, hi);
+      expect(Array.from(await cpu.evalRange(l, lo, hi)), j(l)).toEqual(want);
+      const b = t % 2 ? small : gpu;
+      expect(Array.from(await b.evalRange(l, lo, hi)), j(l)).toEqual(want);
+      expect(j(await b.digestRange(l, lo, hi)), j(l)).toBe(j(await cpu.digestRange(l, lo, hi)));
+      if (n <= 4096) expect(j(await b.checkCompact(l)), j(l)).toBe(j(await cpu.checkCompact(l)));
+    }
+  }, 300_000);
 });
 
 describe('the bulk-check ops take composed layouts (batch, CLI)', () => {

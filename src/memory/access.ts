@@ -3,11 +3,25 @@
  * value j of thread t is Φ_M(Φ_TV(t, j)), and the vectors each instruction moves. Shared by
  * the bank model (banks.ts), the sector count (sectors.ts) and the swizzle search.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, flat, mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { applySwizzle, sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { formatLayoutFunction, innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
+
+/** What the search needs of one access pattern: the addresses, per instruction, in lane order. */
+export interface Instructions {
+  /** bytes moved per thread per instruction */
+  readonly width: number;
+  readonly vector: number;
+  readonly threads: number;
+  readonly warps: number;
+  /** instructions per warp (values / v) */
+  readonly perWarp: number;
+  /** byte address of (warp g, instruction k, lane) at ((g·perWarp + k)·32 + lane) */
+  readonly addr: Float64Array;
+}
 
 /** The element sizes of shared-memory accesses, in bytes. */
 export const ELEMENT_SIZES: readonly number[] = [1, 2, 4, 8, 16];
@@ -49,6 +63,7 @@ function fillTable<A extends Float64Array | Int32Array>(l: Layout, out: A): A {
     const s = shapes[k]!;
     const d = strides[k]!;
     for (let j = 1; j < s; j++) {
+      if (p >= 1 << 12 || (j & 0xfff) === 0) checkDeadline('the table of a layout');
       const add = j * d;
       const at = j * p;
       for (let i = 0; i < p; i++) out[at + i] = out[i]! + add;
@@ -104,6 +119,7 @@ export function swizzleInPlace(a: Float64Array, sw: Swizzle, k: number, maxY: nu
     if (k !== 0) for (let x = 0; x < n; x++) a[x] = a[x]! + k;
     return;
   }
+  checkDeadline('the swizzle');
   const top = Math.max(sourceLow(sw), sw.base + Math.max(0, -sw.shift)) + sw.bits;
   if (maxY + k < 2 ** 30 && top <= 30) {
     const mask = ((1 << sw.bits) - 1) << sourceLow(sw);
@@ -121,7 +137,10 @@ export function swizzleInPlace(a: Float64Array, sw: Swizzle, k: number, maxY: nu
     }
     return;
   }
-  for (let x = 0; x < n; x++) a[x] = applySwizzle(sw, a[x]! + k);
+  for (let x = 0; x < n; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('the swizzle');
+    a[x] = applySwizzle(sw, a[x]! + k);
+  }
 }
 
 /**
@@ -154,6 +173,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
   } else {
     const { shapes, strides } = flat(inner);
     for (let x = 0; x < index.length; x++) {
+      if ((x & 0xffff) === 0xffff) checkDeadline('the offsets of an access');
       let rest = index[x]!;
       if (rest >= n) fault(x);
       let off = 0;
@@ -182,6 +202,7 @@ function beyond(index: Float64Array, threads: number, n: number, x: number): nev
  *  each index against n (hot loop kept free of closures). */
 function swizzledGather(t: Float64Array, index: Float64Array, out: Float64Array, n: number, k: number, mask: number, r: number, l: number, threads: number): Float64Array {
   const len = index.length;
+  checkDeadline('the offsets of an access');
   for (let x = 0; x < len; x++) {
     const i = index[x]!;
     if (i >= n) beyond(index, threads, n, x);
@@ -202,6 +223,7 @@ export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number,
   // below only runs to name the first failing thread
   let bad = false;
   for (let j = 0; j < V && !bad; j += v) {
+    if (T >= 1 << 12 || ((j / v) & 0xfff) === 0) checkDeadline('the vector check');
     const row = T * j;
     for (let t = 0; t < T; t++) {
       const a = offsets[row + t]!;
@@ -223,6 +245,7 @@ export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number,
   if (!bad) return null;
   if (!name) return { thread: -1, value: -1, reason: 'not contiguous and aligned' };
   for (let t = 0; t < T; t++) {
+    if ((t & 0xfff) === 0xfff) checkDeadline('the vector check');
     for (let j = 0; j < V; j += v) {
       const a = offsets[t + T * j]!;
       if (a % v !== 0) return { thread: t, value: j, reason: `starts at element offset ${a}, not a multiple of ${v}` };

@@ -5,12 +5,26 @@
  * on the same word share it, and the phase takes as many wavefronts as the most distinct words
  * in one bank. This is NVIDIA's documented model; hardware may do better in corner cases.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
-import { accessOffsets, checkElementSize, phiTable32, Pool, Pool32, threadShape, threadValues, vectorWidth, type ThreadValues } from './access.js';
+import {
+  accessOffsets,
+  checkElementSize,
+  phiTable32,
+  Pool,
+  Pool32,
+  threadShape,
+  threadValues,
+  vectorWidth,
+  type Instructions,
+  type ThreadValues,
+} from './access.js';
 import { sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { sectorCounts } from './sectors.js';
+
+export type { Instructions } from './access.js';
 
 export const BANKS = 32;
 export const WARP = 32;
@@ -79,19 +93,6 @@ class BankScratch {
   }
 }
 
-/** What the search needs of one access pattern: the addresses, per instruction, in lane order. */
-export interface Instructions {
-  /** bytes moved per thread per instruction */
-  readonly width: number;
-  readonly vector: number;
-  readonly threads: number;
-  readonly warps: number;
-  /** instructions per warp (values / v) */
-  readonly perWarp: number;
-  /** byte address of (warp g, instruction k, lane) at ((g·perWarp + k)·32 + lane) */
-  readonly addr: Float64Array;
-}
-
 /** Lay out the byte addresses instruction by instruction (SPEC §9.2: instruction k of warp g
  *  moves values k·v … k·v+v−1 of threads 32g … 32g+31; the address is e·offset). */
 export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number, v: number, pool?: Pool): Instructions {
@@ -100,6 +101,7 @@ export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number
   const perWarp = V / v;
   const addr = pool ? pool.get(warps * perWarp * WARP) : new Float64Array(warps * perWarp * WARP);
   for (let g = 0; g < warps; g++) {
+    if ((g & 63) === 63) checkDeadline('bank_conflicts');
     for (let k = 0; k < perWarp; k++) {
       const row = (g * perWarp + k) * WARP;
       for (let lane = 0; lane < WARP; lane++) {
@@ -152,6 +154,7 @@ export function vectorInstructions(
   for (let q = 0; q < perWarp; q++) {
     const row = T * q * w;
     for (let t = 0; t < T; t++) {
+      if ((t & 0xffff) === 0xffff) checkDeadline('bank_conflicts');
       let at = row + t;
       if (index !== null) {
         at = index[at]!;
@@ -188,6 +191,7 @@ export function countWavefronts(ins: Instructions, scratch = new BankScratch()):
   let total = 0;
   const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
   for (let g = 0; g < ins.warps; g++) {
+    if ((g & 63) === 63) checkDeadline('bank_conflicts');
     const lanes = Math.min(WARP, ins.threads - g * WARP);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * WARP;
@@ -320,6 +324,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
   const vec = report.vector;
   const tpp = threadsPerPhase(vec * e);
   for (let g = 0; g * WARP < T; g++) {
+    if ((g & 15) === 15) checkDeadline('the bank map');
     for (let k = 0; k < V / vec; k++) {
       for (let f = 0; f * tpp < Math.min(WARP, T - g * WARP); f++) {
         const first = g * WARP + f * tpp;

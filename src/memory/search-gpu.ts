@@ -7,10 +7,12 @@
  * engine/device-node.ts; the page: navigator.gpu).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { isComposed, type LayoutFunction } from '../cute/composed.js';
+import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
-import { topBit } from '../cute/swizzle.js';
-import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
+import { topBit, type Swizzle } from '../cute/swizzle.js';
+import { bitsBelow, swizzleWithin } from '../engine/prep.js';
+import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
+import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, searchCpu, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
 import { BankScratch } from './banks.js';
 import type { ThreadValues } from './access.js';
 import type { PhaseTable } from './phases.js';
@@ -51,13 +53,15 @@ export class GpuConflictSearch {
   }
 
   /**
-   * The verdict on every candidate (as searchCpu). Candidates whose byte addresses do not fit
-   * in 32 bits, or whose outer function is no swizzle the kernel takes, answer `overflow`.
+   * The verdict on every candidate, the same as searchCpu's. A swizzle acts as the swizzle that
+   * agrees with it on the offsets reached (any B, M, S: one that reads bits above them is the
+   * identity there); candidates whose byte addresses pass 32 bits are answered by searchCpu.
+   * `due`: the request's deadline (`timeout` between dispatches and inside the CPU work).
    */
-  async search(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): Promise<CandidateResult[]> {
+  async search(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[], due: CarriedDeadline = carryDeadline('the conflict-free search')): Promise<CandidateResult[]> {
     const tvs = checkPatterns(patterns);
     const P = patterns.length;
-    const groups = groupCandidates(cands, tvs);
+    const groups = due.within(() => groupCandidates(cands, tvs));
     const out: CandidateResult[] = new Array(cands.length);
     // the bases of the groups, patterns one after the other
     const patStart: number[] = [];
@@ -87,7 +91,7 @@ export class GpuConflictSearch {
         const b = g.base[p] as Float64Array;
         for (let x = 0; x < b.length; x++) base[k * perGroup + patStart[p]! + x] = b[x]!;
       }
-      const gp = groupPlan(g, tvs, patterns, scratch);
+      const gp = due.within(() => groupPlan(g, tvs, patterns, scratch));
       for (const i of g.members) {
         groupAt.set(i, k * perGroup);
         planOf.set(i, gp);
@@ -114,21 +118,27 @@ export class GpuConflictSearch {
       const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
       if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
     }
+    due();
     if (planned.length > 0 && this.opts.classes !== false) await this.priceClasses(planned, tvs, out);
     const todo = cands.map((_, i) => i).filter((i) => groupAt.has(i) && out[i] === undefined);
+    // a candidate's swizzle as it acts on the offsets K + base it reaches: the bits it reads
+    // above them are zero there (prep.ts swizzleWithin), so Sw<1,40,1> is the identity on a tile
+    const swizzleOf = (i: number, c: ComposedLayout): Swizzle => swizzleWithin(c.swizzle, bitsBelow(Math.max(...planOf.get(i)!.maxBase) + c.offset + 1));
     const fits = (i: number): boolean => {
       const c = cands[i]!;
       const maxBase = Math.max(...planOf.get(i)!.maxBase);
       if (!isComposed(c)) return 16 * maxBase < 2 ** 32;
-      const reach = topBit(c.swizzle);
+      const reach = topBit(swizzleOf(i, c));
       return reach <= 31 && 16 * 2 ** Math.max(reach, Math.ceil(Math.log2(maxBase + c.offset + 1))) <= 2 ** 32;
     };
+    // candidates whose byte addresses pass 32 bits are answered on the CPU (exact), as searchCpu does
+    const onCpu: number[] = [];
     const chunk = Math.max(1, Math.floor(BUDGET / Math.max(check, count)));
     for (let at = 0; at < todo.length; at += chunk) {
       const ids = todo.slice(at, at + chunk);
       const ok = ids.filter((i) => {
         if (fits(i)) return true;
-        out[i] = { wavefronts: null, phases: null, conflictFree: false, error: 'overflow: byte addresses beyond 2^32 (the GPU search takes 32-bit addresses)' };
+        onCpu.push(i);
         return false;
       });
       if (ok.length === 0) continue;
@@ -138,13 +148,18 @@ export class GpuConflictSearch {
         const gp = planOf.get(i)!;
         let skip = 0;
         for (let p = 0; p < P; p++) if (gp.holds[p] && shortcut(c, gp.wide[p]!)) skip |= 1 << p;
-        if (isComposed(c)) cw.set([c.swizzle.bits, c.swizzle.base, c.swizzle.shift >>> 0, c.offset, groupAt.get(i)!, skip], 8 * k);
+        if (isComposed(c)) {
+          const sw = swizzleOf(i, c);
+          cw.set([sw.bits, sw.base, sw.shift >>> 0, c.offset, groupAt.get(i)!, skip], 8 * k);
+        }
         else cw.set([0, 0, 0, 0, groupAt.get(i)!, skip], 8 * k);
       });
       // the candidates with a pattern to check (bit p of word 5 clear for some p)
       const all = (1 << P) - 1;
       const checkIds = Uint32Array.from({ length: ok.length }, (_, k) => k).filter((k) => cw[8 * k + 5] !== all);
+      due();
       const { flags, totals } = await this.dispatch(cw, ok.length, checkIds, pats, P, base, perCand);
+      due();
       ok.forEach((i, k) => {
         let wavefronts = 0;
         let phases = 0;
@@ -172,6 +187,10 @@ export class GpuConflictSearch {
         }
         out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions };
       });
+    }
+    if (onCpu.length > 0) {
+      const cpu = due.within(() => searchCpu(onCpu.map((i) => cands[i]!), patterns));
+      onCpu.forEach((i, k) => (out[i] = cpu[k]!));
     }
     return out;
   }

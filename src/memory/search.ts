@@ -7,6 +7,7 @@
  * swizzles with K = 0 are priced from per-phase tables of the base (phases.ts: exact);
  * search-gpu.ts computes them on the GPU.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { flat, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
@@ -272,60 +273,79 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
     }
     const { wide, holds, maxBase, tableAt } = groupPlan(g, tvs, patterns, scratch);
     for (const i of g.members) {
+      checkDeadline('the conflict-free search');
       const c = cands[i]!;
       const plan = fastPlan(c, holds, wide, patterns, tableAt);
       if (plan !== null) {
         out[i] = priceFast(plan, tvs, scratch);
         continue;
       }
-      let wavefronts = 0;
-      let phases = 0;
-      let free = true;
-      let instructionsSum = 0;
-      const vectors: number[] = [];
-      let error: string | undefined;
-      for (let p = 0; p < patterns.length && error === undefined; p++) {
-        const base = g.base[p]!;
-        if (typeof base === 'string') {
-          error = base;
-          break;
-        }
-        if (holds[p] && shortcut(c, wide[p]!)) {
-          const r = countWavefronts(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), scratch);
-          wavefronts += r.wavefronts;
-          phases += r.phases;
-          vectors.push(wide[p]!);
-          instructionsSum += instructionCount(tvs[p]!, wide[p]!);
-          if (r.wavefronts > r.phases) free = false;
-          continue;
-        }
-        const off = pools.off.get(base.length);
-        off.set(base);
-        if (isComposed(c)) {
-          let maxY = 0;
-          for (let x = 0; x < off.length; x++) if (off[x]! > maxY) maxY = off[x]!;
-          swizzleInPlace(off, c.swizzle, c.offset, maxY);
-        }
-        let v: number;
-        try {
-          v = vectorWidth(off, tvs[p]!, patterns[p]!.e, patterns[p]!.v);
-        } catch (e) {
-          if (!(e instanceof LayoutError)) throw e;
-          error = e.message;
-          break;
-        }
-        const r = countWavefronts(instructions(off, tvs[p]!, patterns[p]!.e, v, pools.addr), scratch);
-        wavefronts += r.wavefronts;
-        phases += r.phases;
-        vectors.push(v);
-        instructionsSum += instructionCount(tvs[p]!, v);
-        if (r.wavefronts > r.phases) free = false;
+      try {
+        out[i] = searchOne(c, g, tvs, patterns, { wide, holds, maxBase }, scratch);
+      } catch (e) {
+        // a candidate whose offsets cannot be represented answers with its error; the others still answer
+        if (!(e instanceof LayoutError) || e.kind !== 'overflow') throw e;
+        out[i] = { wavefronts: null, phases: null, conflictFree: false, error: `overflow: ${e.message}` };
       }
-      out[i] =
-        error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions: instructionsSum };
     }
   }
   return out;
+}
+
+/** One candidate of a group by the general path (searchCpu): every pattern's instructions counted. */
+function searchOne(
+  c: LayoutFunction,
+  g: Group,
+  tvs: readonly ThreadValues[],
+  patterns: readonly AccessPattern[],
+  plan: Pick<GroupPlan, 'wide' | 'holds' | 'maxBase'>,
+  scratch: BankScratch,
+): CandidateResult {
+  const { wide, holds, maxBase } = plan;
+  let wavefronts = 0;
+  let phases = 0;
+  let free = true;
+  let instructionsSum = 0;
+  const vectors: number[] = [];
+  let error: string | undefined;
+  for (let p = 0; p < patterns.length && error === undefined; p++) {
+    const base = g.base[p]!;
+    if (typeof base === 'string') {
+      error = base;
+      break;
+    }
+    if (holds[p] && shortcut(c, wide[p]!)) {
+      const r = countWavefronts(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), scratch);
+      wavefronts += r.wavefronts;
+      phases += r.phases;
+      vectors.push(wide[p]!);
+      instructionsSum += instructionCount(tvs[p]!, wide[p]!);
+      if (r.wavefronts > r.phases) free = false;
+      continue;
+    }
+    const off = pools.off.get(base.length);
+    off.set(base);
+    if (isComposed(c)) {
+      let maxY = 0;
+      for (let x = 0; x < off.length; x++) if (off[x]! > maxY) maxY = off[x]!;
+      swizzleInPlace(off, c.swizzle, c.offset, maxY);
+    }
+    let v: number;
+    try {
+      v = vectorWidth(off, tvs[p]!, patterns[p]!.e, patterns[p]!.v);
+    } catch (e) {
+      if (!(e instanceof LayoutError) || e.kind === 'timeout') throw e;
+      error = e.message;
+      break;
+    }
+    const r = countWavefronts(instructions(off, tvs[p]!, patterns[p]!.e, v, pools.addr), scratch);
+    wavefronts += r.wavefronts;
+    phases += r.phases;
+    vectors.push(v);
+    instructionsSum += instructionCount(tvs[p]!, v);
+    if (r.wavefronts > r.phases) free = false;
+  }
+  return error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions: instructionsSum };
 }
 
 /**

@@ -4,7 +4,8 @@
  * instructions. Each thread's w-byte access is w-aligned (w ≤ 16), so it lies in one sector,
  * and two accesses of one instruction are equal or disjoint.
  */
-import type { Instructions } from './banks.js';
+import { checkDeadline } from '../algebra/deadline.js';
+import type { Instructions } from './access.js';
 
 export const SECTOR_BYTES = 32;
 
@@ -41,6 +42,7 @@ export function sectorCounts(ins: Instructions): { sectors: number; minSectors: 
   let minSectors = 0;
   const w = ins.width;
   for (let g = 0; g < ins.warps; g++) {
+    if ((g & 63) === 63) checkDeadline('the sector count');
     const lanes = Math.min(32, ins.threads - g * 32);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * 32;

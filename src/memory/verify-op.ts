@@ -4,6 +4,7 @@
  * composed) answers one boolean per candidate: whether every instruction of the access takes
  * exactly its phases (SPEC §9.2). `--backend gpu` runs shaders/conflicts.wgsl, otherwise the CPU.
  */
+import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
@@ -35,6 +36,8 @@ async function deviceOf(ctx: OpContext): Promise<GPUDevice | null> {
 
 /** verify ["conflict-free", TV, e(, v)] [candidates]: one boolean per candidate, in order. */
 export async function conflictFreeVerify(prop: readonly unknown[], cands: unknown, ctx: OpContext): Promise<Json> {
+  // the request's deadline, carried across the awaits below (the search's loops check it)
+  const due = carryDeadline('verify conflict-free');
   const pattern = patternOf(prop);
   if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
   const layouts: LayoutFunction[] = cands.map((c, i) => {
@@ -44,8 +47,9 @@ export async function conflictFreeVerify(prop: readonly unknown[], cands: unknow
   if (layouts.length === 0) return [];
   const device = await deviceOf(ctx);
   const search = await import('./search.js');
+  due();
   const results = device
-    ? await new (await import('./search-gpu.js')).GpuConflictSearch(device).search(layouts, [pattern])
-    : search.searchCpu(layouts, [pattern]);
+    ? await new (await import('./search-gpu.js')).GpuConflictSearch(device).search(layouts, [pattern], due)
+    : due.within(() => search.searchCpu(layouts, [pattern]));
   return results.map((r) => r.conflictFree);
 }

@@ -1,0 +1,53 @@
+/**
+ * `layoutgpu ll-from-encoding '<#ttg.… attribute>' <shape> [--json]`: the op ll_from_encoding
+ * (docs/linear.md, "Encodings") with the shape written as on the command line, `128x64`, or as a
+ * JSON array `[128,64]`. Prints Triton's print of the LL, or the canonical JSON object with --json.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { opsByName, runOpDirect, type Json } from '../ops.js';
+import type { Command } from './commands.js';
+import { makeContext } from './context.js';
+
+const HELP = `layoutgpu ll-from-encoding <attr> <shape> [--json]
+
+Triton's toLinearLayout(shape, attr): the linear layout of a #ttg encoding (blocked, slice,
+nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear, shared_linear) over a
+shape such as 128x64 (or [128,64]). Prints Triton's print of the layout; --json the canonical
+JSON object of the batch protocol.
+`;
+
+/** `128x64` (or `128`) as [128, 64]; JSON text as itself; anything else is handed on as text. */
+export function shapeFromText(text: string): unknown {
+  const t = text.trim();
+  if (/^\d+(\s*x\s*\d+)*$/.test(t)) return t.split('x').map((s) => Number(s.trim()));
+  try {
+    return JSON.parse(t) as unknown;
+  } catch {
+    throw new LayoutError('bad-request', `ll-from-encoding: the shape must be like 128x64 or [128,64], got '${text}'`);
+  }
+}
+
+export const llEncodingCommand: Command = {
+  summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64 (--json: the canonical object)",
+  async run(argv, io) {
+    const args = [...argv];
+    if (args.includes('--help')) {
+      io.stdout(HELP);
+      return 0;
+    }
+    const json = args.includes('--json');
+    const rest = args.filter((a) => a !== '--json');
+    const unknown = rest.find((a) => a.startsWith('--'));
+    if (unknown !== undefined) throw new LayoutError('bad-request', `ll-from-encoding: unknown option ${unknown}`);
+    if (rest.length !== 2) throw new LayoutError('bad-request', `ll_from_encoding takes 2 argument(s), got ${rest.length}`);
+    const ctx = makeContext('cpu');
+    try {
+      const r = (await runOpDirect('ll_from_encoding', [rest[0], shapeFromText(rest[1]!)], ctx)) as Json;
+      const spec = opsByName.get('ll_from_encoding')!;
+      io.stdout((json || !spec.human ? JSON.stringify(r) : spec.human(r)) + '\n');
+    } finally {
+      await ctx.dispose();
+    }
+    return 0;
+  },
+};

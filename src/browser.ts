@@ -12,9 +12,6 @@
  * @module layoutgpu/browser
  */
 export * from './index.js';
-// the CuTe vocabulary
-export { type Swizzle, applySwizzle, applySwizzleBig, sourceLow, targetLow } from './cute/swizzle.js';
-export { type ComposedLayout, type LayoutFunction, isComposed, innerLayout, phiComposed } from './cute/composed.js';
 // the evaluator, on a device from anywhere
 export { GpuBackend, type GpuBackendOptions } from './engine/gpu.js';
 export { CpuBackend } from './engine/cpu.js';

@@ -32,11 +32,15 @@ export {
   EMPTY,
   TRIVIAL,
 } from './algebra/layout.js';
-export { parseLayout, parseTuple, parseProfile, formatLayout, formatTuple, formatProfile, colMajorStride } from './algebra/notation.js';
+export { parseLayout, parseTuple, parseProfile, formatLayout, formatTuple, formatProfile, colMajorStride, isShapeOnly } from './algebra/notation.js';
 export { coalesce, coalesceFlat, coalesceRelative, isCoalesced, isCoalescedOver, relativeModes as relativeModesOfLayout } from './algebra/coalesce.js';
 export { complement, isComplementable, isNComplementable, sortEntries, span } from './algebra/complement.js';
-export { compose } from './algebra/compose.js';
-export { logicalDivide, logicalProduct, productModulus } from './algebra/divide.js';
+// compose, logicalDivide and logicalProduct take a layout or a tiler as their second argument, as
+// CuTe's do (docs/semantics.md §8.2–8.3): a layout with strides is one-dimensional (the paper's
+// B∘A, A ⊘ B, A ⊗ B), a shape (`parseLayout('(32,32)')`, `parseTiler('(32,32)')`) or <…> by mode
+export { composeByMode as compose, composeByMode as composition, logicalDivideByMode as logicalDivide } from './cute/divide.js';
+export { logicalProductByMode as logicalProduct } from './cute/product.js';
+export { productModulus } from './algebra/divide.js';
 export { isCompact, isTractable } from './algebra/properties.js';
 // CuTe's vocabulary (SPEC §8.1–8.4): tilers, by-mode operations, zipped/tiled/flat forms,
 // blocked/raked products, tile_to_shape, make_layout
@@ -59,6 +63,36 @@ export { filter, filterZeros } from './cute/filter.js';
 export { maxCommonVector, maxCommonLayout } from './cute/common.js';
 export { sliceLayout, dice, sliceOffset, parseSliceCoord, type SliceCoord } from './cute/slice.js';
 export { upcast, downcast } from './cute/cast.js';
+// composed layouts Sw<B,M,S> o K o L (docs/semantics.md §9.1): one parser for a plain or composed
+// layout (with CuTe's, the CuTe DSL's and pycute's prints of a swizzle), its printer, Φ and cosize
+export { type Swizzle, makeSwizzle, formatSwizzle, applySwizzle, applySwizzleBig, sourceLow, targetLow } from './cute/swizzle.js';
+export {
+  type ComposedLayout,
+  type LayoutFunction,
+  parseLayoutFunction,
+  formatLayoutFunction,
+  makeComposed,
+  isComposed,
+  innerLayout,
+  phiComposed,
+  phiLayoutFunctionBig,
+  coordToOffsetFn,
+  cosizeLayoutFunction,
+  mapInner,
+} from './cute/composed.js';
+// the memory system (docs/semantics.md §9.2): bank conflicts and sectors of a TV access, and the
+// swizzle search: rankResults(cands, searchCpu(cands, patterns), targetVectors(patterns, base))
+// over cands = swizzleCandidates(base)
+export { type BankReport, type WorstPhase, type BankMap, type InstructionRow, BANKS, WARP, bankConflicts, bankMap, instructionTable } from './memory/banks.js';
+export {
+  type AccessPattern,
+  type CandidateResult,
+  type Ranked,
+  swizzleCandidates,
+  searchCpu,
+  targetVectors,
+  rankResults,
+} from './memory/search.js';
 export { ops, opsByName, runOp } from './ops.js';
 export type { OpSpec, OpContext, Json } from './op-spec.js';
 export type * from './engine/backend.js';

@@ -28,6 +28,8 @@ export class Parser {
 
   fail(expected: string): never {
     this.skipSpace();
+    const pasted = pastedForm(this.text, this.pos, this.what);
+    if (pasted) throw pasted;
     const got =
       this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
@@ -151,6 +153,47 @@ export class Parser {
   }
 }
 
+/** A CuTe `print(tensor)` line: an engine pointer (`ptr[16b](0x…)`, `smem_ptr[…]`, the DSL's
+ *  `ptr<f16, smem, …>`, `tensor<…>`) composed with a layout. */
+const TENSOR_PRINT = /^\s*(?:tensor\s*<\s*)?(?:[a-z]+_)?ptr\s*[[<]/;
+
+/**
+ * What CuTe and pycute print that is no layout here (docs/semantics.md §8.1), as a `parse` error
+ * that names it and says what to paste instead, or null when the text at `pos` is none of them:
+ * a `print(tensor)` line (a pointer o a layout), a scaled-basis stride `1@0` (CuTe's E<i>, the
+ * strides of a coordinate tensor) and a dynamic integer `?`.
+ * Example: pastedForm('(8,?):(1,8)', 3, 'L') is a parse error about '?' at offset 3.
+ */
+export function pastedForm(text: string, pos: number, what: string): LayoutError | null {
+  if (TENSOR_PRINT.test(text)) {
+    const o = / o (?=\s*[_(\dS])/.exec(text.slice(text.search(/[\])>]/) + 1));
+    const rest = o ? text.slice(text.search(/[\])>]/) + 1 + o.index + 3).trim().replace(/>\s*$/, '') : '';
+    return new LayoutError(
+      'parse',
+      `${what}: this is a print(tensor) line (a pointer composed with a layout), not a layout; paste the layout after the pointer's ' o '${rest ? `: ${rest}` : ''}`,
+    );
+  }
+  const c = text[pos];
+  if (c === '?') {
+    return new LayoutError(
+      'parse',
+      `${what}: '?' at offset ${pos} is a dynamic integer (CuTe prints a value known only at run time as ?); every integer here must be known: write its value`,
+    );
+  }
+  const basis = /[_\d]*\d@\d+/y;
+  for (let start = pos; start >= 0 && /[_\d@]/.test(text[start] ?? ''); start--) {
+    basis.lastIndex = start;
+    const m = basis.exec(text);
+    if (m && start + m[0].length > pos && (start === 0 || !/[_\d]/.test(text[start - 1]!))) {
+      return new LayoutError(
+        'parse',
+        `${what}: '${m[0]}' at offset ${start} is a scaled-basis stride (CuTe's E<i>, the stride of a coordinate tensor such as make_identity_tensor's); strides here are integers: paste the layout of a data tensor, or the shape alone for its compact layout`,
+      );
+    }
+  }
+  return null;
+}
+
 /** Parse a nested tuple such as `(4,(9,25))`. */
 export function parseTuple(text: string, what = 'tuple', allowZero = false): Tuple {
   const p = new Parser(text, what);
@@ -177,20 +220,36 @@ function flatInts(t: Tuple): number[] {
   return typeof t === 'number' ? [t] : t.flatMap(flatInts);
 }
 
+/** The layouts parseLayout made from a tuple shape written alone (`(32,32)`): a tiler where a
+ *  tiler is read (docs/semantics.md §8.2). Membership is invisible to equality and printing. */
+const shapeOnly = new WeakSet<Layout>();
+
+/** Whether parseLayout made this layout from a tuple shape written without strides, such as
+ *  `(32,32)`: in a tiler position (the second argument of the library's compose, divides and
+ *  products) it is the by-mode tiler of that shape, as CuTe reads a Shape (docs/semantics.md
+ *  §8.2); everywhere else it is the compact column-major layout. An integer shape `8` is 8:1
+ *  either way. Example: isShapeOnly(parseLayout('(32,32)')) // true; isShapeOnly(parseLayout('(32,32):(1,32)')) // false */
+export const isShapeOnly = (l: Layout): boolean => shapeOnly.has(l);
+
 /** Parse a layout `shape:stride` and validate it (congruence, signs, size). A shape alone is
- *  the compact column-major layout of that shape (SPEC §8.1, CuTe `make_layout(shape)`). */
+ *  the compact column-major layout of that shape (SPEC §8.1, CuTe `make_layout(shape)`); a tuple
+ *  shape alone is remembered as such (isShapeOnly). */
 export function parseLayout(text: string, what = 'layout', unbounded = false): Layout {
   const p = new Parser(text, what);
   const shape = p.tuple();
   let stride: Tuple;
+  let bare = false;
   if (p.eat(':')) {
     stride = p.tuple();
     p.end();
   } else {
     if (p.peek() !== undefined) p.fail("':' or end of input");
     stride = colMajorStride(shape);
+    bare = typeof shape !== 'number';
   }
-  return unbounded ? makeLayoutUnbounded(shape, stride) : makeLayout(shape, stride);
+  const l = unbounded ? makeLayoutUnbounded(shape, stride) : makeLayout(shape, stride);
+  if (bare) shapeOnly.add(l);
+  return l;
 }
 
 /** The strides of the compact column-major layout of a shape (CuTe `compact_major<LayoutLeft>`):

@@ -6,19 +6,21 @@
  * tile. The pictures themselves come from src/render/.
  */
 import { writeFileSync } from 'node:fs';
-import { LayoutError } from '../algebra/errors.js';
-import { logicalProduct } from '../algebra/divide.js';
-import type { Layout } from '../algebra/layout.js';
-import { parseLayout } from '../algebra/notation.js';
+import { makeLayout, mode, phi, size, type Layout } from '../algebra/layout.js';
+import { colMajorStride } from '../algebra/notation.js';
+import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { zippedDivide } from '../cute/divide.js';
+import { logicalProductByMode } from '../cute/product.js';
 import { asciiPicture } from '../render/ascii.js';
 import { makePicture } from '../render/grid.js';
 import { composedPicture } from '../render/composed.js';
 import { formatLayoutFunction, isComposed, mapInner, parseLayoutFunction } from '../cute/composed.js';
 import { svgPicture } from '../render/svg.js';
 import { tikzPicture } from '../render/tikz.js';
-import { divisionTiling, modeTiling, type Tiling } from '../render/tiles.js';
+import { modeTiling, permutationTiling, type Tiling } from '../render/tiles.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
+import { reportError } from './report.js';
 
 const HELP = `layoutgpu show <L> [--divide <B> | --product <B>] [--svg <file>] [--tikz <file> [--tikz-body]]
 
@@ -29,22 +31,31 @@ a row, higher ranks with the modes after the first grouped into columns.
   --tikz <file>    also write it as TikZ in the style of CuTe's print_latex (a standalone LaTeX
                    document; pdflatex makes a one-page PDF of it)
   --tikz-body      with --tikz: only the tikzpicture environment, for \\input in your document
-  --divide <B>     colour each cell of L by its tile of L ⊘ B (colour = tile, strength = entry)
+  --divide <B>     colour each cell of L by its tile of L ⊘ B (colour = tile, strength = entry);
+                   B is a tiler as in logical-divide: a shape (32,32) tiles mode by mode, a
+                   layout with strides (32,32):(1,32) the whole layout
   --product <B>    draw L ⊗ B instead, coloured by tile (each tile a copy of L)
 A file named - is written to stdout, in place of the grid. Pictures have at most 65536 cells.
 `;
 
-function report(e: unknown, io: { stderr: (s: string) => void }): number {
-  if (e instanceof LayoutError) {
-    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-    return e.kind === 'gpu' || e.kind === 'timeout' ? 1 : 2;
-  }
-  if (e instanceof Usage) {
-    io.stderr(`layoutgpu: ${e.message}\n`);
-    return 2;
-  }
-  io.stderr(`layoutgpu: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-  return 1;
+/** Read a --divide or --product operand as the CLI ops and the page do: a tiler (docs/semantics.md
+ *  §8.2), so a shape `(32,32)` is by-mode and a layout with strides one-dimensional. */
+const tilerOption = (text: string, option: string): Tiler => parseTiler(text, `B (${option})`);
+
+/** The compact column-major layout of L's shape: Φ of it is the identity on L's indices. */
+const indexLayout = (l: Layout): Layout => makeLayout(l.shape, colMajorStride(l.shape));
+
+/** For Z = (tile, rest) whose Φ permutes [0, size): index Φ_Z(x) is entry x mod size(tile) of
+ *  tile ⌊x / size(tile)⌋ (Remark 2.3.8.3). */
+const tilesOf = (z: Layout): Tiling => permutationTiling(size(z), size(mode(z, 1)), (x) => phi(z, x));
+
+/** The tiles of L under L ⊘ T: zipped_divide of L's index layout by T (docs/semantics.md §8.3). */
+export const divisionTiles = (l: Layout, t: Tiler): Tiling => tilesOf(zippedDivide(indexLayout(l), t));
+
+/** L ⊗ T and its tiles: mode 1 of the result is the block; a by-mode product is unzipped first. */
+export function productTiles(l: Layout, t: Tiler): { product: Layout; tiling: Tiling } {
+  const product = logicalProductByMode(l, t);
+  return { product, tiling: isByMode(t) ? tilesOf(tileUnzip('logical_product', indexLayout(product), t)) : modeTiling(product) };
 }
 
 function write(path: string, text: string, stdout: (s: string) => void): void {
@@ -85,10 +96,11 @@ export const showCommand: Command = {
         let shown = lf;
         const d = p.opt.get('--divide');
         const pr = p.opt.get('--product');
-        if (d !== undefined) tl = divisionTiling(lf.inner, parseLayout(d, 'B (--divide)'));
+        if (d !== undefined) tl = divisionTiles(lf.inner, tilerOption(d, '--divide'));
         if (pr !== undefined) {
-          shown = mapInner(lf, (inner) => logicalProduct(inner, parseLayout(pr, 'B (--product)'))) as typeof lf;
-          tl = modeTiling(shown.inner);
+          const { product, tiling } = productTiles(lf.inner, tilerOption(pr, '--product'));
+          shown = mapInner(lf, () => product) as typeof lf;
+          tl = tiling;
         }
         const cpic = composedPicture(shown, tl ? { tiling: tl } : {});
         const title = formatLayoutFunction(shown);
@@ -101,18 +113,15 @@ export const showCommand: Command = {
       let tiling: Tiling | undefined;
       const divide = p.opt.get('--divide');
       const product = p.opt.get('--product');
-      if (divide !== undefined) tiling = divisionTiling(l, parseLayout(divide, 'B (--divide)'));
-      if (product !== undefined) {
-        l = logicalProduct(l, parseLayout(product, 'B (--product)'));
-        tiling = modeTiling(l);
-      }
+      if (divide !== undefined) tiling = divisionTiles(l, tilerOption(divide, '--divide'));
+      if (product !== undefined) ({ product: l, tiling } = productTiles(l, tilerOption(product, '--product')));
       const pic = makePicture(l, tiling ? { tiling } : {});
       if (svg !== undefined) write(svg, svgPicture(pic), io.stdout);
       if (tikz !== undefined) write(tikz, tikzPicture(pic, { body: p.flags.has('--tikz-body') }), io.stdout);
       if (svg !== '-' && tikz !== '-') io.stdout(asciiPicture(pic) + '\n');
       return 0;
     } catch (e) {
-      return report(e, io);
+      return reportError(e, io);
     }
   },
 };

@@ -25,7 +25,7 @@ import {
 
 /** Ops whose layout result on Sw o K o L is Sw o K o (the result on L) (CuTe's
  *  layout_composed.hpp: composition, the divides and products, tile_to_shape, flatten,
- *  mode/entry (`layout<I>`), coalesce incl. relative). */
+ *  mode/entry/get (`layout<I>`), coalesce incl. relative). */
 const ON_INNER = new Set([
   'parse',
   'flatten',
@@ -33,6 +33,8 @@ const ON_INNER = new Set([
   'entry',
   'coalesce',
   'compose',
+  'composition',
+  'get',
   'logical_divide',
   'logical_product',
   'zipped_divide',

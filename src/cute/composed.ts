@@ -84,16 +84,18 @@ export const composedPrefix = (c: ComposedLayout): string =>
 /** Unicode White_Space as the notation reads it (notation.ts: JS \s plus NEL, less the BOM) */
 const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '\ufeff' && (c === '\u0085' || /\s/.test(c));
 
-/** Whether the text is a composed layout (it starts with `Sw`, after whitespace). */
+/** Whether the text is a composed layout: after whitespace it starts with a swizzle as CuTe C++
+ *  (`Sw<`), the CuTe DSL (`S<`) or pycute (`SW_`) prints it. Example: looksComposed('S<3,4,3> o 0 o 8:1'). */
 export function looksComposed(text: string): boolean {
   let p = 0;
   while (isSpace(text[p])) p++;
-  return text.startsWith('Sw', p);
+  return text.startsWith('Sw', p) || text.startsWith('SW_', p) || /^S\s*</.test(text.slice(p, p + 40));
 }
 
 /**
  * Parse a layout function: a plain layout (parseLayout), or `Sw<B,M,S> o L`,
- * `Sw<B,M,S> o K o L`, with CuTe's `_N` integers (`Sw<3,3,3> o _0 o (_8,_64):(_64,_1)`).
+ * `Sw<B,M,S> o K o L`, with CuTe's `_N` integers (`Sw<3,3,3> o _0 o (_8,_64):(_64,_1)`), and the
+ * swizzle as the CuTe DSL (`S<3,4,3> o 0 o …`) and pycute (`SW_3_4_3 o 0 o …`) print it.
  * Errors: `parse` naming the offset (CuTe's pointer form `… o smem_ptr[16b](unset) o …`
  * included), `domain` for |S| < B or a negative B or M (makeSwizzle), `overflow` as
  * makeComposed. Example: parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)').
@@ -131,14 +133,27 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
     if (!Number.isSafeInteger(v)) throw new LayoutError('overflow', `${what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
     return v === 0 ? 0 : v;
   };
-  eat('Sw');
-  if (!eat('<')) fail("'<'");
-  const b = int(true);
-  if (!eat(',')) fail("','");
-  const m = int(true);
-  if (!eat(',')) fail("','");
-  const s = int(true);
-  if (!eat('>')) fail("'>'");
+  let b: number;
+  let m: number;
+  let s: number;
+  if (eat('SW_')) {
+    // pycute's Swizzle.__str__: SW_B_M_S
+    p--;
+    const part = (): number => {
+      if (text[p] !== '_') fail("'_'");
+      return int(true);
+    };
+    [b, m, s] = [part(), part(), part()];
+  } else {
+    if (!eat('Sw')) eat('S');
+    if (!eat('<')) fail("'<'");
+    b = int(true);
+    if (!eat(',')) fail("','");
+    m = int(true);
+    if (!eat(',')) fail("','");
+    s = int(true);
+    if (!eat('>')) fail("'>'");
+  }
   const sw = makeSwizzle(b, m, s);
   const composeSign = (): void => {
     space();

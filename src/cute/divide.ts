@@ -8,13 +8,14 @@
 import { compose } from '../algebra/compose.js';
 import { logicalDivide } from '../algebra/divide.js';
 import type { Layout } from '../algebra/layout.js';
-import { byMode, isByMode, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
+import { asTiler, byMode, isByMode, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
 
 /** compose(A, T) (SPEC §8.3, CuTe `composition(Layout, Tiler)`): A∘T for a layout T (§5); for a
  *  by-mode T = <T1,…,Tk>, mode i is compose(mode_i(A), T_i) and A's modes beyond k are dropped;
- *  `_` keeps a mode. Errors: `domain` (k > rank), `not-composable`, `overflow`.
+ *  `_` keeps a mode. A layout written as a shape alone is by-mode (asTiler). Errors: `domain` (k > rank), `not-composable`, `overflow`.
  *  Example: compose((12,(4,8)):(59,(13,1)), <3:4,8:2>) = (3,(2,4)):(236,(26,1)). */
-export function composeByMode(a: Layout, t: Tiler): Layout {
+export function composeByMode(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   if (!isByMode(t) && t !== '_') return compose(a, t);
   return byMode('compose', a, t, compose, false);
 }
@@ -24,7 +25,7 @@ export function composeByMode(a: Layout, t: Tiler): Layout {
  *  `not-complementable`, `not-composable`, `overflow`.
  *  Example: logical_divide((128,64):(64,1), (32,16)) = ((32,4),(16,4)):((64,2048),(1,16)). */
 export function logicalDivideByMode(a: Layout, t: Tiler): Layout {
-  return divideBy('logical_divide', a, t);
+  return divideBy('logical_divide', a, asTiler(t));
 }
 
 /** logical_divide by a tiler, errors in the name of `op`. */
@@ -37,20 +38,23 @@ function divideBy(op: string, a: Layout, t: Tiler): Layout {
  *  gathered into mode 1 and the rests into mode 2: ((tile_1,…,tile_k),(rest_1,…,rest_k,…)).
  *  Errors: those of logical_divide, and `domain` where a `_` leaves a mode of rank ≠ 2.
  *  Example: zipped_divide((12,32):(1,12), (4,8)) = ((4,8),(3,4)):((1,12),(4,96)). */
-export function zippedDivide(a: Layout, t: Tiler): Layout {
+export function zippedDivide(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return tileUnzip('zipped_divide', divideBy('zipped_divide', a, t), t);
 }
 
 /** tiled_divide(A, T) (SPEC §8.3, CuTe `tiled_divide`): zipped_divide with the rest unpacked,
  *  ((tile_1,…,tile_k), rest_1, …, rest_k, …). Errors: those of zipped_divide.
  *  Example: tiled_divide((8,6):(1,8), 4:2) = (4,2,6):(2,1,8). */
-export function tiledDivide(a: Layout, t: Tiler): Layout {
+export function tiledDivide(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return unpackRest(tileUnzip('tiled_divide', divideBy('tiled_divide', a, t), t));
 }
 
 /** flat_divide(A, T) (SPEC §8.3, CuTe `flat_divide`): zipped_divide with both modes unpacked,
  *  (tile_1, …, tile_k, rest_1, …, rest_k, …). Errors: those of zipped_divide.
  *  Example: flat_divide((128,64):(64,1), (32,16)) = (32,16,4,4):(64,1,2048,16). */
-export function flatDivide(a: Layout, t: Tiler): Layout {
+export function flatDivide(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return unpackBoth(tileUnzip('flat_divide', divideBy('flat_divide', a, t), t));
 }

@@ -17,15 +17,21 @@ const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 const tiler = (name: string): ArgSpec => ({ name, kind: 'tiler' });
 const order: ArgSpec = { name: 'O', kind: 'order', optional: true };
 
-/** An order argument (ArgKind 'order'): "col", "row", or a nested tuple of integers, parsed
- *  (congruence with the shape is make_layout's to check). Errors: `bad-request` for a value that
- *  is not a string, `parse` for other text. Example: parseOrder('(1,0)', 'make_layout') = [1, 0]. */
+/** An order argument (ArgKind 'order'): "col", "row", or a nested tuple of non-negative integers
+ *  (docs/semantics.md §8.4), parsed (congruence with the shape is make_layout's to check). Errors:
+ *  `bad-request` for a value that is not a string, `parse` for other text and for a negative
+ *  entry (naming its offset). Example: parseOrder('(1,0)', 'make_layout') = [1, 0]. */
 export function parseOrder(v: unknown, what: string): LayoutOrder {
   if (v === undefined) return 'col';
   if (typeof v !== 'string') throw new LayoutError('bad-request', `${what} argument O must be a string: "col", "row" or a tuple`);
   const s = v.trim();
   if (s === 'col' || s === 'row') return s;
-  return parseIntegerTuple(v, 'O');
+  const o = parseIntegerTuple(v, 'O');
+  const neg = /-\s*\d+/.exec(v);
+  if (neg) {
+    throw new LayoutError('parse', `O: entry ${neg[0].replace(/\s/g, '')} at offset ${neg.index} is negative; an order is a tuple of non-negative integers, e.g. (1,0)`);
+  }
+  return o;
 }
 
 const byTiler = (name: string, summary: string, f: (a: Layout, t: Tiler) => Layout): OpSpec => ({

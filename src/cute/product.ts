@@ -10,14 +10,14 @@ import { formatTuple } from '../algebra/notation.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { makeOrderedLayout, type LayoutOrder } from './make.js';
-import { byMode, isByMode, regroup, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
+import { asTiler, byMode, isByMode, regroup, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
 
 /** logical_product(A, T) (SPEC §8.3, CuTe `logical_product`): A ⊗ T (Def. 2.3.9.1) for a layout
  *  T; by mode for a by-mode T, A's modes beyond T kept. Errors: `domain` (k > rank),
  *  `not-complementable`, `not-composable`, `overflow`.
  *  Example: logical_product((2,2):(1,2), (3,4)) = ((2,3),(2,(2,2))):((1,2),(2,(1,4))). */
 export function logicalProductByMode(a: Layout, t: Tiler): Layout {
-  return productBy('logical_product', a, t);
+  return productBy('logical_product', a, asTiler(t));
 }
 
 /** logical_product by a tiler, errors in the name of `op`. */
@@ -30,19 +30,22 @@ function productBy(op: string, a: Layout, t: Tiler): Layout {
  *  T as zipped_divide is: ((block_1,…,block_k),(rest_1,…,rest_k,…)). Errors: those of
  *  logical_product, `domain` where a `_` leaves a mode of rank ≠ 2.
  *  Example: zipped_product((2,2):(1,2), (3,4)) = ((2,2),(3,(2,2))):((1,2),(2,(1,4))). */
-export function zippedProduct(a: Layout, t: Tiler): Layout {
+export function zippedProduct(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return tileUnzip('zipped_product', productBy('zipped_product', a, t), t);
 }
 
 /** tiled_product(A, T) (SPEC §8.3, CuTe `tiled_product`): zipped_product with the rest unpacked.
  *  Example: tiled_product((2,2):(1,2), (3,4)) = ((2,2),3,(2,2)):((1,2),2,(1,4)). */
-export function tiledProduct(a: Layout, t: Tiler): Layout {
+export function tiledProduct(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return unpackRest(tileUnzip('tiled_product', productBy('tiled_product', a, t), t));
 }
 
 /** flat_product(A, T) (SPEC §8.3, CuTe `flat_product`): zipped_product with both modes unpacked.
  *  Example: flat_product((2,2):(1,2), (3,4)) = (2,2,3,(2,2)):(1,2,2,(1,4)). */
-export function flatProduct(a: Layout, t: Tiler): Layout {
+export function flatProduct(a: Layout, tiler: Tiler): Layout {
+  const t = asTiler(tiler);
   return unpackBoth(tileUnzip('flat_product', productBy('flat_product', a, t), t));
 }
 

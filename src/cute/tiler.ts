@@ -12,8 +12,8 @@
  * unzipping of a divided or multiplied layout along the tiler's profile (CuTe's `zip2_by`).
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
-import { concat, makeLayout, mode, modes, rank, tupleOfModes, type Layout } from '../algebra/layout.js';
-import { MAX_NESTING, Parser, formatLayout, parseLayout } from '../algebra/notation.js';
+import { concat, makeLayout, mode, modes, rank, sizeBig, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { MAX_NESTING, Parser, formatLayout, isShapeOnly, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 
 /** `_`: leave the layout, or that mode of it, as it is. */
@@ -119,6 +119,16 @@ export function parseTiler(text: string, what = 'tiler'): Tiler {
   return t;
 }
 
+/** A tiler as the library's by-mode operations read it (docs/semantics.md §8.2, CuTe's meaning):
+ *  a layout that was written as a shape alone (`parseLayout('(32,32)')`, isShapeOnly) is the
+ *  by-mode tiler of that shape, as the same text is in the CLI, `batch` and the page; every other
+ *  tiler is itself. Example: asTiler(parseLayout('(32,16)')) is <32:1,16:1>. */
+export function asTiler(t: Tiler): Tiler {
+  if (isByMode(t) || t === UNDERSCORE) return t;
+  const l = t as Layout;
+  return typeof l.shape !== 'number' && isShapeOnly(l) ? shapeTiler(l.shape) : t;
+}
+
 /** Canonical print of a tiler (SPEC §8.2): `<…>` of its items, `_`, or the layout's canonical
  *  form; an integer prints as N:1. Never fails. Example: formatTiler(parseTiler('(3,8)')) = '<3:1,8:1>'. */
 export function formatTiler(t: Tiler): string {
@@ -188,19 +198,35 @@ export function byMode(
   const k = t.length;
   const r = rank(a);
   if (k > r) {
-    throw domainError(`${op}: the tiler has ${k} modes but the layout has rank ${r}${where(path)}`);
+    throw domainError(`${op}: the tiler ${formatTiler(t)} has ${k} modes but the layout ${formatLayout(a)} has rank ${r}${where(path)}`);
   }
   const out: Layout[] = new Array(keepRest ? r : k);
   for (let i = 0; i < k; i++) {
     const ti = t[i]!;
     const ai = modeAt(a, i);
     if (ti === UNDERSCORE) out[i] = ai;
-    else if (!isByMode(ti)) out[i] = apply(ai, ti as Layout);
+    else if (!isByMode(ti)) out[i] = inMode(op, path === '' ? `${i + 1}` : `${path}.${i + 1}`, ai, ti as Layout, apply);
     else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`, sizeKept);
   }
   if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
   // with sizeKept, each mode has its A mode's size and cosize, and so has the whole: no checks
   return sizeKept && keepRest ? regroup(out) : tupleOf(out);
+}
+
+/** The failures of one mode's operation that say why the mode cannot take its tiler; other kinds
+ *  (timeout, bad-request) pass unchanged. */
+const MODE_FAILURES = new Set(['domain', 'not-composable', 'not-complementable', 'overflow']);
+
+/** apply(mode, tiler) for mode `at` of a by-mode operation; its failure names the mode, the mode's
+ *  layout and size, and the tiler's, before the reason. Example message: "logical_divide: mode 1
+ *  (8:1, size 8) by 3:1 (size 3): 3:1 is not 8-complementable: …". */
+function inMode(op: string, at: string, a: Layout, t: Layout, apply: (a: Layout, t: Layout) => Layout): Layout {
+  try {
+    return apply(a, t);
+  } catch (e) {
+    if (!(e instanceof LayoutError) || !MODE_FAILURES.has(e.kind)) throw e;
+    throw new LayoutError(e.kind, `${op}: mode ${at} (${formatLayout(a)}, size ${sizeBig(a)}) by ${formatLayout(t)} (size ${sizeBig(t)}): ${e.message}`);
+  }
 }
 
 /** Mode i + 1 of a valid layout (0-based i < rank, unchecked: the callers loop below rank). */

@@ -1,0 +1,139 @@
+/**
+ * CuTe's own names for operations the table already has (docs/vocabulary.md): `composition`
+ * beside the paper's `compose`, `crd2idx` and `idx2crd` (CuTe's index arithmetic of
+ * `include/cute/stride.hpp`), and `get` with CuTe's 0-based indices beside the paper's 1-based
+ * `mode`. And the "did you mean …" of an unknown op or command name.
+ */
+import { LayoutError } from '../algebra/errors.js';
+import { indexToCoord, makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
+import { formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
+import type { Tuple } from '../algebra/tuple.js';
+import { coordToOffsetFn, innerLayout, isComposed, parseLayoutFunction } from '../cute/composed.js';
+import { composeByMode } from '../cute/divide.js';
+import type { Tiler } from '../cute/tiler.js';
+import type { Json, OpSpec } from '../op-spec.js';
+
+const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
+
+/** A JSON argument that must be a string in notation. */
+function text(op: string, name: string, v: unknown, example: string): string {
+  if (typeof v !== 'string') throw bad(`${op} argument ${name} must be a string such as "${example}"`);
+  return v;
+}
+
+/** A coordinate: a JSON integer, or a string such as "(1,(2,0))" (entries ≥ 0). */
+function coordinate(op: string, v: unknown): Tuple {
+  if (typeof v === 'number') {
+    if (!Number.isSafeInteger(v) || v < 0) throw new LayoutError('domain', `${op}: coordinate ${v} is not a non-negative integer`);
+    return v;
+  }
+  return parseTuple(text(op, 'C', v, '(1,(2,0))'), 'C', true);
+}
+
+/**
+ * get<i, j, …>(L) (CuTe `get`): mode i of L counted from 0, then mode j of that, and so on; the
+ * paper's mode_(i+1) (Def. 2.3.1.9). Errors: `domain` for an index outside [0, rank), naming it
+ * and the rank. Example: get((4,(2,3)):(1,(4,8)), 1, 0) = 2:4.
+ */
+export function getMode(l: Layout, indices: readonly number[]): Layout {
+  let m = l;
+  indices.forEach((i, k) => {
+    const r = rank(m);
+    if (i < 0 || i >= r) {
+      const at = k === 0 ? '' : ` (after get<${indices.slice(0, k).join(',')}>)`;
+      throw new LayoutError('domain', `get: index ${i} is outside [0, ${r}): ${formatLayout(m)}${at} has rank ${r}; CuTe's get counts modes from 0 (the paper's mode from 1)`);
+    }
+    m = mode(m, i + 1);
+  });
+  return m;
+}
+
+/** The ops of CuTe's names (see the header); each is a CLI subcommand and a `batch` op. */
+export const cuteNameOps: OpSpec[] = [
+  {
+    name: 'composition',
+    summary: "CuTe's composition(A, T): the same as compose, A∘T, by mode for a tiler T (docs/semantics.md §8.3)",
+    args: [
+      { name: 'A', kind: 'layout' },
+      { name: 'T', kind: 'tiler' },
+    ],
+    run: ([a, t]) => formatLayout(composeByMode(a as Layout, t as Tiler)),
+  },
+  {
+    name: 'get',
+    summary: "CuTe's get<i>(L), get<i,j>(L): modes counted from 0 (mode counts from 1)",
+    args: [
+      { name: 'L', kind: 'any-layout' },
+      { name: 'i', kind: 'int', variadic: true },
+    ],
+    run: ([l, ...is]) => {
+      if (is.length === 0) throw bad('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
+      return formatLayout(getMode(l as Layout, is as number[]));
+    },
+  },
+  {
+    name: 'crd2idx',
+    summary: "CuTe's crd2idx(C, S[, D]): Φ at coordinate C of the layout S (or S:D); an integer C is an index",
+    args: [
+      { name: 'C', kind: 'json' },
+      { name: 'S', kind: 'json' },
+      { name: 'D', kind: 'json', optional: true },
+    ],
+    run: ([c, s, d]): Json => {
+      const crd = coordinate('crd2idx', c);
+      const st = text('crd2idx', 'S', s, '(4,8):(1,4)');
+      const l = parseLayoutFunction(st, 'S');
+      if (d === undefined) return coordToOffsetFn(l, crd);
+      if (isComposed(l) || st.includes(':')) throw new LayoutError('domain', `crd2idx: with a stride D, S must be a shape, got ${st.trim()}`);
+      const stride = parseTuple(text('crd2idx', 'D', d, '(1,4)'), 'D', true);
+      return coordToOffsetFn(makeLayout(l.shape, stride), crd);
+    },
+  },
+  {
+    name: 'idx2crd',
+    summary: "CuTe's idx2crd(x, S): the nested coordinate of index x in shape S (colexicographic)",
+    args: [
+      { name: 'x', kind: 'int' },
+      { name: 'S', kind: 'json' },
+    ],
+    run: ([x, s]) => formatTuple(indexToCoord(innerLayout(parseLayoutFunction(text('idx2crd', 'S', s, '(4,8)'), 'S', true)), x as number)),
+  },
+];
+
+/** The edit distance of two short names, a swap of neighbours counting one (optimal string alignment). */
+function distance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const row = d[i]!;
+      row[j] = Math.min(d[i - 1]![j]! + 1, row[j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The names closest to an unknown one, best first (at most three), read with `-` and `_` alike
+ * (a kebab-case subcommand finds its snake_case op and back): those within an edit distance of
+ * a quarter of the name (a swap of neighbours counts one), or that contain it or are contained in it.
+ * Example: closestNames('logical-divde', ['logical_divide', 'logical_product']) = ['logical_divide'].
+ */
+export function closestNames(name: string, names: readonly string[]): string[] {
+  const norm = (s: string): string => s.toLowerCase().replace(/-/g, '_');
+  const n = norm(name);
+  const limit = Math.max(1, Math.floor(n.length / 4));
+  return names
+    .map((c) => ({ c, d: distance(n, norm(c)) }))
+    .filter(({ c, d }) => d <= limit || (n.length >= 4 && (norm(c).includes(n) || n.includes(norm(c)))))
+    .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
+    .slice(0, 3)
+    .map(({ c }) => c);
+}
+
+/** " (did you mean 'a' or 'b'?)" for closestNames, or '' when none is close. */
+export function didYouMean(name: string, names: readonly string[]): string {
+  const c = closestNames(name, names).map((x) => `'${x}'`);
+  if (c.length === 0) return '';
+  return ` (did you mean ${c.length === 1 ? c[0] : `${c.slice(0, -1).join(', ')} or ${c[c.length - 1]}`}?)`;
+}

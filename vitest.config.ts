@@ -34,9 +34,9 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: [all], exclude: [...gpu, ...cli, ...e2e, ...pack] } },
       { extends: true, test: { name: 'gpu', include: gpu } },
-      { extends: true, test: { name: 'cli', include: cli, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/build-setup.ts'] } },
-      { extends: true, test: { name: 'e2e', include: e2e, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/build-setup.ts'] } },
-      { extends: true, test: { name: 'package', include: pack, globalSetup: ['test/helpers/global-setup.ts', 'test/helpers/build-setup.ts'] } },
+      { extends: true, test: { name: 'cli', include: cli, globalSetup: ['test/helpers/build-setup.ts'] } },
+      { extends: true, test: { name: 'e2e', include: e2e, globalSetup: ['test/helpers/build-setup.ts'] } },
+      { extends: true, test: { name: 'package', include: pack, globalSetup: ['test/helpers/build-setup.ts'] } },
     ],
   },
 });

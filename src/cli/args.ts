@@ -1,7 +1,9 @@
 /** Command-line options shared by the subcommands: positional arguments, flags without a
  *  value, options with one (`--name value` or `--name=value`); anything else starting with
  *  `--` is a usage error. */
-export class Usage extends Error {}
+import { Usage } from './report.js';
+
+export { Usage };
 
 export interface Parsed {
   pos: string[];

@@ -8,7 +8,7 @@ import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { formatSmem, runSmem } from '../bench/smem.js';
 import { parseOptions, Usage } from './args.js';
-import { benchError } from './bench.js';
+import { benchError } from './bench-error.js';
 
 const HELP = `layoutgpu bench --smem <M> --tv <TV> --elem <e> [--vec v] [--iters N] [--json]
 

@@ -6,12 +6,11 @@
  */
 import { parseOptions, Usage, type Parsed } from './args.js';
 import { writeFileSync } from 'node:fs';
-import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
 import { acquireBenchEnv } from '../bench/node-env.js';
 import { renderSvg, renderTable } from '../bench/report.js';
 import { runBench, type BenchKernel } from '../bench/run.js';
-import { BenchVerifyError } from '../bench/verify.js';
+import { benchError } from './bench-error.js';
 
 export interface BenchIo {
   stdout: (s: string) => void;
@@ -114,30 +113,6 @@ async function run(argv: string[], io: BenchIo): Promise<number> {
   } finally {
     release?.();
   }
-}
-
-/** The exit code of a failed bench (`what`: the command, for the last resort message): usage
- *  and bad input 2, a wrong kernel output, a GPU failure or anything else 1; one stderr line. */
-export function benchError(e: unknown, io: Pick<BenchIo, 'stderr'>, what: string): number {
-  if (e instanceof Usage) {
-    io.stderr(`layoutgpu: ${e.message}\n`);
-    return 2;
-  }
-  if (e instanceof LayoutError) {
-    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-    return e.kind === 'gpu' ? 1 : 2;
-  }
-  if (e instanceof BenchVerifyError) {
-    io.stderr(`layoutgpu: ${what}: kernel output is wrong: ${e.message}\n`);
-    return 1;
-  }
-  const msg = e instanceof Error ? e.message : String(e);
-  if (/ENOENT|EACCES|EISDIR/.test(msg)) {
-    io.stderr(`layoutgpu: ${msg}\n`);
-    return 2;
-  }
-  io.stderr(`layoutgpu: ${what}: ${msg}\n`);
-  return 1;
 }
 
 export const benchCommand = {

@@ -15,6 +15,7 @@ import { adapterLine } from '../engine/select.js';
 import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
 import { parseOptions, Usage } from './args.js';
+import { reportError } from './report.js';
 
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
 
@@ -56,15 +57,7 @@ export async function runConflictSearch(argv: readonly string[], io: Out): Promi
   try {
     return await search(argv, io);
   } catch (e) {
-    if (e instanceof Usage) {
-      io.stderr(`layoutgpu verify: ${e.message}\n`);
-      return 2;
-    }
-    if (e instanceof LayoutError) {
-      io.stderr(`layoutgpu verify: ${e.kind}: ${e.message}\n`);
-      return e.kind === 'gpu' || e.kind === 'timeout' ? 1 : 2;
-    }
-    throw e;
+    return reportError(e, io, { prefix: 'layoutgpu verify' });
   }
 }
 

@@ -5,7 +5,6 @@
  * conflicted cells marked; `--json` the protocol's object.
  */
 import { writeFileSync } from 'node:fs';
-import { LayoutError } from '../algebra/errors.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { bankMap, instructionTable, type InstructionRow } from '../memory/banks.js';
 import { formatBankReport } from '../memory/ops.js';
@@ -13,6 +12,7 @@ import { bankSvg } from '../render/banks.js';
 import { composedPicture } from '../render/composed.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
+import { reportError } from './report.js';
 
 const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--json]
 
@@ -74,15 +74,7 @@ export const conflictsCommand: Command = {
       if (svg !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${table(instructionTable(m, tv, e, v))}\n\n${formatBankReport(map.report)}`) + '\n');
       return 0;
     } catch (err) {
-      if (err instanceof LayoutError) {
-        io.stderr(`layoutgpu: ${err.kind}: ${err.message}\n`);
-        return 2;
-      }
-      if (err instanceof Usage) {
-        io.stderr(`layoutgpu: ${err.message}\n`);
-        return 2;
-      }
-      throw err;
+      return reportError(err, io);
     }
   },
 };

@@ -7,7 +7,7 @@
  */
 import { parseDuration, parseOptions, Usage, type Parsed } from './args.js';
 import { withDeadline } from '../algebra/deadline.js';
-import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
+import { stdoutFd, writeAllSync } from './epipe.js';
 import { openSync, closeSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
@@ -26,6 +26,7 @@ import type { Json } from '../op-spec.js';
 import { createNodeBackend } from './node-backend.js';
 import { progressBar } from './progress.js';
 import { parseThreads } from '../engine/pool.js';
+import { reportError } from './report.js';
 
 export interface EvaluatorIo {
   stdout: (s: string) => void;
@@ -38,21 +39,9 @@ export type EvaluatorRun = (argv: string[], io: EvaluatorIo) => Promise<number>;
 /** eval prints at most this many offsets; beyond, --out is needed */
 const PRINT_LIMIT = 65_536;
 
-const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
-
 function report(e: unknown, io: EvaluatorIo): number {
   // the reader of stdout (or of --out /dev/stdout) has gone: end quietly
-  if (isBrokenPipe(e)) return 0;
-  if (e instanceof LayoutError) {
-    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-    return BAD_INPUT.has(e.kind) ? 2 : 1;
-  }
-  if (e instanceof Usage) {
-    io.stderr(`layoutgpu: ${e.message}\n`);
-    return 2;
-  }
-  io.stderr(`layoutgpu: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-  return 1;
+  return reportError(e, io);
 }
 
 /** flags without value, options with one; anything else starting with -- is a usage error */

@@ -11,9 +11,8 @@
  */
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { LayoutError } from '../algebra/errors.js';
 import { matchFileName, mergeReports } from '../verify/merge.js';
-import type { Io } from './main.js';
+import { reportError, Usage, type Io } from './report.js';
 import { summaryLines } from './verify.js';
 
 const HELP = `layoutgpu merge <report.json>… [--out FILE] [--json]
@@ -28,8 +27,6 @@ shard or a report of another search.
                Lines. FILE must not be one of the inputs.
   --json       the merged report as one JSON object, as verify --json prints it
 `;
-
-class Usage extends Error {}
 
 /** a path as the file system resolves it (links followed where the file exists), to compare two names of one file */
 function canonical(f: string): string {
@@ -128,16 +125,7 @@ export const mergeCommand = {
       else io.stdout(summaryLines(m.summary, { isLaw: m.isLaw, out: out ?? null, matches: written, shown: m.shown }).join('\n') + '\n');
       return m.isLaw && m.summary.failed > 0 ? 1 : 0;
     } catch (e) {
-      if (e instanceof Usage) {
-        io.stderr(`layoutgpu merge: ${e.message}\n`);
-        return 2;
-      }
-      if (e instanceof LayoutError) {
-        io.stderr(`layoutgpu merge: ${e.kind}: ${e.message}\n`);
-        return 2;
-      }
-      io.stderr(`layoutgpu merge: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 1;
+      return reportError(e, io, { prefix: 'layoutgpu merge' });
     }
   },
 };

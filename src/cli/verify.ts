@@ -3,7 +3,6 @@
  * CLI as a subcommand; bad input is one line on stderr and exit code 2.
  */
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
-import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
@@ -14,11 +13,12 @@ import { GpuVerifyEngine } from '../verify/gpu.js';
 import { LAWS, type LawName } from '../verify/laws.js';
 import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
 import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
-import { isBrokenPipe, stdoutFd, writeAllSync } from './epipe.js';
+import { stdoutFd, writeAllSync } from './epipe.js';
 import { parseThreads } from '../engine/pool.js';
 import { runVerifyThreaded } from '../verify/parallel.js';
 import { parseShard, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';
+import { reportError, Usage } from './report.js';
 
 export interface VerifyIo {
   stdout: (s: string) => void;
@@ -76,8 +76,6 @@ Without --out, matches are printed when there are at most 20. A progress bar (ca
 ETA) goes to stderr when it is a terminal. Exit code: 0, or 1 when a law has counterexamples;
 2 for bad input.
 `;
-
-class Usage extends Error {}
 
 interface Parsed {
   positional: string[];
@@ -271,8 +269,6 @@ export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: s
   return L;
 }
 
-const BAD = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout']);
-
 export const verifyCommand = {
   summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
   async run(argv: string[], io: VerifyIo): Promise<number> {
@@ -352,18 +348,8 @@ export const verifyCommand = {
       }
       return isLaw && summary.failed > 0 ? 1 : 0;
     } catch (e) {
-      // the reader of stdout (or of --out /dev/stdout) has gone: end quietly
-      if (isBrokenPipe(e)) return 0;
-      if (e instanceof Usage) {
-        io.stderr(`layoutgpu verify: ${e.message}\n`);
-        return 2;
-      }
-      if (e instanceof LayoutError) {
-        io.stderr(`layoutgpu verify: ${e.kind}: ${e.message}\n`);
-        return BAD.has(e.kind) ? 2 : 1;
-      }
-      io.stderr(`layoutgpu verify: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-      return 1;
+      // a reader that has gone (stdout or --out /dev/stdout) ends it quietly (status 0)
+      return reportError(e, io, { prefix: 'layoutgpu verify' });
     } finally {
       engine?.dispose();
     }

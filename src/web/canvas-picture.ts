@@ -15,7 +15,7 @@ import { formatTuple } from '../algebra/notation.js';
 import { entryOpacity, hslHex, tileColour } from '../render/colour.js';
 import { makePicture, type Picture } from '../render/grid.js';
 import { h } from './dom.js';
-import type { PictureOptions } from './picture.js';
+import type { TileOf } from '../render/tiles.js';
 
 /** Most cells the canvas picture draws. */
 export const MAX_CANVAS_CELLS = 1 << 20;
@@ -27,6 +27,19 @@ const AXIS_TOP = 22;
 function overWhite(c: string, op: number): string {
   const v = [1, 3, 5].map((i) => Math.round(parseInt(c.slice(i, i + 2), 16) * op + 255 * (1 - op)));
   return `#${v.map((x) => x.toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** How a picture is drawn (SVG in picture.ts, a canvas here for large layouts). */
+export interface PictureOptions {
+  /** data-testid of every cell ("cell" for the main picture only) */
+  testid: string;
+  /** the tile and the entry within it of index x, for ⊘ and ⊗ pictures */
+  tileOf?: (x: number) => TileOf | null;
+  tiles?: number;
+  tileSize?: number;
+  /** a line under the picture for hover information */
+  hover: HTMLElement;
+  caption?: string;
 }
 
 /** The canvas picture of L (pre-condition: size(L) ≤ MAX_CANVAS_CELLS). */

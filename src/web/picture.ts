@@ -13,26 +13,14 @@ import { formatTuple } from '../algebra/notation.js';
 import { darkBackground, entryOpacity, tileColour } from '../render/colour.js';
 import { gridShape } from '../render/grid.js';
 import type { TileOf } from '../render/tiles.js';
-import { drawLayoutCanvas, MAX_CANVAS_CELLS } from './canvas-picture.js';
+import { drawLayoutCanvas, MAX_CANVAS_CELLS, type PictureOptions } from './canvas-picture.js';
 import { h, s } from './dom.js';
 
 /** Most cells an SVG picture draws; larger layouts, up to MAX_CANVAS_CELLS, go on a canvas. */
 export const MAX_CELLS = 4096;
 export { MAX_CANVAS_CELLS };
 
-export type { TileOf };
-
-export interface PictureOptions {
-  /** data-testid of every cell ("cell" for the main picture only) */
-  testid: string;
-  /** the tile and the entry within it of index x, for ⊘ and ⊗ pictures */
-  tileOf?: (x: number) => TileOf | null;
-  tiles?: number;
-  tileSize?: number;
-  /** a line under the picture for hover information */
-  hover: HTMLElement;
-  caption?: string;
-}
+export type { PictureOptions, TileOf };
 
 export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
   const n = size(l);

@@ -4,13 +4,13 @@
  * exit 2; internal errors: exit 1.
  */
 import { withDeadline } from '../algebra/deadline.js';
-import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { ops, opsByName, runOpDirect, type Json, type OpSpec } from '../ops.js';
 import { runBatch } from './batch.js';
 import { makeContext, withRequestDeadline } from './context.js';
-import { parseDuration, Usage } from './args.js';
+import { parseDuration } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
+import { reportError, Usage, type Io } from './report.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../engine/bulk-ops.js';
 import { hardwareGpuNodes } from '../engine/device-node.js';
@@ -49,31 +49,7 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
   },
 };
 
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
-
-const BAD_INPUT = new Set(['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'timeout', 'not-linear', 'not-representable']);
-
-export class UsageError extends Error {}
-
-/** Exit code and one stderr line for an error. */
-export function reportError(e: unknown, io: Io): number {
-  // the reader of stdout has gone (`| head -1`): nothing more to say, and not an error
-  if (isBrokenPipe(e)) return 0;
-  if (e instanceof LayoutError) {
-    io.stderr(`layoutgpu: ${e.kind}: ${e.message}\n`);
-    return BAD_INPUT.has(e.kind) ? 2 : 1;
-  }
-  if (e instanceof UsageError || e instanceof Usage || e instanceof RangeError) {
-    io.stderr(`layoutgpu: ${e.message}\n`);
-    return 2;
-  }
-  io.stderr(`layoutgpu: internal error: ${e instanceof Error ? e.message : String(e)}\n`);
-  return 1;
-}
+export type { Io };
 
 function usageOf(spec: OpSpec): string {
   const args = spec.args
@@ -125,7 +101,7 @@ function takeOption(argv: string[], name: string): string | undefined {
     return a.slice(a.indexOf('=') + 1);
   }
   const v = argv[i + 1];
-  if (v === undefined) throw new UsageError(`${name} needs a value`);
+  if (v === undefined) throw new Usage(`${name} needs a value`);
   argv.splice(i, 2);
   return v;
 }
@@ -138,7 +114,7 @@ async function threadsOption(argv: string[]): Promise<number> {
 
 function backendOption(argv: string[]): BackendChoice {
   const b = takeOption(argv, '--backend') ?? 'auto';
-  if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
+  if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${b}'`);
   return b;
 }
 
@@ -160,11 +136,11 @@ export async function main(
         return 0;
       }
       const b = takeOption(args, '--backend') ?? 'cpu';
-      if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new UsageError(`--backend must be cpu, gpu or auto, got '${b}'`);
+      if (b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${b}'`);
       const t = takeOption(args, '--request-timeout');
       const requestTimeoutMs = t === undefined ? undefined : parseDuration(t, '--request-timeout');
       const threads = await threadsOption(args);
-      if (args.length) throw new UsageError(`batch: unexpected argument '${args[0]}'`);
+      if (args.length) throw new Usage(`batch: unexpected argument '${args[0]}'`);
       await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, threads, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
       return 0;
     }
@@ -172,7 +148,7 @@ export async function main(
     const ev = toolCommands[cmd];
     if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));
-    if (!spec) throw new UsageError(`unknown command '${cmd}' (see layoutgpu --help)`);
+    if (!spec) throw new Usage(`unknown command '${cmd}' (see layoutgpu --help)`);
     if (takeFlag(args, '--help')) {
       io.stdout(`${usageOf(spec)}\n\n${spec.summary}\n`);
       return 0;
@@ -183,7 +159,7 @@ export async function main(
     const timeoutMs = t === undefined ? undefined : parseDuration(t, '--timeout');
     const threads = await threadsOption(args);
     const unknown = args.find((a) => a.startsWith('--'));
-    if (unknown !== undefined) throw new UsageError(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
+    if (unknown !== undefined) throw new Usage(`${cmd}: unknown option ${unknown} (see layoutgpu ${cmd} --help)`);
     const ctx = makeContext(backendChoice, threads);
     try {
       // --timeout bounds the request: the algebra through its deadline checks, a bulk check

@@ -16,7 +16,7 @@ import type { Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { VerifyEngine } from './engine.js';
 import { ALGEBRA, checkLaw, lawArity, lawOutcomeSync, LAWS, type LawImpl, type LawName, type LawOutcome } from './laws.js';
-import { batchOf, FlatBatchBuilder, formatFlatAt, type FlatBatch } from './packed.js';
+import { batchOf, FlatBatchBuilder, formatFlatAt, isComposedAt, type FlatBatch } from './packed.js';
 import { shrink } from './shrink.js';
 import { chunkItem, type Chunk, type Source } from './sources.js';
 
@@ -120,6 +120,12 @@ function flatOf(chunk: Chunk): FlatBatch {
 
 /** the verdicts of a chunk of candidates */
 export async function checkChunk(p: Property, chunk: Chunk, engine: VerifyEngine, impl: LawImpl = ALGEBRA): Promise<ChunkResult> {
+  // composed candidates (docs/semantics.md §9.1): compact and injective read their Φ; the rest need plain layouts
+  const f = chunk.flat;
+  const composedAt = f?.outer && p.kind !== 'compact' && p.kind !== 'injective' ? Array.from({ length: chunk.count }, (_, i) => i).find((i) => isComposedAt(f, i)) : undefined;
+  if (composedAt !== undefined) {
+    throw new LayoutError('domain', `${propertyText(p)} needs plain layouts; candidate ${chunk.first + composedAt + 1} is a composed layout (compact and injective take them)`);
+  }
   switch (p.kind) {
     case 'compact':
     case 'injective':
@@ -218,7 +224,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
         passed++;
         if (r.outcomes?.[i]?.status === 'skip') skipped++;
         if (!isLaw && (o.onMatch || examples.length < maxExamples)) {
-          const text = chunk.items || chunk.item ? chunkItem(chunk, i).map(formatLayout).join(' ') : formatFlatAt(chunk.flat!, i);
+          const text = chunk.texts ? chunk.texts[i]! : chunk.items || chunk.item ? chunkItem(chunk, i).map(formatLayout).join(' ') : formatFlatAt(chunk.flat!, i);
           o.onMatch?.(text);
           if (examples.length < maxExamples) examples.push({ candidate: [text] });
         }

@@ -27,9 +27,10 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, makeFlat, makeLayout, size, type Layout } from '../algebra/layout.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { FlatBatchBuilder, type FlatBatch } from './packed.js';
+import { formatLayoutFunction, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { batchOfFunctions, FlatBatchBuilder, type FlatBatch } from './packed.js';
 import { compactEntries } from './cpu.js';
 
 /** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each).
@@ -44,6 +45,9 @@ export interface Chunk {
   /** candidate i of the chunk drawn again, for a chunk that carries only `flat` (a random
    *  source draws the nested layouts of the few candidates that are printed, not of all) */
   item?(i: number): Layout[];
+  /** the candidates as printed, for a chunk of composed layouts Sw o K o L (docs/semantics.md
+   *  §9.1): it carries only `flat`, with their outer functions, which compact and injective read */
+  texts?: string[];
 }
 
 /** candidate i of a chunk, as layouts (its nested form where the source has one) */
@@ -91,7 +95,7 @@ export function sourceFromSpec(spec: SourceSpec): Source {
     case 'random':
       return randomSource(spec.options).slice!(spec.range[0], spec.range[1]);
     case 'list':
-      return listSource(spec.items.map((c, i) => c.map((t) => parseLayout(t, `candidate ${i + 1}`))), spec.describe, spec.arity);
+      return listSource(spec.items.map((c, i) => c.map((t) => parseLayoutFunction(t, `candidate ${i + 1}`))), spec.describe, spec.arity);
   }
 }
 
@@ -592,7 +596,7 @@ function* randomChunks(o: Required<RandomOptions>, chunkSize: number, lo = 0, hi
  * (["B", "A"] for a pair), or the bare notation. Blank lines are skipped. A line that does not
  * parse is a `parse` (or `bad-request`) error naming the line.
  */
-export function parseCandidateLine(line: string, lineNo: number): Layout[] | null {
+export function parseCandidateLine(line: string, lineNo: number): LayoutFunction[] | null {
   const t = line.trim();
   if (t === '') return null;
   let v: unknown = t;
@@ -607,13 +611,13 @@ export function parseCandidateLine(line: string, lineNo: number): Layout[] | nul
   if (parts.length < 1 || parts.length > 2) throw new LayoutError('bad-request', `line ${lineNo}: expected one layout or a pair`);
   return parts.map((p, k) => {
     if (typeof p !== 'string') throw new LayoutError('bad-request', `line ${lineNo}: layouts must be strings`);
-    return parseLayout(p, `line ${lineNo}${parts.length > 1 ? ` item ${k + 1}` : ''}`);
+    return parseLayoutFunction(p, `line ${lineNo}${parts.length > 1 ? ` item ${k + 1}` : ''}`);
   });
 }
 
 export function textSource(text: string, name: string): Source {
   const lines = text.split(/\r?\n/);
-  const cands: Layout[][] = [];
+  const cands: LayoutFunction[][] = [];
   lines.forEach((l, i) => {
     const c = parseCandidateLine(l, i + 1);
     if (c) cands.push(c);
@@ -625,23 +629,34 @@ export function textSource(text: string, name: string): Source {
   return listSource(cands, `${cands.length} candidates from ${name}`, arity);
 }
 
-export function listSource(cands: Layout[][], describe: string, arity = cands[0]?.length ?? 1): Source {
+export function listSource(cands: LayoutFunction[][], describe: string, arity = cands[0]?.length ?? 1): Source {
   const part = (lo: number, hi: number): Source => ({
     total: hi - lo,
     arity,
     describe,
     get spec(): SourceSpec {
-      return { kind: 'list', items: cands.slice(lo, hi).map((c) => c.map(formatLayout)), arity, describe };
+      return { kind: 'list', items: cands.slice(lo, hi).map((c) => c.map(formatLayoutFunction)), arity, describe };
     },
     *chunks(chunkSize) {
       for (let first = lo; first < hi; first += chunkSize) {
         const items = cands.slice(first, Math.min(first + chunkSize, hi));
-        yield { first, count: items.length, items };
+        if (items.some((c) => c.some(isComposed))) yield composedChunk(first, items);
+        else yield { first, count: items.length, items: items as Layout[][] };
       }
     },
     slice: (a, b) => part(lo + a, lo + Math.min(b, hi - lo)),
   });
   return part(0, cands.length);
+}
+
+/** A chunk of candidates some of which are composed: their flattened inner layouts with their
+ *  outer functions (batchOfFunctions) and their texts. Only single candidates: a pair with a
+ *  composed layout is `domain` (the laws of two layouts need plain layouts). */
+function composedChunk(first: number, items: readonly LayoutFunction[][]): Chunk {
+  const pair = items.findIndex((c) => c.length !== 1);
+  if (pair >= 0) throw new LayoutError('domain', `candidate ${first + pair + 1}: pairs need plain layouts; ${items[pair]!.map(formatLayoutFunction).join(' ')} has a composed one`);
+  const fns = items.map((c) => c[0]!);
+  return { first, count: fns.length, flat: batchOfFunctions(fns), texts: fns.map(formatLayoutFunction) };
 }
 
 /** the flat layout of candidate i of a flat batch, as a Layout */

@@ -129,3 +129,28 @@ describe('verify compact|injective of composed candidates (batch)', () => {
     }
   });
 });
+
+describe('verify compact|injective of composed candidates from a file (the CLI source)', () => {
+  it('reads Sw o K o L lines, answers from Φ, prints the matches as written, and rebuilds in a worker', async () => {
+    const { textSource, sourceFromSpec } = await import('../../src/verify/sources.js');
+    const { makeProperty, runVerify } = await import('../../src/verify/run.js');
+    const { CpuVerifyEngine } = await import('../../src/verify/cpu.js');
+    const rng = mulberry32(0xf11e);
+    const cases = Array.from({ length: 40 }, () => randomCase(rng));
+    const text = cases.map((c, i) => (i % 2 ? JSON.stringify(c.text) : c.text)).join('\n') + '\n"(8,64):(64,1)"\n';
+    const values = cases.map((c) => Array.from({ length: sizeB(c.l) }, (_, x) => phiCase(c, x)));
+    for (const kind of ['compact', 'injective'] as const) {
+      const want = values.map((v) => new Set(v).size === v.length && (kind === 'injective' || v.every((y) => y < v.length)));
+      const canon = (c: Case): string => c.text.replace(/ o 0 o /, ' o ');
+      const expected = [...cases.filter((_, i) => want[i]).map(canon), '(8,64):(64,1)'];
+      for (const source of [textSource(text, 'cands.jsonl'), sourceFromSpec(textSource(text, 'cands.jsonl').spec!)]) {
+        const matches: string[] = [];
+        const s = await runVerify({ property: makeProperty(kind, []), source, engine: new CpuVerifyEngine(), chunkSize: 7, onMatch: (m) => void matches.push(m) });
+        expect(matches, kind).toEqual(expected);
+        expect(s.passed).toBe(expected.length);
+      }
+    }
+    const plainOnly = runVerify({ property: makeProperty('complement-of', ['4:1']), source: textSource('Sw<1,0,1> o 8:4\n', 'f'), engine: new CpuVerifyEngine() });
+    await expect(plainOnly).rejects.toMatchObject({ kind: 'domain' });
+  });
+});

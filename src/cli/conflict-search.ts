@@ -12,16 +12,21 @@ import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
-import { rankResults, searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../memory/search.js';
+import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
-import { parseOptions, Usage } from './args.js';
+import { parseDuration, parseOptions, Usage } from './args.js';
+import { progressBar } from './progress.js';
 import { reportError } from './report.js';
 
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
 
-Ranks candidate memory layouts M (tile index → element offset) by the total shared-memory
-wavefronts of the access TV (thread, value) → tile index (and of TV2, e.g. the write side);
-conflict-free: every instruction takes exactly its phases (SPEC §9.2).
+Ranks candidate memory layouts M (tile index → element offset) for the access TV (thread,
+value) → tile index (and TV2, e.g. the write side): first those that keep the vector width (the
+explicit --vec, else the widest the TVs and, with --swizzles, the base layout allow), then by
+fewer instructions, then by fewer shared-memory wavefronts; conflict-free: every instruction
+takes exactly its phases (SPEC §9.2). A candidate that is not injective is no shared-memory
+layout: it is excluded (and counted). The candidate count comes first, and a progress bar on a
+terminal.
 
 Sources (exactly one):
   --swizzles <base>        every Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10 (640)
@@ -33,7 +38,10 @@ Options:
                            when its adapter is hardware)
   --top K                  candidates listed (default 20)
   --out <file>             every conflict-free candidate, one per line
-  --json                   {candidates, conflictFree, backend, seconds, ranked: [{layout, wavefronts, phases, conflictFree}]}
+  --timeout <duration>     stop after this long (30s, 500ms) and report the candidates that
+                           completed (exit code 2)
+  --json                   {candidates, conflictFree, excluded, vector, backend, seconds,
+                           ranked: [{layout, vector, instructions, wavefronts, phases, conflictFree, kept}]}
 `;
 
 function int(v: string | undefined, name: string): number | undefined {
@@ -50,7 +58,7 @@ function fromSource(src: Source): Layout[] {
   return out;
 }
 
-type Out = { stdout: (s: string) => void; stderr: (s: string) => void };
+type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
 
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
 export async function runConflictSearch(argv: readonly string[], io: Out): Promise<number> {
@@ -65,7 +73,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const p = parseOptions(
     argv,
     ['--help', '--json', '--enumerate'],
-    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out'],
+    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout'],
     'verify conflict-free',
   );
   if (p.flags.has('--help')) {
@@ -92,7 +100,10 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   let cands: LayoutFunction[];
   const sw = p.opt.get('--swizzles');
   const file = p.opt.get('--file');
-  if (sw !== undefined) cands = swizzleCandidates(parseLayout(sw, '--swizzles'));
+  const timeoutText = p.opt.get('--timeout');
+  const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText, '--timeout');
+  const swBase = sw === undefined ? undefined : parseLayout(sw, '--swizzles');
+  if (swBase !== undefined) cands = swizzleCandidates(swBase);
   else if (file !== undefined) {
     let text: string;
     try {
@@ -128,10 +139,26 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   }
   const backend = p.opt.get('--backend') ?? 'auto';
   if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+  const target = targetVectors(patterns, swBase);
+  // the size of the search first, then a progress bar (on a terminal)
+  if (io.isTTY) io.stderr(`verify conflict-free: ${cands.length} candidates\n`);
+  const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true }, 'conflict-free');
   const t0 = performance.now();
-  let results: CandidateResult[];
+  const due = timeoutMs === undefined ? Infinity : t0 + timeoutMs;
+  let results: CandidateResult[] = [];
   let used = 'cpu';
-  if (backend === 'cpu') results = searchCpu(cands, patterns);
+  /** the candidates in parts (progress, --timeout between parts): what completed is a prefix */
+  const inParts = async (part: number, run: (cs: LayoutFunction[]) => CandidateResult[] | Promise<CandidateResult[]>): Promise<CandidateResult[]> => {
+    const out: CandidateResult[] = [];
+    for (let at = 0; at < cands.length && performance.now() <= due; at += part) {
+      for (const r of await run(cands.slice(at, at + part))) out.push(r);
+      bar.update(out.length, cands.length);
+    }
+    bar.end();
+    return out;
+  };
+  const cpu = (): Promise<CandidateResult[]> => inParts(4096, (cs) => searchCpu(cs, patterns));
+  if (backend === 'cpu') results = await cpu();
   else {
     let d: Awaited<ReturnType<typeof acquireNodeDevice>> | null = null;
     try {
@@ -142,43 +169,76 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     if (d && (backend === 'gpu' || !d.adapter.software)) {
       try {
         const { GpuConflictSearch } = await import('../memory/search-gpu.js');
-        results = await new GpuConflictSearch(d.device).search(cands, patterns);
+        const gpu = new GpuConflictSearch(d.device);
+        results = await inParts(1 << 16, (cs) => gpu.search(cs, patterns));
         used = `gpu (${adapterLine(d.adapter)})`;
       } finally {
         d.release();
       }
     } else {
       d?.release();
-      results = searchCpu(cands, patterns);
+      results = await cpu();
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  const ranked = rankResults(cands, results);
+  const done = cands.slice(0, results.length);
+  const partial = results.length < cands.length;
+  const ranked = rankResults(done, results, target);
   const free = ranked.filter((r) => r.conflictFree);
+  const excluded = ranked.filter((r) => r.excluded === 'not-injective').length;
+  const vecText = (v: readonly number[] | undefined): string => (v === undefined ? '-' : v.join('/'));
   const out = p.opt.get('--out');
   if (out !== undefined) writeFileSync(out, free.map((r) => r.layout + '\n').join(''));
   const top = int(p.opt.get('--top'), '--top') ?? 20;
+  const timedOut = (): number => {
+    const why = `ran past --timeout ${timeoutText}; the report covers the ${results.length} candidates that completed`;
+    return reportError(new LayoutError('timeout', why), io, { prefix: 'layoutgpu verify' });
+  };
   if (p.flags.has('--json')) {
     io.stdout(
       JSON.stringify({
         candidates: cands.length,
+        ...(partial ? { completed: results.length, timedOut: true } : {}),
         conflictFree: free.length,
+        excluded,
+        vector: target,
         backend: used,
         seconds,
-        ranked: ranked.slice(0, top).map((r) => ({ layout: r.layout, wavefronts: r.wavefronts, phases: r.phases, conflictFree: r.conflictFree, ...(r.error ? { error: r.error } : {}) })),
+        ranked: ranked.slice(0, top).map((r) => ({
+          layout: r.layout,
+          vector: r.vectors ?? null,
+          instructions: r.instructions ?? null,
+          wavefronts: r.wavefronts,
+          phases: r.phases,
+          conflictFree: r.conflictFree,
+          kept: r.kept,
+          ...(r.error ? { error: r.error } : {}),
+        })),
       }) + '\n',
     );
-    return 0;
+    return partial ? timedOut() : 0;
   }
+  const rows = ranked.slice(0, top).map((r, i) => [
+    String(i + 1),
+    vecText(r.vectors),
+    String(r.instructions ?? '-'),
+    String(r.wavefronts ?? '-'),
+    String(r.phases ?? '-'),
+    `${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}${r.wavefronts !== null && !r.kept ? '  (narrows the vector)' : ''}`,
+  ]);
+  const head = ['rank', 'vector', 'instructions', 'wavefronts', 'phases', 'layout'];
+  const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => (k === 5 ? 0 : r[k]!.length))));
+  const fmt = (r: string[]): string => r.map((c, k) => (k === 5 ? c : c.padStart(width[k]!))).join('  ');
   const lines = [
-    `conflict-free: ${free.length} of ${cands.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
+    ...(partial ? [`partial report: --timeout ${timeoutText} fired after the first ${results.length} of ${cands.length} candidates`] : []),
+    `conflict-free: ${free.length} of ${results.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
+    `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${patterns.map((q) => `${q.v === undefined ? 'widest' : 'explicit'} for ${q.e}-byte elements`).join(', ')})`,
+    ...(excluded > 0 ? [`excluded: ${excluded} not injective (two tile indices share an element: no shared-memory layout)`] : []),
     '',
-    ' rank  wavefronts  phases  layout',
+    fmt(head),
   ];
-  ranked.slice(0, top).forEach((r, i) => {
-    lines.push(`${String(i + 1).padStart(5)}  ${String(r.wavefronts ?? '-').padStart(10)}  ${String(r.phases ?? '-').padStart(6)}  ${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}`);
-  });
+  rows.forEach((r) => lines.push(fmt(r)));
   if (ranked.length > top) lines.push(`  … ${ranked.length - top} more (--top K)`);
   io.stdout(lines.join('\n') + '\n');
-  return 0;
+  return partial ? timedOut() : 0;
 }

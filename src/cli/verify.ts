@@ -3,6 +3,7 @@
  * CLI as a subcommand; bad input is one line on stderr and exit code 2.
  */
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
@@ -18,6 +19,7 @@ import { parseThreads } from '../engine/pool.js';
 import { runVerifyThreaded } from '../verify/parallel.js';
 import { parseShard, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';
+import { parseDuration } from './args.js';
 import { reportError, Usage } from './report.js';
 
 export interface VerifyIo {
@@ -66,6 +68,8 @@ Options:
   --json                      one JSON object: candidates, passed, failed, skipped, backend,
                               adapter, seconds, examples, …
   --threads N                 CPU worker threads (default: the available cores; 1: this thread)
+  --timeout <duration>        stop after this long (30s, 500ms, 2m) and print the report of the
+                              candidates that completed (exit code 2); the run takes this thread
   --shard k/n                 only the k-th of n equal parts of the candidate order (1 ≤ k ≤ n;
                               also from the environment: LAYOUTGPU_SHARD=k/n); the --json
                               report carries what \`layoutgpu merge\` needs to print the
@@ -86,7 +90,7 @@ interface Parsed {
 const FLAGS = new Set(['--json', '--help', '-h', '--enumerate', '--quiet']);
 const OPTIONS = new Set([
   '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size',
-  '--backend', '--out', '--examples', '--outer', '--with', '--threads', '--shard',
+  '--backend', '--out', '--examples', '--outer', '--with', '--threads', '--shard', '--timeout',
 ]);
 
 function parseArgv(argv: readonly string[]): Parsed {
@@ -242,6 +246,39 @@ function progressBar(io: VerifyIo): { update(done: number, total: number | undef
   };
 }
 
+/** What a `--timeout` left of a run: whether it fired, and when. */
+export interface TimeoutState {
+  fired: boolean;
+  readonly at: number;
+}
+
+/**
+ * The source cut at a deadline: its chunks (and fused scan blocks) up to the first that would
+ * start after `state.at` (performance.now() time), which marks `state.fired`; the first always
+ * runs, so that a report has something in it. Without `slice`
+ * the run takes this thread, so that what completed is a prefix of the candidate order.
+ */
+export function untilDeadline(src: Source, state: TimeoutState): Source {
+  function* cut<T>(it: Iterable<T>): Iterable<T> {
+    let first = true;
+    for (const x of it) {
+      if (!first && performance.now() > state.at) {
+        state.fired = true;
+        return;
+      }
+      first = false;
+      yield x;
+    }
+  }
+  const out: Source = { arity: src.arity, describe: src.describe, chunks: (n) => cut(src.chunks(Math.min(n, 4096))) };
+  if (src.total !== undefined) out.total = src.total;
+  if (src.scanCompact) {
+    const scan = src.scanCompact.bind(src);
+    out.scanCompact = (n) => cut(scan(Math.min(n, 1 << 16)));
+  }
+  return out;
+}
+
 /** The human report of a verify run (also what \`layoutgpu merge\` prints for merged shards):
  *  `matches` is the number of matches of a search, `shown` its first ones (up to 21). */
 export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: string | null; matches: number; shown: readonly string[] }): string[] {
@@ -288,6 +325,13 @@ export const verifyCommand = {
       const part = shard ? shardSource(whole, shard) : null;
       const src = part ? part.source : whole;
       const threads = parseThreads(p.opts.get('--threads'));
+      const timeoutText = p.opts.get('--timeout');
+      let timeoutMs: number | undefined;
+      try {
+        if (timeoutText !== undefined) timeoutMs = parseDuration(timeoutText, '--timeout');
+      } catch (e) {
+        throw new Usage((e as Error).message);
+      }
       const backend = p.opts.get('--backend') ?? 'auto';
       if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
       const examples = intOpt(p, '--examples') ?? 10;
@@ -308,6 +352,7 @@ export const verifyCommand = {
         pendingBytes = 0;
       };
       engine = await makeEngine(backend);
+      const timer: TimeoutState | null = timeoutMs === undefined ? null : { fired: false, at: performance.now() + timeoutMs };
       const bar = io.isTTY && !p.flags.has('--quiet') ? progressBar(io) : null;
       // the size of the search before it starts (an enumeration beyond its limit was refused)
       if (bar && src.total !== undefined) io.stderr(`verify: ${src.total} candidates (${src.describe})\n`);
@@ -316,7 +361,7 @@ export const verifyCommand = {
         summary = await runVerifyThreaded({
           threads,
           property: prop,
-          source: src,
+          source: timer ? untilDeadline(src, timer) : src,
           engine,
           maxExamples: isLaw ? examples : Math.max(examples, 21),
           // every match only when they are written out: otherwise the count and the first 21
@@ -338,13 +383,19 @@ export const verifyCommand = {
       flush();
       const firstMatches = isLaw ? [] : summary.examples.slice(0, 21).map((e) => e.candidate.join(' '));
       if (!isLaw) summary.examples = summary.examples.slice(0, examples);
+      const partial = timer?.fired === true;
       if (json) {
         const extra = shard && part ? shardReport(summary, { shard, range: part.range, total: whole.total!, key: searchKey(prop, whole), examples, isLaw, matches: firstMatches, out: out ?? null }) : summary;
-        io.stdout(JSON.stringify(extra) + '\n');
+        io.stdout(JSON.stringify(partial ? { ...extra, timedOut: true, total: src.total ?? null } : extra) + '\n');
       } else {
         const L = summaryLines(summary, { isLaw, out: out ?? null, matches: summary.passed, shown: firstMatches });
         if (shard && part) L.push(`shard ${shard.k}/${shard.n}: candidates [${part.range[0]}, ${part.range[1]}) of ${whole.total}`);
+        if (partial) L.unshift(`partial report: --timeout ${timeoutText} fired after the first ${summary.candidates}${src.total !== undefined ? ` of ${src.total}` : ''} candidates`);
         io.stdout(L.join('\n') + '\n');
+      }
+      if (partial) {
+        const why = `ran past --timeout ${timeoutText}; the report covers the ${summary.candidates} candidates that completed`;
+        return reportError(new LayoutError('timeout', why), io, { prefix: 'layoutgpu verify' });
       }
       return isLaw && summary.failed > 0 ? 1 : 0;
     } catch (e) {

@@ -1,0 +1,147 @@
+/**
+ * Bank conflicts of a Triton conversion (src/linear/banks.ts): the accesses against the
+ * definition (TV from R evaluated on every (thread, value), M(c) the smallest offset with
+ * S(o) = c found by scanning every offset), and the report against `bank_conflicts` on CuTe
+ * layouts with the same functions, where R and S have CuTe forms.
+ */
+import { describe, expect, it } from 'vitest';
+import { LayoutError } from '../../src/algebra/errors.js';
+import { parseLayoutFunction } from '../../src/cute/composed.js';
+import { conversionAccesses, llBankConflicts } from '../../src/linear/banks.js';
+import { fromLL } from '../../src/linear/bridge.js';
+import { llFromEncoding } from '../../src/linear/encodings.js';
+import { parseLL } from '../../src/linear/forms.js';
+import type { LinearLayout } from '../../src/linear/value.js';
+import { bankConflicts } from '../../src/memory/banks.js';
+import { seededRuns } from '../helpers/seeds.js';
+import { int, randomLL, randomSurjective, shuffle, valueOf, type Rng } from './_ll.js';
+
+const forSeeds = seededRuns(0xba4c5e11);
+
+/** The tile index (dim0 fastest, by name) of an LL's value. */
+function tileIndex(l: LinearLayout, vals: readonly number[]): number {
+  let v = 0;
+  let m = 1;
+  for (let d = 0; d < l.outDims.length; d++) {
+    const j = l.outDims.findIndex((o) => o.name === `dim${d}`);
+    v += vals[j]! * m;
+    m *= l.outDims[j]!.size;
+  }
+  return v;
+}
+
+/** A register LL and a surjective shared LL over the same tile (out-dims dim0 …, in any order). */
+function pair(rng: Rng): [LinearLayout, LinearLayout] {
+  const names = shuffle(
+    rng,
+    Array.from({ length: int(rng, 1, 2) }, (_, j) => `dim${j}`),
+  );
+  const r = randomLL(rng, 9, 8, { outBits: int(rng, 2, 8), inNames: ['register', 'lane', 'warp'], outNames: names });
+  const s = randomSurjective(
+    rng,
+    [...r.outDims].sort((a, b) => a.name.localeCompare(b.name)),
+    int(rng, 0, 2),
+    ['offset'],
+  );
+  return [
+    { inDims: [...r.inDims, { name: 'block', bases: [] }], outDims: r.outDims },
+    { inDims: [...s.inDims, { name: 'block', bases: [] }], outDims: s.outDims },
+  ];
+}
+
+describe('ll_bank_conflicts', () => {
+  it('accesses: TV from R and M the smallest offset of S, on every (thread, value)', () => {
+    forSeeds(150, (rng) => {
+      const [r, s] = pair(rng);
+      const acc = conversionAccesses(r, s);
+      const n = (name: string): number => 2 ** r.inDims.find((d) => d.name === name)!.bases.length;
+      expect(acc.threads).toBe(n('lane') * n('warp'));
+      expect(acc.values).toBe(n('register'));
+      // M by scanning every offset, highest first, so the smallest wins
+      const smallest = new Map<number, number>();
+      for (let o = 2 ** s.inDims[0]!.bases.length - 1; o >= 0; o--) smallest.set(tileIndex(s, valueOf(s, [o, 0])), o);
+      for (let x = 0; x < acc.threads * acc.values; x++) {
+        const t = x % acc.threads;
+        const j = Math.floor(x / acc.threads);
+        const c = tileIndex(r, valueOf(r, [j, t % n('lane'), Math.floor(t / n('lane')), 0]));
+        expect(acc.index[x]).toBe(c);
+        expect(acc.offsets[x]).toBe(smallest.get(c));
+      }
+    });
+  });
+
+  it('equals bank_conflicts on the CuTe forms, where both exist', () => {
+    let compared = 0;
+    forSeeds(150, (rng) => {
+      const [r, s] = pair(rng);
+      let tv;
+      let m;
+      try {
+        tv = fromLL(r, 'tv');
+        m = fromLL(s, 'shared');
+      } catch (e) {
+        if (e instanceof LayoutError && e.kind === 'not-representable') return;
+        throw e;
+      }
+      if ('swizzle' in tv) return; // bank_conflicts takes a plain TV layout
+      compared++;
+      for (const e of [1, 2, 4]) {
+        const got = (() => {
+          try {
+            return llBankConflicts(r, s, e);
+          } catch (x) {
+            return (x as LayoutError).kind;
+          }
+        })();
+        const want = (() => {
+          try {
+            return bankConflicts(m, tv, e);
+          } catch (x) {
+            return (x as LayoutError).kind;
+          }
+        })();
+        expect(got).toEqual(want);
+      }
+    });
+    expect(compared).toBeGreaterThan(20);
+  });
+
+  it('answers when R has no CuTe form', () => {
+    // lane 4 → (3, 0): no strides and no single swizzle give this TV map
+    const r = parseLL({ bases: [['register', []], ['lane', [[1, 0], [2, 0], [3, 1], [0, 2], [0, 4]]], ['warp', []], ['block', []]], outDims: [['dim0', 4], ['dim1', 8]] });
+    expect(() => fromLL(r)).toThrow(LayoutError);
+    const s = llFromEncoding('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>', [4, 8]);
+    const rep = llBankConflicts(r, s, 4);
+    expect(rep.instructions).toBe(1);
+    expect(rep.phases).toBe(1);
+    expect(rep.wavefronts).toBeGreaterThanOrEqual(1);
+  });
+
+  it('the worked conversion: the MMAv2 accumulator into a row-major 16 × 8 tile', () => {
+    const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
+    const s = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    expect(llBankConflicts(r, s, 2)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 2));
+    expect(llBankConflicts(r, s, 4, 1)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 4, 1));
+  });
+
+  it('refuses what the model does not take', () => {
+    const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
+    const s = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    const kind = (f: () => unknown): string => {
+      try {
+        f();
+        return 'ok';
+      } catch (e) {
+        return (e as LayoutError).kind;
+      }
+    };
+    expect(kind(() => llBankConflicts(r, s, 3))).toBe('domain');
+    expect(kind(() => llBankConflicts(r, s, 2, 4))).toBe('domain');
+    const small = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]], ['block', []]], outDims: [['dim0', 8], ['dim1', 8]] });
+    expect(kind(() => llBankConflicts(r, small, 2))).toBe('domain');
+    const notSurj = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [4, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    expect(kind(() => llBankConflicts(r, notSurj, 2))).toBe('domain');
+    const blocks = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', [[0, 0]]]], outDims: [['dim0', 16], ['dim1', 8]] });
+    expect(kind(() => llBankConflicts(r, blocks, 2))).toBe('domain');
+  });
+});

@@ -15,16 +15,16 @@ let tasks = 0;
 
 // tasks run one after the other (the pool may send the next before this one ends)
 let chain: Promise<void> = Promise.resolve();
-port.on('message', (m: { id: number; kind: string; payload: unknown; deadline: number | null }) => {
+port.on('message', (m: { id: number; kind: string; module?: string; payload: unknown; deadline: number | null }) => {
   chain = chain.then(() => handle(m));
 });
 
-async function handle(m: { id: number; kind: string; payload: unknown; deadline: number | null }): Promise<void> {
+async function handle(m: { id: number; kind: string; module?: string; payload: unknown; deadline: number | null }): Promise<void> {
   const post = (msg: WorkerMessage): void => port.postMessage(msg);
   tasks++;
   if (fault && tasks >= Number(fault[1])) process.exit(3);
   try {
-    const h = await handlerFor(m.kind);
+    const h = await handlerFor(m.kind, m.module);
     const result = await h(m.payload as never, { deadline: m.deadline ?? Infinity, progress: (done) => post({ id: m.id, type: 'progress', done }) });
     post({ id: m.id, type: 'done', result });
   } catch (e) {

@@ -20,10 +20,11 @@ import { Worker } from 'node:worker_threads';
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
 import { handlerFor } from './pool-handlers.js';
 
-/** One unit of work: the kind names the handler in pool-worker.ts. */
+/** One unit of work: the kind names the handler (pool-handlers.ts), in `module` (a URL) when the engine does not hold it. */
 export interface PoolTask {
   kind: string;
   payload: unknown;
+  module?: string;
 }
 
 /** The worker's messages to the pool. */
@@ -239,7 +240,7 @@ export class WorkerPool {
         slot.worker.on('message', onMessage);
         slot.worker.on('exit', onExit);
         slot.worker.on('error', onError);
-        slot.worker.postMessage({ id, kind: t.kind, payload: t.payload, deadline: o.deadline ?? null });
+        slot.worker.postMessage({ id, kind: t.kind, module: t.module, payload: t.payload, deadline: o.deadline ?? null });
       };
       let started = false;
       const startWorkers = (): void => {
@@ -271,7 +272,7 @@ export class WorkerPool {
           const tTask = performance.now();
           const t = tasks[index]!;
           try {
-            const h = await handlerFor(t.kind);
+            const h = await handlerFor(t.kind, t.module);
             const r = (await h(t.payload as never, { deadline: o.deadline ?? Infinity, progress: (d) => o.onProgress?.(index, d) })) as R;
             if (failed) return;
             localDone++;

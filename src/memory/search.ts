@@ -17,7 +17,7 @@ import { accessOffsets, checkElementSize, Pool, swizzleInPlace, threadValues, ve
 import { BankScratch, countWavefronts, instructions, WARP, type Instructions } from './banks.js';
 import { sourceLow, targetLow } from '../cute/swizzle.js';
 import { phaseTable, swizzleBits, swizzledWavefronts, swizzleKeepsVectors, type PhaseTable } from './phases.js';
-import { injectiveEntries } from '../verify/cpu.js';
+import { injectiveEntries } from '../algebra/entries.js';
 
 /** One access pattern: a TV layout, the element size, the vector width (default: the widest). */
 export interface AccessPattern {
@@ -57,7 +57,7 @@ export const instructionCount = (tvs: { threads: number; values: number }, v: nu
 
 /**
  * Whether Φ of a candidate with this inner layout is injective on [0, size): Sw(K + ·) is a
- * bijection (docs/semantics.md, swizzles), so the inner layout decides (strides sorted and
+ * bijection (docs/semantics.md §9.1), so the inner layout decides (strides sorted and
  * superincreasing, else a walk of its offsets).
  * @example injectiveInner(parseLayout('(8,64):(0,1)')) // false
  */

@@ -11,6 +11,9 @@ import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } 
 import type { VerifyPart, VerifyPartInput } from './parallel-task.js';
 import { candidateArity, propertyText, runVerify, type Example, type Property, type VerifyRunOptions, type VerifySummary } from './run.js';
 
+/** the module of the verify parts' task handlers, loaded by the pool's threads (the engine does not import verify/) */
+export const VERIFY_TASKS = new URL('./parallel-task.js', import.meta.url).href;
+
 /** The property as the JSON that propertyFromJson reads back, or null for a kind it does not know. */
 export function propertyJson(p: Property): unknown {
   switch (p.kind) {
@@ -65,7 +68,7 @@ export async function runVerifyThreaded(o: ThreadedVerifyOptions): Promise<Verif
   const src = o.source;
   const tasks: PoolTask[] = ranges.map(([a, b]) => {
     const payload: VerifyPartInput = { property: pj, spec: src.slice!(a, b).spec!, maxExamples, all: !isLaw && o.onMatch !== undefined };
-    return { kind: 'verify', payload };
+    return { kind: 'verify', module: VERIFY_TASKS, payload };
   });
   // a candidate of the wrong arity: runVerify's own error, on this thread
   if (src.arity !== candidateArity(o.property)) return runVerify(o);

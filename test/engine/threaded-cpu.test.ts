@@ -12,6 +12,7 @@ import { CpuBackend } from '../../src/engine/cpu.js';
 import { PoolError, WorkerPool, parseThreads, splitRange } from '../../src/engine/pool.js';
 import { ThreadedCpuBackend } from '../../src/engine/threaded-cpu.js';
 import { randomLayout, rng } from './gen.js';
+import { VERIFY_TASKS } from '../../src/verify/parallel.js';
 
 const cpu = new CpuBackend();
 const pools: WorkerPool[] = [];
@@ -100,7 +101,7 @@ describe('WorkerPool', () => {
   it('passes a task’s LayoutError on, and an unknown task as a failure', async () => {
     const pool = new WorkerPool(1);
     pools.push(pool);
-    const err = await pool.runTasks([{ kind: 'verify', payload: { property: 'bogus', spec: { kind: 'list', items: [], arity: 1, describe: '' }, maxExamples: 1, all: false } }]).catch((e: unknown) => e);
+    const err = await pool.runTasks([{ kind: 'verify', module: VERIFY_TASKS, payload: { property: 'bogus', spec: { kind: 'list', items: [], arity: 1, describe: '' }, maxExamples: 1, all: false } }]).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LayoutError);
     expect((err as LayoutError).kind).toBe('bad-request');
     const err2 = await pool.runTasks([{ kind: 'nothing', payload: null }]).catch((e: unknown) => e);

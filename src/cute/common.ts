@@ -1,5 +1,5 @@
 /**
- * Common vectors (SPEC §8.5; CuTe `max_common_vector`, `max_common_layout` of
+ * Common vectors (docs/semantics.md §8.5; CuTe `max_common_vector`, `max_common_layout` of
  * include/cute/layout.hpp), decided by the definition, exactly:
  *   with R = right_inverse(B), N is the largest N ≤ size(R) such that Φ_A(Φ_R(n)) = n for
  *   every n < N (Φ_A is defined below size(A) only: a point Φ_R(n) ≥ size(A) ends the run).
@@ -121,7 +121,7 @@ function phiFlat(s: readonly number[], d: readonly number[], x: number): number 
   return y;
 }
 
-/** The N of SPEC §8.5 for A and R = right_inverse(B). */
+/** The N of docs/semantics.md §8.5 for A and R = right_inverse(B). */
 function commonRun(a: Layout, r: Layout, limit: number): number {
   const { shapes: rs, strides: rd } = flat(r);
   const fast = fastRun(a, rs, rd);
@@ -142,7 +142,7 @@ function commonRun(a: Layout, r: Layout, limit: number): number {
 }
 
 /**
- * CuTe's `max_common_vector(A, B)` (SPEC §8.5): with R = right_inverse(B), the largest
+ * CuTe's `max_common_vector(A, B)` (docs/semantics.md §8.5): with R = right_inverse(B), the largest
  * N ≤ size(R) with Φ_A(Φ_R(n)) = n for every n < N; at least 1. Pre: plain layouts.
  * Errors: `overflow` where deciding would take more than `limit` (EVAL_LIMIT) evaluations.
  * Example: maxCommonVector(parseLayout('(4,8):(1,4)'), parseLayout('(4,8):(1,4)')) is 32.
@@ -152,7 +152,7 @@ export function maxCommonVector(a: Layout, b: Layout, limit = EVAL_LIMIT): numbe
 }
 
 /**
- * CuTe's `max_common_layout(A, B)` (SPEC §8.5): coal(R ∘ N:1) with R = right_inverse(B) and
+ * CuTe's `max_common_layout(A, B)` (docs/semantics.md §8.5): coal(R ∘ N:1) with R = right_inverse(B) and
  * N = max_common_vector(A, B); 1:0 when N = 1. Its points n map to offsets where A and B both
  * take the value n. Errors: those of max_common_vector, and `not-composable` where R∘N:1 has
  * no composite. Example: maxCommonLayout(parseLayout('(4,8):(1,4)'),

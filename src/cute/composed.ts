@@ -13,7 +13,9 @@ import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, targetLow, topBit, type Swizzle } from './swizzle.js';
+import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, swizzleWithin, targetLow, topBit, type Swizzle } from './swizzle.js';
+import { checkDeadline } from '../algebra/deadline.js';
+import { isCompact } from '../algebra/properties.js';
 
 /**
  * A composed layout Sw ∘ K ∘ L (SPEC §9.1; CuTe's ComposedLayout of a Swizzle, an offset and a
@@ -60,8 +62,10 @@ export function phiComposed(c: ComposedLayout, x: number): number {
 export function makeComposed(sw: Swizzle, offset: number, inner: Layout, bounded = true): ComposedLayout {
   if (bounded) {
     const top = K_BOUND(offset, inner);
-    // Sw(y) < 2^max(bitlength(y), top bit of Sw): both must stay within 53 bits
-    if (top > BigInt(MAX_EXACT) || (sw.shift < 0 && targetLow(sw) + sw.bits > 53)) {
+    // Sw(y) < 2^max(bitlength(y), top bit of Sw): both must stay within 53 bits, Sw taken as it
+    // acts on the offsets reached (bits it reads above them are 0: swizzleWithin)
+    const eff = swizzleWithin(sw, top <= 0n ? 0 : top.toString(2).length);
+    if (top > BigInt(MAX_EXACT) || (eff.bits > 0 && eff.shift < 0 && targetLow(eff) + eff.bits > 53)) {
       throw new LayoutError('overflow', `${formatSwizzle(sw)} o ${offset} o ${formatLayout(inner)}: offsets beyond 2^53-1 cannot be represented exactly`);
     }
   }
@@ -214,9 +218,14 @@ export const MAX_COSIZE_ENUMERATION = 1 << 24;
  */
 export function cosizeLayoutFunction(l: LayoutFunction): bigint {
   if (!isComposed(l)) return cosizeBig(l);
-  const sw = l.swizzle;
-  if (sw.bits === 0) return cosizeBig(l.inner) + BigInt(l.offset);
+  const ymax = K_BOUND(l.offset, l.inner);
+  // the swizzle as it acts on the offsets reached (all ≤ ymax): bits it reads above them are 0
+  const sw = swizzleWithin(l.swizzle, ymax === 0n ? 0 : ymax.toString(2).length);
+  if (sw.bits === 0) return ymax + 1n;
   const P = 2n ** BigInt(topBit(sw));
+  // Sw maps every aligned block of P onto itself: when the offsets reached are an interval
+  // [K, ymax] (L compact) that holds the whole block of ymax, the largest value is ymax
+  if ((ymax + 1n) % P === 0n && ymax + 1n - P >= BigInt(l.offset) && compactInner(l.inner)) return ymax + 1n;
   const { shapes, strides } = flat(l.inner);
   const ms: number[] = [];
   const md: number[] = [];
@@ -250,7 +259,8 @@ export function cosizeLayoutFunction(l: LayoutFunction): bigint {
   const bigSum = K_BOUND(l.offset, makeLayoutUnbounded(ms, md)) > BigInt(MAX_EXACT);
   let v = l.offset;
   let vb = BigInt(l.offset);
-  for (;;) {
+  for (let steps = 1; ; steps++) {
+    if ((steps & 0xffff) === 0) checkDeadline('cosize');
     const y = bigSum ? applySwizzleBig(sw, vb) : BigInt(applySwizzle(sw, v));
     if (y > best) best = y;
     let i = 0;
@@ -267,6 +277,15 @@ export function cosizeLayoutFunction(l: LayoutFunction): bigint {
     if (i === ms.length) break;
   }
   return best + high + 1n;
+}
+
+/** whether Φ_L is a bijection onto [0, size(L)) (false where the check cannot be made exactly) */
+function compactInner(inner: Layout): boolean {
+  try {
+    return isCompact(inner);
+  } catch {
+    return false;
+  }
 }
 
 function gcdBig(a: bigint, b: bigint): bigint {

@@ -61,3 +61,23 @@ export const formatSwizzle = (sw: Swizzle): string => `Sw<${sw.bits},${sw.base},
 /** One past the highest bit that Sw reads or writes (0 for B = 0): Sw(y) = y on every bit at
  *  or above it, so Sw(a + c·2^top) = Sw(a) + c·2^top. */
 export const topBit = (sw: Swizzle): number => (sw.bits === 0 ? 0 : Math.max(sourceLow(sw), targetLow(sw)) + sw.bits);
+
+/**
+ * The swizzle that agrees with Sw<B,M,S> on every y < 2^width (docs/semantics.md §9.1: Sw
+ * reads the B bits from sourceLow on): the bits it reads at or above `width` are zero there, so
+ * B shrinks to the bits below `width`, and a swizzle that reads only bits at or above `width` is the
+ * identity there (B = 0). The generated code runs on values below 2^32 (u32) or below the
+ * layout's offset bound (< 2^53, u64): any shift and mask the CPU accepts becomes one that fits.
+ * Example: swizzleWithin({bits: 1, base: 40, shift: 1}, 32) is {bits: 0, base: 40, shift: 1}.
+ */
+export function swizzleWithin(sw: Swizzle, width: number): Swizzle {
+  const room = width - sourceLow(sw);
+  return room >= sw.bits ? sw : { ...sw, bits: Math.max(0, room) };
+}
+
+/** the number of bits of the values below `bound` (bound ≥ 1): the least w with bound ≤ 2^w */
+export function bitsBelow(bound: number): number {
+  let w = 0;
+  while (2 ** w < bound) w++;
+  return w;
+}

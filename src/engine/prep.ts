@@ -11,7 +11,9 @@ import { formatLayout } from '../algebra/notation.js';
 import { LayoutError } from '../algebra/errors.js';
 import { currentDeadline } from '../algebra/deadline.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
-import { applySwizzle, sourceLow, targetLow, type Swizzle } from '../cute/swizzle.js';
+import { applySwizzle, bitsBelow, swizzleWithin, targetLow, type Swizzle } from '../cute/swizzle.js';
+
+export { bitsBelow, swizzleWithin };
 
 export const TWO32 = 2 ** 32;
 export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
@@ -38,26 +40,6 @@ export interface Prepared {
   readonly swizzle?: Swizzle;
   /** K (0 for a plain layout) */
   readonly koff: number;
-}
-
-/**
- * The swizzle that agrees with Sw<B,M,S> on every y < 2^width (docs/semantics.md §9.1: Sw
- * reads the B bits from sourceLow on): the bits it reads at or above `width` are zero there, so
- * B shrinks to the bits below `width`, and a swizzle that reads only bits at or above `width` is the
- * identity there (B = 0). The generated code runs on values below 2^32 (u32) or below the
- * layout's offset bound (< 2^53, u64): any shift and mask the CPU accepts becomes one that fits.
- * Example: swizzleWithin({bits: 1, base: 40, shift: 1}, 32) is {bits: 0, base: 40, shift: 1}.
- */
-export function swizzleWithin(sw: Swizzle, width: number): Swizzle {
-  const room = width - sourceLow(sw);
-  return room >= sw.bits ? sw : { ...sw, bits: Math.max(0, room) };
-}
-
-/** the number of bits of the values below `bound` (bound ≥ 1): the least w with bound ≤ 2^w */
-export function bitsBelow(bound: number): number {
-  let w = 0;
-  while (2 ** w < bound) w++;
-  return w;
 }
 
 /**

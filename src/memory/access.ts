@@ -57,7 +57,10 @@ function fillTable<A extends Float64Array | Int32Array>(l: Layout, out: A): A {
   // the first mode directly (p = 1 would make the copy loop below one element long)
   const s0 = shapes[0] ?? 1;
   const d0 = strides[0] ?? 0;
-  for (let j = 0; j < s0; j++) out[j] = j * d0;
+  for (let j = 0; j < s0; j++) {
+    if ((j & 0xffff) === 0xffff) checkDeadline('the table of a layout');
+    out[j] = j * d0;
+  }
   let p = s0;
   for (let k = 1; k < shapes.length; k++) {
     const s = shapes[k]!;
@@ -126,11 +129,13 @@ export function swizzleInPlace(a: Float64Array, sw: Swizzle, k: number, maxY: nu
     const s = sw.shift;
     if (s >= 0) {
       for (let x = 0; x < n; x++) {
+        if ((x & 0xffff) === 0xffff) checkDeadline('the swizzle');
         const y = a[x]! + k;
         a[x] = y ^ ((y & mask) >>> s);
       }
     } else {
       for (let x = 0; x < n; x++) {
+        if ((x & 0xffff) === 0xffff) checkDeadline('the swizzle');
         const y = a[x]! + k;
         a[x] = y ^ ((y & mask) << -s);
       }
@@ -166,6 +171,7 @@ export function accessOffsets(m: LayoutFunction, tvs: ThreadValues, pools?: { ta
       return swizzledGather(t, index, out, n, k, mask, r, l, threads);
     }
     for (let x = 0; x < index.length; x++) {
+      if ((x & 0xffff) === 0xffff) checkDeadline('the offsets of an access');
       const i = index[x]!;
       if (i >= n) fault(x);
       out[x] = t[i]!;
@@ -204,6 +210,7 @@ function swizzledGather(t: Float64Array, index: Float64Array, out: Float64Array,
   const len = index.length;
   checkDeadline('the offsets of an access');
   for (let x = 0; x < len; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('the offsets of an access');
     const i = index[x]!;
     if (i >= n) beyond(index, threads, n, x);
     const y = t[i]! + k;

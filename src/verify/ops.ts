@@ -46,7 +46,7 @@ export const verifyOp: OpSpec = {
     const at = currentDeadline();
     // ["conflict-free", TV, e(, v)]: the memory system's search (src/memory/verify-op.ts)
     const mem = await import('../memory/verify-op.js');
-    if (mem.isConflictFreeProperty(prop)) return mem.conflictFreeVerify(prop as unknown[], cands, ctx);
+    if (mem.isConflictFreeProperty(prop)) return withDeadline(at - performance.now(), () => mem.conflictFreeVerify(prop as unknown[], cands, ctx));
     const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('./run.js');
     const p = propertyFromJson(prop);
     if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');

@@ -1,12 +1,12 @@
 /**
- * max_common_vector and max_common_layout (SPEC §8.5), against brute force of the definition
+ * max_common_vector and max_common_layout (docs/semantics.md §8.5), against brute force of the definition
  * on random pairs, including pairs whose composite A∘right_inverse(B) does not exist.
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
 import { maxCommonLayout, maxCommonVector, EVAL_LIMIT } from '../../src/cute/common.js';
 import { rightInverse } from '../../src/cute/inverse.js';
-import { LayoutError } from '../../src/algebra/errors.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 import {
   isLayoutFunction,
   nestRandom,
@@ -77,7 +77,7 @@ function bump(t: BL['stride'], rng: () => number): BL['stride'] {
 }
 
 describe('max_common_vector', () => {
-  it('SPEC §8.5 examples', () => {
+  it('docs/semantics.md §8.5 examples', () => {
     expect(ok('max_common_vector', '(4,8):(1,4)', '(4,8):(1,4)')).toBe(32);
     expect(ok('max_common_vector', '(4,8):(1,4)', '(4,8):(8,1)')).toBe(1);
     expect(ok('max_common_vector', '(4,8):(1,4)', '(4,(2,4)):(1,(4,8))')).toBe(32);
@@ -216,7 +216,7 @@ describe('max_common_vector and max_common_layout fast paths on non-injective A 
 });
 
 describe('max_common_layout', () => {
-  it('SPEC §8.5 example', () => {
+  it('docs/semantics.md §8.5 example', () => {
     expect(ok('max_common_layout', '(4,8):(1,4)', '(4,(2,4)):(1,(4,8))')).toBe('32:1');
     expect(ok('max_common_layout', '(4,8):(1,4)', '(4,8):(8,1)')).toBe('1:0');
     expect(ok('max_common_layout', '(8,4):(4,1)', '(8,4):(4,1)')).toBe('(4,8):(8,1)');

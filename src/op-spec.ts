@@ -2,6 +2,7 @@
  * The shape of one entry of the operations table (`ops.ts`). The CLI, `batch` and the page
  * all read the same table, so argument checking, results and printing never drift.
  */
+import type { Json } from './algebra/json.js';
 import type { Backend, BackendChoice } from './engine/backend.js';
 
 /** How an argument arrives (a JSON value in `batch`, a string on the command line). */
@@ -31,7 +32,7 @@ export interface ArgSpec {
 }
 
 /** A JSON value as it goes out in a response. */
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 /**
  * What an op may use besides its arguments: the backend the caller chose, created on first use

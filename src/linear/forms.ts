@@ -9,7 +9,7 @@
  * of the value is `domain`; a JSON argument of the wrong JSON types is `bad-request`.
  */
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
-import type { Json } from '../op-spec.js';
+import type { Json } from '../algebra/json.js';
 import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
 import { isSurjective } from './operations.js';
 import { MAX_DIM_LOG2, makeLinearLayout, type InDim, type LinearLayout, type OutDim } from './value.js';

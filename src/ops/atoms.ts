@@ -45,10 +45,17 @@ export function mmaAtomResult(name: string): Json {
   return r;
 }
 
-/** The `copy_atom` result of an atom in bits, or in values of `bits` bits. */
+const copyResults = new Map<string, Json>();
+
+/** The `copy_atom` result of an atom in bits, or in values of `bits` bits (cached where copyAtom caches). */
 export function copyAtomResult(name: string, bits?: number): Json {
+  const key = `${name}\u0000${bits ?? 1}`;
+  const hit = copyResults.get(key);
+  if (hit) return hit;
   const a = copyAtom(name, bits);
-  return { thrID: show(a.thrID), layoutSrc: show(a.src), layoutDst: show(a.dst), layoutRef: show(a.ref) };
+  const r: Json = Object.freeze({ thrID: show(a.thrID), layoutSrc: show(a.src), layoutDst: show(a.dst), layoutRef: show(a.ref) }) as Json;
+  if (a === copyAtom(name, bits)) copyResults.set(key, r);
+  return r;
 }
 
 /** The CLI's rendering of `atoms`: each list under a heading, in columns. */
@@ -60,12 +67,23 @@ export function formatAtomsList(r: Json): string {
   return parts.join('\n\n');
 }
 
+/** The architecture a name belongs to (`SM80`, …), or `universal` for the architecture-independent ones. */
+const archOf = (name: string): string => /^SM\d+/.exec(name)?.[0] ?? 'universal';
+
+/** A titled list: one group per architecture, the names of a group in columns. */
 function section(title: string, names: readonly string[]): string {
+  if (names.length === 0) return `${title}: none`;
   const width = Math.max(...names.map((n) => n.length)) + 2;
   const perLine = Math.max(1, Math.floor(120 / width));
+  const groups = new Map<string, string[]>();
+  for (const n of names) groups.set(archOf(n), [...(groups.get(archOf(n)) ?? []), n]);
   const lines = [title];
-  for (let i = 0; i < names.length; i += perLine) {
-    lines.push('  ' + names.slice(i, i + perLine).map((n, j, row) => (j === row.length - 1 ? n : n.padEnd(width))).join(''));
+  const archNumber = (a: string): number => (a === 'universal' ? 0 : Number(a.slice(2)));
+  for (const [arch, group] of [...groups].sort(([a], [b]) => archNumber(a) - archNumber(b))) {
+    lines.push(`  ${arch} (${group.length})`);
+    for (let i = 0; i < group.length; i += perLine) {
+      lines.push('    ' + group.slice(i, i + perLine).map((n, j, row) => (j === row.length - 1 ? n : n.padEnd(width))).join(''));
+    }
   }
   return lines.join('\n');
 }

@@ -34,11 +34,23 @@ export function fnB(l: BL): (x: number) => number {
 }
 
 /** Whether some layout with top-level modes (T, V) has the function f(t, v) (each mode by exhaustive search, then additivity). */
-export function isLayoutOnGuide(f: (t: number, v: number) => number, T: number, V: number): boolean {
-  const m0 = layoutsWithFunction(Array.from({ length: T }, (_, t) => f(t, 0)));
-  const m1 = layoutsWithFunction(Array.from({ length: V }, (_, v) => f(0, v)));
-  if (m0.length === 0 || m1.length === 0) return false;
-  for (let v = 0; v < V; v++) for (let t = 0; t < T; t++) if (f(t, v) !== phiB(m0[0]!, t) + phiB(m1[0]!, v)) return false;
+export const isLayoutOnGuide = (f: (t: number, v: number) => number, T: number, V: number): boolean =>
+  isLayoutOnModes((x) => f(x % T, Math.floor(x / T)), [T, V]);
+
+/** Whether some layout with top-level modes of sizes `guide` has the function f (colex index x). */
+export function isLayoutOnModes(f: (x: number) => number, guide: readonly number[]): boolean {
+  const ms: BL[] = [];
+  let base = 1;
+  for (const n of guide) {
+    const found = layoutsWithFunction(Array.from({ length: n }, (_, t) => f(t * base)));
+    if (found.length === 0) return false;
+    ms.push(found[0]!);
+    base *= n;
+  }
+  for (let x = 0; x < base; x++) {
+    const c = colex(x, guide);
+    if (f(x) !== c.reduce((a, ci, i) => a + phiB(ms[i]!, ci), 0)) return false;
+  }
   return true;
 }
 

@@ -33,13 +33,39 @@ function intOpt(v: string | undefined, name: string): number | undefined {
   return Number(v);
 }
 
-/** The per-instruction table (at most 64 rows, then a count of the rest). */
-function table(rows: InstructionRow[]): string {
-  const out = ['warp  instr  phases  wavefronts'];
-  for (const r of rows.slice(0, 64)) {
-    out.push(`${String(r.warp).padStart(4)}  ${String(r.instruction).padStart(5)}  ${String(r.phases).padStart(6)}  ${String(r.wavefronts).padStart(10)}${r.wavefronts > r.phases ? `  (${(r.wavefronts / r.phases).toFixed(1)}×)` : ''}`);
+/** A run of consecutive instructions (in (warp, instruction) order) with the same phases and
+ *  wavefronts: the table prints it as one row. */
+export interface FoldedRow {
+  readonly first: InstructionRow;
+  readonly last: InstructionRow;
+  readonly count: number;
+}
+
+/** Fold consecutive rows with equal phases and wavefronts into runs.
+ *  @example foldRows(rows of 8 equal instructions).length // 1 */
+export function foldRows(rows: readonly InstructionRow[]): FoldedRow[] {
+  const out: FoldedRow[] = [];
+  for (const r of rows) {
+    const prev = out[out.length - 1];
+    if (prev && prev.last.phases === r.phases && prev.last.wavefronts === r.wavefronts) out[out.length - 1] = { first: prev.first, last: r, count: prev.count + 1 };
+    else out.push({ first: r, last: r, count: 1 });
   }
-  if (rows.length > 64) out.push(`… ${rows.length - 64} more instructions`);
+  return out;
+}
+
+/** The per-instruction table, identical consecutive rows folded into one (`warp.instruction`
+ *  first – last, and how many); at most 64 rows, then a count of the rest. */
+function table(rows: InstructionRow[]): string {
+  const at = (r: InstructionRow): string => `${r.warp}.${r.instruction}`;
+  const folded = foldRows(rows);
+  const span = folded.slice(0, 64).map((f) => (f.count === 1 ? at(f.first) : `${at(f.first)} – ${at(f.last)}`));
+  const w = Math.max('instructions (warp.instr)'.length, ...span.map((x) => x.length));
+  const out = [`${'instructions (warp.instr)'.padEnd(w)}  count  phases  wavefronts`];
+  folded.slice(0, 64).forEach((f, i) => {
+    const r = f.first;
+    out.push(`${span[i]!.padEnd(w)}  ${String(f.count).padStart(5)}  ${String(r.phases).padStart(6)}  ${String(r.wavefronts).padStart(10)}${r.wavefronts > r.phases ? `  (${(r.wavefronts / r.phases).toFixed(1)}×)` : ''}`);
+  });
+  if (folded.length > 64) out.push(`… ${folded.length - 64} more rows (${folded.slice(64).reduce((a, f) => a + f.count, 0)} instructions)`);
   return out.join('\n');
 }
 
@@ -71,7 +97,8 @@ export const conflictsCommand: Command = {
           }
         }
       }
-      if (svg !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${table(instructionTable(m, tv, e, v))}\n\n${formatBankReport(map.report)}`) + '\n');
+      // the summary first, then the instructions (identical rows folded)
+      if (svg !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) + '\n');
       return 0;
     } catch (err) {
       return reportError(err, io);

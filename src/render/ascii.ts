@@ -4,8 +4,7 @@
  * picture adds a second grid giving each cell's tile.
  */
 import type { Layout } from '../algebra/layout.js';
-import { formatLayout } from '../algebra/notation.js';
-import { makePicture, type GridShape, type Picture } from './grid.js';
+import { makePicture, pictureName, type GridShape, type Picture } from './grid.js';
 
 /** The boxed grid of cell texts, with row and column indices. */
 function box(grid: GridShape, text: (x: number) => string): string[] {
@@ -37,7 +36,7 @@ function box(grid: GridShape, text: (x: number) => string): string[] {
  * @example asciiPicture(makePicture(parseLayout('2:1'))) // '2:1\n    0   1 \n  +---+---+\n0 | 0 | 1 |\n  +---+---+'
  */
 export function asciiPicture(p: Picture): string {
-  const lines = [formatLayout(p.layout), ...box(p.grid, (x) => String(p.offsets[x]))];
+  const lines = [pictureName(p), ...box(p.grid, (x) => String(p.offsets[x]))];
   const t = p.tiling;
   if (t) {
     lines.push('', `tile.entry (${t.tiles} tile${t.tiles === 1 ? '' : 's'} of ${t.tileSize}):`);

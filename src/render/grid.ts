@@ -7,6 +7,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, flat, modes, size, type Layout } from '../algebra/layout.js';
+import { formatLayout } from '../algebra/notation.js';
 import type { Tiling } from './tiles.js';
 
 /** The arrangement of a layout's indices in a grid. */
@@ -76,7 +77,26 @@ export interface Picture {
   readonly offsets: Float64Array;
   /** the tiles of a ⊘ or ⊗ picture (colour = tile, strength = entry) */
   readonly tiling?: Tiling;
+  /** the text of the layout function pictured when it is not `layout` itself (a composed
+   *  layout Sw<B,M,S> o K o L: its grid is L's, its offsets Sw(K + Φ_L)) */
+  readonly name?: string;
+  /** the field of offset bits a swizzle writes, [low, low + bits): untiled cells are coloured by
+   *  its value (swizzleClass), which is where the swizzle shows */
+  readonly swizzle?: { readonly low: number; readonly bits: number };
 }
+
+/**
+ * The colour class of an offset in a swizzled picture: the value of the bits the swizzle writes,
+ * ⌊v / 2^low⌋ mod 2^bits (docs/semantics.md §9.1: Sw<B,M,S> XORs B source bits into the B
+ * bits from M (S ≥ 0) or M − S (S < 0)).
+ * @example swizzleClass(72, { low: 3, bits: 3 }) // 1
+ */
+export function swizzleClass(v: number, f: { low: number; bits: number }): number {
+  return Math.floor(v / 2 ** f.low) % 2 ** f.bits;
+}
+
+/** The name of the layout function a picture shows. */
+export const pictureName = (p: Picture): string => p.name ?? formatLayout(p.layout);
 
 /** Most cells the ASCII, SVG and TikZ pictures draw (the page draws up to 2^20 on a canvas). */
 export const MAX_SHOW = 1 << 16;

@@ -4,9 +4,8 @@
  * the colour of a cell is its tile and the opacity its entry within the tile (Remark 2.3.8.3).
  * Text only: no DOM, so the CLI writes it to a file and the page could embed it.
  */
-import { formatLayout } from '../algebra/notation.js';
 import { darkBackground, entryOpacity, tileColour } from './colour.js';
-import type { Picture } from './grid.js';
+import { pictureName, swizzleClass, type Picture } from './grid.js';
 
 /** Cell metrics shared with the page: width fits the widest label, height fixed. */
 export interface CellMetrics {
@@ -42,6 +41,11 @@ export function metrics(p: Picture): CellMetrics {
   return { cw, ch, left, top, width: left + p.grid.cols * cw + 2, height: top + p.grid.rows * ch + 2 };
 }
 
+/** The key of a swizzled picture's colours (SVG, TikZ, the page). */
+export function swizzleKey(sw: { low: number; bits: number }): string {
+  return `colour = offset bits [${sw.low}, ${sw.low + sw.bits}), the ${sw.bits} bit${sw.bits === 1 ? '' : 's'} the swizzle writes (⌊offset / ${2 ** sw.low}⌋ mod ${2 ** sw.bits})`;
+}
+
 /** XML text escaping (&, <, >, "). */
 export function xmlEscape(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -53,12 +57,15 @@ export function xmlEscape(s: string): string {
  * x, Φ(x) and the tile. Pre-condition: a Picture from makePicture.
  * @example svgPicture(makePicture(parseLayout('(4,8):(1,4)'))).startsWith('<?xml') // true
  */
-export function svgPicture(p: Picture, caption = `picture of ${formatLayout(p.layout)}`): string {
+export function svgPicture(p: Picture, caption = `picture of ${pictureName(p)}`): string {
   const m = metrics(p);
   const { rows, cols, index } = p.grid;
+  // a swizzled picture (untiled) is coloured by the bits its swizzle writes, with a key below
+  const sw = p.tiling ? undefined : p.swizzle;
+  const key = sw ? 22 : 0;
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${m.width}" height="${m.height}" viewBox="0 0 ${m.width} ${m.height}" role="img" aria-label="${xmlEscape(caption)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${m.width}" height="${m.height + key}" viewBox="0 0 ${m.width} ${m.height + key}" role="img" aria-label="${xmlEscape(caption)}">`,
     `<title>${xmlEscape(caption)}</title>`,
     '<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:14px;fill:#1b1f24}' +
       '.axis{font-size:12px;fill:#6a737d}.bg{fill:#fff;stroke:#8a939c;stroke-width:1}' +
@@ -82,6 +89,14 @@ export function svgPicture(p: Picture, caption = `picture of ${formatLayout(p.la
         fill = ` style="fill:${colour};fill-opacity:${op.toFixed(3)}"`;
         data += ` data-tile="${t.tile}" data-entry="${t.entry}"`;
         tip += `, tile ${t.tile}, entry ${t.entry}`;
+      } else if (sw) {
+        const k = swizzleClass(v, sw);
+        const colour = tileColour(k);
+        const op = 0.55;
+        if (darkBackground(colour, op)) cls += ' on-dark';
+        fill = ` style="fill:${colour};fill-opacity:${op}"`;
+        data += ` data-swizzle="${k}"`;
+        tip += `, offset bits [${sw.low}, ${sw.low + sw.bits}) = ${k}`;
       }
       out.push(
         `<g class="${cls}" ${data} transform="translate(${m.left + c * m.cw},${m.top + r * m.ch})"><title>${tip}</title>` +
@@ -89,6 +104,8 @@ export function svgPicture(p: Picture, caption = `picture of ${formatLayout(p.la
       );
     }
   }
-  out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * m.cw}" height="${rows * m.ch}"/>`, '</svg>', '');
+  out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * m.cw}" height="${rows * m.ch}"/>`);
+  if (sw) out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">${xmlEscape(swizzleKey(sw))}</text>`);
+  out.push('</svg>', '');
   return out.join('\n');
 }

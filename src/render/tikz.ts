@@ -6,9 +6,9 @@
  * colouring); in a tiled picture the colour is the tile and its strength the entry (as on the
  * page and in SVG).
  */
-import { formatLayout } from '../algebra/notation.js';
 import { darkBackground, entryOpacity, tileColour } from './colour.js';
-import type { Picture } from './grid.js';
+import { pictureName, swizzleClass, type Picture } from './grid.js';
+import { swizzleKey } from './svg.js';
 
 /** Grey levels by Φ(x) mod 8, as print_latex shades a layout. */
 const GREYS = ['black!00', 'black!40', 'black!20', 'black!60', 'black!10', 'black!50', 'black!30', 'black!70'];
@@ -50,7 +50,7 @@ export interface TikzOptions {
  */
 export function tikzPicture(p: Picture, opts: TikzOptions = {}): string {
   const { rows, cols, index } = p.grid;
-  const out: string[] = [`% Layout: ${formatLayout(p.layout)}`];
+  const out: string[] = [`% Layout: ${pictureName(p)}`];
   if (!opts.body) out.push(...PREAMBLE);
   out.push('\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]', '');
   const t = p.tiling;
@@ -64,6 +64,15 @@ export function tikzPicture(p: Picture, opts: TikzOptions = {}): string {
     for (const k of [...used].sort((a, b) => a - b)) out.push(`\\definecolor{tile${k}}{HTML}{${tileColour(k).slice(1).toUpperCase()}}`);
     out.push('');
   }
+  // a swizzled picture (untiled): colour = the bits the swizzle writes (as in SVG and the page)
+  const sw = t ? undefined : p.swizzle;
+  if (sw) {
+    out.push(`% ${swizzleKey(sw)}`);
+    const used = new Set<number>();
+    for (let x = 0; x < p.offsets.length; x++) used.add(swizzleClass(p.offsets[x]!, sw));
+    for (const k of [...used].sort((a, b) => a - b)) out.push(`\\definecolor{sw${k}}{HTML}{${tileColour(k).slice(1).toUpperCase()}}`);
+    out.push('');
+  }
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const x = index(r, c);
@@ -75,6 +84,11 @@ export function tikzPicture(p: Picture, opts: TikzOptions = {}): string {
         style = `fill=tile${te.tile}!${Math.round(op * 100)}`;
         if (darkBackground(tileColour(te.tile), op)) style += ',text=white';
       } else if (t) style = 'fill=white';
+      else if (sw) {
+        const k = swizzleClass(v, sw);
+        style = `fill=sw${k}!55`;
+        if (darkBackground(tileColour(k), 0.55)) style += ',text=white';
+      }
       out.push(`\\node[${style}] at (${r},${c}) {${v}};`);
     }
   }

@@ -16,7 +16,7 @@ describe('layoutgpu conflicts', () => {
   it('prints the per-instruction table, the worst phase and the sectors', async () => {
     const r = await cli(['conflicts', '(8,64):(64,1)', TV, '--elem', '2']);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/warp\s+instr\s+phases\s+wavefronts/);
+    expect(r.stdout).toMatch(/instructions \(warp\.instr\)\s+count\s+phases\s+wavefronts/);
     expect(r.stdout).toMatch(/worst phase\s+warp 0, instruction 0, phase 0: 8 wavefronts in bank 0/);
     expect(r.stdout).toMatch(/sectors\s+32 \(least possible 32\)/);
   });

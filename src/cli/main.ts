@@ -17,6 +17,8 @@ import { hardwareGpuNodes } from '../engine/device-node.js';
 import { verifyOps } from '../verify/ops.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
+import { readFileSync } from 'node:fs';
+import { didYouMean } from '../ops/cute-names.js';
 
 /** Commands beyond the ops table: the evaluator's, verification and benchmarks, loaded only
  *  when used (start-up matters to `batch`). They take precedence over an op of the same name
@@ -51,6 +53,43 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
 
 export type { Io };
 
+/** The op subcommands that an evaluator command answers, as that command's argv: `check-compact L`
+ *  prints what `check compact L` prints, `eval-range L lo hi` what `eval L --range lo:hi` does
+ *  (one output per meaning; `batch` keeps the protocol's results). Null: not this op's shape. */
+const VIA_EVALUATOR: Record<string, (pos: string[]) => [string, string[]] | null> = {
+  check_compact: (p) => ['check', ['compact', ...p]],
+  check_complement: (p) => ['check', ['complement', ...p]],
+  check_compose: (p) => ['check', ['compose', ...p]],
+  tile_map: (p) => ['tiles', p],
+  eval_range: (p) => (p.length === 3 ? ['eval', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
+  digest_range: (p) => (p.length === 3 ? ['digest', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
+};
+
+/** The options with a value that the op subcommands and the evaluator commands share. */
+const VALUE_OPTIONS = new Set(['--backend', '--timeout', '--threads']);
+
+/** argv split into positional arguments and options (with their values), in order. */
+function splitArgs(argv: readonly string[]): { pos: string[]; opts: string[] } {
+  const pos: string[] = [];
+  const opts: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith('--')) pos.push(a);
+    else if (VALUE_OPTIONS.has(a) && i + 1 < argv.length) opts.push(a, argv[++i]!);
+    else opts.push(a);
+  }
+  return { pos, opts };
+}
+
+/** The package's version, from its package.json (two levels above src/cli and dist/cli). */
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+  return pkg.version ?? 'unknown';
+}
+
+/** Every command name the CLI takes, for "did you mean". */
+const commandNames = (): string[] => [...ops.map((o) => o.name.replace(/_/g, '-')), ...Object.keys(toolCommands), 'show', 'batch'];
+
 function usageOf(spec: OpSpec): string {
   const args = spec.args
     .map((a) => (a.variadic ? `<${a.name}>...` : a.optional ? `[<${a.name}>]` : `<${a.name}>`))
@@ -80,7 +119,7 @@ function helpText(): string {
     `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
     ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
-    'Every command takes --help.',
+    'Every command takes --help; layoutgpu --version prints the version.',
   ];
   return lines.join('\n') + '\n';
 }
@@ -144,14 +183,27 @@ export async function main(
       await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, threads, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
       return 0;
     }
+    if (cmd === '--version' || cmd === '-V' || cmd === 'version') {
+      io.stdout(`layoutgpu ${version()}\n`);
+      return 0;
+    }
     if (cmd === 'show') return await (await import('./show.js')).showCommand.run(args, io);
-    const ev = toolCommands[cmd];
+    const ev = toolCommands[cmd] ?? toolCommands[cmd.replace(/_/g, '-')];
     if (ev) return await (await ev.load()).run(args, io);
     const spec = opsByName.get(cmd.replace(/-/g, '_'));
-    if (!spec) throw new Usage(`unknown command '${cmd}' (see layoutgpu --help)`);
+    if (!spec) throw new Usage(`unknown command '${cmd}'${didYouMean(cmd, commandNames())} (see layoutgpu --help)`);
     if (takeFlag(args, '--help')) {
       io.stdout(`${usageOf(spec)}\n\n${spec.summary}\n`);
       return 0;
+    }
+    // no arguments where the op needs some: its usage line, exit 2
+    if (args.length === 0 && spec.args.some((a) => !a.optional)) throw new Usage(`usage: ${usageOf(spec)} (${cmd} needs its arguments; see --help)`);
+    const via = VIA_EVALUATOR[spec.name];
+    if (via) {
+      const { pos, opts } = splitArgs(args);
+      const to = via(pos);
+      if (to === null) throw new Usage(`usage: ${usageOf(spec)}`);
+      return await (await toolCommands[to[0]]!.load()).run([...to[1], ...opts], io);
     }
     const json = takeFlag(args, '--json');
     const backendChoice = backendOption(args);

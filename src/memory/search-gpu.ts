@@ -9,8 +9,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
 import { conflictsSource } from './conflicts-wgsl.js';
-import { topBit, type Swizzle } from '../cute/swizzle.js';
-import { bitsBelow, swizzleWithin } from '../engine/prep.js';
+import { bitsBelow, swizzleWithin, topBit, type Swizzle } from '../cute/swizzle.js';
 import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
 import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, searchCpu, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
 import { BankScratch } from './banks.js';

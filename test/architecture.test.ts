@@ -1,0 +1,174 @@
+/**
+ * The architecture, held by a test (docs/architecture.md): every import in src/ (static, type-only, re-exports and
+ * `import()`) runs down the floors, never up or sideways; no two files import each other, directly or round a cycle;
+ * and only the Node-only corners import `node:` modules.
+ *
+ * Floors, top to bottom (a room may skip floors downwards, never import a room on its own floor or above):
+ *   cli/, web/                      the command line and the page
+ *   ops/ and the entry points       the operation table and the protocol surface (src/index.ts, node.ts, browser.ts)
+ *   verify/, bench/, render/        bulk verification, benchmarks, pictures
+ *   engine/, atoms/, linear/        the evaluator and its backends; hardware atoms; Triton's linear layouts
+ *   memory/                         the memory model: accesses, banks, sectors, the swizzle search
+ *   cute/                           CuTe's vocabulary over the algebra
+ *   algebra/                        the exact layout algebra
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SRC = join(ROOT, 'src');
+
+const FLOORS: readonly (readonly string[])[] = [
+  ['cli', 'web'],
+  ['ops'],
+  ['verify', 'bench', 'render'],
+  ['engine', 'atoms', 'linear'],
+  ['memory'],
+  ['cute'],
+  ['algebra'],
+];
+/** the entry points, on the table's floor */
+const ENTRY_POINTS = new Set(['src/index.ts', 'src/node.ts', 'src/browser.ts']);
+/** where `node:` may be imported: the CLI, the engine's Node corner and the benchmarks' environment */
+const NODE_ONLY = [/^src\/cli\//, /^src\/engine\/(device-node|gpu-nodes|pool[\w-]*|threaded-[\w-]+)\.m?ts$/, /^src\/engine\/pool-boot\.mjs$/, /^src\/bench\/node-env\.ts$/];
+
+const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, FLOORS.length - i] as const)));
+
+/** the room of a file under src/: its folder, or `ops` for the table and the entry points at the top of src/ */
+function roomOf(file: string): string | null {
+  if (ENTRY_POINTS.has(file) || file === 'src/ops.ts' || file === 'src/op-spec.ts') return 'ops';
+  const m = /^src\/([^/]+)\//.exec(file);
+  return m && floorOf.has(m[1]!) ? m[1]! : null;
+}
+
+/** Every module specifier a source text names: static and type-only imports, re-exports, `import()` with a literal. */
+function importsOf(text: string): string[] {
+  return ts.preProcessFile(text, true, true).importedFiles.map((f) => f.fileName);
+}
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((e) => {
+    const p = join(dir, e);
+    if (statSync(p).isDirectory()) return sources(p);
+    return /\.(ts|mts|mjs)$/.test(e) && !e.endsWith('.d.ts') ? [relative(ROOT, p).split(sep).join('/')] : [];
+  });
+}
+
+const FILES = sources(SRC);
+const KNOWN = new Set(FILES);
+
+/** a relative specifier as the file it names (`./x.js` is x.ts in the sources) */
+function target(from: string, spec: string): string {
+  const p = relative(ROOT, resolve(ROOT, dirname(from), spec)).split(sep).join('/');
+  if (KNOWN.has(p)) return p;
+  const ts = p.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
+  return KNOWN.has(ts) ? ts : p;
+}
+
+interface Edge {
+  readonly from: string;
+  readonly spec: string;
+  readonly to: string | null;
+}
+const EDGES: readonly Edge[] = FILES.flatMap((from) =>
+  importsOf(readFileSync(join(ROOT, from), 'utf8')).map((spec) => ({ from, spec, to: spec.startsWith('.') ? target(from, spec) : null })),
+);
+
+/** the cycles of a graph (its strongly connected components of more than one file, or a file importing itself) */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const on = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string): void => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    on.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!graph.has(w)) continue;
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (on.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const c: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        on.delete(w);
+        c.push(w);
+      } while (w !== v);
+      if (c.length > 1 || (graph.get(v) ?? []).includes(v)) out.push(c.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return out;
+}
+
+describe('the import reader', () => {
+  it('sees static, type-only, re-exported and dynamic imports', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b/b.js';",
+      "export { c } from './c.js';",
+      "export * from './d.js';",
+      "const e = await import('./e.js');",
+      "import 'node:fs';",
+      '// import { f } from "./f.js" in a comment is no import',
+    ].join('\n');
+    expect(importsOf(text).sort()).toEqual(['../b/b.js', './a.js', './c.js', './d.js', './e.js', 'node:fs']);
+  });
+  it('finds a cycle round three files and a file importing itself, and none in a chain', () => {
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
+    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+  });
+  it('reads the whole of src/', () => {
+    expect(FILES.length).toBeGreaterThan(100);
+    expect(EDGES.filter((e) => e.spec.startsWith('.')).length).toBeGreaterThan(300);
+  });
+});
+
+describe('the architecture of src/', () => {
+  it('every file lies in a room of a floor', () => {
+    expect(FILES.filter((f) => roomOf(f) === null)).toEqual([]);
+  });
+
+  it('every relative import names a file that exists', () => {
+    expect(EDGES.filter((e) => e.to !== null && !KNOWN.has(e.to)).map((e) => `${e.from} → ${e.spec}`)).toEqual([]);
+  });
+
+  it('every import between rooms runs down the floors (never up, never sideways)', () => {
+    const wrong = EDGES.flatMap((e) => {
+      if (e.to === null || !KNOWN.has(e.to)) return [];
+      const a = roomOf(e.from);
+      const b = roomOf(e.to);
+      if (a === null || b === null || a === b) return [];
+      return floorOf.get(b)! < floorOf.get(a)! ? [] : [`${e.from} (${a}/) → ${e.to} (${b}/)`];
+    });
+    expect(wrong).toEqual([]);
+  });
+
+  it('nothing below the table imports it', () => {
+    const top = floorOf.get('ops')!;
+    const table = EDGES.filter((e) => e.to !== null && roomOf(e.to) === 'ops' && floorOf.get(roomOf(e.from) ?? 'ops')! < top);
+    expect(table.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it('no import cycle between files', () => {
+    const graph = new Map(FILES.map((f) => [f, EDGES.filter((e) => e.from === f && e.to !== null).map((e) => e.to!)] as const));
+    expect(cycles(graph)).toEqual([]);
+  });
+
+  it('node: modules only in the Node-only corners (cli/, the engine’s device, pool and threads, bench/node-env.ts)', () => {
+    const outside = EDGES.filter((e) => e.spec.startsWith('node:') && !NODE_ONLY.some((re) => re.test(e.from)));
+    expect(outside.map((e) => `${e.from} → ${e.spec}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,214 @@
+/**
+ * Pictures of thread-value layouts (docs/atoms.md, "Pictures"), as CuTe's `print_latex(tiled_mma)`
+ * and `print_latex(tiled_copy)` draw them: a tiled MMA as its A (M×K), B (shown K×N, as CuTe does)
+ * and C (M×N) tiles, B above C and A to its left; a tiled copy as its source and destination tiles
+ * side by side. Each cell is labelled `T<t> V<v>` with the (thread, value) that holds it (the lowest
+ * thread, then value, when several do) and coloured by thread, with a palette of eight in which
+ * neighbouring threads differ (t mod 8). ASCII, SVG and TikZ (a standalone document for pdflatex).
+ */
+import { phiTable } from '../memory/access.js';
+import { mode, size, type Layout } from '../algebra/layout.js';
+import { darkBackground } from './colour.js';
+import { xmlEscape } from './svg.js';
+import type { TiledMma } from '../atoms/tiled-mma.js';
+import type { TiledCopy } from '../atoms/tiled-copy.js';
+
+/** print_latex's eight thread colours (neighbouring threads differ). */
+const THREAD_COLOURS = ['#afafff', '#afffaf', '#ffafaf', '#ffffaf', '#afffff', '#ffafff', '#d7d7d7', '#ffd7af'];
+
+/** The colour (#rrggbb) of thread t: t mod 8 in print_latex's palette. */
+export const threadColour = (t: number): string => THREAD_COLOURS[t % THREAD_COLOURS.length]!;
+
+/** One tile of a TV picture: rows × cols cells, each the (thread, value) holding it or -1. */
+export interface TvPanel {
+  readonly title: string;
+  readonly rows: number;
+  readonly cols: number;
+  /** thread at cell (r, c) = thread[r + rows·c] (−1: no thread holds it) */
+  readonly thread: Int32Array;
+  readonly value: Int32Array;
+  /** how many (t, v) hold the cell */
+  readonly holders: Int32Array;
+}
+
+/** A picture: panels placed on a grid of panel slots (column, row), as print_latex arranges them. */
+export interface TvPicture {
+  readonly title: string;
+  readonly panels: readonly { readonly panel: TvPanel; readonly slot: readonly [number, number] }[];
+}
+
+/**
+ * The panel of TV layout `tv` ((t, v) → index) over a rows × cols tile; the tile index of cell
+ * (r, c) is r·rs + c·cs (column-major: rs = 1, cs = rows; B shown K×N: rs = N, cs = 1).
+ */
+export function tvPanel(title: string, tv: Layout, rows: number, cols: number, rs = 1, cs = rows): TvPanel {
+  const T = size(mode(tv, 1));
+  const tab = phiTable(tv);
+  const n = rows * cols;
+  const thread = new Int32Array(n).fill(-1);
+  const value = new Int32Array(n).fill(-1);
+  const holders = new Int32Array(n);
+  // the index of cell (r, c) is r·rs + c·cs: invert it once
+  const cell = new Int32Array(n);
+  for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) cell[r * rs + c * cs] = r + rows * c;
+  for (let x = 0; x < tab.length; x++) {
+    const i = tab[x]!;
+    if (i >= n) continue;
+    const at = cell[i]!;
+    const t = x % T;
+    const v = (x - t) / T;
+    holders[at]!++;
+    if (thread[at] === -1 || t < thread[at]! || (t === thread[at] && v < value[at]!)) {
+      thread[at] = t;
+      value[at] = v;
+    }
+  }
+  return { title, rows, cols, thread, value, holders };
+}
+
+/** A tiled MMA as print_latex(tiled_mma) draws it: B (K×N) above C (M×N), A (M×K) to the left of C. */
+export function mmaPicture(m: TiledMma, title = `${m.atom.name}`): TvPicture {
+  const [tM, tN, tK] = m.tileShape;
+  return {
+    title,
+    panels: [
+      { panel: tvPanel(`A (M×K = ${tM}×${tK})`, m.layoutA_TV, tM, tK), slot: [0, 1] },
+      { panel: tvPanel(`B (shown K×N = ${tK}×${tN})`, m.layoutB_TV, tK, tN, tN, 1), slot: [1, 0] },
+      { panel: tvPanel(`C (M×N = ${tM}×${tN})`, m.layoutC_TV, tM, tN), slot: [1, 1] },
+    ],
+  };
+}
+
+/** The rows and columns of a tiler: the first mode down, the rest across. */
+function tileGrid(tiler: readonly number[]): [number, number] {
+  const rows = tiler[0] ?? 1;
+  return [rows, tiler.slice(1).reduce((a, b) => a * b, 1)];
+}
+
+/** A tiled copy as print_latex(tiled_copy) draws it: the source and destination tiles side by side. */
+export function copyPicture(c: TiledCopy, title = `${c.atom.name} (${c.atom.bits}-bit values)`): TvPicture {
+  const [rows, cols] = tileGrid(c.tiler);
+  return {
+    title,
+    panels: [
+      { panel: tvPanel(`source (${rows}×${cols})`, c.layoutS_TV, rows, cols), slot: [0, 0] },
+      { panel: tvPanel(`destination (${rows}×${cols})`, c.layoutD_TV, rows, cols), slot: [1, 0] },
+    ],
+  };
+}
+
+const label = (p: TvPanel, i: number): string => (p.thread[i]! < 0 ? '' : `T${p.thread[i]}V${p.value[i]}`);
+
+/** The picture as text: each panel a grid of `T<t>V<v>` cells with row and column indices. */
+export function tvAscii(pic: TvPicture): string {
+  const out = [pic.title];
+  for (const { panel: p } of pic.panels) {
+    let w = 2;
+    for (let i = 0; i < p.thread.length; i++) w = Math.max(w, label(p, i).length);
+    w = Math.max(w, String(p.cols - 1).length);
+    const rw = String(p.rows - 1).length;
+    out.push('', p.title, `${' '.repeat(rw)} ${Array.from({ length: p.cols }, (_, c) => String(c).padStart(w)).join(' ')}`);
+    for (let r = 0; r < p.rows; r++) {
+      const cells = Array.from({ length: p.cols }, (_, c) => label(p, r + p.rows * c).padStart(w));
+      out.push(`${String(r).padStart(rw)} ${cells.join(' ')}`);
+    }
+  }
+  return out.join('\n') + '\n';
+}
+
+const CW = 44;
+const CH = 30;
+const GAP = 40;
+
+/** Where each panel goes (px): slot columns and rows sized by their widest and tallest panel. */
+function placement(pic: TvPicture): { x: number[]; y: number[]; width: number; height: number } {
+  const colW = new Map<number, number>();
+  const rowH = new Map<number, number>();
+  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+    colW.set(sc, Math.max(colW.get(sc) ?? 0, p.cols * CW + GAP));
+    rowH.set(sr, Math.max(rowH.get(sr) ?? 0, p.rows * CH + GAP));
+  }
+  const offs = (m: Map<number, number>, k: number): number => [...m.entries()].filter(([j]) => j < k).reduce((a, [, v]) => a + v, 0);
+  const x = pic.panels.map(({ slot: [sc] }) => 30 + offs(colW, sc));
+  const y = pic.panels.map(({ slot: [, sr] }) => 40 + offs(rowH, sr));
+  const width = 30 + [...colW.values()].reduce((a, b) => a + b, 0);
+  const height = 40 + [...rowH.values()].reduce((a, b) => a + b, 0);
+  return { x, y, width, height };
+}
+
+/** The picture as a standalone SVG document: one `<g class="tv-cell">` per cell with `data-thread`,
+ *  `data-value`, `data-row`, `data-col` and a `<title>` (thread, value, coordinate, index). */
+export function tvSvg(pic: TvPicture): string {
+  const { x, y, width, height } = placement(pic);
+  const out = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="monospace" font-size="10">`,
+    `<title>${xmlEscape(pic.title)}</title>`,
+    `<text x="10" y="20" font-size="14">${xmlEscape(pic.title)}</text>`,
+  ];
+  pic.panels.forEach(({ panel: p }, k) => {
+    const x0 = x[k]!;
+    const y0 = y[k]!;
+    out.push(`<g class="tv-panel" transform="translate(${x0},${y0})">`, `<text x="0" y="-8" font-size="12">${xmlEscape(p.title)}</text>`);
+    for (let c = 0; c < p.cols; c++) {
+      for (let r = 0; r < p.rows; r++) {
+        const i = r + p.rows * c;
+        const t = p.thread[i]!;
+        const fill = t < 0 ? '#ffffff' : threadColour(t);
+        const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${p.value[i]}, coordinate (${r}, ${c}), index ${i}${p.holders[i]! > 1 ? ` (held by ${p.holders[i]} (t, v))` : ''}`;
+        out.push(
+          `<g class="tv-cell" data-thread="${t}" data-value="${p.value[i]}" data-row="${r}" data-col="${c}" transform="translate(${c * CW},${r * CH})"><title>${tip}</title>` +
+            `<rect width="${CW}" height="${CH}" fill="${fill}" stroke="#000" stroke-width="0.5"/>` +
+            (t < 0 ? '' : `<text x="${CW / 2}" y="12" text-anchor="middle">T${t}</text><text x="${CW / 2}" y="24" text-anchor="middle">V${p.value[i]}</text>`) +
+            '</g>',
+        );
+      }
+    }
+    out.push('</g>');
+  });
+  out.push('</svg>');
+  return out.join('\n') + '\n';
+}
+
+/** The picture as TikZ: a standalone LaTeX document (base classes and TikZ only), or with
+ *  `body` only the tikzpicture; print_latex's style (1 cm cells, x down the rows). */
+export function tvTikz(pic: TvPicture, opts: { body?: boolean } = {}): string {
+  const out: string[] = [`% ${pic.title.replace(/[%\\]/g, ' ')}`];
+  if (!opts.body) out.push('\\documentclass{article}', '\\usepackage{tikz}', '\\newsavebox{\\tvpicture}', '', '\\begin{document}', '\\begin{lrbox}{\\tvpicture}');
+  out.push('\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt, align=center, font=\\tiny}]');
+  THREAD_COLOURS.forEach((c, k) => out.push(`\\definecolor{thr${k}}{HTML}{${c.slice(1).toUpperCase()}}`));
+  // panel origins in cells: slot columns and rows sized by their widest and tallest panel
+  const colW = new Map<number, number>();
+  const rowH = new Map<number, number>();
+  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+    colW.set(sc, Math.max(colW.get(sc) ?? 0, p.cols + 2));
+    rowH.set(sr, Math.max(rowH.get(sr) ?? 0, p.rows + 2));
+  }
+  const offs = (m: Map<number, number>, k: number): number => [...m.entries()].filter(([j]) => j < k).reduce((a, [, v]) => a + v, 0);
+  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+    const r0 = offs(rowH, sr);
+    const c0 = offs(colW, sc);
+    out.push('', `% ${p.title}`, `\\node[anchor=south west,minimum size=0pt,font=\\small] at (${r0 - 0.5},${c0 - 0.5}) {${p.title.replace(/×/g, '$\\times$')}};`);
+    for (let c = 0; c < p.cols; c++) {
+      for (let r = 0; r < p.rows; r++) {
+        const i = r + p.rows * c;
+        const t = p.thread[i]!;
+        const style = t < 0 ? 'fill=white' : `fill=thr${t % THREAD_COLOURS.length}${darkBackground(threadColour(t), 1) ? ',text=white' : ''}`;
+        out.push(`\\node[${style},draw] at (${r0 + r},${c0 + c}) {${t < 0 ? '' : `T${t}\\\\V${p.value[i]}`}};`);
+      }
+    }
+  }
+  out.push('\\end{tikzpicture}');
+  if (!opts.body) {
+    out.push(
+      '\\end{lrbox}',
+      '\\ifdefined\\pdfpagewidth\\else\\let\\pdfpagewidth\\pagewidth\\let\\pdfpageheight\\pageheight\\fi',
+      '\\pdfpagewidth=\\wd\\tvpicture',
+      '\\pdfpageheight=\\dimexpr\\ht\\tvpicture+\\dp\\tvpicture\\relax',
+      '\\hoffset=-1in \\voffset=-1in',
+      '\\shipout\\hbox{\\usebox{\\tvpicture}}',
+      '\\end{document}',
+    );
+  }
+  return out.join('\n') + '\n';
+}

@@ -65,7 +65,7 @@ const layoutArg = (text: string, stdin: () => string): string => (text === '-' ?
 /** `{"register": 3}` or `register=3,lane=5` → an object (values left for the op to check). */
 function inputsArg(text: string): unknown {
   if (text.trim().startsWith('{')) return text;
-  const out: Record<string, unknown> = {};
+  const out: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
   for (const part of text.split(',').filter((p) => p.trim() !== '')) {
     const m = /^\s*([^=\s]+)\s*=\s*(-?\d+)\s*$/.exec(part);
     if (!m) throw new Usage(`ll apply: inputs must be {"dim": value, …} or dim=value,…; got '${part.trim()}'`);

@@ -25,6 +25,12 @@ export type AttrValue = number | boolean | readonly AttrValue[] | Attr;
 
 export const isAttr = (v: unknown): v is Attr => typeof v === 'object' && v !== null && (v as Attr).kind === 'attr';
 
+/** The match of a sticky regex at `pos` (no copy of the rest of the text: linear on long input). */
+export function stickyAt(re: RegExp, text: string, pos: number): RegExpExecArray | null {
+  re.lastIndex = pos;
+  return re.exec(text);
+}
+
 /** A small cursor over the text: `what` names the form in messages. */
 class Reader {
   pos = 0;
@@ -60,14 +66,14 @@ class Reader {
   }
   ident(): string {
     this.skip();
-    const m = /^[A-Za-z_][A-Za-z0-9_$.]*/.exec(this.text.slice(this.pos));
+    const m = stickyAt(/[A-Za-z_][A-Za-z0-9_$.]*/y, this.text, this.pos);
     if (!m) this.fail('a name');
     this.pos += m[0].length;
     return m[0];
   }
   int(): number {
     this.skip();
-    const m = /^-?[0-9]+/.exec(this.text.slice(this.pos));
+    const m = stickyAt(/-?[0-9]+/y, this.text, this.pos);
     if (!m) this.fail('an integer');
     this.pos += m[0].length;
     return Number(m[0]);
@@ -78,26 +84,30 @@ class Reader {
   }
 }
 
-function readValue(r: Reader): AttrValue {
+/** Deeper nesting than any Triton attribute has (lists of lists, a few parents) is refused. */
+const MAX_DEPTH = 32;
+
+function readValue(r: Reader, depth: number): AttrValue {
+  if (depth > MAX_DEPTH) r.fail(`at most ${MAX_DEPTH} nested lists or attributes`);
   const c = r.peek();
   if (c === '[') {
     r.expect('[');
     const items: AttrValue[] = [];
     if (r.eat(']')) return items;
     for (;;) {
-      items.push(readValue(r));
+      items.push(readValue(r, depth + 1));
       if (r.eat(']')) return items;
       if (!r.eat(',')) r.fail("',' or ']'");
     }
   }
-  if (c === '#') return readAttr(r);
+  if (c === '#') return readAttr(r, depth + 1);
   if (c === '-' || (c >= '0' && c <= '9')) return r.int();
   if (r.eat('true')) return true;
   if (r.eat('false')) return false;
   return r.fail('a value (an integer, true, false, a list or an attribute)');
 }
 
-function readEntries(r: Reader, into: Map<string, AttrValue>, close: string): void {
+function readEntries(r: Reader, into: Map<string, AttrValue>, close: string, depth: number): void {
   if (r.eat(close)) return;
   for (;;) {
     const at = r.pos;
@@ -108,13 +118,13 @@ function readEntries(r: Reader, into: Map<string, AttrValue>, close: string): vo
       throw new LayoutError('parse', `${r.what}: key '${key}' appears twice (offset ${r.pos})`);
     }
     r.expect('=');
-    into.set(key, readValue(r));
+    into.set(key, readValue(r, depth));
     if (r.eat(close)) return;
     if (!r.eat(',')) r.fail(`',' or '${close}'`);
   }
 }
 
-function readAttr(r: Reader): Attr {
+function readAttr(r: Reader, depth: number): Attr {
   r.skip();
   const offset = r.pos;
   r.expect('#');
@@ -127,9 +137,9 @@ function readAttr(r: Reader): Attr {
   r.expect('<');
   const params = new Map<string, AttrValue>();
   r.expect('{');
-  readEntries(r, params, '}');
+  readEntries(r, params, '}', depth);
   const extra = new Map<string, AttrValue>();
-  if (r.eat(',')) readEntries(r, extra, '>');
+  if (r.eat(',')) readEntries(r, extra, '>', depth);
   else r.expect('>');
   return { kind: 'attr', dialect: full.slice(0, dot), name: full.slice(dot + 1), params, extra, offset };
 }
@@ -143,7 +153,7 @@ export function parseAttr(text: string, what = 'MLIR attribute'): Attr {
   const r = new Reader(text, what);
   const alias = /^\s*#[A-Za-z_][A-Za-z0-9_$.]*\s*=/.exec(text);
   if (alias && !alias[0].includes('.')) r.pos = alias[0].length;
-  const a = readAttr(r);
+  const a = readAttr(r, 0);
   if (!r.atEnd()) r.fail('end of input');
   return a;
 }

@@ -10,7 +10,7 @@
  */
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
 import type { Json } from '../algebra/json.js';
-import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
+import { isAttr, parseAttr, stickyAt, type Attr, type AttrValue } from './attr.js';
 import { isSurjective } from './operations.js';
 import { MAX_DIM_LOG2, makeLinearLayout, type InDim, type LinearLayout, type OutDim } from './value.js';
 
@@ -102,7 +102,7 @@ function fromTritonPrint(text: string): LinearLayout {
   const got = (): string => {
     skip();
     if (pos >= text.length) return 'end of input';
-    const m = /^[^\s]+/.exec(text.slice(pos))!;
+    const m = stickyAt(/[^\s]+/y, text, pos)!;
     return `'${m[0].slice(0, 24)}'`;
   };
   const fail = (expected: string): never => {
@@ -121,14 +121,14 @@ function fromTritonPrint(text: string): LinearLayout {
   };
   const name = (): string => {
     skip();
-    const m = /^[^\s=(),[\]]+/.exec(text.slice(pos));
+    const m = stickyAt(/[^\s=(),[\]]+/y, text, pos);
     if (!m) return fail('a dim name');
     pos += m[0].length;
     return m[0];
   };
   const int = (): number => {
     skip();
-    const m = /^-?[0-9]+/.exec(text.slice(pos));
+    const m = stickyAt(/-?[0-9]+/y, text, pos);
     if (!m) return fail('an integer');
     pos += m[0].length;
     return Number(m[0]);
@@ -239,25 +239,26 @@ function fromGluon(text: string): LinearLayout {
     }
     return false;
   };
-  const value = (): PyValue => {
+  const value = (depth = 0): PyValue => {
+    if (depth > 8) fail('at most 8 nested lists');
     if (eat('[')) {
       const items: PyValue[] = [];
       if (eat(']')) return items;
       for (;;) {
-        items.push(value());
+        items.push(value(depth + 1));
         if (eat(']')) return items;
         if (!eat(',')) fail("',' or ']'");
         if (eat(']')) return items;
       }
     }
     skip();
-    const m = /^-?[0-9]+/.exec(text.slice(pos));
+    const m = stickyAt(/-?[0-9]+/y, text, pos);
     if (!m) return fail('an integer or a list');
     pos += m[0].length;
     return Number(m[0]);
   };
   skip();
-  const head = /^(DistributedLinearLayout|SharedLinearLayout)/.exec(text.slice(pos));
+  const head = stickyAt(/DistributedLinearLayout|SharedLinearLayout/y, text, pos);
   if (!head) return fail("'DistributedLinearLayout(' or 'SharedLinearLayout('");
   pos += head[0].length;
   const shared = head[0] === 'SharedLinearLayout';
@@ -270,7 +271,7 @@ function fromGluon(text: string): LinearLayout {
     for (;;) {
       skip();
       const at = pos;
-      const m = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(pos));
+      const m = stickyAt(/[A-Za-z_][A-Za-z0-9_]*/y, text, pos);
       if (!m) fail('a keyword argument');
       const key = m![0];
       if (!allowed.includes(key)) throw new LayoutError('parse', `${what}: unexpected keyword argument '${key}' at offset ${at} (expected one of ${allowed.join(', ')})`);

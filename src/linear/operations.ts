@@ -82,7 +82,8 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
       }
     }
   }
-  const res: Record<string, number> = {};
+  // no prototype: a dim may be named __proto__
+  const res: Record<string, number> = Object.create(null) as Record<string, number>;
   l.outDims.forEach((o, j) => {
     res[o.name] = out[j]!;
   });
@@ -247,7 +248,7 @@ export function invert(l: LinearLayout): LinearLayout {
  */
 export function freeVariableMasks(l: LinearLayout): Record<string, number> {
   const e = echelonOf(l);
-  const res: Record<string, number> = {};
+  const res: Record<string, number> = Object.create(null) as Record<string, number>;
   let c = 0;
   for (const d of l.inDims) {
     let mask = 0;

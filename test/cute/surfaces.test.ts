@@ -203,3 +203,33 @@ describe('make_layout order and by-mode messages', () => {
     expect(k.message).toMatch(/tiler <2:1,2:1,2:1> has 3 modes but the layout \(8,6\):\(1,8\) has rank 2/);
   });
 });
+
+describe('the library: one parser of plain and composed layouts, the memory system, from both entry points', () => {
+  it('exports parseLayoutFunction, formatLayoutFunction, bankConflicts and the swizzle search from layoutgpu and layoutgpu/browser', async () => {
+    const browser = await import('../../src/browser.js');
+    const node = await import('../../src/node.js');
+    const composed = await import('../../src/cute/composed.js');
+    const banks = await import('../../src/memory/banks.js');
+    const search = await import('../../src/memory/search.js');
+    for (const entry of [browser, node]) {
+      expect(entry.parseLayoutFunction).toBe(composed.parseLayoutFunction);
+      expect(entry.formatLayoutFunction).toBe(composed.formatLayoutFunction);
+      expect(entry.bankConflicts).toBe(banks.bankConflicts);
+      expect([entry.swizzleCandidates, entry.searchCpu, entry.rankResults, entry.targetVectors]).toEqual([
+        search.swizzleCandidates,
+        search.searchCpu,
+        search.rankResults,
+        search.targetVectors,
+      ]);
+    }
+    // one word per thread (e = 4, v = 1): wavefronts = the most distinct words in one bank (word w in bank w mod 32)
+    for (const stride of [1, 2, 3, 8, 32, 33]) {
+      const m = browser.parseLayoutFunction(`Sw<1,0,5> o 1024:${stride}`);
+      const words = Array.from({ length: 32 }, (_, t) => swizzleB(1, 0, 5, t * stride));
+      const perBank = new Map<number, Set<number>>();
+      for (const w of words) perBank.set(w % 32, (perBank.get(w % 32) ?? new Set()).add(w));
+      const want = Math.max(...[...perBank.values()].map((s) => s.size));
+      expect(browser.bankConflicts(m, browser.parseLayout('(32,1):(1,0)'), 4, 1).wavefronts, `stride ${stride}`).toBe(want);
+    }
+  });
+});

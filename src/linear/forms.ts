@@ -428,8 +428,9 @@ export { isAttr, parseAttr };
 
 /** The canonical JSON object of every result: `{"bases": [[in-dim, bases], …], "outDims": [[out-dim, size], …]}`. */
 export function toCanonicalJson(l: LinearLayout): Json {
+  // the bases arrays are shared, not copied: a layout is immutable, and so is this view of it
   return {
-    bases: l.inDims.map((d) => [d.name, d.bases.map((b) => [...b])]),
+    bases: l.inDims.map((d) => [d.name, d.bases as Json]),
     outDims: l.outDims.map((o) => [o.name, o.size]),
   };
 }

@@ -6,7 +6,7 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { looksComposed, parseLayoutFunction } from '../cute/composed.js';
+import { looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
 import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
@@ -437,10 +437,24 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
+  } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
+    // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
+    hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
+    hover.textContent = hover.dataset['idle'];
+    fill(pic, drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }));
   } else {
-    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? (looksComposed(st.layout) ? 'no picture: a composed layout' : 'no picture: the layout is larger than 2^53 − 1 cells') : 'type a layout to see its picture';
+    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
     fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
+  }
+}
+
+/** the composed layout a text holds, or null (not one, or one the picture cannot draw) */
+function composedOrNull(text: string): LayoutFunction | null {
+  try {
+    return parseLayoutFunction(text, 'L');
+  } catch {
+    return null;
   }
 }
 
@@ -651,6 +665,7 @@ function start(): void {
       update();
     },
   });
+  void import('./atoms-panel.js').then((m) => m.mountAtomsPanel(byId('atoms-card'))); // the atoms panel (src/web/atoms-panel.ts)
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

@@ -80,15 +80,29 @@ export function defaultThreads(): number {
 }
 
 /**
- * Parses a `--threads` value: a positive integer. Errors: `bad-request` naming the option.
- * Example: parseThreads('4') → 4.
+ * The number of threads a pool runs for a request of `n`: at most the cores available to this
+ * process (os.availableParallelism()); more threads only share those cores, each with its own
+ * heap (about 5 MB) and start-up. Example: boundThreads(1000) → 2 on a two-core machine.
  */
-export function parseThreads(text: string | undefined, what = '--threads'): number {
+export function boundThreads(n: number): number {
+  return Math.max(1, Math.min(n, defaultThreads()));
+}
+
+/**
+ * Parses a `--threads` value: a positive integer, lowered to the cores available
+ * (boundThreads), and when it is lowered `note` is told so (by default a line on stderr:
+ * the CLI and `batch` say it). Errors: `bad-request` naming the option.
+ * Example: parseThreads('4') → 4 on a machine with 4 cores or more.
+ */
+export function parseThreads(text: string | undefined, what = '--threads', note: (line: string) => void = (l) => void process.stderr.write(l)): number {
   if (text === undefined) return defaultThreads();
   if (!/^\s*\d+\s*$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw new LayoutError('bad-request', `${what} takes a positive integer (1 = single-threaded), got '${text}'`);
   }
-  return Number(text);
+  const n = Number(text);
+  const bounded = boundThreads(n);
+  if (bounded < n) note(`layoutgpu: ${what} ${n} lowered to ${bounded}: the cores available to this process\n`);
+  return bounded;
 }
 
 interface Slot {
@@ -112,9 +126,13 @@ export class WorkerPool {
   private nextId = 1;
   private running = false;
 
-  /** `size` threads at most; none starts before the first task */
-  constructor(readonly size: number) {
+  /** the threads it runs: the size asked for, at most the cores available (boundThreads) */
+  readonly size: number;
+
+  /** `size` threads at most, and at most the cores available; none starts before the first task */
+  constructor(size: number) {
     if (!Number.isSafeInteger(size) || size < 1) throw new LayoutError('bad-request', `a pool needs at least one thread, got ${size}`);
+    this.size = boundThreads(size);
   }
 
   /** the worker threads running now (0 before the first job that needed one) */
@@ -308,7 +326,7 @@ let shared: WorkerPool | null = null;
 
 /** The process's pool of `size` threads (created on first use; replaced when the size changes). */
 export function sharedPool(size: number): WorkerPool {
-  if (shared && shared.size !== size) {
+  if (shared && shared.size !== boundThreads(size)) {
     shared.close();
     shared = null;
   }

@@ -17,7 +17,7 @@ import type { LayoutFunction } from '../cute/composed.js';
 import { isComposed } from '../cute/composed.js';
 import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
 import { checkComposeArgs, CpuBackend } from './cpu.js';
-import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
+import { boundThreads, LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
 import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from './prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
 import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
@@ -64,7 +64,7 @@ export class ThreadedCpuBackend implements Backend {
     readonly threads: number,
     o: ThreadedOptions = {},
   ) {
-    this.info = { ...base.info, adapter: `${base.info.adapter}, ${threads} threads` };
+    this.info = { ...base.info, adapter: `${base.info.adapter}, ${boundThreads(threads)} threads` };
     this.minParallel = o.minParallel ?? 2 ** 21;
     this.minCompact = o.minParallel ?? 2 ** 27;
     this.minPart = o.minPart ?? MIN_PART;

@@ -3,6 +3,7 @@
  * witnesses as CpuBackend whatever the number of threads, and failures that never hang: a task
  * error, a worker that dies, a deadline. Workers run the TypeScript sources here (through tsx).
  */
+import { availableParallelism } from 'node:os';
 import { afterAll, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/algebra/deadline.js';
 import { LayoutError } from '../../src/algebra/errors.js';
@@ -110,7 +111,7 @@ describe('WorkerPool', () => {
   });
 
   it('takes --threads as a positive integer', () => {
-    expect(parseThreads('3')).toBe(3);
+    expect(parseThreads('3', '--threads', () => {})).toBe(Math.min(3, availableParallelism()));
     expect(parseThreads(undefined)).toBeGreaterThanOrEqual(1);
     for (const bad of ['0', '-1', 'two', '1.5', '']) expect(() => parseThreads(bad)).toThrowError(/--threads takes a positive integer/);
   });

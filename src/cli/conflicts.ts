@@ -72,6 +72,8 @@ function table(rows: InstructionRow[]): string {
 export const conflictsCommand: Command = {
   summary: 'shared-memory bank conflicts of a TV access to a memory layout (--elem, --vec, --svg, --json)',
   async run(argv, io) {
+    // a tiled copy by name (docs/atoms.md): src/cli/atoms.ts
+    if (argv.some((a) => a === '--copy' || a.startsWith('--copy='))) return (await import('./atoms.js')).copyConflictsCommand.run(argv, io);
     try {
       const p = parseOptions(argv, ['--help', '--json'], ['--elem', '--vec', '--svg'], 'conflicts');
       if (p.flags.has('--help')) {

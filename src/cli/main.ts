@@ -39,6 +39,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
     load: async () => (await import('./conflicts.js')).conflictsCommand,
   },
+  mma: { summary: "a tiled MMA: TV layouts of A, B, C, a thread's values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)", load: async () => (await import('./atoms.js')).mmaCommand },
+  copy: { summary: 'a tiled copy: tiler, source and destination TV layouts, pictures (--bits, --thr/--val or --mma --operand)', load: async () => (await import('./atoms.js')).copyCommand },
+  partition: { summary: "a thread's part of a tensor for a tiled MMA's operand or a tiled copy's side: {offset, layout}", load: async () => (await import('./atoms.js')).partitionCommand },
+  'local-tile': { summary: 'local_tile(T, tiler, coord[, proj]): the tile of T at a coordinate of the rest', load: async () => (await import('./atoms.js')).localTileCommand },
   merge: {
     summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
     load: async () => (await import('./merge.js')).mergeCommand,

@@ -1,0 +1,311 @@
+/**
+ * The CLI of tiled MMAs and copies (docs/atoms.md): `layoutgpu mma`, `layoutgpu copy`,
+ * `layoutgpu partition`, `layoutgpu local-tile`, and `layoutgpu conflicts --copy …` (which
+ * src/cli/conflicts.ts hands here). Each builds the protocol's JSON argument from its options and
+ * runs it through the same checks as `batch` (src/ops/tiled.ts); `--json` prints the protocol's
+ * result, `--ascii`, `--svg`, `--tikz` the pictures of src/render/tv.ts.
+ */
+import { writeFileSync } from 'node:fs';
+import { LayoutError } from '../algebra/errors.js';
+import { phi, mode, size } from '../algebra/layout.js';
+import { parseLayoutFunction, formatLayoutFunction } from '../cute/composed.js';
+import { parseTiler } from '../cute/tiler.js';
+import { parseSliceCoord } from '../cute/slice.js';
+import { tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
+import { localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
+import { copyBankConflicts } from '../atoms/conflicts.js';
+import { threadCoord, type TiledMma } from '../atoms/tiled-mma.js';
+import type { TiledCopy } from '../atoms/tiled-copy.js';
+import { formatBankReport } from '../memory/ops.js';
+import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
+import { parseOptions, Usage } from './args.js';
+import type { Command } from './commands.js';
+import type { Io } from './report.js';
+
+const MMA_OPTS = ['--layout', '--permutation'];
+const COPY_OPTS = ['--bits', '--thr', '--val', '--mma', '--operand'];
+const PICTURE_OPTS = ['--svg', '--tikz'];
+
+type Parsed = ReturnType<typeof parseOptions>;
+
+/** Run a command body; LayoutError and Usage print one line and exit 2. */
+async function guarded(io: Io, body: () => number | Promise<number>): Promise<number> {
+  try {
+    return await body();
+  } catch (err) {
+    if (err instanceof LayoutError) {
+      io.stderr(`layoutgpu: ${err.kind}: ${err.message}\n`);
+      return 2;
+    }
+    if (err instanceof Usage) {
+      io.stderr(`layoutgpu: ${err.message}\n`);
+      return 2;
+    }
+    throw err;
+  }
+}
+
+/** The tiled MMA object of `atom` and --layout, --permutation. */
+function mmaObject(atom: string, p: Parsed): Record<string, string> {
+  const o: Record<string, string> = { atom };
+  if (p.opt.has('--layout')) o.layout = p.opt.get('--layout')!;
+  if (p.opt.has('--permutation')) o.permutation = p.opt.get('--permutation')!;
+  return o;
+}
+
+/** The tiled copy object of `atom` and --bits with --thr/--val or --mma (its --layout, --permutation) and --operand. */
+function copyObject(atom: string, p: Parsed): Record<string, unknown> {
+  const bits = p.opt.get('--bits');
+  if (bits === undefined) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
+  if (!/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
+  const o: Record<string, unknown> = { atom, bits: Number(bits) };
+  const mma = p.opt.get('--mma');
+  if (mma !== undefined) {
+    if (p.opt.has('--thr') || p.opt.has('--val')) throw new Usage('give --thr/--val or --mma, not both');
+    o.mma = mmaObject(mma, p);
+    const operand = p.opt.get('--operand');
+    if (operand === undefined) throw new Usage('--mma needs --operand A, B or C');
+    o.operand = operand;
+    return o;
+  }
+  const thr = p.opt.get('--thr');
+  if (thr === undefined) throw new Usage('a tiled copy needs --thr <L> [--val <L>] or --mma <atom> --operand A|B|C');
+  o.thr = thr;
+  if (p.opt.has('--val')) o.val = p.opt.get('--val')!;
+  return o;
+}
+
+/** A thread index option. */
+function threadOpt(p: Parsed): number | undefined {
+  const t = p.opt.get('--thread');
+  if (t === undefined) return undefined;
+  if (!/^\s*\d+\s*$/.test(t)) throw new Usage(`--thread must be a non-negative integer, got '${t}'`);
+  return Number(t);
+}
+
+/** Write a picture to a file, or to stdout for '-'. */
+function writeOut(io: Io, file: string, text: string): void {
+  if (file === '-') {
+    io.stdout(text);
+    return;
+  }
+  try {
+    writeFileSync(file, text);
+  } catch (err) {
+    throw new Usage(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+  }
+}
+
+/** --ascii, --svg, --tikz; true when a picture went to stdout. */
+function pictures(io: Io, p: Parsed, pic: () => TvPicture): boolean {
+  let toStdout = false;
+  if (p.flags.has('--ascii')) {
+    io.stdout(tvAscii(pic()));
+    toStdout = true;
+  }
+  const svg = p.opt.get('--svg');
+  if (svg !== undefined) {
+    writeOut(io, svg, tvSvg(pic()));
+    toStdout ||= svg === '-';
+  }
+  const tikz = p.opt.get('--tikz');
+  if (tikz !== undefined) {
+    writeOut(io, tikz, tvTikz(pic()));
+    toStdout ||= tikz === '-';
+  }
+  return toStdout;
+}
+
+const fields = (o: Record<string, unknown>): string => {
+  const w = Math.max(...Object.keys(o).map((k) => k.length)) + 2;
+  return Object.entries(o)
+    .map(([k, v]) => `${k.padEnd(w)}${String(v)}`)
+    .join('\n');
+};
+
+/** The (row, column) of each value of thread t in a TV layout over a tile with `rows` rows. */
+function threadCells(tv: { shape: unknown; stride: unknown }, t: number, rows: number): [number, number][] {
+  const l = tv as Parameters<typeof mode>[0];
+  const T = size(mode(l, 1));
+  const V = size(mode(l, 2));
+  return Array.from({ length: V }, (_, v) => {
+    const i = phi(l, t + T * v);
+    return [i % rows, Math.floor(i / rows)] as [number, number];
+  });
+}
+
+const cellsText = (cs: readonly [number, number][]): string => cs.map(([r, c], v) => `V${v}:(${r},${c})`).join(' ');
+
+function mmaThread(m: TiledMma, t: number): { text: string; json: Record<string, unknown> } {
+  const [v, mm, n, k] = threadCoord(m, t);
+  const [tM, tN] = m.tileShape;
+  const a = threadCells(m.layoutA_TV, t, tM);
+  const b = threadCells(m.layoutB_TV, t, tN);
+  const c = threadCells(m.layoutC_TV, t, tM);
+  const text = [
+    `thread ${t}: atom thread ${v}, atom (m, n, k) = (${mm}, ${n}, ${k})`,
+    `A (m,k)  ${cellsText(a)}`,
+    `B (n,k)  ${cellsText(b)}`,
+    `C (m,n)  ${cellsText(c)}`,
+  ].join('\n');
+  return { text, json: { thread: t, coord: [v, mm, n, k], A: a, B: b, C: c } };
+}
+
+function copyThread(c: TiledCopy, t: number): { text: string; json: Record<string, unknown> } {
+  if (!Number.isSafeInteger(t) || t >= c.threads) throw new LayoutError('domain', `thread index ${t} is outside [0, ${c.threads})`);
+  const rows = c.tiler[0] ?? 1;
+  const s = threadCells(c.layoutS_TV, t, rows);
+  const d = threadCells(c.layoutD_TV, t, rows);
+  return { text: [`thread ${t}`, `source       ${cellsText(s)}`, `destination  ${cellsText(d)}`].join('\n'), json: { thread: t, S: s, D: d } };
+}
+
+const MMA_HELP = `layoutgpu mma <atom> [--layout L] [--permutation P] [--thread t] [--json] [--ascii] [--svg file] [--tikz file]
+
+A tiled MMA (CuTe make_tiled_mma; docs/atoms.md): the atom, the atom layout L (how many atoms tile
+M, N, K; default 1) and the permutation P (a tiler of up to 3 items; default _). Prints
+thrLayoutVMNK, the tile shape, the threads and the TV layouts of A (M×K), B (N×K), C (M×N).
+  --thread t    the (row, column) of every value of thread t in A, B and C
+  --ascii       the A, B, C tiles as text, each cell T<t>V<v> (CuTe's print_latex)
+  --svg file    the same as SVG, coloured by thread (- for stdout)
+  --tikz file   the same as a standalone TikZ document for pdflatex (- for stdout)
+  --json        the make_tiled_mma object of the batch protocol
+`;
+
+export const mmaCommand: Command = {
+  summary: 'a tiled MMA: TV layouts of A, B, C, a thread\'s values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)',
+  run: (argv, io) =>
+    guarded(io, () => {
+      const p = parseOptions(argv, ['--help', '--json', '--ascii'], [...MMA_OPTS, '--thread', ...PICTURE_OPTS], 'mma');
+      if (p.flags.has('--help')) {
+        io.stdout(MMA_HELP);
+        return 0;
+      }
+      if (p.pos.length !== 1) throw new Usage('mma takes one atom name, e.g. layoutgpu mma SM80_16x8x16_F32F16F16F32_TN --layout "(2,2,1)"');
+      const m = tiledMmaArg(mmaObject(p.pos[0]!, p));
+      const t = threadOpt(p);
+      if (pictures(io, p, () => mmaPicture(m))) return 0;
+      const r = tiledMmaResult(m) as Record<string, unknown>;
+      if (t !== undefined) {
+        const th = mmaThread(m, t);
+        io.stdout((p.flags.has('--json') ? JSON.stringify(th.json) : th.text) + '\n');
+      } else io.stdout((p.flags.has('--json') ? JSON.stringify(r) : fields(r)) + '\n');
+      return 0;
+    }),
+};
+
+const COPY_HELP = `layoutgpu copy <atom> --bits b (--thr L [--val L] | --mma <atom> [--layout L] [--permutation P] --operand A|B|C)
+                [--thread t] [--json] [--ascii] [--svg file] [--tikz file]
+
+A tiled copy (CuTe make_tiled_copy, make_tiled_copy_A/B/C; docs/atoms.md) of a copy atom at b-bit
+values: the tiler, threads, values, the tiler TV layout and the source and destination TV layouts.
+  --thread t    the (row, column) of every value of thread t on both sides
+  --ascii, --svg, --tikz   the source and destination tiles side by side, cells T<t>V<v>
+  --json        the make_tiled_copy object of the batch protocol
+`;
+
+export const copyCommand: Command = {
+  summary: 'a tiled copy: tiler, source and destination TV layouts, a thread\'s values, pictures (--bits, --thr/--val or --mma --operand)',
+  run: (argv, io) =>
+    guarded(io, () => {
+      const p = parseOptions(argv, ['--help', '--json', '--ascii'], [...COPY_OPTS, ...MMA_OPTS, '--thread', ...PICTURE_OPTS], 'copy');
+      if (p.flags.has('--help')) {
+        io.stdout(COPY_HELP);
+        return 0;
+      }
+      if (p.pos.length !== 1) throw new Usage('copy takes one copy atom name, e.g. layoutgpu copy SM75_U32x4_LDSM_N --bits 16 --mma SM80_16x8x16_F32F16F16F32_TN --operand A');
+      const c = tiledCopyArg(copyObject(p.pos[0]!, p));
+      const t = threadOpt(p);
+      if (pictures(io, p, () => copyPicture(c))) return 0;
+      const r = tiledCopyResult(c) as Record<string, unknown>;
+      if (t !== undefined) {
+        const th = copyThread(c, t);
+        io.stdout((p.flags.has('--json') ? JSON.stringify(th.json) : th.text) + '\n');
+      } else io.stdout((p.flags.has('--json') ? JSON.stringify(r) : fields(r)) + '\n');
+      return 0;
+    }),
+};
+
+const tensorText = (r: TensorResult): string => `offset ${r.offset}\nlayout ${formatLayoutFunction(r.layout)}`;
+const tensorJson = (r: TensorResult): string => JSON.stringify({ offset: r.offset, layout: formatLayoutFunction(r.layout) });
+
+const PARTITION_HELP = `layoutgpu partition A|B|C <mma atom> [--layout L] [--permutation P] --thread t <T> [--json]
+layoutgpu partition S|D <copy atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) --thread t <T> [--json]
+
+Thread t's part of the tensor T (a layout, plain or Sw<B,M,S> o L) as CuTe's
+get_slice(t).partition_A/B/C/S/D (docs/atoms.md): {offset, layout}.
+`;
+
+export const partitionCommand: Command = {
+  summary: "a thread's part of a tensor for a tiled MMA's operand (A|B|C) or a tiled copy's side (S|D): {offset, layout}",
+  run: (argv, io) =>
+    guarded(io, () => {
+      const p = parseOptions(argv, ['--help', '--json'], [...COPY_OPTS, ...MMA_OPTS, '--thread'], 'partition');
+      if (p.flags.has('--help')) {
+        io.stdout(PARTITION_HELP);
+        return 0;
+      }
+      if (p.pos.length !== 3) throw new Usage('partition takes an operand or side (A, B, C, S or D), an atom and a tensor layout (see layoutgpu partition --help)');
+      const [which, atom, tensorText0] = p.pos as [string, string, string];
+      const t = threadOpt(p);
+      if (t === undefined) throw new Usage('partition needs --thread <t>');
+      const tensor = parseLayoutFunction(tensorText0, 'T');
+      let r: TensorResult;
+      if (which === 'A' || which === 'B' || which === 'C') r = partitionMma(tiledMmaArg(mmaObject(atom, p)), which, t, tensor);
+      else if (which === 'S' || which === 'D') r = partitionCopy(tiledCopyArg(copyObject(atom, p)), which, t, tensor);
+      else throw new Usage(`partition: the first argument is A, B, C, S or D, got '${which}'`);
+      io.stdout((p.flags.has('--json') ? tensorJson(r) : tensorText(r)) + '\n');
+      return 0;
+    }),
+};
+
+const LOCAL_TILE_HELP = `layoutgpu local-tile <T> <tiler> <coord> [<proj>] [--json]
+
+CuTe's local_tile (docs/atoms.md): slice(zipped_divide(T, tiler), ((_,…), coord)), with an optional
+projection such as (1,X,1) applied to the tiler and the coordinate. Prints {offset, layout}.
+`;
+
+export const localTileCommand: Command = {
+  summary: 'local_tile(T, tiler, coord[, proj]): the tile of T at a coordinate of the rest, {offset, layout}',
+  run: (argv, io) =>
+    guarded(io, () => {
+      const p = parseOptions(argv, ['--help', '--json'], [], 'local-tile');
+      if (p.flags.has('--help')) {
+        io.stdout(LOCAL_TILE_HELP);
+        return 0;
+      }
+      if (p.pos.length < 3 || p.pos.length > 4) throw new Usage('local-tile takes a tensor, a tiler, a coordinate and an optional projection');
+      const [tt, tiler, coord, proj] = p.pos as [string, string, string, string | undefined];
+      const r = localTile(parseLayoutFunction(tt, 'T'), parseTiler(tiler, 'tiler'), parseSliceCoord(coord, 'coordinate'), proj === undefined ? undefined : parseProjection(proj));
+      io.stdout((p.flags.has('--json') ? tensorJson(r) : tensorText(r)) + '\n');
+      return 0;
+    }),
+};
+
+const CONFLICTS_HELP = `layoutgpu conflicts --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) <M> [--side src|dst] [--json]
+
+Shared-memory bank conflicts of a tiled copy over the memory layout M (docs/atoms.md, "Bank
+conflicts of a tiled copy"): the side (default: src for ldmatrix, dst for stmatrix and cp.async),
+the element size and the vector width come from the atom.
+`;
+
+/** `layoutgpu conflicts --copy …` (src/cli/conflicts.ts hands it here). */
+export const copyConflictsCommand: Command = {
+  summary: 'bank conflicts of a tiled copy over a shared-memory layout',
+  run: (argv, io) =>
+    guarded(io, () => {
+      const p = parseOptions(argv, ['--help', '--json'], ['--copy', '--side', ...COPY_OPTS, ...MMA_OPTS], 'conflicts');
+      if (p.flags.has('--help')) {
+        io.stdout(CONFLICTS_HELP);
+        return 0;
+      }
+      const atom = p.opt.get('--copy');
+      if (atom === undefined || p.pos.length !== 1) throw new Usage('conflicts --copy <atom> … takes one memory layout M (see layoutgpu conflicts --copy x --help)');
+      const side = p.opt.get('--side');
+      if (side !== undefined && side !== 'src' && side !== 'dst') throw new Usage(`--side must be src or dst, got '${side}'`);
+      const c = tiledCopyArg(copyObject(atom, p));
+      const m = parseLayoutFunction(p.pos[0]!, 'M');
+      const r = copyBankConflicts(c, m, side as 'src' | 'dst' | undefined);
+      io.stdout((p.flags.has('--json') ? JSON.stringify(r) : `${formatLayoutFunction(m)} through ${atom} (${c.atom.bits}-bit values, ${c.threads} threads)\n\n${formatBankReport(r)}`) + '\n');
+      return 0;
+    }),
+};

@@ -42,7 +42,7 @@ export { composeByMode as compose, composeByMode as composition, logicalDivideBy
 export { logicalProductByMode as logicalProduct } from './cute/product.js';
 export { productModulus } from './algebra/divide.js';
 export { isCompact, isTractable } from './algebra/properties.js';
-// CuTe's vocabulary (SPEC §8.1–8.4): tilers, by-mode operations, zipped/tiled/flat forms,
+// CuTe's vocabulary (docs/semantics.md §8.1–8.4): tilers, by-mode operations, zipped/tiled/flat forms,
 // blocked/raked products, tile_to_shape, make_layout
 export {
   type Tiler,

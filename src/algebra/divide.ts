@@ -1,5 +1,5 @@
 /**
- * Logical division and logical product (SPEC §6; paper 2.3.8, 2.3.9).
+ * Logical division and logical product (docs/semantics.md §6; paper 2.3.8, 2.3.9).
  * Both build their operands flat and call composition's core directly: the concatenations
  * they form are compact of size N (or inside one), so they need no size or cosize check
  * beyond the one named below.

@@ -1,11 +1,11 @@
 /**
- * Parsing and canonical printing (BATCH-PROTOCOL.md "Notation").
+ * Parsing and canonical printing (docs/protocol.md, "Notation").
  * Layouts are written `shape:stride` as in CuTe: `(3,(3,2)):(3,(1,10))`. Any whitespace is
  * accepted between tokens; anything else is a `parse` error naming the offset and what was
  * expected. Canonical printing: decimal integers, no spaces, `(…)` with commas; a depth-0
  * layout prints bare (`10:4`), a 1-tuple keeps its parentheses (`(512):(4)`).
  *
- * Input as CuTe and pycute print it (SPEC §8.1) is accepted too: `_N` is the integer N
+ * Input as CuTe and pycute print it (docs/semantics.md §8.1) is accepted too: `_N` is the integer N
  * (`(_4,_8):(_1,_4)`), a 1-tuple may carry a trailing comma (`(4,):(1,)`), and a shape with no
  * `:stride` is the compact column-major layout of that shape (`(2,1,3)` = `(2,1,3):(1,2,2)`).
  */
@@ -18,7 +18,7 @@ import type { Profile, Tuple } from './tuple.js';
 export const MAX_NESTING = 256;
 
 /** The tokenizer and recursive-descent parser of the notation; exported for the tiler grammar
- *  of cute/tiler.ts (SPEC §8.2), which extends it. */
+ *  of cute/tiler.ts (docs/semantics.md §8.2), which extends it. */
 export class Parser {
   pos = 0;
   constructor(
@@ -63,7 +63,7 @@ export class Parser {
     return false;
   }
 
-  /** A decimal integer, optionally `_`-prefixed as CuTe prints static integers (SPEC §8.1). */
+  /** A decimal integer, optionally `_`-prefixed as CuTe prints static integers (docs/semantics.md §8.1). */
   integer(allowNegative: boolean): number {
     this.skipSpace();
     const t = this.text;
@@ -119,7 +119,7 @@ export class Parser {
       }
       if (c !== 44 /* , */) this.fail("',' or ')'");
       this.pos++;
-      // a 1-tuple may end in a comma, as Python prints it: `(4,)` (SPEC §8.1); `(4,2,)` may not
+      // a 1-tuple may end in a comma, as Python prints it: `(4,)` (docs/semantics.md §8.1); `(4,2,)` may not
       if (items.length === 1) {
         this.skipSpace();
         if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
@@ -232,7 +232,7 @@ const shapeOnly = new WeakSet<Layout>();
 export const isShapeOnly = (l: Layout): boolean => shapeOnly.has(l);
 
 /** Parse a layout `shape:stride` and validate it (congruence, signs, size). A shape alone is
- *  the compact column-major layout of that shape (SPEC §8.1, CuTe `make_layout(shape)`); a tuple
+ *  the compact column-major layout of that shape (docs/semantics.md §8.1, CuTe `make_layout(shape)`); a tuple
  *  shape alone is remembered as such (isShapeOnly). */
 export function parseLayout(text: string, what = 'layout', unbounded = false): Layout {
   const p = new Parser(text, what);
@@ -254,7 +254,7 @@ export function parseLayout(text: string, what = 'layout', unbounded = false): L
 
 /** The strides of the compact column-major layout of a shape (CuTe `compact_major<LayoutLeft>`):
  *  each entry's stride is the product of the entries before it, shape-1 entries included
- *  (SPEC §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
+ *  (docs/semantics.md §8.1: `(2,1,3)` gets `(1,2,2)`). A product beyond 2^53 − 1 is left inexact here; the
  *  layout's validation refuses it with `overflow`. Example: colMajorStride([4, [2, 3]]) = [1, [4, 8]]. */
 export function colMajorStride(shape: Tuple): Tuple {
   return majorFrom(shape, { run: 1 }, false);

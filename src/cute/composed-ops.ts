@@ -1,5 +1,5 @@
 /**
- * The ops table on composed layouts (SPEC §9.1): `withComposed(ops)` lets the operations that
+ * The ops table on composed layouts (docs/semantics.md §9.1): `withComposed(ops)` lets the operations that
  * CuTe defines on `ComposedLayout` take Sw o K o L as their first argument, acting on the
  * inner layout L and keeping the outer function, and leaves every other op refusing it
  * (the plain `layout` argument kinds answer `domain`: "complement needs a plain layout …").
@@ -107,7 +107,7 @@ function wrap(spec: OpSpec): OpSpec {
   };
 }
 
-/** The table with composed layouts accepted where SPEC §9.1 says (see the header). */
+/** The table with composed layouts accepted where docs/semantics.md §9.1 says (see the header). */
 export function withComposed(ops: readonly OpSpec[]): OpSpec[] {
   return ops.map(wrap);
 }

@@ -1,5 +1,5 @@
 /**
- * Composed layouts Sw<B,M,S> o K o L (SPEC §9.1, CuTe `layout_composed.hpp`): the layout
+ * Composed layouts Sw<B,M,S> o K o L (docs/semantics.md §9.1, CuTe `layout_composed.hpp`): the layout
  * function Φ(x) = Sw(K + Φ_L(x)). Shape, size, rank, coordinates are L's; the algebra acts on
  * the inner layout L and keeps the outer function (Sw, K).
  *
@@ -18,7 +18,7 @@ import { checkDeadline } from '../algebra/deadline.js';
 import { isCompact } from '../algebra/properties.js';
 
 /**
- * A composed layout Sw ∘ K ∘ L (SPEC §9.1; CuTe's ComposedLayout of a Swizzle, an offset and a
+ * A composed layout Sw ∘ K ∘ L (docs/semantics.md §9.1; CuTe's ComposedLayout of a Swizzle, an offset and a
  * layout): Φ(x) = Sw(K + Φ_L(x)). Its shape, size and coordinates are L's.
  * @example phiComposed({ kind: 'composed', swizzle: { bits: 1, base: 0, shift: 1 }, offset: 0, inner: parseLayout('4:1') }, 2) // 3
  */
@@ -51,7 +51,7 @@ export function phiComposed(c: ComposedLayout, x: number): number {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Making, printing and parsing (SPEC §9.1, BATCH-PROTOCOL "Swizzles, composed layouts")
+// Making, printing and parsing (docs/semantics.md §9.1, docs/protocol.md, "Memory")
 
 /**
  * Sw o K o L as a value. With `bounded` (the default), every value of Φ must be an exact
@@ -189,7 +189,7 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
 }
 
 // ---------------------------------------------------------------------------------------------
-// Φ, cosize and the operations on the inner layout (SPEC §9.1)
+// Φ, cosize and the operations on the inner layout (docs/semantics.md §9.1)
 
 /** Φ(x) = Sw(K + Φ_L(x)) exactly for any size (a number while exact, else a BigInt);
  *  x outside [0, size(L)) is `domain`. Example: Φ of Sw<3,3,3> o (8,64):(64,1) at 9 is 73. */
@@ -209,7 +209,7 @@ export function coordToOffsetFn(l: LayoutFunction, c: Tuple): number {
 export const MAX_COSIZE_ENUMERATION = 1 << 24;
 
 /**
- * cosize = 1 + max_x Φ(x), exact (SPEC §9.1; CuTe C++ returns cosize(L) instead). With
+ * cosize = 1 + max_x Φ(x), exact (docs/semantics.md §9.1; CuTe C++ returns cosize(L) instead). With
  * P = 2^topBit(Sw), Sw(a + c·P) = Sw(a) + c·P, so every entry s:d splits into a part that
  * moves bits below P (enumerated) and a part whose stride is a multiple of P (its largest
  * value simply adds): an entry with m·d ≡ 0 (mod P), m | s, becomes (m:d, s/m : m·d).
@@ -294,12 +294,12 @@ function gcdBig(a: bigint, b: bigint): bigint {
 }
 
 /** The same outer function (Sw, K) around another inner layout: CuTe's rule that the algebra
- *  on Sw o K o L acts on L (SPEC §9.1). A plain layout maps to f(l). */
+ *  on Sw o K o L acts on L (docs/semantics.md §9.1). A plain layout maps to f(l). */
 export function mapInner(l: LayoutFunction, f: (inner: Layout) => Layout): LayoutFunction {
   return isComposed(l) ? { ...l, inner: f(l.inner) } : f(l);
 }
 
-/** Sw o (K + o) o slice(L, C), o the offset of the slice (SPEC §9.1, §8.5): the outer function
+/** Sw o (K + o) o slice(L, C), o the offset of the slice (docs/semantics.md §9.1, §8.5): the outer function
  *  with the slice's offset added to K. */
 export function withOffsetAdded(c: ComposedLayout, o: number, inner: Layout): ComposedLayout {
   return makeComposed(c.swizzle, c.offset + o, inner);

@@ -1,5 +1,5 @@
 /**
- * Table entries (src/ops.ts spreads them in) for SPEC §8.5: inverses, filters, common vectors,
+ * Table entries (src/ops.ts spreads them in) for docs/semantics.md §8.5: inverses, filters, common vectors,
  * slices and recasts. Each op gets its CLI subcommand (kebab-case) and its `batch` op.
  */
 import { LayoutError } from '../algebra/errors.js';
@@ -14,7 +14,7 @@ import { dice, sliceLayout } from './slice.js';
 
 const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 
-/** The argument as a plain layout (a `layout` argument is one: SPEC §9.1's composed layouts
+/** The argument as a plain layout (a `layout` argument is one: docs/semantics.md §9.1's composed layouts
  *  are refused with `domain` where arguments are parsed, and src/cute/composed-ops.ts lets
  *  slice and dice take them). */
 const plain = (_op: string, v: unknown): Layout => v as Layout;
@@ -56,14 +56,14 @@ const castOp = (name: string, summary: string, f: (l: Layout, n: number) => Layo
 });
 
 export const cuteMoreOps: OpSpec[] = [
-  unary('right_inverse', 'CuTe right_inverse(L): Φ_L(Φ_R(i)) = i for i < size(R) (SPEC §8.5)', rightInverse),
-  unary('left_inverse', "CuTe C++'s left_inverse(L): Φ_R(Φ_L(i)) = i for an injective L (SPEC §8.5)", leftInverse),
-  unary('filter', 'CuTe filter(L) = coal(filter_zeros(L)) (SPEC §8.5)', filter),
-  unary('filter_zeros', 'CuTe filter_zeros(L): stride-0 entries get shape 1 (SPEC §8.5)', filterZeros, true),
+  unary('right_inverse', 'CuTe right_inverse(L): Φ_L(Φ_R(i)) = i for i < size(R) (docs/semantics.md §8.5)', rightInverse),
+  unary('left_inverse', "CuTe C++'s left_inverse(L): Φ_R(Φ_L(i)) = i for an injective L (docs/semantics.md §8.5)", leftInverse),
+  unary('filter', 'CuTe filter(L) = coal(filter_zeros(L)) (docs/semantics.md §8.5)', filter),
+  unary('filter_zeros', 'CuTe filter_zeros(L): stride-0 entries get shape 1 (docs/semantics.md §8.5)', filterZeros, true),
   binary('max_common_vector', 'CuTe max_common_vector(A, B): largest N with Φ_A(Φ_R(n)) = n, R = right_inverse(B)', maxCommonVector),
-  binary('max_common_layout', 'CuTe max_common_layout(A, B) = coal(right_inverse(B) ∘ N:1) (SPEC §8.5)', maxCommonLayout),
-  sliceOp('slice', 'CuTe slice: the sub-layouts at the _ of C, e.g. "(_,(2,_))" (SPEC §8.5)', sliceLayout),
-  sliceOp('dice', 'CuTe dice: the sub-layouts at the integers of C (SPEC §8.5)', dice),
-  castOp('upcast', "CuTe upcast<N>(L): elements N times larger (SPEC §8.5)", upcast),
-  castOp('downcast', "CuTe downcast<N>(L): elements N times smaller (SPEC §8.5)", downcast),
+  binary('max_common_layout', 'CuTe max_common_layout(A, B) = coal(right_inverse(B) ∘ N:1) (docs/semantics.md §8.5)', maxCommonLayout),
+  sliceOp('slice', 'CuTe slice: the sub-layouts at the _ of C, e.g. "(_,(2,_))" (docs/semantics.md §8.5)', sliceLayout),
+  sliceOp('dice', 'CuTe dice: the sub-layouts at the integers of C (docs/semantics.md §8.5)', dice),
+  castOp('upcast', "CuTe upcast<N>(L): elements N times larger (docs/semantics.md §8.5)", upcast),
+  castOp('downcast', "CuTe downcast<N>(L): elements N times smaller (docs/semantics.md §8.5)", downcast),
 ];

@@ -1,5 +1,5 @@
 /**
- * The table entries of CuTe's vocabulary (SPEC §8.3–8.4), spread into the one table of
+ * The table entries of CuTe's vocabulary (docs/semantics.md §8.3–8.4), spread into the one table of
  * src/ops.ts (so each gets a CLI subcommand, a `batch` op and a place on the page).
  * compose, logical_divide and logical_product take tilers in src/ops.ts itself.
  */
@@ -48,10 +48,10 @@ const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layo
   run: ([a, b]) => formatLayout(f(a as Layout, b as Layout)),
 });
 
-/** The table entries of SPEC §8.3–8.4 (zipped/tiled/flat divide and product, blocked and raked
+/** The table entries of docs/semantics.md §8.3–8.4 (zipped/tiled/flat divide and product, blocked and raked
  *  products, tile_to_shape, make_layout), each printing its layout canonically. */
 export const cuteOps: OpSpec[] = [
-  byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, SPEC §8.3)', zippedDivide),
+  byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, docs/semantics.md §8.3)', zippedDivide),
   byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide),
   byTiler('flat_divide', 'logical_divide as (tile_1, …, rest_1, …) (CuTe flat_divide)', flatDivide),
   byTiler('zipped_product', 'logical_product gathered: ((blocks),(rests)) (CuTe zipped_product)', zippedProduct),

@@ -1,5 +1,5 @@
 /**
- * CuTe's products (SPEC §8.3, CuTe `logical_product`, `zipped_product`, `tiled_product`,
+ * CuTe's products (docs/semantics.md §8.3, CuTe `logical_product`, `zipped_product`, `tiled_product`,
  * `flat_product`, `blocked_product`, `raked_product`, `tile_to_shape` of layout.hpp), each a
  * few lines over the paper's exact logical product (algebra/divide.ts, Def. 2.3.9.1).
  */
@@ -12,7 +12,7 @@ import type { Tuple } from '../algebra/tuple.js';
 import { makeOrderedLayout, type LayoutOrder } from './make.js';
 import { asTiler, byMode, isByMode, regroup, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
 
-/** logical_product(A, T) (SPEC §8.3, CuTe `logical_product`): A ⊗ T (Def. 2.3.9.1) for a layout
+/** logical_product(A, T) (docs/semantics.md §8.3, CuTe `logical_product`): A ⊗ T (Def. 2.3.9.1) for a layout
  *  T; by mode for a by-mode T, A's modes beyond T kept. Errors: `domain` (k > rank),
  *  `not-complementable`, `not-composable`, `overflow`.
  *  Example: logical_product((2,2):(1,2), (3,4)) = ((2,3),(2,(2,2))):((1,2),(2,(1,4))). */
@@ -26,7 +26,7 @@ function productBy(op: string, a: Layout, t: Tiler): Layout {
   return byMode(op, a, t, logicalProduct, true);
 }
 
-/** zipped_product(A, T) (SPEC §8.3, CuTe `zipped_product`): logical_product(A, T) unzipped along
+/** zipped_product(A, T) (docs/semantics.md §8.3, CuTe `zipped_product`): logical_product(A, T) unzipped along
  *  T as zipped_divide is: ((block_1,…,block_k),(rest_1,…,rest_k,…)). Errors: those of
  *  logical_product, `domain` where a `_` leaves a mode of rank ≠ 2.
  *  Example: zipped_product((2,2):(1,2), (3,4)) = ((2,2),(3,(2,2))):((1,2),(2,(1,4))). */
@@ -35,14 +35,14 @@ export function zippedProduct(a: Layout, tiler: Tiler): Layout {
   return tileUnzip('zipped_product', productBy('zipped_product', a, t), t);
 }
 
-/** tiled_product(A, T) (SPEC §8.3, CuTe `tiled_product`): zipped_product with the rest unpacked.
+/** tiled_product(A, T) (docs/semantics.md §8.3, CuTe `tiled_product`): zipped_product with the rest unpacked.
  *  Example: tiled_product((2,2):(1,2), (3,4)) = ((2,2),3,(2,2)):((1,2),2,(1,4)). */
 export function tiledProduct(a: Layout, tiler: Tiler): Layout {
   const t = asTiler(tiler);
   return unpackRest(tileUnzip('tiled_product', productBy('tiled_product', a, t), t));
 }
 
-/** flat_product(A, T) (SPEC §8.3, CuTe `flat_product`): zipped_product with both modes unpacked.
+/** flat_product(A, T) (docs/semantics.md §8.3, CuTe `flat_product`): zipped_product with both modes unpacked.
  *  Example: flat_product((2,2):(1,2), (3,4)) = (2,2,3,(2,2)):(1,2,2,(1,4)). */
 export function flatProduct(a: Layout, tiler: Tiler): Layout {
   const t = asTiler(tiler);
@@ -76,7 +76,7 @@ function rankedProduct(a: Layout, b: Layout, raked: boolean): Layout {
   return regroup(out);
 }
 
-/** blocked_product(A, B) (SPEC §8.3, CuTe `blocked_product`): with A', B' padded by 1:0 modes to
+/** blocked_product(A, B) (docs/semantics.md §8.3, CuTe `blocked_product`): with A', B' padded by 1:0 modes to
  *  R = max(rank A, rank B) and (A', C) = A' ⊗ B', mode i is (mode_i(A'), mode_i(C)): copies of
  *  the block A laid out by B, block coordinate first. Errors: those of the logical product.
  *  Example: blocked_product((3,4):(4,1), (2,5):(1,2)) = ((3,2),(4,5)):((4,12),(1,24)). */
@@ -84,14 +84,14 @@ export function blockedProduct(a: Layout, b: Layout): Layout {
   return rankedProduct(a, b, false);
 }
 
-/** raked_product(A, B) (SPEC §8.3, CuTe `raked_product`): as blocked_product with each mode
+/** raked_product(A, B) (docs/semantics.md §8.3, CuTe `raked_product`): as blocked_product with each mode
  *  (mode_i(C), mode_i(A')): the copies of A interleaved, tile coordinate first.
  *  Example: raked_product((3,4):(4,1), (2,5):(1,2)) = ((2,3),(5,4)):((12,4),(24,1)). */
 export function rakedProduct(a: Layout, b: Layout): Layout {
   return rankedProduct(a, b, true);
 }
 
-/** tile_to_shape(A, S[, O]) (SPEC §8.3, CuTe `tile_to_shape`): A padded to rank(S) with 1:0 modes,
+/** tile_to_shape(A, S[, O]) (docs/semantics.md §8.3, CuTe `tile_to_shape`): A padded to rank(S) with 1:0 modes,
  *  repeated by blocked_product over make_layout(size(S_i) / size(mode_i(A')), O) to fill S.
  *  O orders the repetitions (default column-major); it is congruent to that shape of
  *  repetition counts (flat of rank(S), an integer only for an integer S).

@@ -1,5 +1,5 @@
 /**
- * Tilers (SPEC §8.2): the second argument of CuTe's by-mode operations (`Tiler` in CuTe's
+ * Tilers (docs/semantics.md §8.2): the second argument of CuTe's by-mode operations (`Tiler` in CuTe's
  * layout.hpp). A tiler is one of
  *   - a layout: one-dimensional, applied to the whole first argument (an integer N is N:1);
  *   - a by-mode list <T1,…,Tk>: Ti applies to mode i of the first argument;
@@ -21,10 +21,10 @@ export const UNDERSCORE = '_';
 export type Underscore = typeof UNDERSCORE;
 /** A by-mode tiler <T1,…,Tk>: Ti applies to mode i. */
 export type ByModeTiler = readonly Tiler[];
-/** A tiler (SPEC §8.2): a one-dimensional layout, a by-mode list, or `_`. */
+/** A tiler (docs/semantics.md §8.2): a one-dimensional layout, a by-mode list, or `_`. */
 export type Tiler = Layout | ByModeTiler | Underscore;
 
-/** Whether T is a by-mode tiler <T1,…,Tk> (SPEC §8.2). Example: isByMode(parseTiler('(32,16)')). */
+/** Whether T is a by-mode tiler <T1,…,Tk> (docs/semantics.md §8.2). Example: isByMode(parseTiler('(32,16)')). */
 export const isByMode = (t: Tiler): t is ByModeTiler => Array.isArray(t);
 /** Whether T is `_`, which leaves a layout as it is (CuTe's Underscore). */
 export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
@@ -34,7 +34,7 @@ export const isUnderscore = (t: Tiler): t is Underscore => t === UNDERSCORE;
 const isDigitOrMinus = (c: number): boolean => (c >= 48 && c <= 57) || c === 45;
 
 /** A shape in tiler position: an integer N is the layout N:1, a tuple the by-mode tiler of its
- *  members (SPEC §8.2). Errors: `domain` for a non-positive entry.
+ *  members (docs/semantics.md §8.2). Errors: `domain` for a non-positive entry.
  *  Example: shapeTiler([4, [2, 2]]) is <4:1,<2:1,2:1>>. */
 export function shapeTiler(s: Tuple): Tiler {
   if (typeof s === 'number') return makeLayout(s, 1);
@@ -109,7 +109,7 @@ function layoutOrShape(p: Parser, shape: Tuple): Tiler {
   return shapeTiler(shape);
 }
 
-/** Parse a tiler (SPEC §8.2): `<3:4,8:1>`, `(32,16)`, `_`, `8`, `(2,2):(1,2)`, and CuTe's print of
+/** Parse a tiler (docs/semantics.md §8.2): `<3:4,8:1>`, `(32,16)`, `_`, `8`, `(2,2):(1,2)`, and CuTe's print of
  *  a tile `(_32,_16)`. Errors: `parse` naming the offset; `domain` for a layout that is not
  *  one (zero shape, incongruent). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
 export function parseTiler(text: string, what = 'tiler'): Tiler {
@@ -129,7 +129,7 @@ export function asTiler(t: Tiler): Tiler {
   return typeof l.shape !== 'number' && isShapeOnly(l) ? shapeTiler(l.shape) : t;
 }
 
-/** Canonical print of a tiler (SPEC §8.2): `<…>` of its items, `_`, or the layout's canonical
+/** Canonical print of a tiler (docs/semantics.md §8.2): `<…>` of its items, `_`, or the layout's canonical
  *  form; an integer prints as N:1. Never fails. Example: formatTiler(parseTiler('(3,8)')) = '<3:1,8:1>'. */
 export function formatTiler(t: Tiler): string {
   if (t === UNDERSCORE) return '_';
@@ -141,7 +141,7 @@ export function formatTiler(t: Tiler): string {
   return formatLayout(t as Layout);
 }
 
-/** Parse a layout argument (with the CuTe/pycute forms of SPEC §8.1). Text that is a tiler but
+/** Parse a layout argument (with the CuTe/pycute forms of docs/semantics.md §8.1). Text that is a tiler but
  *  no layout (`_`, `<4>`, `(32,_)`) is `domain` ("a tiler, not a layout"); text that is neither
  *  keeps the layout parser's `parse` error. Example: `parseLayoutArg('<4>')` throws domain. */
 export function parseLayoutArg(text: string, what = 'layout', unbounded = false): Layout {
@@ -176,7 +176,7 @@ function where(path: string): string {
   return path === '' ? '' : ` (at mode ${path})`;
 }
 
-/** CuTe's `transform_layout` over a tiler (SPEC §8.3): with a by-mode T of length k ≤ rank(A),
+/** CuTe's `transform_layout` over a tiler (docs/semantics.md §8.3): with a by-mode T of length k ≤ rank(A),
  *  mode i of the result is apply(mode_i(A), T_i), recursively for a nested T_i; `_` keeps
  *  mode_i(A); modes beyond k are kept (divide, product) or dropped (compose). A layout T is
  *  applied to the whole of A, and a whole `_` returns A. Errors: `domain` when T has more
@@ -233,7 +233,7 @@ function inMode(op: string, at: string, a: Layout, t: Layout, apply: (a: Layout,
 const modeAt = (a: Layout, i: number): Layout =>
   typeof a.shape === 'number' ? a : { shape: a.shape[i]!, stride: (a.stride as readonly Tuple[])[i]! };
 
-/** CuTe's `zip2_by` (SPEC §8.3): R is the by-mode divide or product of A by T. With a by-mode T
+/** CuTe's `zip2_by` (docs/semantics.md §8.3): R is the by-mode divide or product of A by T. With a by-mode T
  *  of length k, every mode i ≤ k of R splits into (tile_i, rest_i) (recursively for a nested
  *  T_i) and the result is ((tile_1,…,tile_k), (rest_1,…,rest_k, mode_{k+1}(R), …)). With a
  *  layout T or `_`, R itself, which must have rank 2 (a `_` leaves a mode of A: `domain` when

@@ -1,5 +1,5 @@
 /**
- * The bulk checks of the batch protocol (BATCH-PROTOCOL.md "Bulk checks"), answered by the
+ * The bulk checks of the batch protocol (docs/protocol.md, "Bulk checks"), answered by the
  * backend of the context (`ctx.backend()`): `eval_range`, `digest_range`, `check_compact`,
  * `check_complement`, `check_compose`, `tile_map`. Results have exactly the listed keys, so
  * both backends answer identically; `sum` is a decimal string, every other integer a JSON
@@ -19,7 +19,7 @@ export const EVAL_RANGE_LIMIT = 65_536;
 export const TILE_MAP_LIMIT = 65_536;
 
 const L = (name: string) => ({ name, kind: 'layout' as const });
-/** a layout function: plain or composed Sw o K o L (SPEC §9.1: every bulk check takes them) */
+/** a layout function: plain or composed Sw o K o L (docs/semantics.md §9.1: every bulk check takes them) */
 const F = (name: string) => ({ name, kind: 'layout-fn' as const });
 const I = (name: string) => ({ name, kind: 'int' as const });
 

@@ -1,5 +1,5 @@
 /**
- * Notation (BATCH-PROTOCOL.md "Notation"): canonical printing, whitespace, parse errors that
+ * Notation (docs/protocol.md, "Notation"): canonical printing, whitespace, parse errors that
  * name the offset and what was expected.
  */
 import { describe, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describe('parse errors name the offset and what was expected', () => {
   });
 });
 
-describe('what CuTe and pycute print (SPEC §8.1)', () => {
+describe('what CuTe and pycute print (docs/semantics.md §8.1)', () => {
   it('_N integers, a trailing comma in a 1-tuple, a bare shape or integer', () => {
     for (const [input, want] of <Array<[string, string]>>[
       ['(_4,_8):(_1,_4)', '(4,8):(1,4)'],

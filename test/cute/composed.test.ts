@@ -1,5 +1,5 @@
 /**
- * Swizzles and composed layouts (SPEC §9.1): the swizzle bit by bit against its definition,
+ * Swizzles and composed layouts (docs/semantics.md §9.1): the swizzle bit by bit against its definition,
  * Φ and cosize against brute force, parse and print, the ops on the inner layout, and the
  * `domain` answers where a plain layout is needed.
  */
@@ -109,7 +109,7 @@ describe('composed layouts: Φ and cosize', () => {
   });
 });
 
-describe('composed layouts: the ops act on the inner layout (SPEC §9.1)', () => {
+describe('composed layouts: the ops act on the inner layout (docs/semantics.md §9.1)', () => {
   const C = 'Sw<3,3,3> o 8 o (8,64):(64,1)';
   it.each([
     ['compose', [C, '(8,8):(1,8)'], 'Sw<3,3,3> o 8 o (8,8):(64,1)'],

@@ -1,5 +1,5 @@
 /**
- * CuTe's by-mode composition and division (SPEC §8.3): the examples of the SPEC, a pasted CuTe
+ * CuTe's by-mode composition and division (docs/semantics.md §8.3): the examples of docs/semantics.md, a pasted CuTe
  * print of each, and properties against brute force: each mode of a by-mode result is its
  * definition pointwise (exhaustive composites), and every element of a zipped/tiled/flat
  * divide maps to the offset of the logical_divide element with the same (tile, rest).
@@ -16,7 +16,7 @@ import { checkForms } from './_forms.js';
 import { kindOf } from './_seeds.js';
 
 
-describe('SPEC §8.3 examples (and the same with CuTe-printed input)', () => {
+describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
     ['compose', '(12,(4,8)):(59,(13,1))', '<3:4,8:2>', '(3,(2,4)):(236,(26,1))'],
     ['compose', '(12,(4,8)):(59,(13,1))', '(3,8)', '(3,(4,2)):(59,(13,1))'],
@@ -92,7 +92,7 @@ describe('bad input', () => {
   });
 
   it("where CuTe's composition is wrong: not-composable, never CuTe's layout", () => {
-    // (2,2):(1,10) ∘ (2,2):(1,1) has no composite (SPEC §5); by mode as mode 1 of a rank-2 layout
+    // (2,2):(1,10) ∘ (2,2):(1,1) has no composite (docs/semantics.md §5); by mode as mode 1 of a rank-2 layout
     expect(err('compose', '((2,2),3):((1,10),100)', '<(2,2):(1,1)>').kind).toBe('not-composable');
   });
 

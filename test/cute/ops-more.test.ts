@@ -1,5 +1,5 @@
 /**
- * The table entries of SPEC §8.5 (src/cute/ops-more.ts): the worked pairs of
+ * The table entries of docs/semantics.md §8.5 (src/cute/ops-more.ts): the worked pairs of
  * test/fixtures/vocab-examples.jsonl for these ops through the op table, and each op as a
  * CLI subcommand (kebab-case, human and --json output, bad input → exit 2, one line).
  */
@@ -21,7 +21,7 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
   return { code, out, err };
 }
 
-describe('SPEC §8.5 ops in the table', () => {
+describe('docs/semantics.md §8.5 ops in the table', () => {
   it('every op is in the table', () => {
     for (const n of ['right_inverse', 'left_inverse', 'filter', 'filter_zeros', 'max_common_vector', 'max_common_layout', 'slice', 'dice', 'upcast', 'downcast']) {
       expect(opsByName.get(n), n).toBeDefined();
@@ -42,7 +42,7 @@ describe('SPEC §8.5 ops in the table', () => {
   });
 });
 
-describe('composed layouts (SPEC §9.1)', () => {
+describe('composed layouts (docs/semantics.md §9.1)', () => {
   it('the inverses, filters, casts and common vectors need a plain layout: domain', () => {
     const c = 'Sw<3,3,3> o (8,64):(64,1)';
     for (const [name, args] of [

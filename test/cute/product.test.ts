@@ -1,6 +1,6 @@
 /**
- * CuTe's products (SPEC §8.3): logical_product by a tiler, zipped/tiled/flat_product,
- * blocked_product, raked_product, tile_to_shape. The SPEC's examples (and their CuTe prints),
+ * CuTe's products (docs/semantics.md §8.3): logical_product by a tiler, zipped/tiled/flat_product,
+ * blocked_product, raked_product, tile_to_shape. The examples of docs/semantics.md (and their CuTe prints),
  * and properties against brute force: each mode of a by-mode product is its definition
  * pointwise; zipped/tiled/flat elements map where the logical_product element with the same
  * (block, rest) maps; blocked and raked products have the block/tile coordinate relation.
@@ -18,7 +18,7 @@ import { checkForms } from './_forms.js';
 import { kindOf } from './_seeds.js';
 
 
-describe('SPEC §8.3 examples (and the same with CuTe-printed input)', () => {
+describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
     ['zipped_product', '(2,2):(1,2)', '(3,4)', '((2,2),(3,(2,2))):((1,2),(2,(1,4)))'],
     ['logical_product', '(2,2):(1,2)', '(3,4)', '((2,3),(2,(2,2))):((1,2),(2,(1,4)))'],

@@ -1,5 +1,5 @@
 /**
- * Tilers (SPEC §8.2): the forms accepted, canonical printing and its round trip, CuTe's print
+ * Tilers (docs/semantics.md §8.2): the forms accepted, canonical printing and its round trip, CuTe's print
  * of a tile, and the errors: a tiler where a layout is needed is `domain`, text that is
  * neither is `parse` (naming the offset).
  */

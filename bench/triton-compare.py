@@ -112,7 +112,7 @@ def main():
     for r in answered:
         by_op.setdefault(r['op'], []).append(r)
     for op, rs in sorted(by_op.items()):
-        built = [[build(a) if isinstance(a, dict) else a for a in r['args']] for r in rs]
+        built = [[build(a) if isinstance(a, dict) and 'bases' in a else a for a in r['args']] for r in rs]
         f = {
             'll_compose': lambda a: a[0].compose(a[1]),
             'll_product': lambda a: a[0] * a[1],

@@ -66,6 +66,25 @@ describe('composed layouts in the evaluator commands', () => {
     }
   });
 
+  it('the GPU backend answers the same (eval, check compact) on composed layouts', async () => {
+    const rng = mulberry32(0x69b);
+    for (let run = 0; run < 3; run++) {
+      const c = randomCase(rng);
+      const n = sizeB(c.l);
+      const ev = io();
+      expect(await runEval([c.text, '--backend', 'gpu', '--json'], ev.io), ev.err.join('')).toBe(0);
+      const r = JSON.parse(ev.out.join(''));
+      expect(r.backend).toBe('gpu');
+      expect(r.values, c.text).toEqual(Array.from({ length: n }, (_, x) => phiCase(c, x)));
+      const ck = io();
+      expect(await runCheck(['compact', c.text, '--backend', 'gpu', '--json'], ck.io)).toBe(0);
+      const cpu = io();
+      expect(await runCheck(['compact', c.text, '--backend', 'cpu', '--json'], cpu.io)).toBe(0);
+      const strip = (t: string[]) => ({ ...JSON.parse(t.join('')), backend: '', adapter: '', seconds: 0 });
+      expect(strip(ck.out), c.text).toEqual(strip(cpu.out));
+    }
+  }, 60_000);
+
   it('check compose certifies Sw o K o (L∘A) = (Sw o K o L)∘A, and tiles divide the inner layout', async () => {
     const t = io();
     expect(await runCheck(['compose', 'Sw<3,3,3> o (8,64):(64,1)', '(4,2):(8,1)', '--backend', 'cpu', '--json'], t.io)).toBe(0);

@@ -4,7 +4,8 @@
  */
 import { complement } from '../algebra/complement.js';
 import { LayoutError } from '../algebra/errors.js';
-import { concat, mode, phi, rank, size, type Layout } from '../algebra/layout.js';
+import { concat, indexToCoord, mode, phi, rank, size, type Layout } from '../algebra/layout.js';
+import { formatTuple } from '../algebra/notation.js';
 
 /** The tile of an index and its entry within the tile. */
 export interface TileOf {
@@ -22,6 +23,16 @@ export interface Tiling {
   readonly tiles: number;
   /** entries per tile */
   readonly tileSize: number;
+  /** the coordinate of tile k in the shape of the tiles (what a hover names: `(2,3)`), when
+   *  the tiling has one */
+  readonly coordOf?: (tile: number) => string;
+}
+
+/** The coordinate of tile k in the layout R whose indices number the tiles (mode 2 of a zipped
+ *  result): formatTuple(idx2crd(k, shape(R))).
+ *  @example tileCoordIn(parseLayout('(4,2):(1,4)'))(6) // '(2,1)' */
+export function tileCoordIn(r: Layout): (tile: number) => string {
+  return (k) => formatTuple(indexToCoord(r, k));
 }
 
 /**
@@ -43,10 +54,10 @@ export function divisionTiling(a: Layout, b: Layout, max = 1 << 20): Tiling {
  * entry x mod ts of tile ⌊x / ts⌋. Pre-condition: f permutes [0, n) and ts divides n.
  * Example: permutationTiling(4, 2, (x) => 3 - x).tileOf(0) // {tile: 1, entry: 1}
  */
-export function permutationTiling(n: number, ts: number, f: (x: number) => number): Tiling {
+export function permutationTiling(n: number, ts: number, f: (x: number) => number, coordOf?: (tile: number) => string): Tiling {
   const at = new Int32Array(n).fill(-1);
   for (let x = 0; x < n; x++) at[f(x)] = x;
-  return {
+  const t: Tiling = {
     tileOf: (j) => {
       const x = j >= 0 && j < n ? at[j]! : -1;
       return x < 0 ? null : { tile: Math.floor(x / ts), entry: x % ts };
@@ -54,6 +65,7 @@ export function permutationTiling(n: number, ts: number, f: (x: number) => numbe
     tiles: n / ts,
     tileSize: ts,
   };
+  return coordOf ? { ...t, coordOf } : t;
 }
 
 /**
@@ -70,5 +82,6 @@ export function modeTiling(r: Layout): Tiling {
     tileOf: (x) => (x >= 0 && x < n ? { tile: Math.floor(x / ts), entry: x % ts } : null),
     tiles: n / ts,
     tileSize: ts,
+    ...(rank(r) >= 2 ? { coordOf: tileCoordIn(mode(r, 2)) } : {}),
   };
 }

@@ -10,10 +10,12 @@
  * geometry in CSS pixels (data-cw, data-ch, data-left, data-top); the hover line gets
  * data-index of the cell under the pointer.
  */
-import { indexToCoord, type Layout } from '../algebra/layout.js';
+import { indexToCoord } from '../algebra/layout.js';
 import { formatTuple } from '../algebra/notation.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { entryOpacity, hslHex, tileColour } from '../render/colour.js';
-import { makePicture, type Picture } from '../render/grid.js';
+import { composedPicture } from '../render/composed.js';
+import { swizzleClass, type Picture } from '../render/grid.js';
 import { h } from './dom.js';
 import type { TileOf } from '../render/tiles.js';
 
@@ -42,9 +44,10 @@ export interface PictureOptions {
   caption?: string;
 }
 
-/** The canvas picture of L (pre-condition: size(L) ≤ MAX_CANVAS_CELLS). */
-export function drawLayoutCanvas(l: Layout, o: PictureOptions): HTMLElement {
-  const p: Picture = makePicture(l, { max: MAX_CANVAS_CELLS });
+/** The canvas picture of L, plain or composed (pre-condition: size(L) ≤ MAX_CANVAS_CELLS). */
+export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElement {
+  const p: Picture = composedPicture(l, { max: MAX_CANVAS_CELLS });
+  const inner = innerLayout(l);
   const { rows, cols, index } = p.grid;
   const n = p.offsets.length;
   let maxOff = 0;
@@ -62,6 +65,7 @@ export function drawLayoutCanvas(l: Layout, o: PictureOptions): HTMLElement {
   const fillOf = (x: number): string => {
     const t = tileOf?.(x) ?? null;
     if (t) return overWhite(tileColour(t.tile), entryOpacity(t.entry, o.tileSize ?? 1));
+    if (p.swizzle) return overWhite(tileColour(swizzleClass(p.offsets[x]!, p.swizzle)), 0.55);
     if (labels) return '#ffffff';
     return hslHex(240 - (240 * p.offsets[x]!) / Math.max(1, maxOff), 0.7, 0.55);
   };
@@ -179,7 +183,7 @@ export function drawLayoutCanvas(l: Layout, o: PictureOptions): HTMLElement {
     const t = tileOf?.(x) ?? null;
     o.hover.dataset['index'] = String(x);
     o.hover.textContent =
-      `x = ${x}   coordinate ${formatTuple(indexToCoord(l, x))}   Φ(x) = ${v}` + (t ? `   tile ${t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+      `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${v}` + (t ? `   tile ${t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
   });
   canvas.addEventListener('mouseleave', () => {
     hovered = -1;

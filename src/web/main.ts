@@ -7,7 +7,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { mode, size, type Layout } from '../algebra/layout.js';
+import { mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
 import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
@@ -15,7 +15,7 @@ import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
 import { offsetsOf } from '../render/grid.js';
-import { modeTiling, permutationTiling, type Tiling } from '../render/tiles.js';
+import { modeTiling, permutationTiling, tileCoordIn, type Tiling } from '../render/tiles.js';
 import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
 
@@ -275,7 +275,7 @@ function divisionTiles(aText: string, tText: string): Tiling | null {
  *  tile ⌊x / size(tile)⌋ */
 function tilesOfPermutation(z: Layout): Tiling {
   const offsets = offsetsOf(z);
-  return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!);
+  return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!, rank(z) >= 2 ? tileCoordIn(mode(z, 2)) : undefined);
 }
 
 /** the ops whose result pictures are coloured by tile (SPEC §8.3): mode 1 of a zipped or tiled

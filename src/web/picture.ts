@@ -8,10 +8,13 @@
  * For A ⊘ B and A ⊗ B a cell's colour says which tile it belongs to and its opacity which
  * entry of the tile it is (Remark 2.3.8.3).
  */
-import { indexToCoord, phi, size, type Layout } from '../algebra/layout.js';
+import { indexToCoord, size } from '../algebra/layout.js';
 import { formatTuple } from '../algebra/notation.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { darkBackground, entryOpacity, tileColour } from '../render/colour.js';
-import { gridShape } from '../render/grid.js';
+import { composedPicture } from '../render/composed.js';
+import { swizzleClass } from '../render/grid.js';
+import { swizzleKey } from '../render/svg.js';
 import type { TileOf } from '../render/tiles.js';
 import { drawLayoutCanvas, MAX_CANVAS_CELLS, type PictureOptions } from './canvas-picture.js';
 import { h, s } from './dom.js';
@@ -22,20 +25,27 @@ export { MAX_CANVAS_CELLS };
 
 export type { PictureOptions, TileOf };
 
-export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
-  const n = size(l);
+/**
+ * The picture of a layout function: a plain layout, or a composed layout Sw<B,M,S> o K o L drawn
+ * on L's grid with the offsets after the swizzle, Sw(K + Φ_L(x)) (docs/semantics.md §9.1), its
+ * untiled cells coloured by the bits the swizzle writes (as `show` colours them).
+ */
+export function drawLayout(l: LayoutFunction, o: PictureOptions): HTMLElement {
+  const inner = innerLayout(l);
+  const n = size(inner);
   const wrap = h('div', { class: 'picture' });
   if (n > MAX_CANVAS_CELLS) {
     wrap.append(h('p', { class: 'note' }, `size ${n} is too large to draw (at most ${MAX_CANVAS_CELLS} cells); the operations still work.`));
     return wrap;
   }
   if (n > MAX_CELLS) return drawLayoutCanvas(l, o);
-  const { rows, cols, index } = gridShape(l);
-  const offsets = new Array<number>(n);
+  const pic = composedPicture(l, { max: MAX_CELLS });
+  const { rows, cols, index } = pic.grid;
+  const offsets = pic.offsets;
+  const sw = o.tileOf ? undefined : pic.swizzle;
   let widest = 1;
   for (let x = 0; x < n; x++) {
-    const v = phi(l, x);
-    offsets[x] = v;
+    const v = offsets[x]!;
     if (v >= 10 ** widest) widest = String(v).length;
   }
   widest = Math.max(widest, String(cols - 1).length);
@@ -87,6 +97,12 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
         rect.style.fill = colour;
         rect.style.fillOpacity = op.toFixed(3);
         if (darkBackground(colour, op)) g.classList.add('on-dark');
+      } else if (sw) {
+        const k = swizzleClass(v, sw);
+        g.setAttribute('data-swizzle', String(k));
+        rect.style.fill = tileColour(k);
+        rect.style.fillOpacity = '0.55';
+        if (darkBackground(tileColour(k), 0.55)) g.classList.add('on-dark');
       }
       const label = s('text', { x: cw / 2, y: ch / 2 + 5 });
       label.textContent = String(v);
@@ -101,7 +117,7 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
   const tipOf = (g: SVGGElement): string => {
     const x = Number(g.getAttribute('data-index'));
     const t = tiles.get(g);
-    const head = `x = ${x}   coordinate ${formatTuple(indexToCoord(l, x))}   Φ(x) = ${offsets[x]}`;
+    const head = `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${offsets[x]}`;
     const tip = t ? `${head}   tile ${t.tile}, entry ${t.entry}` : head;
     if (!g.querySelector('title')) g.prepend(s('title', {}, tip));
     return tip;
@@ -133,6 +149,7 @@ export function drawLayout(l: Layout, o: PictureOptions): HTMLElement {
   scroller.append(svg);
   wrap.append(scroller);
   if (o.tileOf && o.tiles !== undefined && o.tileSize !== undefined) wrap.append(legend(o.tiles, o.tileSize));
+  if (sw) wrap.append(h('div', { class: 'legend', 'data-testid': 'swizzle-key' }, swizzleKey(sw)));
   return wrap;
 }
 

@@ -62,9 +62,10 @@ function operandPicture(
   cols: number,
   indexOf: (row: number, col: number) => number,
 ): SVGSVGElement {
-  const cw = Math.max(6, Math.min(46, Math.floor(900 / cols)));
-  const ch = Math.max(6, Math.min(30, Math.floor((cw * 2) / 3) + 6));
-  const labels = cw >= 40;
+  // up to 32 columns every cell is labelled (the box scrolls); wider tiles are an overview that fits, details on hover
+  const labels = cols <= 32;
+  const cw = labels ? 50 : Math.max(6, Math.floor(1100 / cols));
+  const ch = labels ? 24 : Math.max(6, Math.min(20, cw));
   const left = 30;
   const top = 34;
   const width = left + cols * cw + 2;
@@ -101,7 +102,7 @@ function operandPicture(
         'data-holders': cell ? cell.holders : 0,
       });
       g.append(s('rect', { x, y, width: cw, height: ch, fill: cell ? threadColour(cell.thread) : '#fff', stroke: '#8884', 'stroke-width': 0.5 }));
-      if (cell && labels) g.append(s('text', { x: x + cw / 2, y: y + ch / 2 + 4, 'text-anchor': 'middle', 'font-size': 10, 'pointer-events': 'none' }, `T${cell.thread} V${cell.value}`));
+      if (cell && labels) g.append(s('text', { x: x + cw / 2, y: y + ch / 2 + 3, 'text-anchor': 'middle', 'font-size': 9, 'pointer-events': 'none' }, `T${cell.thread} V${cell.value}`));
       svg.append(g);
     }
   }

@@ -1,0 +1,200 @@
+/**
+ * The page's atoms panel (src/web/atoms-panel.ts) in headless Chromium, against the page as vite builds it (into a
+ * directory of its own, so that this file and test/e2e/page.test.ts may run side by side). Every cell of the three
+ * pictures (A M×K, B shown K×N, C M×N) is checked against the tiled MMA's TV layouts computed here in Node: the first
+ * (thread, value) in the order x = t + T·v that lands on the cell, how many land there, and its column-major index.
+ * Then a search, another atom, hover, a bad atom layout, and no page errors.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mode, phi, size, type Layout } from '../../src/algebra/layout.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { parseTiler } from '../../src/cute/tiler.js';
+import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const SHOTS = join(ROOT, 'test-results');
+const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'];
+const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
+
+function serve(dir: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    let file = normalize(join(dir, decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)));
+    if (!file.startsWith(dir + sep) && file !== dir) return void res.writeHead(403).end();
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!existsSync(file)) return void res.writeHead(404).end('not found');
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+    res.end(readFileSync(file));
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+interface Want {
+  thread: number;
+  value: number;
+  holders: number;
+}
+
+/** The expected picture of one operand, from the definition: (t, v) ↦ Φ_TV(t + T·v), cell of that index; first holder kept. */
+function expected(tv: Layout, rows: number, cols: number, cellOf: (index: number) => [number, number]): Map<string, Want> {
+  const T = size(mode(tv, 1));
+  const V = size(mode(tv, 2));
+  const out = new Map<string, Want>();
+  for (let x = 0; x < T * V; x++) {
+    const [r, c] = cellOf(phi(tv, x));
+    expect(r < rows && c < cols, `(${r},${c}) inside ${rows}×${cols}`).toBe(true);
+    const k = `${r},${c}`;
+    const w = out.get(k);
+    if (w) w.holders++;
+    else out.set(k, { thread: x % T, value: Math.floor(x / T), holders: 1 });
+  }
+  return out;
+}
+
+interface Got {
+  row: number;
+  col: number;
+  index: number;
+  thread: number | null;
+  value: number | null;
+  holders: number;
+  fill: string;
+}
+
+async function pictureCells(page: Page, operand: string): Promise<{ rows: number; cols: number; cells: Got[] }> {
+  return page.$eval(`[data-testid="atoms-picture"][data-operand="${operand}"]`, (svg) => ({
+    rows: Number(svg.getAttribute('data-rows')),
+    cols: Number(svg.getAttribute('data-cols')),
+    cells: [...svg.querySelectorAll('[data-testid="atoms-cell"]')].map((g) => ({
+      row: Number(g.getAttribute('data-row')),
+      col: Number(g.getAttribute('data-col')),
+      index: Number(g.getAttribute('data-index')),
+      thread: g.hasAttribute('data-thread') ? Number(g.getAttribute('data-thread')) : null,
+      value: g.hasAttribute('data-value') ? Number(g.getAttribute('data-value')) : null,
+      holders: Number(g.getAttribute('data-holders')),
+      fill: g.querySelector('rect')?.getAttribute('fill') ?? '',
+    })),
+  }));
+}
+
+/** Every cell of the three pictures against the tiled MMA made here. */
+async function expectPictures(page: Page, atom: string, layout: string, perm: string): Promise<void> {
+  const m = makeTiledMma(atom, parseLayout(layout), parseTiler(perm));
+  const [tM, tN, tK] = m.tileShape;
+  await expect.poll(() => page.getByTestId('atoms-info').getAttribute('data-tile')).toBe(`(${tM},${tN},${tK})`);
+  expect(await page.getByTestId('atoms-info').getAttribute('data-threads')).toBe(String(m.threads));
+  const specs: Array<[string, Layout, number, number, (i: number) => [number, number], (r: number, c: number) => number]> = [
+    ['A', m.layoutA_TV, tM, tK, (i) => [i % tM, Math.floor(i / tM)], (r, c) => r + tM * c],
+    ['B', m.layoutB_TV, tK, tN, (i) => [Math.floor(i / tN), i % tN], (r, c) => c + tN * r],
+    ['C', m.layoutC_TV, tM, tN, (i) => [i % tM, Math.floor(i / tM)], (r, c) => r + tM * c],
+  ];
+  for (const [op, tv, rows, cols, cellOf, indexOf] of specs) {
+    const want = expected(tv, rows, cols, cellOf);
+    const got = await pictureCells(page, op);
+    expect([got.rows, got.cols], `${op} picture of ${atom}`).toEqual([rows, cols]);
+    expect(got.cells).toHaveLength(rows * cols);
+    const colourOf = new Map<number, string>();
+    for (const c of got.cells) {
+      const w = want.get(`${c.row},${c.col}`);
+      const tag = `${atom} ${op} (${c.row},${c.col})`;
+      expect(c.index, tag).toBe(indexOf(c.row, c.col));
+      expect({ thread: c.thread, value: c.value, holders: c.holders }, tag).toEqual(w ?? { thread: null, value: null, holders: 0 });
+      if (c.thread !== null) {
+        expect(colourOf.get(c.thread) ?? c.fill, `${tag}: one colour per thread`).toBe(c.fill);
+        colourOf.set(c.thread, c.fill);
+      }
+    }
+    for (const [t, f] of colourOf) if (colourOf.has(t + 1)) expect(colourOf.get(t + 1), `threads ${t} and ${t + 1} differ in colour`).not.toBe(f);
+  }
+}
+
+describe('the atoms panel in headless Chromium', () => {
+  let dist: string;
+  let server: http.Server;
+  let browser: Browser;
+  let base: string;
+  const pageErrors: string[] = [];
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh, or set LAYOUTGPU_CHROMIUM`);
+    dist = mkdtempSync(join(tmpdir(), 'layoutgpu-atoms-web-'));
+    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    server = await serve(dist);
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
+    if (dist) rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('draws the tiled MMA cell by cell, searches, switches atoms, hovers and flags a bad atom layout', async () => {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(m.text());
+    });
+    await page.goto(base);
+    await page.waitForSelector('body[data-ready="true"]');
+    await page.waitForSelector('[data-testid="atoms-list"] option');
+
+    // 1. the default: a 2×2×1 SM80_16x8x16 with tile (32,32,16)
+    await expectPictures(page, 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1)', '(32,32,16)');
+    mkdirSync(SHOTS, { recursive: true });
+    await page.getByTestId('atoms-card').screenshot({ path: join(SHOTS, 'atoms-panel.png') });
+    console.log(`screenshot: ${join(SHOTS, 'atoms-panel.png')}`);
+
+    // 2. the search narrows the list; another atom, one atom alone (8 threads on lanes 0-3 and 16-19)
+    await page.getByTestId('atoms-search').fill('sm70 f32 nt');
+    const listed = await page.$$eval('[data-testid="atoms-list"] option', (os) => os.map((o) => (o as HTMLOptionElement).value));
+    expect(listed).toEqual(['SM70_8x8x4_F32F16F16F32_NT']);
+    await page.getByTestId('atoms-layout').fill('1');
+    await page.getByTestId('atoms-perm').fill('_');
+    await page.getByTestId('atoms-list').selectOption('SM70_8x8x4_F32F16F16F32_NT');
+    await expectPictures(page, 'SM70_8x8x4_F32F16F16F32_NT', '1', '_');
+
+    // 3. a GMMA atom: 128 threads, every thread sees all of A (shared memory), cells too small for labels
+    await page.getByTestId('atoms-search').fill('64x64x16_F16F16F16_SS');
+    await page.getByTestId('atoms-list').selectOption('SM90_64x64x16_F16F16F16_SS');
+    await expectPictures(page, 'SM90_64x64x16_F16F16F16_SS', '1', '_');
+    const a0 = await pictureCells(page, 'A');
+    expect(a0.cells.every((c) => c.holders === 128)).toBe(true);
+
+    // 4. hovering a C cell names its thread, value, coordinate and index
+    await page.getByTestId('atoms-search').fill('16x8x16_F32F16F16F32');
+    await page.getByTestId('atoms-list').selectOption('SM80_16x8x16_F32F16F16F32_TN');
+    await page.getByTestId('atoms-layout').fill('(2,2,1)');
+    await page.getByTestId('atoms-perm').fill('(32,32,16)');
+    await expectPictures(page, 'SM80_16x8x16_F32F16F16F32_TN', '(2,2,1)', '(32,32,16)');
+    const cell = page.locator('[data-testid="atoms-picture"][data-operand="C"] [data-testid="atoms-cell"][data-row="9"][data-col="3"]');
+    const [t, v, index] = await Promise.all(['data-thread', 'data-value', 'data-index'].map((k) => cell.getAttribute(k)));
+    await cell.hover();
+    await expect.poll(() => page.getByTestId('atoms-hover').textContent()).toBe(`C: thread ${t}, value ${v}, (m,n) = (9,3), index ${index}`);
+    expect(index).toBe(String(9 + 32 * 3));
+
+    // 5. a bad atom layout: an inline parse error, no pictures
+    await page.getByTestId('atoms-layout').fill('(2,2');
+    await expect.poll(() => page.getByTestId('atoms-error').getAttribute('data-error-kind')).toBe('parse');
+    expect(await page.getByTestId('atoms-error').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid="atoms-picture"]').count()).toBe(0);
+    // a permutation that is no permutation: domain
+    await page.getByTestId('atoms-layout').fill('(2,2,1)');
+    await page.getByTestId('atoms-perm').fill('(32,32,15)');
+    await expect.poll(() => page.getByTestId('atoms-error').getAttribute('data-error-kind')).toBe('domain');
+
+    expect(pageErrors).toEqual([]);
+  }, 240_000);
+});

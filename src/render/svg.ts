@@ -88,7 +88,7 @@ export function svgPicture(p: Picture, caption = `picture of ${pictureName(p)}`)
         if (darkBackground(colour, op)) cls += ' on-dark';
         fill = ` style="fill:${colour};fill-opacity:${op.toFixed(3)}"`;
         data += ` data-tile="${t.tile}" data-entry="${t.entry}"`;
-        tip += `, tile ${t.tile}, entry ${t.entry}`;
+        tip += `, tile ${p.tiling.coordOf?.(t.tile) ?? t.tile}, entry ${t.entry}`;
       } else if (sw) {
         const k = swizzleClass(v, sw);
         const colour = tileColour(k);

@@ -39,6 +39,8 @@ export interface PictureOptions {
   tileOf?: (x: number) => TileOf | null;
   tiles?: number;
   tileSize?: number;
+  /** the coordinate of tile k in the shape of the tiles, which the hover names (`tile (2,3)`) */
+  coordOf?: (tile: number) => string;
   /** a line under the picture for hover information */
   hover: HTMLElement;
   caption?: string;
@@ -183,7 +185,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     const t = tileOf?.(x) ?? null;
     o.hover.dataset['index'] = String(x);
     o.hover.textContent =
-      `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${v}` + (t ? `   tile ${t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+      `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${v}` + (t ? `   tile ${o.coordOf?.(t.tile) ?? t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
   });
   canvas.addEventListener('mouseleave', () => {
     hovered = -1;

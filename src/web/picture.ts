@@ -118,7 +118,7 @@ export function drawLayout(l: LayoutFunction, o: PictureOptions): HTMLElement {
     const x = Number(g.getAttribute('data-index'));
     const t = tiles.get(g);
     const head = `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${offsets[x]}`;
-    const tip = t ? `${head}   tile ${t.tile}, entry ${t.entry}` : head;
+    const tip = t ? `${head}   tile ${o.coordOf?.(t.tile) ?? t.tile}, entry ${t.entry}` : head;
     if (!g.querySelector('title')) g.prepend(s('title', {}, tip));
     return tip;
   };

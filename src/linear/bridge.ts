@@ -35,6 +35,12 @@ const or53 = (a: number, b: number): number => ((hi32(a) | hi32(b)) >>> 0) * TWO
 const lowBit = (a: number): number => ((a >>> 0) !== 0 ? 31 - Math.clz32((a >>> 0) & -(a >>> 0)) : 32 + lowBit(hi32(a)));
 const highBit = (a: number): number => (hi32(a) !== 0 ? 32 + 31 - Math.clz32(hi32(a)) : 31 - Math.clz32(a >>> 0));
 
+/** whether every value is below 2^31 (32-bit operations are exact on them) */
+function below31(b: readonly number[]): boolean {
+  for (let i = 0; i < b.length; i++) if (b[i]! >= 2147483648) return false;
+  return true;
+}
+
 const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && (n <= 2 ** 30 ? (n & (n - 1)) === 0 : Number.isInteger(Math.log2(n)) && 2 ** Math.log2(n) === n);
 const bitsOf = (n: number): number => Math.round(Math.log2(n));
 
@@ -63,6 +69,13 @@ function bitImages(l: Layout): number[] {
 
 /** The first pair i < j of images that share a bit (a carry), or null when they are disjoint. */
 function firstCarry(b: readonly number[]): [number, number] | null {
+  if (below31(b)) {
+    // the common case in 32-bit operations
+    let acc = 0;
+    let j = 0;
+    for (; j < b.length && (acc & b[j]!) === 0; j++) acc |= b[j]!;
+    if (j === b.length) return null;
+  }
   let seen = 0;
   for (let j = 0; j < b.length; j++) {
     const v = b[j]!;
@@ -313,9 +326,9 @@ function standardOuts(l: LinearLayout): number[] | null {
   return sizes;
 }
 
-const isTvLL = (l: LinearLayout): boolean => standardOuts(l) !== null && l.inDims.length > 0 && l.inDims.every((d) => REGISTER_DIMS.has(d.name));
+const isTvLL = (l: LinearLayout): boolean => l.inDims.length > 0 && l.inDims.every((d) => REGISTER_DIMS.has(d.name)) && standardOuts(l) !== null;
 const isSharedLL = (l: LinearLayout): boolean =>
-  standardOuts(l) !== null && l.inDims.some((d) => d.name === 'offset') && l.inDims.every((d) => d.name === 'offset' || d.name === 'block');
+  l.inDims.some((d) => d.name === 'offset') && l.inDims.every((d) => d.name === 'offset' || d.name === 'block') && standardOuts(l) !== null;
 
 /**
  * The kind `from_ll` takes by default (docs/linear.md): `tv` when the out-dims are exactly
@@ -340,7 +353,7 @@ interface BitMap {
 function flatValue(basis: readonly number[], order: readonly number[], shifts: readonly number[], wide: boolean): number {
   if (!wide) {
     let v = 0;
-    order.forEach((j, q) => (v += basis[j]! * 2 ** shifts[q]!));
+    for (let q = 0; q < order.length; q++) v += basis[order[q]!]! * 2 ** shifts[q]!;
     return v;
   }
   let v = 0n;
@@ -457,6 +470,13 @@ function bitLayout(images: readonly number[], modeBits: readonly number[], singl
 function sharedBits(images: readonly number[]): number {
   let seen = 0;
   let dup = 0;
+  if (below31(images)) {
+    for (const v of images) {
+      dup |= seen & v;
+      seen |= v;
+    }
+    return dup;
+  }
   for (const v of images) {
     dup = or53(dup, and53(seen, v));
     seen = or53(seen, v);
@@ -475,19 +495,38 @@ export function firstSwizzle(images: readonly number[], m: number): Swizzle | nu
   if (dup === 0) return null;
   const lo = lowBit(dup);
   const hi = highBit(dup);
+  // the images that can collide (nonzero), those holding a shared bit first: a failing candidate fails early
+  const nz = images.filter((v) => v !== 0);
+  const order = [...nz.filter((v) => overlaps(v, dup)), ...nz.filter((v) => !overlaps(v, dup))];
+  const small = m <= 31;
   for (let B = Math.max(1, hi - lo + 1); 2 * B <= m; B++) {
     for (let M = 0; M + 2 * B <= m; M++) {
       for (let a = B; M + a + B <= m; a++) {
-        for (const S of [a, -a]) {
-          const t = M + Math.max(0, -S);
+        for (let sign = 1; sign >= -1; sign -= 2) {
+          const S = sign * a;
+          const t = M + (S < 0 ? a : 0);
           if (t > lo || t + B - 1 < hi) continue;
-          const sw = makeSwizzle(B, M, S);
-          if (firstCarry(images.map((v) => applySwizzle(sw, v))) === null) return sw;
+          if (small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null) return makeSwizzle(B, M, S);
         }
       }
     }
   }
   return null;
+}
+
+/** Whether Sw<B,M,S>(v) of the images (all below 2^31) have disjoint supports, with 32-bit operations. */
+function disjointUnder32(images: readonly number[], B: number, M: number, S: number): boolean {
+  const mask = ((1 << B) - 1) << (M + (S > 0 ? S : 0));
+  const r = S > 0 ? S : 0;
+  const l = S > 0 ? 0 : -S;
+  let acc = 0;
+  for (let i = 0; i < images.length; i++) {
+    const v = images[i]!;
+    const w = v ^ (((v & mask) >>> r) << l);
+    if ((acc & w) !== 0) return false;
+    acc |= w;
+  }
+  return true;
 }
 
 /**
@@ -500,11 +539,13 @@ export function firstSwizzle(images: readonly number[], m: number): Swizzle | nu
  * @example formatLayoutFunction(fromLL(mmaAccumulatorLL)) // '((4,8),(2,2)):((32,1),(16,8))'
  */
 export function fromLL(l: LinearLayout, kind?: BridgeKind): LayoutFunction {
-  const k = kind ?? defaultKind(l);
-  if (k === 'tv' && !isTvLL(l)) {
+  const tv = isTvLL(l);
+  const shared = !tv && isSharedLL(l);
+  const k = kind ?? (tv ? 'tv' : shared ? 'shared' : 'function');
+  if (k === 'tv' && !tv) {
     throw domain('from_ll tv: the out-dims must be exactly dim0 … dim(k-1) and the in-dims a non-empty subset of register, lane, warp, block');
   }
-  if (k === 'shared' && !isSharedLL(l)) throw domain('from_ll shared: the out-dims must be exactly dim0 … dim(k-1) and the in-dims offset (and block)');
+  if (k === 'shared' && !shared) throw domain('from_ll shared: the out-dims must be exactly dim0 … dim(k-1) and the in-dims offset (and block)');
   if (k === 'function' && l.inDims.length === 0) return makeLayout(1, 0);
   const map = k === 'function' ? functionMap(l) : k === 'tv' ? tvMap(l) : sharedMap(l);
   const single = typeof map.guide === 'number';

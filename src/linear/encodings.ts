@@ -14,7 +14,7 @@ import { LayoutError } from '../algebra/errors.js';
 import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
 import { parseLL } from './forms.js';
 import { isSurjective } from './operations.js';
-import { emptyLayout, identity1D, log2, makeLinearLayout, MAX_DIM_LOG2, product, zeros1D, type InDim, type LinearLayout } from './value.js';
+import { log2, makeLinearLayout, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 const parseError = (msg: string): LayoutError => new LayoutError('parse', msg);
@@ -101,50 +101,147 @@ function cgaParam(a: Attr, r: number): number[][] | null {
 // ---------------------------------------------------------------------------------------------
 // Layout helpers (Triton's LinearLayout methods and LayoutUtils)
 
-/** Triton `transposeOuts`: the same map with the out-dims in the given order. */
-function transposeOuts(l: LinearLayout, names: readonly string[]): LinearLayout {
-  const idx = names.map((n) => l.outDims.findIndex((o) => o.name === n));
-  return {
-    inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map((b) => idx.map((j) => b[j]!)) })),
-    outDims: idx.map((j) => l.outDims[j]!),
-  };
+/**
+ * A layout under construction, multiplied in place by Triton's `identity1D` and `zeros1D`
+ * (Triton `operator*` with a one-dim layout: a new in-dim or out-dim goes last, as `supremum`
+ * puts it; the new bases of `inDim` move `outDim` by multiples of its size so far).
+ */
+class Draft {
+  readonly ins: { name: string; bases: number[][] }[] = [];
+  readonly outs: { name: string; size: number }[] = [];
+
+  /** A draft that takes over the arrays of a fresh layout (no copy). */
+  static wrap(l: LinearLayout): Draft {
+    const d = new Draft();
+    d.ins.push(...(l.inDims as { name: string; bases: number[][] }[]));
+    d.outs.push(...(l.outDims as { name: string; size: number }[]));
+    return d;
+  }
+
+  static of(l: LinearLayout): Draft {
+    const d = new Draft();
+    for (const x of l.inDims) d.ins.push({ name: x.name, bases: x.bases.map((b) => [...b]) });
+    for (const o of l.outDims) d.outs.push({ name: o.name, size: o.size });
+    return d;
+  }
+
+  private out(name: string): number {
+    let j = this.outs.findIndex((o) => o.name === name);
+    if (j < 0) {
+      j = this.outs.length;
+      this.outs.push({ name, size: 1 });
+      for (const d of this.ins) for (const b of d.bases) b.push(0);
+    }
+    return j;
+  }
+
+  private in(name: string): number[][] {
+    let d = this.ins.find((x) => x.name === name);
+    if (d === undefined) {
+      d = { name, bases: [] };
+      this.ins.push(d);
+    }
+    return d.bases;
+  }
+
+  /** this × identity1D(size, inDim, outDim) */
+  id(size: number, inDim: string, outDim: string): this {
+    const j = this.out(outDim);
+    const bases = this.in(inDim);
+    const o = this.outs[j]!;
+    for (let v = 1; v < size; v *= 2) {
+      const b = new Array<number>(this.outs.length).fill(0);
+      b[j] = v * o.size;
+      bases.push(b);
+    }
+    o.size *= size;
+    return this;
+  }
+
+  /** this × zeros1D(size, inDim, outDim): broadcast bits */
+  zeros(size: number, inDim: string, outDim: string): this {
+    this.out(outDim);
+    const bases = this.in(inDim);
+    for (let v = 1; v < size; v *= 2) bases.push(new Array<number>(this.outs.length).fill(0));
+    return this;
+  }
+
+  /** this × identityStandardND(inDim, sizes, order): identity1D(sizes[d], inDim, dim d) for d in order */
+  idND(inDim: string, sizes: readonly number[], order: readonly number[]): this {
+    for (const d of order) this.id(sizes[d]!, inDim, dimName(d));
+    return this;
+  }
+
+  /** this × broadcastedDotOperandLayout: idND with zeros along kDim */
+  broadcastND(inDim: string, sizes: readonly number[], order: readonly number[], kDim: number): this {
+    for (const d of order) {
+      if (d === kDim) this.zeros(sizes[d]!, inDim, dimName(d));
+      else this.id(sizes[d]!, inDim, dimName(d));
+    }
+    return this;
+  }
+
+  /** Triton `transposeOuts` */
+  transpose(names: readonly string[]): this {
+    if (names.every((n, j) => this.outs[j]?.name === n)) return this;
+    const idx = names.map((n) => this.outs.findIndex((o) => o.name === n));
+    const outs = idx.map((j) => this.outs[j]!);
+    this.outs.splice(0, this.outs.length, ...outs);
+    for (const d of this.ins) for (let i = 0; i < d.bases.length; i++) d.bases[i] = idx.map((j) => d.bases[i]![j]!);
+    return this;
+  }
+
+  layout(): LinearLayout {
+    return { inDims: this.ins, outDims: this.outs };
+  }
 }
 
-/** LayoutUtils `identityStandardND`: for d = order[0], order[1], …, identity1D(sizes[d], in, dim d). */
-function identityND(inDim: string, sizes: readonly number[], order: readonly number[]): LinearLayout {
-  return order.reduce((l, d) => product(l, identity1D(sizes[d]!, inDim, dimName(d))), emptyLayout);
-}
-
-/** Triton's `broadcastedDotOperandLayout`: identityND with zeros along kDim. */
-function broadcastND(inDim: string, sizes: readonly number[], order: readonly number[], kDim: number): LinearLayout {
-  return order.reduce((l, d) => product(l, d === kDim ? zeros1D(sizes[d]!, inDim, dimName(d)) : identity1D(sizes[d]!, inDim, dimName(d))), emptyLayout);
-}
-
-/** Sizes inferred from the bases (Triton's `LinearLayout(bases, outDimNames)`), which must be surjective. */
-function inferred(inDims: readonly InDim[], names: readonly string[], what: string): LinearLayout {
+/** Sizes inferred from the bases (Triton's `LinearLayout(bases, outDimNames)`), which must be surjective
+ *  (checked unless `surjective` says the construction guarantees it). */
+function inferred(inDims: readonly InDim[], names: readonly string[], what: string, surjective = false): LinearLayout {
   const sizes = names.map(() => 1);
-  for (const d of inDims) for (const b of d.bases) b.forEach((v, j) => (sizes[j] = Math.max(sizes[j]!, nextPowerOf2(v))));
+  for (const d of inDims) for (const b of d.bases) for (let j = 0; j < b.length; j++) sizes[j] = Math.max(sizes[j]!, nextPowerOf2(b[j]!));
   const l = makeLinearLayout(
     inDims,
     names.map((name, j) => ({ name, size: sizes[j]! })),
     'overflow',
   );
-  if (!isSurjective(l)) throw domain(`${what}: the layout is not surjective (Triton asserts here)`);
+  if (!surjective && !spansByUnits(l) && !isSurjective(l)) throw domain(`${what}: the layout is not surjective (Triton asserts here)`);
   return l;
+}
+
+/** A quick sufficient test of surjectivity: every out-dim's bits are images of bases that move
+ *  that dim alone by a power of two (what the encodings build), so no elimination is needed. */
+function spansByUnits(l: LinearLayout): boolean {
+  const k = l.outDims.length;
+  const seen = new Array<number>(k).fill(0);
+  for (const d of l.inDims) {
+    for (const b of d.bases) {
+      let at = -1;
+      for (let j = 0; j < k; j++) {
+        if (b[j] === 0) continue;
+        if (at >= 0) {
+          at = -2;
+          break;
+        }
+        at = j;
+      }
+      if (at >= 0 && (b[at]! & (b[at]! - 1)) === 0) seen[at] = seen[at]! | b[at]!;
+    }
+  }
+  return l.outDims.every((o, j) => seen[j] === o.size - 1);
 }
 
 const sizeOf = (l: LinearLayout, name: string): number => l.outDims.find((o) => o.name === name)?.size ?? 1;
 
-/** LayoutUtils `ensureLayoutNotSmallerThan`: each out-dim (in l's order) below its size grows by
- *  identity bits of `inDim`. */
-function growTo(l: LinearLayout, shape: ReadonlyMap<string, number>, inDim: string): LinearLayout {
-  let out = l;
-  for (const o of l.outDims) {
+/** LayoutUtils `ensureLayoutNotSmallerThan`: each out-dim (in the draft's order) below its size
+ *  grows by identity bits of `inDim`. */
+function growTo(l: Draft, shape: ReadonlyMap<string, number>, inDim: string): Draft {
+  for (const o of [...l.outs]) {
     const want = shape.get(o.name)!;
-    const have = sizeOf(out, o.name);
-    if (have < want) out = product(out, identity1D(want / have, inDim, o.name));
+    if (o.size < want) l.id(want / o.size, inDim, o.name);
   }
-  return out;
+  return l;
 }
 
 /**
@@ -188,15 +285,25 @@ function shrinkTo(l: LinearLayout, shape: ReadonlyMap<string, number>, removeReg
  * vectors) shrunk to the shape; the per-CTA shape s_d = max(1, shape_d / size_d(G)); the CTA
  * layout grown by `inDim` bits and shrunk to s; then C × G with out-dims dim0, dim1, ….
  */
-function fit(cta: LinearLayout, cga: number[][] | null, shape: readonly number[], inDim: string, what: string): LinearLayout {
+function fit(cta: Draft, cga: number[][] | null, shape: readonly number[], inDim: string, what: string): LinearLayout {
   const names = standardNames(shape.length);
   const full = new Map(names.map((n, d) => [n, shape[d]!]));
-  const g = cgaLayout(cga, shape.length, what);
-  const gFit = shrinkTo(g, full, false, what);
-  const perCta = new Map(names.map((n, d) => [n, Math.max(1, shape[d]! / sizeOf(gFit, n))]));
-  const c = shrinkTo(growTo(cta, perCta, inDim), perCta, false, what);
-  const ctaOrder = c.outDims.map((o) => o.name);
-  return transposeOuts(product(c, transposeOuts(gFit, ctaOrder)), names);
+  const g = cga === null ? null : shrinkTo(cgaLayout(cga, shape.length, what), full, false, what);
+  const perCta = g === null ? full : new Map(names.map((n, d) => [n, Math.max(1, shape[d]! / sizeOf(g, n))]));
+  const c = Draft.wrap(shrinkTo(growTo(cta, perCta, inDim).layout(), perCta, false, what));
+  if (g !== null) {
+    // C × G: the block bases scaled by C's sizes, the sizes multiplied
+    const at = c.outs.map((o) => g.outDims.findIndex((x) => x.name === o.name));
+    const block = g.inDims[0]!.bases.map((b) => at.map((j, k) => b[j]! * c.outs[k]!.size));
+    c.outs.forEach((o, k) => (o.size *= g.outDims[at[k]!]!.size));
+    c.ins.push({ name: 'block', bases: block });
+  } else c.ins.push({ name: 'block', bases: [] });
+  // the values are in range by construction; only the in-dims can pass the limits
+  for (const d of c.ins) {
+    if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `${what}: in-dim '${d.name}' has 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+  }
+  if (c.ins.reduce((a, d) => a + d.bases.length, 0) > 64) throw new LayoutError('overflow', `${what}: more than 64 in-bits`);
+  return c.transpose(names).layout();
 }
 
 /** The CGA layout G: block → dims with the given vectors (sizes inferred); none: block of size 1. */
@@ -209,6 +316,7 @@ function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayou
 
 /** The per-CTA shape of a shared encoding: shape_d / size_d(G) after G is shrunk to the shape. */
 function perCtaShape(cga: number[][] | null, shape: readonly number[], what: string): number[] {
+  if (cga === null) return [...shape];
   const names = standardNames(shape.length);
   const g = shrinkTo(cgaLayout(cga, shape.length, what), new Map(names.map((n, d) => [n, shape[d]!])), false, what);
   return shape.map((s, d) => Math.max(1, s / sizeOf(g, names[d]!)));
@@ -261,7 +369,7 @@ function blocked(a: Attr, shape: readonly number[]): LinearLayout {
   const spt = pow2List(a, 'sizePerThread', r);
   const tpw = pow2List(a, 'threadsPerWarp', r);
   const wpc = pow2List(a, 'warpsPerCTA', r);
-  const cta = product(product(identityND('register', spt, order), identityND('lane', tpw, order)), identityND('warp', wpc, order));
+  const cta = new Draft().idND('register', spt, order).idND('lane', tpw, order).idND('warp', wpc, order);
   return fit(cta, cgaParam(a, r), shape, 'register', '#ttg.blocked');
 }
 
@@ -285,7 +393,7 @@ function slice(a: Attr, shape: readonly number[]): LinearLayout {
 
 /** Triton's `nvidiaMmaTile`: kWidth registers, 4 lanes on the inner dim, 8 lanes on the outer,
  *  registers up to m on the outer dim, then up to n on the inner dim. */
-function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly number[], repOrder: readonly number[], what: string): LinearLayout {
+function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly number[], repOrder: readonly number[], what: string): Draft {
   const inner = order[0]!;
   const outer = order[1]!;
   const m = tileShape[outer]!;
@@ -293,14 +401,17 @@ function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly n
   if (m % 8 !== 0 || !isPow2(m / 8) || n % (kWidth * 4) !== 0 || !isPow2(n / (kWidth * 4))) {
     throw domain(`${what}: the tile ${m} x ${n} does not split into kWidth = ${kWidth} registers, 4 x 8 lanes and whole repeats`);
   }
-  const base = identityND('register', repOrder.map(() => 1), repOrder);
-  return [
-    identity1D(kWidth, 'register', dimName(inner)),
-    identity1D(4, 'lane', dimName(inner)),
-    identity1D(8, 'lane', dimName(outer)),
-    identity1D(m / 8, 'register', dimName(outer)),
-    identity1D(n / (kWidth * 4), 'register', dimName(inner)),
-  ].reduce(product, base);
+  return new Draft()
+    .idND(
+      'register',
+      repOrder.map(() => 1),
+      repOrder,
+    )
+    .id(kWidth, 'register', dimName(inner))
+    .id(4, 'lane', dimName(inner))
+    .id(8, 'lane', dimName(outer))
+    .id(m / 8, 'register', dimName(outer))
+    .id(n / (kWidth * 4), 'register', dimName(inner));
 }
 
 /** getMatrixOrder(rank, rowMajor): [r−1, r−2, …, 0], the first two swapped when column-major. */
@@ -349,8 +460,7 @@ function nvidiaMma(a: Attr, shape: readonly number[]): LinearLayout {
   const tileShape = mma.version === 2 ? mma.instr : [mma.instr[0]!, mma.instr[1]!];
   const order = matrixOrder(r, true);
   const tile = mmaTile(tileShape, 2, order, order, '#ttg.nvidia_mma');
-  const warps = transposeOuts(identityND('warp', mma.warps, matrixOrder(r, mma.version === 2)), tile.outDims.map((o) => o.name));
-  return fit(product(tile, warps), mma.cga, shape, 'register', '#ttg.nvidia_mma');
+  return fit(tile.idND('warp', mma.warps, matrixOrder(r, mma.version === 2)), mma.cga, shape, 'register', '#ttg.nvidia_mma');
 }
 
 /** #ttg.dot_op: the operand layouts of nvidia_mma (v2, v3 opIdx 0), blocked (FMA) and amd_mfma parents. */
@@ -378,8 +488,7 @@ function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
   tileShape[r - 1] = opIdx === 0 ? kWidth * 8 : 8;
   const order = dotOrder(opIdx, r);
   const tile = mmaTile(tileShape, kWidth, order, order, '#ttg.dot_op');
-  const warps = transposeOuts(broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), tile.outDims.map((o) => o.name));
-  return fit(product(tile, warps), mma.cga, shape, 'register', '#ttg.dot_op');
+  return fit(tile.broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), mma.cga, shape, 'register', '#ttg.dot_op');
 }
 
 /** The FMA operand of a blocked parent: K held whole per thread, lanes and warps broadcast along K. */
@@ -391,7 +500,7 @@ function fmaDot(b: Attr, shape: readonly number[], kDim: number): LinearLayout {
   const tpw = pow2List(b, 'threadsPerWarp', r);
   const wpc = pow2List(b, 'warpsPerCTA', r);
   const threadSize = spt.map((s, d) => (d === kDim ? shape[d]! : s));
-  const cta = product(product(identityND('register', threadSize, order), broadcastND('lane', tpw, order, kDim)), broadcastND('warp', wpc, order, kDim));
+  const cta = new Draft().idND('register', threadSize, order).broadcastND('lane', tpw, order, kDim).broadcastND('warp', wpc, order, kDim);
   return fit(cta, cgaParam(b, r), shape, 'register', '#ttg.dot_op');
 }
 
@@ -422,9 +531,6 @@ function mfmaParams(a: Attr, r: number): Mfma {
   return { warps, mDim: mDim!, nDim: nDim!, transposed: boolParam(a, 'isTransposed', false), tilesPerWarp, height: bits === 64 ? 1 : 4, cga: cgaParam(a, r) };
 }
 
-/** identity1D of `size` that is empty for 0 (Triton's identity1D(0)) */
-const identityOrEmpty = (size: number, inDim: string, outDim: string): LinearLayout => (size === 0 ? emptyLayout : identity1D(size, inDim, outDim));
-
 /** #ttg.amd_mfma (64 lanes): Triton's `AMDMfmaEncodingAttr::toLinearLayout`. */
 function amdMfma(a: Attr, shape: readonly number[]): LinearLayout {
   const r = shape.length;
@@ -436,27 +542,22 @@ function amdMfma(a: Attr, shape: readonly number[]): LinearLayout {
   const dimM = dimName(order[1]!);
   const dimN = dimName(order[0]!);
   const tiles = (p.mDim * p.nDim) / (64 * p.height);
-  let tile: LinearLayout;
-  if (!p.transposed) {
-    tile = product(identity1D(p.height, 'register', dimM), product(identity1D(p.nDim, 'lane', dimN), identity1D(64 / p.nDim, 'lane', dimM)));
-    if (tiles > 0) tile = product(tile, identity1D(tiles, 'register', dimM));
-  } else {
-    tile = product(identity1D(p.height, 'register', dimN), product(identity1D(p.mDim, 'lane', dimM), identity1D(64 / p.mDim, 'lane', dimN)));
-    if (tiles > 0) tile = product(tile, identity1D(tiles, 'register', dimN));
-  }
-  tile = transposeOuts(tile, [dimN, dimM]);
+  // registers (height) on M, lanes on N then M; repeats on M (roles swapped when transposed)
+  const [rows, cols] = p.transposed ? [dimN, dimM] : [dimM, dimN];
+  const tile = new Draft()
+    .id(p.height, 'register', rows)
+    .id(p.transposed ? p.mDim : p.nDim, 'lane', cols)
+    .id(64 / (p.transposed ? p.mDim : p.nDim), 'lane', rows);
+  if (tiles > 0) tile.id(tiles, 'register', rows);
+  tile.transpose([dimN, dimM]);
   const tilesN = p.tilesPerWarp[nIndex]!;
   const warpsN = p.warps[nIndex]!;
-  tile = [
-    identity1D(tilesN, 'register', dimN),
-    identity1D(warpsN, 'warp', dimN),
-    identityOrEmpty(Math.floor(shape[nIndex]! / (p.nDim * warpsN * tilesN)), 'register', dimN),
-    identity1D(p.tilesPerWarp[mIndex]!, 'register', dimM),
-    identity1D(p.warps[mIndex]!, 'warp', dimM),
-  ].reduce(product, tile);
-  if (batch) {
-    tile = [identity1D(1, 'register', dimName(order[2]!)), identity1D(1, 'lane', dimName(order[2]!)), identity1D(p.warps[0]!, 'warp', dimName(order[2]!))].reduce(product, tile);
-  }
+  tile.id(tilesN, 'register', dimN).id(warpsN, 'warp', dimN);
+  // Triton's identity1D(0) is the empty layout: no repeats when N is below one CTA tile
+  const repeats = Math.floor(shape[nIndex]! / (p.nDim * warpsN * tilesN));
+  if (repeats > 0) tile.id(repeats, 'register', dimN);
+  tile.id(p.tilesPerWarp[mIndex]!, 'register', dimM).id(p.warps[mIndex]!, 'warp', dimM);
+  if (batch) tile.id(1, 'register', dimName(order[2]!)).id(1, 'lane', dimName(order[2]!)).id(p.warps[0]!, 'warp', dimName(order[2]!));
   return fit(tile, p.cga, shape, 'register', '#ttg.amd_mfma');
 }
 
@@ -471,15 +572,16 @@ function mfmaDot(parent: Attr, shape: readonly number[], opIdx: number, kWidth: 
   const order = dotOrder(opIdx, r);
   const dimK = dimName(order[0]!);
   const dimNonK = dimName(order[1]!);
-  let tile = product(identity1D(kWidth, 'register', dimK), product(identity1D(nonKDim, 'lane', dimNonK), identity1D(64 / nonKDim, 'lane', dimK)));
+  const tile = new Draft()
+    .id(kWidth, 'register', dimK)
+    .id(nonKDim, 'lane', dimNonK)
+    .id(64 / nonKDim, 'lane', dimK);
   const kTile = (64 / nonKDim) * kWidth;
   const kSize = shape[kIndex]!;
-  if (kSize > kTile) tile = product(tile, identity1D(kSize / kTile, 'register', dimK));
-  tile = product(tile, identity1D(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK));
-  tile = transposeOuts(tile, [dimK, dimNonK]);
-  if (r === 3) tile = [identity1D(1, 'register', dimName(order[2]!)), identity1D(1, 'lane', dimName(order[2]!))].reduce(product, tile);
-  const cta = product(tile, identityND('warp', p.warps, matrixOrder(r, true)));
-  return fit(cta, p.cga, shape, 'register', '#ttg.dot_op');
+  if (kSize > kTile) tile.id(kSize / kTile, 'register', dimK);
+  tile.id(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK).transpose([dimK, dimNonK]);
+  if (r === 3) tile.id(1, 'register', dimName(order[2]!)).id(1, 'lane', dimName(order[2]!));
+  return fit(tile.idND('warp', p.warps, matrixOrder(r, true)), p.cga, shape, 'register', '#ttg.dot_op');
 }
 
 /** #ttg.swizzled_shared: column bits, then the swizzled row bits, then the other dims by order, over the per-CTA shape. */
@@ -495,15 +597,15 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
   }
   const cga = cgaParam(a, r);
   const s = perCtaShape(cga, shape, '#ttg.swizzled_shared');
-  if (r === 1) return fit(identity1D(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.swizzled_shared');
+  if (r === 1) return fit(new Draft().id(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.swizzled_shared');
   const col = order[0]!;
   const row = order[1]!;
   const numCols = s[col]!;
   const bases: number[][] = [];
   for (let c = 1; c < numCols; c *= 2) bases.push([0, c]);
   for (let w = 1; w < s[row]!; w *= 2) bases.push([w, (vec * (Math.floor(w / perPhase) % maxPhase)) % numCols]);
-  let cta = inferred([{ name: 'offset', bases }], [dimName(row), dimName(col)], '#ttg.swizzled_shared');
-  for (const d of order.slice(2)) cta = product(cta, identity1D(s[d]!, 'offset', dimName(d)));
+  const cta = Draft.wrap(inferred([{ name: 'offset', bases }], [dimName(row), dimName(col)], '#ttg.swizzled_shared', true));
+  for (const d of order.slice(2)) cta.id(s[d]!, 'offset', dimName(d));
   return fit(cta, cga, shape, 'offset', '#ttg.swizzled_shared');
 }
 
@@ -524,7 +626,7 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   if (a.params.has('rank') && intParam(a, 'rank') !== r) throw domain(`#ttg.nvmma_shared: rank = ${intParam(a, 'rank')} but the shape has rank ${r}`);
   const cga = cgaParam(a, r);
   const s = perCtaShape(cga, shape, '#ttg.nvmma_shared');
-  if (r === 1) return fit(identity1D(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.nvmma_shared');
+  if (r === 1) return fit(new Draft().id(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.nvmma_shared');
   const colDim = transposed ? r - 2 : r - 1;
   const rowDim = transposed ? r - 1 : r - 2;
   const sCol = s[colDim]!;
@@ -556,8 +658,7 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   }
   const atomPacked = fp4 ? atomCols / 2 : atomCols;
   for (let c = atomPacked; c < sCol; c *= 2) bases.push(at(0, c));
-  const cta = inferred([{ name: 'offset', bases }], standardNames(r), '#ttg.nvmma_shared');
-  return fit(cta, cga, shape, 'offset', '#ttg.nvmma_shared');
+  return fit(Draft.wrap(inferred([{ name: 'offset', bases }], standardNames(r), '#ttg.nvmma_shared', true)), cga, shape, 'offset', '#ttg.nvmma_shared');
 }
 
 /** Text of an attribute value (to hand a nested `#ttg.linear` to the forms reader). */
@@ -592,8 +693,8 @@ function linear(a: Attr, shape: readonly number[]): LinearLayout {
   }
   for (const n of standardNames(shape.length)) if (!reach.includes(n)) reach.push(n);
   const want = new Map(standardNames(shape.length).map((n, d) => [n, shape[d]!]));
-  const grown = growTo(transposeOuts(l, reach), want, 'register');
-  return transposeOuts(shrinkTo(grown, want, true, '#ttg.linear'), standardNames(shape.length));
+  const grown = growTo(Draft.of(l).transpose(reach), want, 'register').layout();
+  return Draft.of(shrinkTo(grown, want, true, '#ttg.linear')).transpose(standardNames(shape.length)).layout();
 }
 
 /** #ttg.shared_linear: its own LL; the shape must be its sizes. */

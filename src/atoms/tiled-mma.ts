@@ -6,7 +6,10 @@
  * layouts are the functions the definitions give, found exactly by layoutOfTable (the answer
  * is the function, not CuTe's composition, which differs for C with threads along K).
  */
-import { domainError } from '../algebra/errors.js';
+import { domainError, isLayoutError } from '../algebra/errors.js';
+import { compose } from '../algebra/compose.js';
+import { coalesce } from '../algebra/coalesce.js';
+import type { Tuple } from '../algebra/tuple.js';
 import { modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { complement, isComplementable } from '../algebra/complement.js';
 import { isCompact } from '../algebra/properties.js';
@@ -40,6 +43,8 @@ export interface TiledMma {
   readonly T: number;
   /** per thread t < T: its coordinate (v, m, n, k) at 4t … 4t+3 */
   readonly coords: Int32Array;
+  /** W⁻¹ for W = (V, comp(V)): thread index → (V's index, complement's index) */
+  readonly winv: Layout;
   readonly layoutA_TV: Layout;
   readonly layoutB_TV: Layout;
   readonly layoutC_TV: Layout;
@@ -80,10 +85,11 @@ function permutationOf(item: Layout | '_', unit: number, i: number): Layout {
 }
 
 /** Per thread t < T of W = (V, comp(V)): (v, m, n, k) = colex(W⁻¹(t) mod threads). */
-function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: Int32Array } {
+function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: Int32Array; winv: Layout } {
   if (!isComplementable(v)) throw domainError(`the thread layout ${formatLayout(v)} has no complement (atoms on the same threads)`);
   const w = tupleOfModes([v, complement(v)]);
-  const inv = phiTable(rightInverse(w));
+  const winv = rightInverse(w);
+  const inv = phiTable(winv);
   const T = size(w);
   const threads = size(v);
   const coords = new Int32Array(4 * T);
@@ -94,7 +100,7 @@ function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: 
       x = Math.floor(x / dims[j]!);
     }
   }
-  return { T, coords };
+  return { T, coords, winv };
 }
 
 /**
@@ -110,8 +116,8 @@ export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Ti
   const perm = [0, 1, 2].map((i) => permutationOf(items[i]!, atom.shapeMNK[i]! * size(atomLayout[i]!), i)) as [Layout, Layout, Layout];
   const thrLayoutVMNK = tiledProduct(atom.thrID, tupleOfModes(atomLayout));
   const dims = [size(atom.thrID), size(atomLayout[0]), size(atomLayout[1]), size(atomLayout[2])];
-  const { T, coords } = threadCoords(thrLayoutVMNK, dims);
-  const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, coords };
+  const { T, coords, winv } = threadCoords(thrLayoutVMNK, dims);
+  const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, coords, winv };
   const tileShape = perm.map(size) as [number, number, number];
   const partial = { ...base, tileShape };
   return {
@@ -123,7 +129,7 @@ export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Ti
 }
 
 /** What the per-operand definitions read of a tiled MMA. */
-type MmaCore = Pick<TiledMma, 'atom' | 'atomLayout' | 'permutation' | 'T' | 'coords' | 'tileShape'>;
+type MmaCore = Pick<TiledMma, 'atom' | 'atomLayout' | 'permutation' | 'T' | 'threads' | 'coords' | 'winv' | 'tileShape'>;
 
 /** The numbers of one operand X with modes (I, J) (docs/atoms.md, "Tiled MMA"). */
 export interface OperandGeometry {
@@ -179,12 +185,60 @@ export function operandGeometry(m: MmaCore, x: Operand): OperandGeometry {
 const along = (a: number, atom: number, c: number, l: number, r: number): number => a + atom * (c + l * r);
 
 /**
- * The TV layout of operand X (CuTe `get_layoutA_TV` …): (t, w) ↦ Φ_{P_I}(x_I) + t_I·Φ_{P_J}(x_J)
- * with (f, r_I, r_J) = colex(w, (V_X, R_I, R_J)), a = Φ_{X_atom}(v + size(thrID)·f), a_I = a mod
- * atom_I, a_J = ⌊a / atom_I⌋ and x_I, x_J as `along` (docs/atoms.md, "Tiled MMA").
+ * The TV layout of operand X (docs/atoms.md, "Tiled MMA"; CuTe `get_layoutA_TV` …), the same
+ * function as operandTVPointwise below, first as a composite of layouts: the index is Z(y) with
+ * Z = (P_I, t_I·P_J) on the t_I × t_J tile and y(t, w) = Y_T(t) + Y_V(w), where
+ * Y_T = (E∘X_atom's thread mode, the atom coordinates' strides, T/threads:0) ∘ W⁻¹ (E =
+ * (atom_I, atom_J):(1, t_I) places the atom's tile) and Y_V = (E∘X_atom's value mode,
+ * R_I:atom_I·L_I, R_J:t_I·atom_J·L_J). Each composite is exact (algebra/compose.ts), so when they
+ * exist the answer is Z∘y with each mode coalesced; when one does not (its function may still be
+ * a layout over the coarser modes (T, V)), the function is decided point by point.
  * Errors: `not-composable` when no layout has this function.
  */
 export function operandTV(m: MmaCore, x: Operand): Layout {
+  try {
+    const l = operandTVComposed(m, x);
+    if (l !== null) return l;
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+  }
+  return operandTVPointwise(m, x);
+}
+
+/** Strides of a layout multiplied by k. */
+const scaled = (l: Layout, k: number): Layout => ({ shape: l.shape, stride: scaleTuple(l.stride, k) });
+const scaleTuple = (t: Tuple, k: number): Tuple => (typeof t === 'number' ? t * k : t.map((u) => scaleTuple(u, k)));
+
+function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
+  const [I, J] = operandModes[x];
+  const atomI = m.atom.shapeMNK[I]!;
+  const atomJ = m.atom.shapeMNK[J]!;
+  const tI = m.tileShape[I]!;
+  const LI = size(m.atomLayout[I]!);
+  const LJ = size(m.atomLayout[J]!);
+  const RI = tI / (atomI * LI);
+  const RJ = m.tileShape[J]! / (atomJ * LJ);
+  const ex = compose({ shape: [atomI, atomJ], stride: [1, tI] }, m.atom[x]);
+  if (rank(ex) !== 2) return null;
+  const [exT, exV] = modes(ex) as [Layout, Layout];
+  const coordMode = (i: number): Layout => ({ shape: size(m.atomLayout[i]!), stride: i === I ? atomI : i === J ? tI * atomJ : 0 });
+  const q = tupleOfModes([exT, coordMode(0), coordMode(1), coordMode(2), { shape: m.T / m.threads, stride: 0 }]);
+  const yT = compose(q, m.winv);
+  const yV = tupleOfModes([exV, { shape: RI, stride: atomI * LI }, { shape: RJ, stride: tI * atomJ * LJ }]);
+  const z = tupleOfModes([m.permutation[I]!, scaled(m.permutation[J]!, tI)]);
+  const tv = compose(z, tupleOfModes([yT, yV]));
+  if (rank(tv) !== 2) return null;
+  return tupleOfModes(modes(tv).map(coalesce));
+}
+
+/**
+ * The TV layout of operand X (CuTe `get_layoutA_TV` …): (t, w) ↦ Φ_{P_I}(x_I) + t_I·Φ_{P_J}(x_J)
+ * with (f, r_I, r_J) = colex(w, (V_X, R_I, R_J)), a = Φ_{X_atom}(v + size(thrID)·f), a_I = a mod
+ * atom_I, a_J = ⌊a / atom_I⌋ and x_I, x_J as `along` (docs/atoms.md, "Tiled MMA").
+ * Evaluated at every (t, w) and decided by layoutOfTable. Errors: `not-composable` when no layout
+ * has this function.
+ */
+function operandTVPointwise(m: MmaCore, x: Operand): Layout {
   const g = operandGeometry(m, x);
   const V = g.VX * g.RI * g.RJ;
   const T = m.T;

@@ -50,7 +50,11 @@ interface LL {
   outDims: [string, number][];
 }
 
-const IN_NAMES = [['register', 'lane', 'warp', 'block'], ['offset', 'block'], ['in0', 'in1', 'in2']] as const;
+const IN_NAMES = [
+  ['register', 'lane', 'warp', 'block'],
+  ['offset', 'block'],
+  ['in0', 'in1', 'in2'],
+] as const;
 
 /** Splits `total` bits into `parts` non-negative counts. */
 function split(total: number, parts: number): number[] {
@@ -168,7 +172,11 @@ for (let k = 0; k < PER_OP; k++) {
   const outs = outDimsOf(int(0, 14));
   const b = surjectiveLL(outs);
   const aOuts = shuffle(outs).map(([nm, s]): [string, number] => [nm, chance(0.15) && s > 1 ? s / 2 : s]);
-  const a = randomLL(20, outBitsOf(aOuts), aOuts.map(([nm]) => nm));
+  const a = randomLL(
+    20,
+    outBitsOf(aOuts),
+    aOuts.map(([nm]) => nm),
+  );
   const fitted: LL = { bases: a.bases.map(([nm, bs]) => [nm, bs.map((v) => v.map((x, j) => x % aOuts[j]![1]))]), outDims: aOuts };
   if (chance(0.3) && b.bases.length > 0) {
     // share B's last in-dim (an identity dim) when its values fit A's sizes

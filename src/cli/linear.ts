@@ -89,8 +89,13 @@ function human(op: string, r: Json, form: string, alignment: number | undefined)
   if (typeof r === 'boolean' || typeof r === 'string') return typeof r === 'string' ? r.replace(/^\n/, '') : String(r);
   if (typeof r === 'object' && !Array.isArray(r) && 'bases' in r) return formatLL(parseLL(r), form, alignment).replace(/^\n/, '');
   const o = r as Record<string, number>;
-  if (op === 'free-variable-masks') return Object.entries(o).map(([k, v]) => `${k}: 0b${v.toString(2)} (${v})`).join('\n');
-  return Object.entries(o).map(([k, v]) => `${k}=${v}`).join(', ');
+  if (op === 'free-variable-masks')
+    return Object.entries(o)
+      .map(([k, v]) => `${k}: 0b${v.toString(2)} (${v})`)
+      .join('\n');
+  return Object.entries(o)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
 }
 
 /** No backend is needed by these ops. */

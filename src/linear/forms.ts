@@ -274,7 +274,8 @@ function fromGluon(text: string): LinearLayout {
       const m = stickyAt(/[A-Za-z_][A-Za-z0-9_]*/y, text, pos);
       if (!m) fail('a keyword argument');
       const key = m![0];
-      if (!allowed.includes(key)) throw new LayoutError('parse', `${what}: unexpected keyword argument '${key}' at offset ${at} (expected one of ${allowed.join(', ')})`);
+      if (!allowed.includes(key))
+        throw new LayoutError('parse', `${what}: unexpected keyword argument '${key}' at offset ${at} (expected one of ${allowed.join(', ')})`);
       if (args.has(key)) throw new LayoutError('parse', `${what}: keyword argument '${key}' given twice (offset ${at})`);
       pos += key.length;
       if (!eat('=')) fail("'='");
@@ -326,7 +327,10 @@ function fromGluon(text: string): LinearLayout {
     ],
     (shape as number[]).map((size, j) => ({ name: `dim${j}`, size })),
   );
-  if (!isSurjective(l)) throw domain('DistributedLinearLayout is not surjective: some out coordinate is reached by no input (sizes inferred from the bases need a surjective layout)');
+  if (!isSurjective(l))
+    throw domain(
+      'DistributedLinearLayout is not surjective: some out coordinate is reached by no input (sizes inferred from the bases need a surjective layout)',
+    );
   return l;
 }
 
@@ -348,7 +352,10 @@ function basesFromAttr(a: Attr, key: string): number[][] {
 function fromMlir(text: string): LinearLayout {
   const a = parseAttr(text, 'MLIR attribute');
   if (a.dialect !== 'ttg' || (a.name !== 'linear' && a.name !== 'shared_linear')) {
-    throw new LayoutError('parse', `#${a.dialect}.${a.name} is not a linear layout attribute (#ttg.linear or #ttg.shared_linear); an encoding is read by ll_from_encoding`);
+    throw new LayoutError(
+      'parse',
+      `#${a.dialect}.${a.name} is not a linear layout attribute (#ttg.linear or #ttg.shared_linear); an encoding is read by ll_from_encoding`,
+    );
   }
   const keys = a.name === 'linear' ? ['register', 'lane', 'warp', 'block'] : ['offset', 'block'];
   for (const k of a.params.keys()) {
@@ -361,7 +368,11 @@ function fromMlir(text: string): LinearLayout {
     const inDims = keys.map((k) => ({ name: k, bases: basesFromAttr(a, k) }));
     const first = inDims.flatMap((d) => d.bases)[0];
     const rank = first ? first.length : 0;
-    return withInferredSizes(inDims, Array.from({ length: rank }, (_, j) => `dim${j}`), '#ttg.linear');
+    return withInferredSizes(
+      inDims,
+      Array.from({ length: rank }, (_, j) => `dim${j}`),
+      '#ttg.linear',
+    );
   }
   if (!a.params.has('offset')) throw new LayoutError('parse', "#ttg.shared_linear: missing key 'offset'");
   for (const k of a.extra.keys()) {

@@ -71,7 +71,7 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
   }
   const out = l.outDims.map(() => 0);
   for (const d of l.inDims) {
-    if (!Object.prototype.hasOwnProperty.call(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
+    if (!Object.hasOwn(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
     const x = inputs[d.name]!;
     const size = 2 ** d.bases.length;
     if (!Number.isSafeInteger(x) || x < 0 || x >= size) throw domain(`apply: ${d.name} = ${x} is outside [0, ${size})`);
@@ -96,13 +96,16 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
  */
 export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
   if (l.outDims.length !== o.inDims.length) {
-    throw domain(`compose: the first layout's out-dims [${l.outDims.map((x) => x.name).join(', ')}] are not the second's in-dims [${o.inDims.map((x) => x.name).join(', ')}]`);
+    throw domain(
+      `compose: the first layout's out-dims [${l.outDims.map((x) => x.name).join(', ')}] are not the second's in-dims [${o.inDims.map((x) => x.name).join(', ')}]`,
+    );
   }
   const src = l.outDims.map((od) => {
     const k = o.inDims.findIndex((d) => d.name === od.name);
     if (k < 0) throw domain(`compose: out-dim '${od.name}' of the first layout is not an in-dim of the second`);
     const inner = o.inDims[k]!;
-    if (od.size > 2 ** inner.bases.length) throw domain(`compose: out-dim '${od.name}' has size ${od.size}, larger than the second layout's in-dim (size ${2 ** inner.bases.length})`);
+    if (od.size > 2 ** inner.bases.length)
+      throw domain(`compose: out-dim '${od.name}' has size ${od.size}, larger than the second layout's in-dim (size ${2 ** inner.bases.length})`);
     return inner.bases;
   });
   const m = o.outDims.length;
@@ -152,7 +155,9 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
     const k = a.outDims.findIndex((x) => x.name === ob.name);
     if (k < 0) throw domain(`invert_and_compose: the out-dims ${names(a)} and ${names(b)} differ`);
     if (a.outDims[k]!.size > ob.size) {
-      throw domain(`invert_and_compose: out-dim '${ob.name}' has size ${a.outDims[k]!.size} in the first layout, larger than ${ob.size} in the second (Triton 3.8.0 aborts)`);
+      throw domain(
+        `invert_and_compose: out-dim '${ob.name}' has size ${a.outDims[k]!.size} in the first layout, larger than ${ob.size} in the second (Triton 3.8.0 aborts)`,
+      );
     }
     return k;
   });

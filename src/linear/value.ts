@@ -135,8 +135,14 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
  * scaled by I's size of e. `overflow` beyond the limits.
  */
 export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
-  const ins = supremum(a.inDims.map((d) => d.name), b.inDims.map((d) => d.name));
-  const outs = supremum(a.outDims.map((o) => o.name), b.outDims.map((o) => o.name));
+  const ins = supremum(
+    a.inDims.map((d) => d.name),
+    b.inDims.map((d) => d.name),
+  );
+  const outs = supremum(
+    a.outDims.map((o) => o.name),
+    b.outDims.map((o) => o.name),
+  );
   const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
   const ia = outs.map((n) => a.outDims.findIndex((o) => o.name === n));
@@ -165,7 +171,8 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     const bases: number[][] = [];
     if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
     if (db) for (const v of db.bases) bases.push(lift(v, ib, true));
-    if (bases.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `product: in-dim '${name}' would have 2^${bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    if (bases.length > MAX_DIM_LOG2)
+      throw new LayoutError('overflow', `product: in-dim '${name}' would have 2^${bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
     inBits += bases.length;
     return { name, bases };
   });

@@ -114,5 +114,9 @@ export const linearOps: OpSpec[] = [
     run: ([l, ins, outs]) => canon(sublayout(parseLL(l), names('ll_sublayout', 'inDims', ins), names('ll_sublayout', 'outDims', outs))),
     human: humanLL,
   },
-  unaryLL('ll_free_variable_masks', '{in-dim: mask} of the in-bits whose image is in the span of those before (Triton getFreeVariableMasks)', freeVariableMasks),
+  unaryLL(
+    'll_free_variable_masks',
+    '{in-dim: mask} of the in-bits whose image is in the span of those before (Triton getFreeVariableMasks)',
+    freeVariableMasks,
+  ),
 ];

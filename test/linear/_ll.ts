@@ -72,7 +72,12 @@ export function layoutOfColumns(cols: readonly number[], names: readonly string[
 }
 
 /** A random LL with at most `maxIn` in-bits and `outBits` out-bits (default 0–maxOut). */
-export function randomLL(rng: Rng, maxIn = 10, maxOut = 10, opts: { outBits?: number; outNames?: readonly string[]; inNames?: readonly string[] } = {}): LinearLayout {
+export function randomLL(
+  rng: Rng,
+  maxIn = 10,
+  maxOut = 10,
+  opts: { outBits?: number; outNames?: readonly string[]; inNames?: readonly string[] } = {},
+): LinearLayout {
   const outs = randomOutDims(rng, opts.outBits ?? int(rng, 0, maxOut), opts.outNames);
   const bits = totalBits(outs);
   const names = opts.inNames ?? (rng() < 0.2 ? shuffle(rng, pick(rng, NAME_SETS)) : pick(rng, NAME_SETS));
@@ -142,6 +147,7 @@ export function flattenIn(xs: readonly number[], l: LinearLayout): number {
 }
 
 /** L(x), per out-dim, from the definition: the XOR of the bases of the set bits of each coordinate. */
+// biome-ignore lint/suspicious/noShadowRestrictedNames: a module export, not a property; the bridge's tests import it by this name
 export function valueOf(l: LinearLayout, coords: readonly number[]): number[] {
   const out = l.outDims.map(() => 0);
   l.inDims.forEach((d, k) => {

@@ -39,13 +39,13 @@ describe('layoutgpu ll', () => {
     expect((await run(['ll', 'apply', MMA, 'register=3,lane=5,warp=0,block=0'])).out).toBe('dim0=9, dim1=3\n');
     expect((await run(['ll', 'apply', MMA, '{"register": 3, "lane": 5, "warp": 0, "block": 0}', '--json'])).out).toBe('{"dim0":9,"dim1":3}\n');
     expect((await run(['ll', 'is-surjective', MMA])).out).toBe('true\n');
-    expect((await run(['ll', 'free-variable-masks', '{"bases":[["in1",[[1,1],[2,2],[0,0]]],["in2",[[1,0],[0,1],[2,0]]]],"outDims":["out1","out2"]}'])).out).toBe(
-      'in1: 0b100 (4)\nin2: 0b10 (2)\n',
-    );
+    expect(
+      (await run(['ll', 'free-variable-masks', '{"bases":[["in1",[[1,1],[2,2],[0,0]]],["in2",[[1,0],[0,1],[2,0]]]],"outDims":["out1","out2"]}'])).out,
+    ).toBe('in1: 0b100 (4)\nin2: 0b10 (2)\n');
     expect((await run(['ll', 'sublayout', MMA, 'lane', 'dim0', '--json'])).out).toBe('{"bases":[["lane",[[0],[0],[1],[2],[4]]]],"outDims":[["dim0",16]]}\n');
-    expect((await run(['ll', 'divide-left', '{"bases":[["in",[[2],[1],[4]]]],"outDims":[["out",8]]}', '{"bases":[["in",[[1],[2]]]],"outDims":[["out",4]]}'])).out).toBe(
-      'null (no such layout)\n',
-    );
+    expect(
+      (await run(['ll', 'divide-left', '{"bases":[["in",[[2],[1],[4]]]],"outDims":[["out",8]]}', '{"bases":[["in",[[1],[2]]]],"outDims":[["out",4]]}'])).out,
+    ).toBe('null (no such layout)\n');
   });
 
   it('bad input: one line on stderr, exit 2', async () => {

@@ -77,8 +77,23 @@ describe('round trips', () => {
 describe('printing as Triton and Gluon print', () => {
   const mma = parseLL({
     bases: [
-      ['register', [[0, 1], [8, 0]]],
-      ['lane', [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]],
+      [
+        'register',
+        [
+          [0, 1],
+          [8, 0],
+        ],
+      ],
+      [
+        'lane',
+        [
+          [0, 2],
+          [0, 4],
+          [1, 0],
+          [2, 0],
+          [4, 0],
+        ],
+      ],
       ['warp', []],
       ['block', []],
     ],
@@ -138,8 +153,28 @@ describe('reading: sizes inferred, and the kinds of bad input', () => {
     ['a value beyond its size', { bases: [['x', [[2]]]], outDims: [['o', 2]] }, 'domain'],
     ['a negative value', { bases: [['x', [[-1]]]], outDims: [['o', 2]] }, 'domain'],
     ['a basis of the wrong length', { bases: [['x', [[1, 0]]]], outDims: [['o', 2]] }, 'domain'],
-    ['an in-dim twice', { bases: [['x', []], ['x', []]], outDims: [] }, 'domain'],
-    ['an out-dim twice', { bases: [], outDims: [['o', 1], ['o', 1]] }, 'domain'],
+    [
+      'an in-dim twice',
+      {
+        bases: [
+          ['x', []],
+          ['x', []],
+        ],
+        outDims: [],
+      },
+      'domain',
+    ],
+    [
+      'an out-dim twice',
+      {
+        bases: [],
+        outDims: [
+          ['o', 1],
+          ['o', 1],
+        ],
+      },
+      'domain',
+    ],
     ['non-surjective with inferred sizes', { bases: [['x', [[1], [1]], ['y', []]]], outDims: ['o'] }, 'bad-request'],
     ['non-surjective with inferred sizes', { bases: [['x', [[2]]]], outDims: ['o'] }, 'domain'],
     ['beyond 2^30', { bases: [], outDims: [['o', 2 ** 31]] }, 'domain'],
@@ -148,7 +183,11 @@ describe('reading: sizes inferred, and the kinds of bad input', () => {
     ['JSON text that is not the object', '{"bases": [], "outDims": [], "x": 1}', 'parse'],
     ['JSON text with a broken rule', '{"bases": [], "outDims": [["o", 3]]}', 'domain'],
     ['not a form', 'hello', 'parse'],
-    ['a Triton print with a gap in the powers', '\n - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]', 'parse'],
+    [
+      'a Triton print with a gap in the powers',
+      '\n - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]',
+      'parse',
+    ],
     ['a Triton print without out dims', ' - register=1 -> (1)', 'parse'],
     ['a Triton print with a basis too long', ' - x=1 -> (1, 0)\nwhere out dims are: [o (size 2)]', 'domain'],
     ['a Gluon repr cut short', 'DistributedLinearLayout(reg_bases=[[0, 1]], lane_bases=[[1, 0]]', 'parse'],
@@ -172,7 +211,9 @@ describe('reading: sizes inferred, and the kinds of bad input', () => {
 
   it('messages point at the offence', () => {
     expect(() => parseLL('DistributedLinearLayout(reg_bases=[[0, 1]], lane_bases=[[1, 0]]')).toThrow(/offset 63/);
-    expect(() => parseLL('\n - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]')).toThrow(/expected register=2, got register=4/);
+    expect(() => parseLL('\n - register=1 -> (0, 1)\n   register=4 -> (8, 0)\nwhere out dims are: [dim0 (size 16), dim1 (size 8)]')).toThrow(
+      /expected register=2, got register=4/,
+    );
     expect(() => parseLL('#ttg.linear<{register = [[1]], lane = [], warp = [] block = []}>')).toThrow(/offset 52/);
   });
 
@@ -181,11 +222,29 @@ describe('reading: sizes inferred, and the kinds of bad input', () => {
     expect(kindOf(() => formatLL(plain, 'gluon'))).toBe('domain');
     const notDim = parseLL({ bases: ['register', 'lane', 'warp', 'block'].map((n) => [n, []]), outDims: [['o', 1]] });
     expect(kindOf(() => formatLL(notDim, 'mlir'))).toBe('domain');
-    const notSurj = parseLL({ bases: [['offset', [[1]]], ['block', []]], outDims: [['dim0', 4]] });
+    const notSurj = parseLL({
+      bases: [
+        ['offset', [[1]]],
+        ['block', []],
+      ],
+      outDims: [['dim0', 4]],
+    });
     expect(kindOf(() => formatLL(notSurj, 'gluon'))).toBe('domain');
-    const noOffset = parseLL({ bases: [['offset', []], ['block', []]], outDims: [['dim0', 1]] });
+    const noOffset = parseLL({
+      bases: [
+        ['offset', []],
+        ['block', []],
+      ],
+      outDims: [['dim0', 1]],
+    });
     expect(kindOf(() => formatLL(noOffset, 'mlir'))).toBe('domain');
-    const shared = parseLL({ bases: [['offset', [[1]]], ['block', []]], outDims: [['dim0', 2]] });
+    const shared = parseLL({
+      bases: [
+        ['offset', [[1]]],
+        ['block', []],
+      ],
+      outDims: [['dim0', 2]],
+    });
     expect(kindOf(() => formatLL(shared, 'mlir', 3))).toBe('domain');
     expect(kindOf(() => formatLL(shared, 'triton', 16))).toBe('domain');
     expect(kindOf(() => formatLL(shared, 'python'))).toBe('domain');

@@ -21,7 +21,9 @@ describe('the worked examples of docs/linear.md', () => {
   });
 
   it('the 128-byte fp16 nvmma_shared LL over 8×64 is the inverse of Sw<3,3,3> o (8,64):(64,1)', () => {
-    const ll = parseLL('SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]], block_bases=[], alignment=16)');
+    const ll = parseLL(
+      'SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]], block_bases=[], alignment=16)',
+    );
     const cute = parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)');
     const inv = invert(ll);
     const seen = new Set<number>();

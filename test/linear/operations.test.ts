@@ -174,8 +174,18 @@ describe('product', () => {
       const a = randomLL(rng, 6, 6);
       const b = randomLL(rng, 6, 6, rng() < 0.5 ? { outNames: a.outDims.map((o) => o.name) } : {});
       const p = product(a, b);
-      expect(p.inDims.map((d) => d.name)).toEqual(supremum(a.inDims.map((d) => d.name), b.inDims.map((d) => d.name)));
-      expect(p.outDims.map((o) => o.name)).toEqual(supremum(a.outDims.map((o) => o.name), b.outDims.map((o) => o.name)));
+      expect(p.inDims.map((d) => d.name)).toEqual(
+        supremum(
+          a.inDims.map((d) => d.name),
+          b.inDims.map((d) => d.name),
+        ),
+      );
+      expect(p.outDims.map((o) => o.name)).toEqual(
+        supremum(
+          a.outDims.map((o) => o.name),
+          b.outDims.map((o) => o.name),
+        ),
+      );
       const sizeIn = (l: LinearLayout, n: string): number => 2 ** (l.inDims.find((d) => d.name === n)?.bases.length ?? 0);
       const sizeOut = (l: LinearLayout, n: string): number => l.outDims.find((o) => o.name === n)?.size ?? 1;
       for (let x = 0; x < 2 ** inBitsOf(p); x++) {
@@ -254,8 +264,18 @@ describe('invertAndCompose, pseudoinvert, invert', () => {
         }
         d.bases.forEach((_, i) => {
           const target = valueAt(a, { ...inputOf(a, 0), [d.name]: 2 ** i });
-          const want = images.indexOf(encode(b, b.outDims.map((o) => target[o.name]!)));
-          expect(encodeIn(bRest, rest.map((r) => got[i]![b.inDims.indexOf(r)]!))).toBe(want);
+          const want = images.indexOf(
+            encode(
+              b,
+              b.outDims.map((o) => target[o.name]!),
+            ),
+          );
+          expect(
+            encodeIn(
+              bRest,
+              rest.map((r) => got[i]![b.inDims.indexOf(r)]!),
+            ),
+          ).toBe(want);
           b.inDims.forEach((x, j) => {
             if (isIdentity(x.name)) expect(got[i]![j]).toBe(0);
           });
@@ -269,10 +289,25 @@ describe('invertAndCompose, pseudoinvert, invert', () => {
     const x1 = { inDims: [{ name: 'x', bases: [[1]] }], outDims: [o('o', 2)] };
     expect(kindOf(() => invertAndCompose(x1, { inDims: [{ name: 'y', bases: [[1]] }], outDims: [o('p', 2)] }))).toBe('domain');
     expect(kindOf(() => invertAndCompose({ inDims: [{ name: 'x', bases: [[1], [2]] }], outDims: [o('o', 4)] }, x1))).toBe('domain');
-    expect(kindOf(() => invertAndCompose(x1, { inDims: [{ name: 'x', bases: [[1]] }, { name: 'y', bases: [[0]] }], outDims: [o('o', 2)] }))).toBe('domain');
-    expect(kindOf(() => invertAndCompose({ inDims: [{ name: 'y', bases: [[1], [2]] }], outDims: [o('o', 4)] }, { inDims: [{ name: 'x', bases: [[1], [1]] }], outDims: [o('o', 4)] }))).toBe(
-      'domain',
-    );
+    expect(
+      kindOf(() =>
+        invertAndCompose(x1, {
+          inDims: [
+            { name: 'x', bases: [[1]] },
+            { name: 'y', bases: [[0]] },
+          ],
+          outDims: [o('o', 2)],
+        }),
+      ),
+    ).toBe('domain');
+    expect(
+      kindOf(() =>
+        invertAndCompose(
+          { inDims: [{ name: 'y', bases: [[1], [2]] }], outDims: [o('o', 4)] },
+          { inDims: [{ name: 'x', bases: [[1], [1]] }], outDims: [o('o', 4)] },
+        ),
+      ),
+    ).toBe('domain');
     // both sides reduced to nothing: the identity on the shared dim
     expect(invertAndCompose(x1, x1)).toEqual({ inDims: [{ name: 'x', bases: [[1]] }], outDims: [o('x', 2)] });
   });
@@ -280,7 +315,15 @@ describe('invertAndCompose, pseudoinvert, invert', () => {
   it('pseudoinvert of a surjective layout without identity dims maps every out to its smallest input', () => {
     forSeeds(200, (rng) => {
       const outs = randomOutDims(rng, int(rng, 0, 7), pick(rng, [undefined, ['o'], ['p', 'q']]));
-      const l = randomSurjective(rng, outs, int(rng, 0, 4), pick(rng, [['a', 'b'], ['register', 'lane', 'warp']]));
+      const l = randomSurjective(
+        rng,
+        outs,
+        int(rng, 0, 4),
+        pick(rng, [
+          ['a', 'b'],
+          ['register', 'lane', 'warp'],
+        ]),
+      );
       if (outs.length === 0) {
         // the identity on no out-dims has no in-dims, L has some: Triton aborts
         expect(kindOf(() => pseudoinvert(l))).toBe('domain');
@@ -290,7 +333,10 @@ describe('invertAndCompose, pseudoinvert, invert', () => {
       const t = table(l);
       for (let y = 0; y < 2 ** outBitsOf(l); y++) {
         const got = valueAt(p, Object.fromEntries(unflattenOutRecord(l, y)));
-        const flat = encodeIn(l, l.inDims.map((d) => got[d.name]!));
+        const flat = encodeIn(
+          l,
+          l.inDims.map((d) => got[d.name]!),
+        );
         expect(flat).toBe(t.indexOf(y));
       }
     });
@@ -308,12 +354,37 @@ describe('invertAndCompose, pseudoinvert, invert', () => {
       const t = table(l);
       for (let x = 0; x < t.length; x++) {
         const y = t[x]!;
-        expect(encodeIn(l, l.inDims.map((d) => valueAt(inv, Object.fromEntries(unflattenOutRecord(l, y)))[d.name]!))).toBe(x);
+        expect(
+          encodeIn(
+            l,
+            l.inDims.map((d) => valueAt(inv, Object.fromEntries(unflattenOutRecord(l, y)))[d.name]!),
+          ),
+        ).toBe(x);
       }
     });
     expect(invert({ inDims: [{ name: 'x', bases: [] }], outDims: [] })).toEqual({ inDims: [], outDims: [{ name: 'x', size: 1 }] });
-    const withIdentity = { inDims: [{ name: 'o', bases: [[1], [2]] }, { name: 'x', bases: [] }], outDims: [{ name: 'o', size: 4 }] };
-    expect(invert(withIdentity)).toEqual({ inDims: [{ name: 'o', bases: [[1, 0], [2, 0]] }], outDims: [{ name: 'o', size: 4 }, { name: 'x', size: 1 }] });
+    const withIdentity = {
+      inDims: [
+        { name: 'o', bases: [[1], [2]] },
+        { name: 'x', bases: [] },
+      ],
+      outDims: [{ name: 'o', size: 4 }],
+    };
+    expect(invert(withIdentity)).toEqual({
+      inDims: [
+        {
+          name: 'o',
+          bases: [
+            [1, 0],
+            [2, 0],
+          ],
+        },
+      ],
+      outDims: [
+        { name: 'o', size: 4 },
+        { name: 'x', size: 1 },
+      ],
+    });
     expect(kindOf(() => invert({ inDims: [{ name: 'x', bases: [[1], [1]] }], outDims: [{ name: 'o', size: 4 }] }))).toBe('domain');
   });
 });
@@ -386,8 +457,14 @@ describe('divideLeft, divideRight, sublayout', () => {
   it('sublayout keeps the named dims in the layout order; unknown or repeated names are domain', () => {
     forSeeds(100, (rng) => {
       const l = randomLL(rng, 8, 8);
-      const ins = shuffle(rng, l.inDims.map((d) => d.name)).slice(0, int(rng, 0, l.inDims.length));
-      const outs = shuffle(rng, l.outDims.map((o) => o.name)).slice(0, int(rng, 0, l.outDims.length));
+      const ins = shuffle(
+        rng,
+        l.inDims.map((d) => d.name),
+      ).slice(0, int(rng, 0, l.inDims.length));
+      const outs = shuffle(
+        rng,
+        l.outDims.map((o) => o.name),
+      ).slice(0, int(rng, 0, l.outDims.length));
       const s = sublayout(l, ins, outs);
       expect(s.inDims.map((d) => d.name)).toEqual(l.inDims.map((d) => d.name).filter((n) => ins.includes(n)));
       expect(s.outDims).toEqual(l.outDims.filter((o) => outs.includes(o.name)));

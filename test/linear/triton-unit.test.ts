@@ -19,28 +19,91 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(identity1D(32, 'testIns', 'testOuts')).toEqual(LL([['testIns', [[1], [2], [4], [8], [16]]]], ['testOuts']));
     expect(identity1D(1, 'testIns', 'testOuts')).toEqual(LL([['testIns', []]], ['testOuts']));
     expect(zeros1D(32, 'ins', 'outs')).toEqual(LL([['ins', [[0], [0], [0], [0], [0]]]], ['outs']));
-    expect(product(identity1D(16, 'in', 'out'), identity1D(32, 'in', 'out'))).toEqual(LL([['in', [[1], [2], [4], [8], [16], [32], [64], [128], [256]]]], ['out']));
+    expect(product(identity1D(16, 'in', 'out'), identity1D(32, 'in', 'out'))).toEqual(
+      LL([['in', [[1], [2], [4], [8], [16], [32], [64], [128], [256]]]], ['out']),
+    );
     expect(product(identity1D(32, 'in1', 'out1'), identity1D(16, 'in2', 'out2'))).toEqual(
       LL(
         [
-          ['in1', [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]]],
-          ['in2', [[0, 1], [0, 2], [0, 4], [0, 8]]],
+          [
+            'in1',
+            [
+              [1, 0],
+              [2, 0],
+              [4, 0],
+              [8, 0],
+              [16, 0],
+            ],
+          ],
+          [
+            'in2',
+            [
+              [0, 1],
+              [0, 2],
+              [0, 4],
+              [0, 8],
+            ],
+          ],
         ],
         ['out1', 'out2'],
       ),
     );
     expect(product(emptyLayout, identity1D(32, 'in', 'out'))).toEqual(identity1D(32, 'in', 'out'));
     expect(product(identity1D(8, 'in', 'out'), zeros1D(16, 'in', 'out'))).toEqual(LL([['in', [[1], [2], [4], [0], [0], [0], [0]]]], ['out']));
-    expect(product(zeros1D(16, 'in', 'out1'), LL([['in', []]], ['out2']))).toEqual(LL([['in', [[0, 0], [0, 0], [0, 0], [0, 0]]]], ['out1', 'out2']));
-    expect(product(identity1D(4, 'in', 'out1'), identity1D(8, 'in', 'out2'))).toEqual(LL([['in', [[1, 0], [2, 0], [0, 1], [0, 2], [0, 4]]]], ['out1', 'out2']));
+    expect(product(zeros1D(16, 'in', 'out1'), LL([['in', []]], ['out2']))).toEqual(
+      LL(
+        [
+          [
+            'in',
+            [
+              [0, 0],
+              [0, 0],
+              [0, 0],
+              [0, 0],
+            ],
+          ],
+        ],
+        ['out1', 'out2'],
+      ),
+    );
+    expect(product(identity1D(4, 'in', 'out1'), identity1D(8, 'in', 'out2'))).toEqual(
+      LL(
+        [
+          [
+            'in',
+            [
+              [1, 0],
+              [2, 0],
+              [0, 1],
+              [0, 2],
+              [0, 4],
+            ],
+          ],
+        ],
+        ['out1', 'out2'],
+      ),
+    );
   });
 
   it('the empty toString and apply', () => {
     expect(tritonString(emptyLayout)).toBe('\n(empty layout)');
     const l = LLs(
       [
-        ['in1', [[4, 2], [2, 1], [1, 0]]],
-        ['in2', [[1, 2], [2, 1]]],
+        [
+          'in1',
+          [
+            [4, 2],
+            [2, 1],
+            [1, 0],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [1, 2],
+            [2, 1],
+          ],
+        ],
       ],
       [
         ['out1', 8],
@@ -55,15 +118,39 @@ describe("Triton's LinearLayoutTest literals", () => {
   it('compose', () => {
     const l1 = LL(
       [
-        ['in1', [[1, 1], [0, 1]]],
-        ['in2', [[1, 0], [1, 2]]],
+        [
+          'in1',
+          [
+            [1, 1],
+            [0, 1],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [1, 0],
+            [1, 2],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
     const l2 = LL(
       [
-        ['out1', [[2, 2], [1, 0]]],
-        ['out2', [[1, 1], [2, 1]]],
+        [
+          'out1',
+          [
+            [2, 2],
+            [1, 0],
+          ],
+        ],
+        [
+          'out2',
+          [
+            [1, 1],
+            [2, 1],
+          ],
+        ],
       ],
       ['out3', 'out4'],
     );
@@ -71,8 +158,20 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(c).toEqual(
       LLs(
         [
-          ['in1', [[3, 3], [1, 1]]],
-          ['in2', [[2, 2], [0, 3]]],
+          [
+            'in1',
+            [
+              [3, 3],
+              [1, 1],
+            ],
+          ],
+          [
+            'in2',
+            [
+              [2, 2],
+              [0, 3],
+            ],
+          ],
         ],
         [
           ['out3', 4],
@@ -83,28 +182,86 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(isSurjective(c)).toBe(false);
     const m1 = LL(
       [
-        ['in0', [[1, 0, 0, 0], [2, 0, 0, 0]]],
-        ['in1', [[4, 0, 0, 0], [8, 0, 0, 0], [16, 0, 0, 0], [32, 0, 0, 0]]],
-        ['in2', [[0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 2]]],
+        [
+          'in0',
+          [
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+          ],
+        ],
+        [
+          'in1',
+          [
+            [4, 0, 0, 0],
+            [8, 0, 0, 0],
+            [16, 0, 0, 0],
+            [32, 0, 0, 0],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [0, 0, 1, 0],
+            [0, 0, 0, 1],
+            [0, 0, 0, 2],
+          ],
+        ],
         ['in3', []],
       ],
       ['out3', 'out0', 'out1', 'out2'],
     );
     const m2 = LL(
       [
-        ['out3', [[1, 0, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]],
+        [
+          'out3',
+          [
+            [1, 0, 0, 0],
+            [2, 0, 0, 0],
+            [0, 0, 0, 0],
+            [0, 0, 0, 0],
+            [0, 0, 0, 0],
+            [0, 0, 0, 0],
+          ],
+        ],
         ['out0', [[0, 1, 0, 0]]],
         ['out1', [[0, 0, 1, 0]]],
-        ['out2', [[0, 0, 0, 1], [0, 0, 0, 2]]],
+        [
+          'out2',
+          [
+            [0, 0, 0, 1],
+            [0, 0, 0, 2],
+          ],
+        ],
       ],
       ['out3', 'out2', 'out1', 'out0'],
     );
     expect(compose(m1, m2)).toEqual(
       LLs(
         [
-          ['in0', [[1, 0, 0, 0], [2, 0, 0, 0]]],
-          ['in1', [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]]],
-          ['in2', [[0, 0, 1, 0], [0, 0, 0, 1], [0, 0, 0, 2]]],
+          [
+            'in0',
+            [
+              [1, 0, 0, 0],
+              [2, 0, 0, 0],
+            ],
+          ],
+          [
+            'in1',
+            [
+              [0, 0, 0, 0],
+              [0, 0, 0, 0],
+              [0, 0, 0, 0],
+              [0, 0, 0, 0],
+            ],
+          ],
+          [
+            'in2',
+            [
+              [0, 0, 1, 0],
+              [0, 0, 0, 1],
+              [0, 0, 0, 2],
+            ],
+          ],
           ['in3', []],
         ],
         [
@@ -145,7 +302,9 @@ describe("Triton's LinearLayoutTest literals", () => {
     );
     const id = LL([['in', [[1], [2], [4]]]], ['out']);
     expect(invertAndCompose(id, LL([['in', [[0], [4], [1], [2]]]], ['out']))).toEqual(LLs([['in', [[4], [8], [2]]]], [['in', 16]]));
-    expect(invertAndCompose(LL([['in1', [[1], [2], [4]]]], ['out']), LL([['in2', [[4], [1], [2], [0]]]], ['out']))).toEqual(LLs([['in1', [[2], [4], [1]]]], [['in2', 16]]));
+    expect(invertAndCompose(LL([['in1', [[1], [2], [4]]]], ['out']), LL([['in2', [[4], [1], [2], [0]]]], ['out']))).toEqual(
+      LLs([['in1', [[2], [4], [1]]]], [['in2', 16]]),
+    );
     expect(invertAndCompose(id, LL([['in', [[0], [4], [1], [2], [0]]]], ['out']))).toEqual(LLs([['in', [[4], [8], [2]]]], [['in', 32]]));
     expect(
       invertAndCompose(
@@ -167,7 +326,14 @@ describe("Triton's LinearLayoutTest literals", () => {
     ).toEqual(
       LLs(
         [
-          ['in1', [[1, 0], [2, 0], [4, 0]]],
+          [
+            'in1',
+            [
+              [1, 0],
+              [2, 0],
+              [4, 0],
+            ],
+          ],
           ['in2', [[0, 0]]],
         ],
         [
@@ -196,7 +362,13 @@ describe("Triton's LinearLayoutTest literals", () => {
     ).toEqual(
       LLs(
         [
-          ['in1', [[2, 0], [1, 0]]],
+          [
+            'in1',
+            [
+              [2, 0],
+              [1, 0],
+            ],
+          ],
           ['in2', [[0, 0]]],
         ],
         [
@@ -210,13 +382,38 @@ describe("Triton's LinearLayoutTest literals", () => {
   it('invertAndCompose across out-dim orders: c.compose(l2) is l1 read in l2 order', () => {
     const l1 = LL(
       [
-        ['in1', [[1, 0], [0, 1], [2, 0], [3, 2]]],
+        [
+          'in1',
+          [
+            [1, 0],
+            [0, 1],
+            [2, 0],
+            [3, 2],
+          ],
+        ],
         ['in2', [[2, 2]]],
       ],
       ['out1', 'out2'],
     );
-    const l2 = LL([['in3', [[0, 1], [1, 0], [0, 0], [0, 2], [2, 1]]]], ['out2', 'out1']);
-    const swap = (l: LinearLayout): LinearLayout => ({ inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map(([a, b]) => [b!, a!]) })), outDims: [...l.outDims].reverse() });
+    const l2 = LL(
+      [
+        [
+          'in3',
+          [
+            [0, 1],
+            [1, 0],
+            [0, 0],
+            [0, 2],
+            [2, 1],
+          ],
+        ],
+      ],
+      ['out2', 'out1'],
+    );
+    const swap = (l: LinearLayout): LinearLayout => ({
+      inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map(([a, b]) => [b!, a!]) })),
+      outDims: [...l.outDims].reverse(),
+    });
     expect(compose(invertAndCompose(l1, l2), l2)).toEqual(swap(l1));
     expect(compose(invertAndCompose(l2, l1), l1)).toEqual(swap(l2));
   });
@@ -250,7 +447,14 @@ describe("Triton's LinearLayoutTest literals", () => {
   it('sublayout', () => {
     const l1 = LL(
       [
-        ['in1', [[1, 0], [0, 1], [2, 0]]],
+        [
+          'in1',
+          [
+            [1, 0],
+            [0, 1],
+            [2, 0],
+          ],
+        ],
         ['in2', [[0, 1]]],
       ],
       ['out1', 'out2'],
@@ -278,8 +482,22 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(freeVariableMasks(mixed)).toEqual({ in: 0b100110 });
     const l = LL(
       [
-        ['in1', [[1, 1], [2, 2], [0, 0]]],
-        ['in2', [[1, 0], [0, 1], [2, 0]]],
+        [
+          'in1',
+          [
+            [1, 1],
+            [2, 2],
+            [0, 0],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [1, 0],
+            [0, 1],
+            [2, 0],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
@@ -318,26 +536,69 @@ describe("Triton's LinearLayoutTest literals", () => {
     const c = zeros1D(16, 'in', 'out');
     expect(divideLeft(product(b, c), b)).toEqual(c);
     expect(divideLeft(product(c, b), c)).toEqual(b);
-    expect(divideLeft(identity1D(32, 'in', 'out'), LL([['in', [[1], [2], [4], [8]]], ['extra', [[0]]]], ['out']))).toBeNull();
+    expect(
+      divideLeft(
+        identity1D(32, 'in', 'out'),
+        LL(
+          [
+            ['in', [[1], [2], [4], [8]]],
+            ['extra', [[0]]],
+          ],
+          ['out'],
+        ),
+      ),
+    ).toBeNull();
     expect(divideLeft(identity1D(8, 'in', 'out'), identity1D(4, 'in', 'out'))).toEqual(identity1D(2, 'in', 'out'));
     expect(divideLeft(identity1D(8, 'in', 'out'), identity1D(8, 'in', 'out'))).toEqual(identity1D(1, 'in', 'out'));
     const l1 = LL(
       [
-        ['in1', [[1, 1], [2, 2], [0, 8], [0, 4]]],
-        ['in2', [[0, 2], [0, 1]]],
+        [
+          'in1',
+          [
+            [1, 1],
+            [2, 2],
+            [0, 8],
+            [0, 4],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [0, 2],
+            [0, 1],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
     const l2 = LL(
       [
-        ['in1', [[1, 1], [2, 2]]],
-        ['in2', [[0, 2], [0, 1]]],
+        [
+          'in1',
+          [
+            [1, 1],
+            [2, 2],
+          ],
+        ],
+        [
+          'in2',
+          [
+            [0, 2],
+            [0, 1],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
     const l3 = LL(
       [
-        ['in1', [[0, 2], [0, 1]]],
+        [
+          'in1',
+          [
+            [0, 2],
+            [0, 1],
+          ],
+        ],
         ['in2', []],
       ],
       ['out1', 'out2'],
@@ -346,19 +607,53 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(divideLeft(l1, l2)).toEqual(l3);
     const e1 = LL(
       [
-        ['in2', [[0, 1], [1, 0]]],
-        ['in1', [[2, 0], [0, 2]]],
+        [
+          'in2',
+          [
+            [0, 1],
+            [1, 0],
+          ],
+        ],
+        [
+          'in1',
+          [
+            [2, 0],
+            [0, 2],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
     const e3 = LL(
       [
         ['in2', []],
-        ['in1', [[1, 0], [0, 1]]],
+        [
+          'in1',
+          [
+            [1, 0],
+            [0, 1],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
-    expect(divideLeft(e1, LL([['in2', [[0, 1], [1, 0]]]], ['out1', 'out2']))).toEqual(e3);
+    expect(
+      divideLeft(
+        e1,
+        LL(
+          [
+            [
+              'in2',
+              [
+                [0, 1],
+                [1, 0],
+              ],
+            ],
+          ],
+          ['out1', 'out2'],
+        ),
+      ),
+    ).toEqual(e3);
     const l7 = LL(
       [
         ['in1', []],
@@ -378,20 +673,65 @@ describe("Triton's LinearLayoutTest literals", () => {
     expect(divideLeft(l7, LL([['in2', [[0, 1]]]], ['out1', 'out2']))).toEqual(l9);
     const o1 = LL(
       [
-        ['in2', [[1, 0], [1, 0]]],
-        ['in1', [[2, 0], [0, 1]]],
+        [
+          'in2',
+          [
+            [1, 0],
+            [1, 0],
+          ],
+        ],
+        [
+          'in1',
+          [
+            [2, 0],
+            [0, 1],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
     const o3 = LL(
       [
         ['in2', []],
-        ['in1', [[1, 0], [0, 1]]],
+        [
+          'in1',
+          [
+            [1, 0],
+            [0, 1],
+          ],
+        ],
       ],
       ['out1', 'out2'],
     );
-    expect(divideLeft(o1, LL([['in2', [[1, 0], [1, 0]]]], ['out1', 'out2']))).toEqual(o3);
-    const l4 = LL([['in1', [[0, 1], [0, 2]]]], ['out1', 'out2']);
+    expect(
+      divideLeft(
+        o1,
+        LL(
+          [
+            [
+              'in2',
+              [
+                [1, 0],
+                [1, 0],
+              ],
+            ],
+          ],
+          ['out1', 'out2'],
+        ),
+      ),
+    ).toEqual(o3);
+    const l4 = LL(
+      [
+        [
+          'in1',
+          [
+            [0, 1],
+            [0, 2],
+          ],
+        ],
+      ],
+      ['out1', 'out2'],
+    );
     expect(divideLeft(l4, LL([], ['out1']))).toEqual(l4);
   });
 });

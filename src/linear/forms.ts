@@ -16,6 +16,9 @@ import { MAX_DIM_LOG2, makeLinearLayout, type InDim, type LinearLayout, type Out
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
+/** An alignment: a positive power of two (of any size: it is not part of the layout). */
+const isAlignment = (n: number): boolean => Number.isSafeInteger(n) && n > 0 && 2 ** Math.round(Math.log2(n)) === n;
+
 /** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
 const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
 
@@ -301,7 +304,7 @@ function fromGluon(text: string): LinearLayout {
     const block = basesOf('block_bases');
     const alignment = args.get('alignment') ?? 16;
     if (typeof alignment !== 'number') throw new LayoutError('parse', `${what}: alignment must be an integer`);
-    if (!(alignment > 0 && Number.isSafeInteger(alignment) && (alignment & (alignment - 1)) === 0 && alignment <= 2 ** 30)) {
+    if (!isAlignment(alignment)) {
       throw domain(`SharedLinearLayout alignment must be a positive power of two (got ${alignment})`);
     }
     if (offset.length === 0) throw domain('SharedLinearLayout offset_bases must not be empty');
@@ -381,7 +384,7 @@ function fromMlir(text: string): LinearLayout {
   const alignment = a.extra.get('alignment');
   if (alignment === undefined) throw new LayoutError('parse', "#ttg.shared_linear: missing ', alignment = N' after the dictionary");
   if (typeof alignment !== 'number') throw new LayoutError('parse', '#ttg.shared_linear: alignment must be an integer');
-  if (!(alignment > 0 && Number.isSafeInteger(alignment) && (alignment & (alignment - 1)) === 0 && alignment <= 2 ** 30)) {
+  if (!isAlignment(alignment)) {
     throw domain(`#ttg.shared_linear: alignment must be a positive power of two (got ${alignment})`);
   }
   const offset = basesFromAttr(a, 'offset');
@@ -494,7 +497,7 @@ export function formatLL(l: LinearLayout, form: string, alignment?: number): str
   const kind = printableKind(l, form);
   if (alignment !== undefined) {
     if (kind !== 'shared') throw domain(`ll_format ${form}: alignment is only for a shared layout`);
-    if (!(Number.isSafeInteger(alignment) && alignment > 0 && (alignment & (alignment - 1)) === 0 && alignment <= 2 ** 30)) {
+    if (!isAlignment(alignment)) {
       throw domain(`ll_format ${form}: alignment must be a positive power of two (got ${alignment})`);
     }
   }

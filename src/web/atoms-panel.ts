@@ -4,19 +4,27 @@
  * `print_latex(tiled_mma)` draws): A (M×K), B (N×K, shown K×N as CuTe does) and C (M×N), each cell labelled
  * `T<t> V<v>` with the first (thread, value) that holds it and coloured by thread (neighbouring threads differ).
  * Hovering a cell names its thread, value, coordinate and index (and how many (thread, value) pairs hold it).
+ * Below, a tiled copy (docs/atoms.md, "Tiled copy"): a copy atom at a value size, from thread and value layouts or
+ * from an operand of the tiled MMA above (CuTe `make_tiled_copy_A/B/C`); its source and destination pictures side by
+ * side, and a button that sends the shared-memory side's TV layout, the tile and the element size to the memory panel.
  * Stable test hooks: data-testid `atoms-search`, `atoms-list` (a select), `atoms-layout`, `atoms-perm`,
  * `atoms-info` (data-threads, data-tile), `atoms-error`, `atoms-picture` (data-operand, data-rows, data-cols),
- * `atoms-cell` (data-thread, data-value, data-row, data-col, data-index, data-holders), `atoms-hover`.
+ * `atoms-cell` (data-thread, data-value, data-row, data-col, data-index, data-holders), `atoms-hover`; for the copy
+ * `copy-atom`, `copy-bits`, `copy-from` (A, B, C or thr), `copy-thr`, `copy-val`, `copy-info` (data-tiler),
+ * `copy-error`, pictures with data-operand `S` and `D`, `copy-send` (data-side).
  */
 import { LayoutError } from '../algebra/errors.js';
 import { mode, phi, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import { parseTiler } from '../cute/tiler.js';
-import { mmaAtomNames } from '../atoms/registry.js';
-import { makeTiledMma } from '../atoms/tiled-mma.js';
+import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
+import { makeTiledMma, type TiledMma } from '../atoms/tiled-mma.js';
+import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
 import { fill, h, s } from './dom.js';
 
 const DEFAULTS = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', perm: '(32,32,16)' };
+/** The tiled copy's defaults: ldmatrix .x4 of 16-bit values for A of the tiled MMA above (docs/atoms.md's example). */
+const COPY_DEFAULTS = { atom: 'SM75_U32x4_LDSM_N', bits: '16', from: 'A', thr: '(32,8):(8,1)', val: '(1,8)' };
 /** Most cells one operand picture draws (a 128×256 tile; larger ones say so). */
 const MAX_CELLS = 32768;
 
@@ -122,7 +130,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
   const permIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'atoms-perm', spellcheck: 'false', value: DEFAULTS.perm });
   const info = h('p', { class: 'muted', 'data-testid': 'atoms-info' });
   const err = h('p', { class: 'inline-error', 'data-testid': 'atoms-error', hidden: '' });
-  const pics = h('div', { class: 'atoms-pictures', style: 'display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;overflow:auto;max-height:80vh' });
+  const pics = h('div', { class: 'atoms-pictures', style: 'display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;overflow-x:auto' });
   const hover = h('div', { class: 'hover-line', 'data-testid': 'atoms-hover' });
   fill(
     host,
@@ -137,7 +145,102 @@ export function mountAtomsPanel(host: HTMLElement): void {
     pics,
   );
 
+  const copySel = h('select', { 'data-testid': 'copy-atom', 'aria-label': 'copy atom' }, ...copyAtomNames().map((n) => h('option', { value: n }, n)));
+  copySel.value = COPY_DEFAULTS.atom;
+  const bitsIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-bits', spellcheck: 'false', value: COPY_DEFAULTS.bits });
+  const fromSel = h(
+    'select',
+    { 'data-testid': 'copy-from', 'aria-label': 'tile of the copy' },
+    ...['A', 'B', 'C'].map((x) => h('option', { value: x }, `operand ${x} of the tiled MMA (make_tiled_copy_${x})`)),
+    h('option', { value: 'thr' }, 'thread and value layouts (make_tiled_copy)'),
+  );
+  fromSel.value = COPY_DEFAULTS.from;
+  const thrIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-thr', spellcheck: 'false', value: COPY_DEFAULTS.thr });
+  const valIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-val', spellcheck: 'false', value: COPY_DEFAULTS.val });
+  const copyInfo = h('p', { class: 'muted', 'data-testid': 'copy-info' });
+  const copyErr = h('p', { class: 'inline-error', 'data-testid': 'copy-error', hidden: '' });
+  const sendBtn = h('button', { type: 'button', 'data-testid': 'copy-send' }, 'Send the shared-memory side to the memory panel');
+  const copyPics = h('div', { class: 'atoms-pictures', style: 'display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;overflow-x:auto' });
+  host.append(
+    h('h2', {}, 'Tiled copy'),
+    row('Copy atom', copySel),
+    row('Value size (bits)', bitsIn),
+    row('Tile', fromSel),
+    row('Thread layout (make_tiled_copy)', thrIn),
+    row('Value layout (make_tiled_copy)', valIn),
+    copyInfo,
+    copyErr,
+    sendBtn,
+    copyPics,
+  );
+
   let selected = DEFAULTS.atom;
+  let mma: TiledMma | null = null;
+  let tiled: TiledCopy | null = null;
+
+  const updateCopy = (): void => {
+    tiled = null;
+    try {
+      const bits = Number(bitsIn.value.trim());
+      if (!/^\s*\d+\s*$/.test(bitsIn.value)) throw new LayoutError('domain', `the value size must be a positive integer of bits, got '${bitsIn.value}'`);
+      const from = fromSel.value;
+      thrIn.disabled = valIn.disabled = from !== 'thr';
+      let c: TiledCopy;
+      if (from === 'thr') {
+        c = makeTiledCopy({ atom: copySel.value, bits, thr: parseLayout(thrIn.value, 'thread layout'), val: parseLayout(valIn.value || '1', 'value layout') });
+      } else {
+        if (!mma) throw new LayoutError('domain', 'no tiled MMA above to take the operand from');
+        c = makeTiledCopyFromMma({ atom: copySel.value, bits, mma, operand: from as 'A' | 'B' | 'C' });
+      }
+      tiled = c;
+      copyErr.hidden = true;
+      const rows = c.tiler[0]!;
+      const cols = c.tiler.slice(1).reduce((a, b) => a * b, 1);
+      copyInfo.dataset['tiler'] = `(${c.tiler.join(',')})`;
+      fill(copyInfo, `${c.threads} threads × ${c.values} values of ${bits} bits, tile (${c.tiler.join(',')}); S ${formatLayout(c.layoutS_TV)}, D ${formatLayout(c.layoutD_TV)}`);
+      if (rows * cols > MAX_CELLS) {
+        fill(copyPics, h('p', { class: 'placeholder' }, `a tile of more than ${MAX_CELLS} cells: too many to draw`));
+        return;
+      }
+      const at = (i: number): [number, number] => [i % rows, Math.floor(i / rows)];
+      const index = (r: number, col: number): number => r + rows * col;
+      fill(
+        copyPics,
+        operandPicture('S', `source (${rows}×${cols})`, tvCells(c.layoutS_TV, rows, cols, at), rows, cols, index),
+        operandPicture('D', `destination (${rows}×${cols})`, tvCells(c.layoutD_TV, rows, cols, at), rows, cols, index),
+      );
+    } catch (e) {
+      copyErr.hidden = false;
+      copyErr.dataset['errorKind'] = e instanceof LayoutError ? e.kind : 'internal';
+      fill(copyErr, e instanceof Error ? e.message : String(e));
+      fill(copyPics);
+      fill(copyInfo);
+    }
+  };
+
+  /** The shared-memory side: ldmatrix reads it (source), stmatrix and cp.async write it (destination); else the source. */
+  const sharedSide = (name: string): 'src' | 'dst' => (name.includes('STSM') || name.includes('CP_ASYNC') ? 'dst' : 'src');
+  sendBtn.addEventListener('click', () => {
+    if (!tiled) return;
+    const side = sharedSide(tiled.atom.name);
+    sendBtn.dataset['side'] = side;
+    const rows = tiled.tiler[0]!;
+    const cols = tiled.tiler.slice(1).reduce((a, b) => a * b, 1);
+    const put = (testid: string, value: string): void => {
+      const el = document.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-testid="${testid}"]`);
+      if (!el) return;
+      el.value = value;
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+      el.dispatchEvent(new Event('change', { bubbles: true }));
+    };
+    // the tile row-major in shared memory (rows of `cols` elements), the side's TV layout into it, the element size
+    put('mem-layout', `(${rows},${cols}):(${cols},1)`);
+    put('mem-tv', formatLayout(side === 'src' ? tiled.layoutS_TV : tiled.layoutD_TV));
+    put('mem-elem', String(Math.max(1, Math.round(tiled.atom.bits / 8))));
+    document.getElementById('memory-card')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
+  });
+  for (const el of [bitsIn, thrIn, valIn]) el.addEventListener('input', updateCopy);
+  for (const el of [copySel, fromSel]) el.addEventListener('change', updateCopy);
   const fillList = (): void => {
     const words = search.value.toLowerCase().split(/[\s_]+/).filter((w) => w !== '');
     const shown = names.filter((n) => words.every((w) => n.toLowerCase().includes(w)));
@@ -150,6 +253,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
       const layout = layoutIn.value.trim() === '' ? undefined : parseLayout(layoutIn.value, 'atom layout');
       const perm = permIn.value.trim() === '' ? undefined : parseTiler(permIn.value, 'permutation');
       const m = makeTiledMma(selected, layout, perm);
+      mma = m;
       const [tM, tN, tK] = m.tileShape;
       err.hidden = true;
       info.dataset['threads'] = String(m.threads);
@@ -169,22 +273,25 @@ export function mountAtomsPanel(host: HTMLElement): void {
         operandPicture('C', `C (M×N = ${tM}×${tN})`, tvCells(m.layoutC_TV, tM, tN, (i) => [i % tM, Math.floor(i / tM)]), tM, tN, (r, c) => r + tM * c),
       );
     } catch (e) {
+      mma = null;
       err.hidden = false;
       err.dataset['errorKind'] = e instanceof LayoutError ? e.kind : 'internal';
       fill(err, e instanceof Error ? e.message : String(e));
       fill(pics);
       fill(info);
+    } finally {
+      updateCopy();
     }
   };
 
-  pics.addEventListener('mouseover', (ev) => {
+  const onHover = (ev: Event): void => {
     const g = (ev.target as Element).closest('[data-testid="atoms-cell"]');
     const svg = g?.closest('svg');
     if (!g || !svg) return;
     const d = (k: string): string => g.getAttribute(`data-${k}`) ?? '';
     const op = svg.getAttribute('data-operand');
     const [r, c] = [d('row'), d('col')];
-    const coord = op === 'B' ? `(n,k) = (${c},${r})` : op === 'A' ? `(m,k) = (${r},${c})` : `(m,n) = (${r},${c})`;
+    const coord = op === 'B' ? `(n,k) = (${c},${r})` : op === 'A' ? `(m,k) = (${r},${c})` : op === 'C' ? `(m,n) = (${r},${c})` : `(${r},${c})`;
     const holders = Number(d('holders'));
     fill(
       hover,
@@ -192,7 +299,9 @@ export function mountAtomsPanel(host: HTMLElement): void {
         ? `${op}: ${coord}, index ${d('index')}: held by no thread`
         : `${op}: thread ${d('thread')}, value ${d('value')}, ${coord}, index ${d('index')}${holders > 1 ? ` (held by ${holders} (thread, value) pairs)` : ''}`,
     );
-  });
+  };
+  pics.addEventListener('mouseover', onHover);
+  copyPics.addEventListener('mouseover', onHover);
   search.addEventListener('input', fillList);
   list.addEventListener('change', () => {
     selected = list.value;

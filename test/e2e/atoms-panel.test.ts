@@ -18,6 +18,9 @@ import { mode, phi, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
+import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
+import { formatLayout } from '../../src/algebra/notation.js';
+import { bankConflicts } from '../../src/memory/banks.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHOTS = join(ROOT, 'test-results');
@@ -83,6 +86,26 @@ async function pictureCells(page: Page, operand: string): Promise<{ rows: number
       fill: g.querySelector('rect')?.getAttribute('fill') ?? '',
     })),
   }));
+}
+
+/** Every cell of the source and destination pictures against the tiled copy made here. */
+async function expectCopyPictures(page: Page, c: TiledCopy): Promise<void> {
+  await expect.poll(() => page.getByTestId('copy-info').getAttribute('data-tiler')).toBe(`(${c.tiler.join(',')})`);
+  const rows = c.tiler[0]!;
+  const cols = c.tiler.slice(1).reduce((a, b) => a * b, 1);
+  for (const [op, tv] of [
+    ['S', c.layoutS_TV],
+    ['D', c.layoutD_TV],
+  ] as const) {
+    const want = expected(tv, rows, cols, (i) => [i % rows, Math.floor(i / rows)]);
+    const got = await pictureCells(page, op);
+    expect([got.rows, got.cols]).toEqual([rows, cols]);
+    for (const cell of got.cells) {
+      const tag = `${c.atom.name} ${op} (${cell.row},${cell.col})`;
+      expect(cell.index, tag).toBe(cell.row + rows * cell.col);
+      expect({ thread: cell.thread, value: cell.value, holders: cell.holders }, tag).toEqual(want.get(`${cell.row},${cell.col}`) ?? { thread: null, value: null, holders: 0 });
+    }
+  }
 }
 
 /** Every cell of the three pictures against the tiled MMA made here. */
@@ -156,6 +179,31 @@ describe('the atoms panel in headless Chromium', () => {
     mkdirSync(SHOTS, { recursive: true });
     await page.getByTestId('atoms-card').screenshot({ path: join(SHOTS, 'atoms-panel.png') });
     console.log(`screenshot: ${join(SHOTS, 'atoms-panel.png')}`);
+
+    // the tiled copy below it: ldmatrix .x4 at 16 bits for A (make_tiled_copy_A), source and destination cell by cell
+    const mma = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));
+    const ldsm = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma, operand: 'A' });
+    await expectCopyPictures(page, ldsm);
+    // one click sends the shared-memory side (ldmatrix: the source) to the memory panel, whose report is then of that access
+    await page.getByTestId('copy-send').click();
+    expect(await page.getByTestId('copy-send').getAttribute('data-side')).toBe('src');
+    expect(await page.getByTestId('mem-tv').inputValue()).toBe(formatLayout(ldsm.layoutS_TV));
+    expect(await page.getByTestId('mem-layout').inputValue()).toBe('(32,16):(16,1)');
+    expect(await page.getByTestId('mem-elem').inputValue()).toBe('2');
+    const report = bankConflicts(parseLayout('(32,16):(16,1)'), ldsm.layoutS_TV, 2);
+    await expect.poll(() => page.getByTestId('mem-table').getAttribute('data-wavefronts')).toBe(String(report.wavefronts));
+    // from thread and value layouts: cp.async 128-bit, 16-bit values, (32,8):(8,1) × (1,8), a 32×64 tile
+    await page.getByTestId('copy-atom').selectOption('SM80_CP_ASYNC_CACHEALWAYS<uint128_t>');
+    await page.getByTestId('copy-from').selectOption('thr');
+    const cpAsync = makeTiledCopy({ atom: 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', bits: 16, thr: parseLayout('(32,8):(8,1)'), val: parseLayout('(1,8)') });
+    await expectCopyPictures(page, cpAsync);
+    // a value size the atom cannot take: domain
+    await page.getByTestId('copy-atom').selectOption('SM75_U32x4_LDSM_N');
+    await page.getByTestId('copy-from').selectOption('A');
+    await page.getByTestId('copy-bits').fill('64');
+    await expect.poll(() => page.getByTestId('copy-error').getAttribute('data-error-kind')).toBe('domain');
+    await page.getByTestId('copy-bits').fill('16');
+    await expectCopyPictures(page, ldsm);
 
     // 2. the search narrows the list; another atom, one atom alone (8 threads on lanes 0-3 and 16-19)
     await page.getByTestId('atoms-search').fill('sm70 f32 nt');

@@ -5,15 +5,16 @@
  * Sources: --swizzles <base> (every Sw<B,M,S> o base, 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10), --file
  * (one layout per line, plain or composed), --enumerate / --random (src/verify/sources.ts).
  */
-import { readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
-import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
+import { compareRanked, rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult, type Ranked } from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
+import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import { progressBar } from './progress.js';
 import { reportError } from './report.js';
@@ -37,10 +38,12 @@ Options:
   --backend cpu|gpu|auto   gpu: shaders/conflicts.wgsl, many candidates per dispatch (auto: the GPU
                            when its adapter is hardware)
   --top K                  candidates listed (default 20)
-  --out <file>             every conflict-free candidate, one per line
+  --out <file>             every conflict-free candidate, one per line, in candidate order
+  --shard k/n              the k-th of n parts of the candidates (as LAYOUTGPU_SHARD=k/n);
+                           the candidates are streamed: memory does not grow with their number
   --timeout <duration>     stop after this long (30s, 500ms) and report the candidates that
                            completed (exit code 2)
-  --json                   {candidates, conflictFree, excluded, vector, backend, seconds,
+  --json                   {candidates, shard?, conflictFree, excluded, vector, backend, seconds,
                            ranked: [{layout, vector, instructions, wavefronts, phases, conflictFree, kept}]}
 `;
 
@@ -50,12 +53,69 @@ function int(v: string | undefined, name: string): number | undefined {
   return Number(v);
 }
 
-function fromSource(src: Source): Layout[] {
-  const out: Layout[] = [];
-  for (const ch of src.chunks(4096)) {
-    for (let i = 0; i < ch.count; i++) out.push(chunkItem(ch, i)[0]!);
+/** The candidates of a search as a stream: how many, their parts in order, and a slice (a shard). */
+interface Candidates {
+  readonly total: number;
+  parts(size: number): Iterable<LayoutFunction[]>;
+  slice(lo: number, hi: number): Candidates;
+}
+
+/** a list of candidates (--swizzles, --file): parts are slices of it */
+function listCandidates(list: readonly LayoutFunction[], describe: string): Candidates {
+  return {
+    total: list.length,
+    *parts(size) {
+      for (let at = 0; at < list.length; at += size) yield list.slice(at, at + size);
+    },
+    slice: (lo, hi) => listCandidates(list.slice(lo, hi), describe),
+  };
+}
+
+/** an enumeration or random source (src/verify/sources.ts): parts drawn chunk by chunk, never all at once */
+function sourceCandidates(src: Source): Candidates {
+  return {
+    total: src.total!,
+    *parts(size) {
+      for (const ch of src.chunks(size)) yield Array.from({ length: ch.count }, (_, i) => chunkItem(ch, i)[0]!);
+    },
+    slice: (lo, hi) => sourceCandidates(sliceSource(src, lo, hi)),
+  };
+}
+
+/**
+ * The running report of a search, part by part: the candidates completed, how many are
+ * conflict-free and how many excluded, and the best `top` in ranking order (compareRanked,
+ * ties by candidate number): its memory is independent of the number of candidates.
+ */
+class Tally {
+  completed = 0;
+  conflictFree = 0;
+  excluded = 0;
+  best: Ranked[] = [];
+  constructor(
+    private readonly top: number,
+    private readonly target: readonly number[],
+  ) {}
+
+  /** adds a part's results (the candidates after those completed); returns its conflict-free candidates, in order */
+  add(cs: readonly LayoutFunction[], results: readonly CandidateResult[]): string[] {
+    const first = this.completed;
+    const free: Ranked[] = [];
+    for (const r of rankResults(cs, results, this.target)) {
+      const g: Ranked = { ...r, index: first + r.index };
+      if (g.conflictFree) free.push(g);
+      if (g.excluded === 'not-injective') this.excluded++;
+      if (this.top > 0 && (this.best.length < this.top || compareRanked(g, this.best[this.best.length - 1]!) < 0)) {
+        let at = this.best.length;
+        while (at > 0 && compareRanked(g, this.best[at - 1]!) < 0) at--;
+        this.best.splice(at, 0, g);
+        if (this.best.length > this.top) this.best.pop();
+      }
+    }
+    this.completed += results.length;
+    this.conflictFree += free.length;
+    return free.sort((a, b) => a.index - b.index).map((r) => r.layout);
   }
-  return out;
 }
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
@@ -73,7 +133,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const p = parseOptions(
     argv,
     ['--help', '--json', '--enumerate'],
-    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout'],
+    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout', '--shard'],
     'verify conflict-free',
   );
   if (p.flags.has('--help')) {
@@ -97,13 +157,14 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   // the source
   const kinds = ['--swizzles', '--file', '--random'].filter((k) => p.opt.has(k)).length + (p.flags.has('--enumerate') ? 1 : 0);
   if (kinds !== 1) throw new Usage('give exactly one source: --swizzles <base>, --file, --enumerate or --random');
-  let cands: LayoutFunction[];
   const sw = p.opt.get('--swizzles');
   const file = p.opt.get('--file');
   const timeoutText = p.opt.get('--timeout');
   const timeoutMs = timeoutText === undefined ? undefined : parseDuration(timeoutText, '--timeout');
   const swBase = sw === undefined ? undefined : parseLayout(sw, '--swizzles');
-  if (swBase !== undefined) cands = swizzleCandidates(swBase);
+  // the candidates as a stream (memory independent of their number), and its shard
+  let whole: Candidates;
+  if (swBase !== undefined) whole = listCandidates(swizzleCandidates(swBase), `every swizzle of ${sw!.trim()}`);
   else if (file !== undefined) {
     let text: string;
     try {
@@ -111,13 +172,14 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     } catch (err) {
       throw new Usage(`cannot read ${file}: ${(err as Error).message}`);
     }
-    cands = [];
+    const list: LayoutFunction[] = [];
     text.split('\n').forEach((line, i) => {
       const t = line.trim();
       if (t === '' || t.startsWith('#')) return;
       const s = t.startsWith('"') ? (JSON.parse(t) as string) : t;
-      cands.push(parseLayoutFunction(s, `${file}:${i + 1}`));
+      list.push(parseLayoutFunction(s, `${file}:${i + 1}`));
     });
+    whole = listCandidates(list, file);
   } else if (p.flags.has('--enumerate')) {
     const size = int(p.opt.get('--size'), '--size');
     if (size === undefined) throw new Usage('--enumerate needs --size N');
@@ -126,7 +188,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     const d = int(p.opt.get('--max-stride'), '--max-stride');
     if (r !== undefined) o.maxRank = r;
     if (d !== undefined) o.maxStride = d;
-    cands = fromSource(enumerateSource(o));
+    whole = sourceCandidates(enumerateSource(o));
   } else {
     const seed = int(p.opt.get('--seed'), '--seed');
     if (seed === undefined) throw new Usage('--random K needs --seed S');
@@ -135,30 +197,37 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
       const v = int(p.opt.get(name), name);
       if (v !== undefined) (o as unknown as Record<string, number>)[k] = v;
     }
-    cands = fromSource(randomSource(o));
+    whole = sourceCandidates(randomSource(o));
   }
+  const shard = shardOption(p.opt.get('--shard'));
+  const range: [number, number] = shard ? shardRange(whole.total, shard) : [0, whole.total];
+  const cands = shard ? whole.slice(range[0], range[1]) : whole;
   const backend = p.opt.get('--backend') ?? 'auto';
   if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
   const target = targetVectors(patterns, swBase);
   // the size of the search first, then a progress bar (on a terminal)
-  if (io.isTTY) io.stderr(`verify conflict-free: ${cands.length} candidates\n`);
+  if (io.isTTY) io.stderr(`verify conflict-free: ${cands.total} candidates${shard ? ` (shard ${shard.k}/${shard.n} of ${whole.total})` : ''}\n`);
   const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true }, 'conflict-free');
   const t0 = performance.now();
   const due = timeoutMs === undefined ? Infinity : t0 + timeoutMs;
-  let results: CandidateResult[] = [];
+  const top = int(p.opt.get('--top'), '--top') ?? 20;
+  const out = p.opt.get('--out');
+  if (out !== undefined) writeFileSync(out, '');
+  const tally = new Tally(top, target);
   let used = 'cpu';
-  /** the candidates in parts (progress, --timeout between parts): what completed is a prefix */
-  const inParts = async (part: number, run: (cs: LayoutFunction[]) => CandidateResult[] | Promise<CandidateResult[]>): Promise<CandidateResult[]> => {
-    const out: CandidateResult[] = [];
-    for (let at = 0; at < cands.length && performance.now() <= due; at += part) {
-      for (const r of await run(cands.slice(at, at + part))) out.push(r);
-      bar.update(out.length, cands.length);
+  /** the candidates in parts (progress, --timeout between parts): what completed is a prefix;
+   *  each part is ranked into the tally and its conflict-free candidates written out, then dropped */
+  const inParts = async (part: number, run: (cs: LayoutFunction[]) => CandidateResult[] | Promise<CandidateResult[]>): Promise<void> => {
+    for (const cs of cands.parts(part)) {
+      if (performance.now() > due) break;
+      const free = tally.add(cs, await run(cs));
+      if (out !== undefined && free.length > 0) appendFileSync(out, free.map((l) => l + '\n').join(''));
+      bar.update(tally.completed, cands.total);
     }
     bar.end();
-    return out;
   };
-  const cpu = (): Promise<CandidateResult[]> => inParts(4096, (cs) => searchCpu(cs, patterns));
-  if (backend === 'cpu') results = await cpu();
+  const cpu = (): Promise<void> => inParts(4096, (cs) => searchCpu(cs, patterns));
+  if (backend === 'cpu') await cpu();
   else {
     let d: Awaited<ReturnType<typeof acquireNodeDevice>> | null = null;
     try {
@@ -170,26 +239,24 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
       try {
         const { GpuConflictSearch } = await import('../memory/search-gpu.js');
         const gpu = new GpuConflictSearch(d.device);
-        results = await inParts(1 << 16, (cs) => gpu.search(cs, patterns));
+        await inParts(1 << 16, (cs) => gpu.search(cs, patterns));
         used = `gpu (${adapterLine(d.adapter)})`;
       } finally {
         d.release();
       }
     } else {
       d?.release();
-      results = await cpu();
+      await cpu();
     }
   }
   const seconds = (performance.now() - t0) / 1000;
-  const done = cands.slice(0, results.length);
-  const partial = results.length < cands.length;
-  const ranked = rankResults(done, results, target);
-  const free = ranked.filter((r) => r.conflictFree);
-  const excluded = ranked.filter((r) => r.excluded === 'not-injective').length;
+  const partial = tally.completed < cands.total;
+  const ranked = tally.best;
+  const results = { length: tally.completed };
+  const free = { length: tally.conflictFree };
+  const excluded = tally.excluded;
+  const shardJson = shard ? { shard: { k: shard.k, n: shard.n, first: range[0], end: range[1], of: whole.total } } : {};
   const vecText = (v: readonly number[] | undefined): string => (v === undefined ? '-' : v.join('/'));
-  const out = p.opt.get('--out');
-  if (out !== undefined) writeFileSync(out, free.map((r) => r.layout + '\n').join(''));
-  const top = int(p.opt.get('--top'), '--top') ?? 20;
   const timedOut = (): number => {
     const why = `ran past --timeout ${timeoutText}; the report covers the ${results.length} candidates that completed`;
     return reportError(new LayoutError('timeout', why), io, { prefix: 'layoutgpu verify' });
@@ -197,7 +264,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   if (p.flags.has('--json')) {
     io.stdout(
       JSON.stringify({
-        candidates: cands.length,
+        candidates: cands.total,
+        ...shardJson,
         ...(partial ? { completed: results.length, timedOut: true } : {}),
         conflictFree: free.length,
         excluded,
@@ -230,7 +298,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => (k === 5 ? 0 : r[k]!.length))));
   const fmt = (r: string[]): string => r.map((c, k) => (k === 5 ? c : c.padStart(width[k]!))).join('  ');
   const lines = [
-    ...(partial ? [`partial report: --timeout ${timeoutText} fired after the first ${results.length} of ${cands.length} candidates`] : []),
+    ...(partial ? [`partial report: --timeout ${timeoutText} fired after the first ${results.length} of ${cands.total} candidates`] : []),
     `conflict-free: ${free.length} of ${results.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
     `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${patterns.map((q) => `${q.v === undefined ? 'widest' : 'explicit'} for ${q.e}-byte elements`).join(', ')})`,
     ...(excluded > 0 ? [`excluded: ${excluded} not injective (two tile indices share an element: no shared-memory layout)`] : []),
@@ -238,7 +306,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     fmt(head),
   ];
   rows.forEach((r) => lines.push(fmt(r)));
-  if (ranked.length > top) lines.push(`  … ${ranked.length - top} more (--top K)`);
+  if (tally.completed > ranked.length) lines.push(`  … ${tally.completed - ranked.length} more (--top K)`);
+  if (shard) lines.push(`shard ${shard.k}/${shard.n}: candidates [${range[0]}, ${range[1]}) of ${whole.total}`);
   io.stdout(lines.join('\n') + '\n');
   return partial ? timedOut() : 0;
 }

@@ -17,7 +17,7 @@ import { enumerateSource, randomSource, textSource, type Source } from '../verif
 import { stdoutFd, writeAllSync } from './epipe.js';
 import { parseThreads } from '../engine/pool.js';
 import { runVerifyThreaded } from '../verify/parallel.js';
-import { parseShard, shardSource, type Shard } from '../verify/shard.js';
+import { shardOption, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';
 import { parseDuration } from './args.js';
 import { reportError, Usage } from './report.js';
@@ -320,8 +320,7 @@ export const verifyCommand = {
       }
       const prop = property(p);
       const whole = source(p, prop);
-      const shardText = p.opts.get('--shard') ?? process.env.LAYOUTGPU_SHARD;
-      const shard: Shard | null = shardText === undefined || shardText === '' ? null : parseShard(shardText, p.opts.has('--shard') ? '--shard' : 'LAYOUTGPU_SHARD');
+      const shard: Shard | null = shardOption(p.opts.get('--shard'));
       const part = shard ? shardSource(whole, shard) : null;
       const src = part ? part.source : whole;
       const threads = parseThreads(p.opts.get('--threads'));

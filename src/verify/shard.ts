@@ -25,9 +25,21 @@ export function parseShard(text: string, what = '--shard'): Shard {
   if (!m) throw new LayoutError('bad-request', `${what} takes k/n with 1 ≤ k ≤ n, got '${text}'`);
   const k = Number(m[1]);
   const n = Number(m[2]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new LayoutError('bad-request', `${what}: the number of shards n must be ≥ 1, got '${text}'`);
+  if (!Number.isSafeInteger(n) || n < 1) throw new LayoutError('bad-request', `${what}: the number of shards n must be an integer from 1 to 2^53 − 1, got '${text}'`);
   if (!Number.isSafeInteger(k) || k < 1 || k > n) throw new LayoutError('bad-request', `${what}: the shard k must be in 1..${n}, got '${text}'`);
   return { k, n };
+}
+
+/**
+ * The shard a search runs: `--shard k/n` when the option is given (any text, the empty one
+ * included, must be k/n), else LAYOUTGPU_SHARD when set and not empty, else none (the whole
+ * search). Every search (verify's properties and conflict-free) reads it so. Errors: parseShard's,
+ * naming the option or the variable. Example: shardOption(undefined, '2/4') → {k: 2, n: 4}.
+ */
+export function shardOption(option: string | undefined, env: string | undefined = process.env.LAYOUTGPU_SHARD): Shard | null {
+  if (option !== undefined) return parseShard(option, '--shard');
+  if (env === undefined || env === '') return null;
+  return parseShard(env, 'LAYOUTGPU_SHARD');
 }
 
 /**

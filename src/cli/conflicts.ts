@@ -8,13 +8,18 @@ import { writeFileSync } from 'node:fs';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { bankMap, instructionTable, type InstructionRow } from '../memory/banks.js';
 import { formatBankReport } from '../memory/ops.js';
-import { bankSvg } from '../render/banks.js';
+import { accessorsOf, bankSvg, bankTikz, type BankLabel } from '../render/banks.js';
 import { composedPicture } from '../render/composed.js';
+import { MAX_SHOW } from '../render/grid.js';
+import { size } from '../algebra/layout.js';
+import { LayoutError } from '../algebra/errors.js';
+import { innerLayout } from '../cute/composed.js';
+import { threadValues } from '../memory/access.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError } from './report.js';
 
-const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--json]
+const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--tikz <file>] [--label <what>] [--json]
 
 Shared-memory bank conflicts (SPEC §9.2) of the access TV (thread, value) → tile index to the
 memory layout M (tile index → element offset; plain or Sw<B,M,S> o L), with e-byte elements.
@@ -23,7 +28,11 @@ Prints instructions, phases and wavefronts, the worst phase with its bank and th
 
   --elem <bytes>   element size: 1, 2, 4, 8 or 16
   --vec <values>   values per instruction (default: the widest contiguous, aligned vector)
-  --svg <file>     the tile coloured by bank, conflicted cells outlined (- for stdout)
+  --svg <file>     the tile coloured by bank (32 colours), conflicted cells outlined (- for stdout)
+  --tikz <file>    the same picture as a TikZ tikzpicture (- for stdout)
+  --label <what>   what the cells of a picture say: offset (default), tv (the thread and value
+                   that access the cell, T5 V2), bank, none
+Pictures have at most 65536 cells (the 128×64 tile has 8192).
   --json           the bank_conflicts object of the batch protocol
 `;
 
@@ -75,7 +84,7 @@ export const conflictsCommand: Command = {
     // a tiled copy by name (docs/atoms.md): src/cli/atoms.ts
     if (argv.some((a) => a === '--copy' || a.startsWith('--copy='))) return (await import('./atoms.js')).copyConflictsCommand.run(argv, io);
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--elem', '--vec', '--svg'], 'conflicts');
+      const p = parseOptions(argv, ['--help', '--json'], ['--elem', '--vec', '--svg', '--tikz', '--label'], 'conflicts');
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -87,20 +96,33 @@ export const conflictsCommand: Command = {
       const m = parseLayoutFunction(p.pos[0]!, 'M');
       const tv = parseLayoutFunction(p.pos[1]!, 'TV');
       const svg = p.opt.get('--svg');
+      const tikz = p.opt.get('--tikz');
+      const label = (p.opt.get('--label') ?? 'offset') as BankLabel;
+      if (!['offset', 'tv', 'bank', 'none'].includes(label)) throw new Usage(`--label must be offset, tv, bank or none, got '${label}'`);
+      if (p.opt.has('--label') && svg === undefined && tikz === undefined) throw new Usage('--label goes with --svg or --tikz');
+      if (svg === '-' && tikz === '-') throw new Usage('only one of --svg and --tikz can go to stdout (-)');
+      // a picture too large to draw is refused before the analysis, not after it
+      const cells = size(innerLayout(m));
+      if ((svg !== undefined || tikz !== undefined) && cells > MAX_SHOW) {
+        throw new LayoutError('bad-request', `M has ${cells} cells, too many to draw (at most ${MAX_SHOW}); run without --svg/--tikz for the analysis`);
+      }
       const map = bankMap(m, tv, e, v);
-      if (svg !== undefined) {
-        const doc = bankSvg(composedPicture(m), map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${e}-byte elements`);
-        if (svg === '-') io.stdout(doc);
+      const tvs = label === 'tv' ? threadValues(tv) : null;
+      const pictureOpts = tvs ? { label, accessors: accessorsOf(tvs.index, tvs.threads, cells) } : { label };
+      const write = (file: string, doc: string): void => {
+        if (file === '-') io.stdout(doc);
         else {
           try {
-            writeFileSync(svg, doc);
+            writeFileSync(file, doc);
           } catch (err) {
-            throw new Usage(`cannot write ${svg}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+            throw new Usage(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
           }
         }
-      }
+      };
+      if (svg !== undefined) write(svg, bankSvg(composedPicture(m), map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${e}-byte elements`, pictureOpts));
+      if (tikz !== undefined) write(tikz, bankTikz(composedPicture(m), map.bank, map.ways, pictureOpts));
       // the summary first, then the instructions (identical rows folded)
-      if (svg !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) + '\n');
+      if (svg !== '-' && tikz !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) + '\n');
       return 0;
     } catch (err) {
       return reportError(err, io);

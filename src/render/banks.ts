@@ -1,59 +1,145 @@
 /**
- * The bank picture of a memory layout (`layoutgpu conflicts --svg`, the page's memory panel):
- * the tile drawn as `show` draws it, each cell labelled with its (swizzled) offset and filled
- * with the colour of its shared-memory bank; cells whose bank held more than one distinct word
+ * The bank picture of a memory layout (`layoutgpu conflicts --svg`/`--tikz`, the page's memory
+ * panel): the tile drawn as `show` draws it, each cell filled with the colour of its
+ * shared-memory bank (docs/semantics.md §9.2: the 4-byte word w is in bank w mod 32) and
+ * labelled with its (swizzled) offset, the thread and value that access it (`T5 V2`, as CuTe's
+ * print_latex labels a TV layout) or its bank; cells whose bank held more than one distinct word
  * in a phase that accessed them are outlined in red and marked with the number of ways.
  */
-import { darkBackground } from './colour.js';
+import { darkBackground, hslHex } from './colour.js';
 import { metrics, xmlEscape } from './svg.js';
-import type { Picture } from './grid.js';
+import { pictureName, type Picture } from './grid.js';
 
-/** The 32 bank colours of CuTe DSL's bank-conflict pictures (the anchor the issue names): a grey
- *  ramp from white, bank b at level 255 − ⌊b·175/32⌋, so bank order reads as lightness and the
- *  red conflict marks stand out on every cell. */
-export const BANK_PALETTE: readonly string[] = Array.from({ length: 32 }, (_, b) => {
-  const v = (255 - Math.floor((b * (255 - 80)) / 32)).toString(16).padStart(2, '0');
-  return `#${v}${v}${v}`;
-});
+/**
+ * 32 bank colours that tell the banks apart: 16 hues 22.5° apart, light for banks 0–15 and dark
+ * for banks 16–31 (bank b and b + 16 share a hue, neighbours differ by one hue step).
+ * @example BANK_PALETTE.length // 32, all distinct
+ */
+export const BANK_PALETTE: readonly string[] = Array.from({ length: 32 }, (_, b) => hslHex((b % 16) * 22.5, 0.7, b < 16 ? 0.74 : 0.44));
+
+/** What a bank picture's cells say. */
+export type BankLabel = 'offset' | 'tv' | 'bank' | 'none';
+
+/** The first (thread, value) of a TV layout that accesses each tile index (−1: none). */
+export interface Accessors {
+  readonly thread: Int32Array;
+  readonly value: Int32Array;
+}
+
+/**
+ * For every tile index x < n, the first (thread t, value j) in (t, j) order with Φ_TV(t, j) = x,
+ * from the TV table `index` (Φ_TV at t + T·j, as memory/access.ts threadValues builds it).
+ * @example accessorsOf(Float64Array.of(0, 2, 1, 3), 2, 4).value // Int32Array [0, 1, 0, 1]
+ */
+export function accessorsOf(index: Float64Array, threads: number, n: number): Accessors {
+  const thread = new Int32Array(n).fill(-1);
+  const value = new Int32Array(n).fill(-1);
+  const values = threads === 0 ? 0 : index.length / threads;
+  for (let t = 0; t < threads; t++) {
+    for (let j = 0; j < values; j++) {
+      const x = index[t + threads * j]!;
+      if (x < n && thread[x] === -1) {
+        thread[x] = t;
+        value[x] = j;
+      }
+    }
+  }
+  return { thread, value };
+}
+
+/** The label of cell x. */
+export function bankCellLabel(label: BankLabel, x: number, offset: number, bank: number, acc?: Accessors): string {
+  if (label === 'none') return '';
+  if (label === 'bank') return `B${bank}`;
+  if (label === 'tv') return acc && acc.thread[x]! >= 0 ? `T${acc.thread[x]} V${acc.value[x]}` : '';
+  return String(offset);
+}
+
+/** Options of the bank pictures: the labels, and the accessors for `tv` labels. */
+export interface BankPictureOptions {
+  readonly label?: BankLabel;
+  readonly accessors?: Accessors;
+}
+
+const KEY = 'fill: bank (32 colours: 16 hues, light for banks 0–15, dark for 16–31); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)';
 
 /**
  * The SVG document: bank[x] and ways[x] per tile index x (bankMap), the picture's grid and
  * offsets (composedPicture). Pre-condition: bank and ways have one entry per cell.
  * @example bankSvg(pic, map.bank, map.ways, 'Sw<3,3,3> o (8,64):(64,1)').startsWith('<?xml')
  */
-export function bankSvg(p: Picture, bank: Int32Array, ways: Int32Array, caption: string): string {
+export function bankSvg(p: Picture, bank: Int32Array, ways: Int32Array, caption: string, o: BankPictureOptions = {}): string {
+  const label = o.label ?? 'offset';
   const m = metrics(p);
+  const cw = label === 'tv' ? Math.max(m.cw, 64) : m.cw;
+  const width = m.left + p.grid.cols * cw + 2;
   const legend = 22;
   const { rows, cols, index } = p.grid;
   const out: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${m.width}" height="${m.height + legend}" viewBox="0 0 ${m.width} ${m.height + legend}" role="img" aria-label="${xmlEscape(caption)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${m.height + legend}" viewBox="0 0 ${width} ${m.height + legend}" role="img" aria-label="${xmlEscape(caption)}">`,
     `<title>${xmlEscape(caption)}</title>`,
     '<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;fill:#1b1f24}' +
       '.axis{font-size:12px;fill:#6a737d}.bg{stroke:#8a939c;stroke-width:1}.on-dark text{fill:#fff}' +
-      '.conflict .bg{stroke:#d00;stroke-width:3}.ways{font-size:9px;fill:#d00;font-weight:bold}' +
+      '.conflict .bg{stroke:#d00;stroke-width:3}.ways{font-size:9px;fill:#d00;font-weight:bold}.on-dark .ways{fill:#ffd0d0}' +
       '.outer{fill:none;stroke:#1b1f24;stroke-width:1.5}</style>',
   ];
-  for (let c = 0; c < cols; c++) out.push(`<text class="axis" x="${m.left + c * m.cw + m.cw / 2}" y="${m.top - 8}" text-anchor="middle">${c}</text>`);
+  for (let c = 0; c < cols; c++) out.push(`<text class="axis" x="${m.left + c * cw + cw / 2}" y="${m.top - 8}" text-anchor="middle">${c}</text>`);
   for (let r = 0; r < rows; r++) out.push(`<text class="axis" x="${m.left - 8}" y="${m.top + r * m.ch + m.ch / 2 + 4}" text-anchor="end">${r}</text>`);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const x = index(r, c);
       const b = bank[x]!;
       const w = ways[x]!;
+      const v = p.offsets[x]!;
       const colour = BANK_PALETTE[b]!;
       const cls = `cell${darkBackground(colour, 1) ? ' on-dark' : ''}${w > 1 ? ' conflict' : ''}`;
+      const acc = o.accessors;
+      const who = acc && acc.thread[x]! >= 0 ? `, thread ${acc.thread[x]} value ${acc.value[x]}` : '';
+      const data = acc ? ` data-thread="${acc.thread[x]}" data-value="${acc.value[x]}"` : '';
       out.push(
-        `<g class="${cls}" data-index="${x}" data-offset="${p.offsets[x]}" data-bank="${b}" data-ways="${w}" transform="translate(${m.left + c * m.cw},${m.top + r * m.ch})">` +
-          `<title>x = ${x}, offset ${p.offsets[x]}, bank ${b}${w > 1 ? `, ${w}-way conflict` : w === 1 ? ', no conflict' : ', not accessed'}</title>` +
-          `<rect class="bg" width="${m.cw}" height="${m.ch}" style="fill:${colour}"/><text x="${m.cw / 2}" y="${m.ch / 2 + 5}" text-anchor="middle">${p.offsets[x]}</text>` +
-          (w > 1 ? `<text class="ways" x="${m.cw - 3}" y="10" text-anchor="end">${w}×</text>` : '') +
+        `<g class="${cls}" data-index="${x}" data-offset="${v}" data-bank="${b}" data-ways="${w}"${data} transform="translate(${m.left + c * cw},${m.top + r * m.ch})">` +
+          `<title>x = ${x}, offset ${v}, bank ${b}${who}${w > 1 ? `, ${w}-way conflict` : w === 1 ? ', no conflict' : ', not accessed'}</title>` +
+          `<rect class="bg" width="${cw}" height="${m.ch}" style="fill:${colour}"/><text x="${cw / 2}" y="${m.ch / 2 + 5}" text-anchor="middle">${xmlEscape(bankCellLabel(label, x, v, b, acc))}</text>` +
+          (w > 1 ? `<text class="ways" x="${cw - 3}" y="10" text-anchor="end">${w}×</text>` : '') +
           '</g>',
       );
     }
   }
-  out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * m.cw}" height="${rows * m.ch}"/>`);
-  out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">fill: bank (CuTe DSL's 32 greys, white = bank 0); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)</text>`);
+  out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * cw}" height="${rows * m.ch}"/>`);
+  out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">${xmlEscape(KEY)}</text>`);
   out.push('</svg>', '');
+  return out.join('\n');
+}
+
+/**
+ * The bank picture as TikZ (a bare tikzpicture: `\usepackage{tikz}` is all it needs), in the
+ * style of `show --tikz`: 1 cm cells, x down the rows, y along the columns; fill = bank colour,
+ * conflicted cells framed in red with their ways. The first line names the memory layout.
+ * @example bankTikz(pic, map.bank, map.ways).startsWith('% Banks: ')
+ */
+export function bankTikz(p: Picture, bank: Int32Array, ways: Int32Array, o: BankPictureOptions = {}): string {
+  const label = o.label ?? 'offset';
+  const { rows, cols, index } = p.grid;
+  const out = [`% Banks: ${pictureName(p)}`, `% ${KEY}`];
+  const used = new Set<number>(bank);
+  for (const b of [...used].sort((a, c) => a - c)) out.push(`\\definecolor{bank${b}}{HTML}{${BANK_PALETTE[b]!.slice(1).toUpperCase()}}`);
+  out.push('\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt}]', '');
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const x = index(r, c);
+      const b = bank[x]!;
+      const w = ways[x]!;
+      let style = `fill=bank${b}`;
+      if (darkBackground(BANK_PALETTE[b]!, 1)) style += ',text=white';
+      if (w > 1) style += ',draw=red,line width=1.5pt';
+      const text = bankCellLabel(label, x, p.offsets[x]!, b, o.accessors);
+      out.push(`\\node[${style}] at (${r},${c}) {${label === 'tv' ? `\\tiny ${text}` : text}};${w > 1 ? ` % ${w}-way` : ''}`);
+    }
+  }
+  out.push(`\\draw[color=black,thick,shift={(-0.5,-0.5)}] (0,0) grid (${rows},${cols});`, '');
+  for (let r = 0; r < rows; r++) out.push(`\\node at (${r},-1) {\\texttt{${r}}};`);
+  for (let c = 0; c < cols; c++) out.push(`\\node at (-1,${c}) {\\texttt{${c}}};`);
+  out.push('\\end{tikzpicture}', '');
   return out.join('\n');
 }

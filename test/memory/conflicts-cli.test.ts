@@ -50,4 +50,21 @@ describe('layoutgpu conflicts', () => {
       expect(folded.reduce((a, f) => a + f.count, 0)).toBe(rows.length);
     }
   });
+  it('--svg of the 128×64 tile draws its 8,192 cells; --label tv names thread and value; --tikz the same picture', async () => {
+    const r = await run([M, TV, '--elem', '2', '--svg', '-', '--label', 'tv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.match(/<g class="cell/g)!.length).toBe(8192);
+    expect(r.stdout).toMatch(/>T5 V2</);
+    const t = await run([M, TV, '--elem', '2', '--tikz', '-']);
+    expect(t.stdout.split('\n')[0]).toBe(`% Banks: ${M}`);
+    expect(t.stdout.match(/^\\node\[fill=bank/gm)!.length).toBe(8192);
+  });
+  it('a tile too large to draw is refused before the analysis', async () => {
+    const t0 = performance.now();
+    const r = await run(['16777216:1', '(524288,32):(32,1)', '--elem', '4', '--svg', '-']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/M has 16777216 cells, too many to draw \(at most 65536\); run without --svg\/--tikz for the analysis/);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    expect((await run([M, TV, '--elem', '2', '--label', 'tv'])).stderr).toMatch(/--label goes with --svg or --tikz/);
+  });
 });

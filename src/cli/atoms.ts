@@ -20,7 +20,7 @@ import { formatBankReport } from '../memory/ops.js';
 import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
-import type { Io } from './report.js';
+import { reportError, type Io } from './report.js';
 
 const MMA_OPTS = ['--layout', '--permutation'];
 const COPY_OPTS = ['--bits', '--thr', '--val', '--mma', '--operand'];
@@ -28,20 +28,12 @@ const PICTURE_OPTS = ['--svg', '--tikz'];
 
 type Parsed = ReturnType<typeof parseOptions>;
 
-/** Run a command body; LayoutError and Usage print one line and exit 2. */
+/** Run a command body; a failure ends by the CLI's one policy (report.ts): one line, its exit code. */
 async function guarded(io: Io, body: () => number | Promise<number>): Promise<number> {
   try {
     return await body();
   } catch (err) {
-    if (err instanceof LayoutError) {
-      io.stderr(`layoutgpu: ${err.kind}: ${err.message}\n`);
-      return 2;
-    }
-    if (err instanceof Usage) {
-      io.stderr(`layoutgpu: ${err.message}\n`);
-      return 2;
-    }
-    throw err;
+    return reportError(err, io);
   }
 }
 

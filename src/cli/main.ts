@@ -239,6 +239,9 @@ const io: Io = {
   isTTY: Boolean(process.stderr.isTTY) || process.env[TTY_ENV] === '1',
 };
 
+/** every subcommand that is not an op of the table (a tool shadows an op of the same name) */
+export const TOOL_NAMES: readonly string[] = ['show', 'batch', ...Object.keys(toolCommands)];
+
 /** the ops that run on a backend (and so may open a GPU device) */
 const deviceOps: ReadonlySet<string> = new Set([...bulkOps, ...verifyOps].map((o) => o.name));
 

@@ -81,11 +81,11 @@ export const fromBigInt = (x: bigint): Bits => ({ lo: Number(x & 0xffffffffn), h
 
 /**
  * The echelon basis of the columns (in order): column c is a pivot when it is independent of the
- * columns before it. O(columns × 64).
+ * columns before it. `rows` bounds the set bits of the columns (64 at most). O(columns × rows).
  */
-export function echelon(cols: Columns): Echelon {
+export function echelon(cols: Columns, rows = 64): Echelon {
   const n = cols.lo.length;
-  const slots = new Uint32Array(256);
+  const slots = new Uint32Array(4 * rows);
   let hasLo = 0;
   let hasHi = 0;
   let pmLo = 0;

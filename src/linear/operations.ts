@@ -45,7 +45,7 @@ function columnsOf(l: LinearLayout, index?: readonly number[], shifts: readonly 
 }
 
 /** The echelon basis of L's matrix (pivot in-bits, rank). */
-export const echelonOf = (l: LinearLayout): Echelon => echelon(columnsOf(l));
+export const echelonOf = (l: LinearLayout): Echelon => echelon(columnsOf(l), totalOutBits(l));
 
 /** The matrix of L as columns over F2 (docs/linear.md, "Bits"), for callers building on f2.ts. */
 export const matrixOf = (l: LinearLayout): Columns => columnsOf(l);
@@ -174,7 +174,7 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
     );
   }
   const shifts = outShifts(b.outDims);
-  const e = echelon(columnsOf({ inDims: bRest, outDims: b.outDims }, undefined, shifts));
+  const e = echelon(columnsOf({ inDims: bRest, outDims: b.outDims }, undefined, shifts), totalOutBits(b));
   const aCols = columnsOf({ inDims: aRest, outDims: a.outDims }, index, shifts);
   const outDims = b.inDims.map((d) => ({ name: d.name, size: 2 ** d.bases.length }));
   const m = outDims.length;

@@ -5,7 +5,9 @@
  * TypedArray.prototype.set (memcpy).
  */
 import { makeFlat } from '../algebra/layout.js';
+import { bitsBelow, swizzleWithin, targetLow } from '../cute/swizzle.js';
 import { prepare } from '../engine/prep.js';
+import { reachOf, type Outer } from './plan.js';
 import { summarize, type Timing } from './stats.js';
 import { checkOutput, patternArray } from './verify.js';
 import type { GpuKernelKind, KernelSpec } from './wgsl.js';
@@ -13,9 +15,23 @@ import type { PreparedKernel, Reference } from './gpu.js';
 
 type Kernel = (src: Uint32Array, dst: Uint32Array) => number;
 
+/** The JavaScript of the outer function Sw(K + q) of a composed layout on an inner offset `q`, as
+ *  `o` (docs/semantics.md §9.1): the swizzle cut to the bits of the offsets reached (below 2^32 in
+ *  a benchmark), on 32-bit unsigned integers. */
+function outerStatement(outer: Outer, cosize: number): string {
+  const sw = swizzleWithin(outer.swizzle, bitsBelow(reachOf(cosize, outer)));
+  const y = outer.offset ? `(q + ${outer.offset})` : 'q';
+  if (sw.bits === 0) return `const o = ${y};`;
+  const mask = ((2 ** sw.bits - 1) * 2 ** (targetLow(sw))) >>> 0;
+  // the target field of y XOR the source field moved onto it
+  const moved = sw.shift >= 0 ? `(y >>> ${sw.shift})` : `(y << ${-sw.shift})`;
+  return `const y = ${y} >>> 0; const o = (y ^ (${moved} & ${mask})) >>> 0;`;
+}
+
 /** nested loops over the coalesced modes; `inner(o, j)` is the innermost statement, with the
- *  offset `o` and the running index `j` */
-function loops(shapes: readonly number[], strides: readonly number[], inner: string, step: number, unitRun?: (s0: number) => string): string {
+ *  offset `o` and the running index `j`; a composed layout's outer function maps the inner
+ *  offset first (and a unit-stride run is no block move then) */
+function loops(shapes: readonly number[], strides: readonly number[], inner: string, step: number, unitRun?: (s0: number) => string, outer?: Outer): string {
   const p = prepare(makeFlat([...shapes], [...strides]));
   const s = p.shapes.length ? [...p.shapes] : [1];
   const d = p.strides.length ? [...p.strides] : [0];
@@ -24,7 +40,9 @@ function loops(shapes: readonly number[], strides: readonly number[], inner: str
   for (let k = m - 1; k >= 1; k--) {
     L.push(`for (let c${k} = 0, o${k} = ${k === m - 1 ? '0' : 'o' + (k + 1)}; c${k} < ${s[k]}; c${k}++, o${k} += ${d[k]}) {`);
   }
-  if (unitRun && d[0] === 1 && s[0]! >= 64) {
+  if (outer) {
+    L.push(`for (let c0 = 0, q = ${m > 1 ? 'o1' : '0'}; c0 < ${s[0]}; c0++, q += ${d[0]}, j += ${step}) { ${outerStatement(outer, p.cosize)} ${inner} }`);
+  } else if (unitRun && d[0] === 1 && s[0]! >= 64) {
     // a unit-stride run of the innermost mode: one block move (memcpy)
     L.push(`{ const o = ${m > 1 ? 'o1' : '0'}; ${unitRun(s[0]!)} j += ${s[0]! * step}; }`);
   } else {
@@ -48,19 +66,21 @@ export function cpuKernelSource(spec: KernelSpec): string {
       return 'dst.set(src.subarray(0, dst.length)); return 0;';
     case 'gather':
     case 'tile':
-      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[j] = src[o];' : `const b = o * ${W}; ${words(W, 'j', 'b')}`, W, (s0) => `dst.set(src.subarray(o * ${W}, (o + ${s0}) * ${W}), j);`);
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[j] = src[o];' : `const b = o * ${W}; ${words(W, 'j', 'b')}`, W, (s0) => `dst.set(src.subarray(o * ${W}, (o + ${s0}) * ${W}), j);`, spec.outer);
     case 'scatter':
-      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[o] = src[j];' : `const b = o * ${W}; ${words(W, 'b', 'j')}`, W, (s0) => `dst.set(src.subarray(j, j + ${s0 * W}), o * ${W});`);
+      return loops(spec.shapes, spec.strides, W === 1 ? 'dst[o] = src[j];' : `const b = o * ${W}; ${words(W, 'b', 'j')}`, W, (s0) => `dst.set(src.subarray(j, j + ${s0 * W}), o * ${W});`, spec.outer);
     case 'eval':
-      return loops(spec.shapes, spec.strides, 'dst[j] = o;', 1);
+      return loops(spec.shapes, spec.strides, 'dst[j] = o;', 1, undefined, spec.outer);
     case 'reduce':
-      return loops(spec.shapes, spec.strides, 's = (s + o) | 0;', 1);
+      return loops(spec.shapes, spec.strides, 's = (s + o) | 0;', 1, undefined, spec.outer);
     case 'compact':
       return loops(
         spec.shapes,
         spec.strides,
         `if (o >= ${spec.n}) dst[0]++; else { const w = 4 + (o >>> 5), b = 1 << (o & 31); if ((dst[w] & b) !== 0) dst[1]++; else dst[w] |= b; }`,
         1,
+        undefined,
+        spec.outer,
       );
   }
 }

@@ -15,6 +15,33 @@ import { flat, mode, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { logicalDivide } from '../algebra/divide.js';
 import { makeFlat } from '../algebra/layout.js';
+import { composedPrefix, cosizeLayoutFunction, formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
+import { applySwizzle, type Swizzle } from '../cute/swizzle.js';
+import { swizzleBound } from '../engine/prep.js';
+
+/** The outer function of a composed layout Sw o K o L (docs/semantics.md §9.1): Φ(x) = Sw(K + Φ_L(x)). */
+export interface Outer {
+  readonly swizzle: Swizzle;
+  readonly offset: number;
+}
+
+/** 1 + the largest offset of Sw o K o L (cosizeLayoutFunction), or the bound reachOf where that
+ *  is too long to enumerate: what the buffers of a composed layout hold. */
+function composedCosize(outer: Outer, inner: Layout): number {
+  try {
+    return Number(cosizeLayoutFunction(makeComposed(outer.swizzle, outer.offset, inner, false)));
+  } catch (e) {
+    if (!(e instanceof LayoutError)) throw e;
+    return reachOf(cosizeOf(flat(inner).shapes, flat(inner).strides), outer);
+  }
+}
+
+/** the outer function of a layout function, or undefined for a plain layout */
+const outerOf = (l: LayoutFunction): Outer | undefined => (isComposed(l) ? { swizzle: l.swizzle, offset: l.offset } : undefined);
+
+/** One past the largest offset that Φ can reach, from the inner cosize: cosize for a plain
+ *  layout, the bound of Sw over [0, K + cosize − 1] for a composed one (prep.ts swizzleBound). */
+export const reachOf = (cosize: number, outer?: Outer): number => (outer ? swizzleBound(outer.swizzle, outer.offset + cosize - 1) : cosize);
 
 export interface Caps {
   /** at most this many indices */
@@ -35,6 +62,9 @@ export interface SubLayout {
   capped: boolean;
   /** the benchmarked layout, printed */
   benched: string;
+  /** the outer function Sw o K of a composed layout (absent: plain); `cosize` is then one past
+   *  the largest offset Φ can reach (reachOf) */
+  outer?: Outer;
 }
 
 export const sizeOf = (shapes: readonly number[]): number => shapes.reduce((a, b) => a * b, 1);
@@ -45,11 +75,11 @@ export const cosizeOf = (shapes: readonly number[], strides: readonly number[]):
  * Cut `shapes` (all but the first `keep` entries) until size ≤ maxIndices and
  * max(size, cosize)·elemBytes ≤ maxBufferBytes.
  */
-export function cutToCaps(text: string, shapes0: readonly number[], strides: readonly number[], elemBytes: number, caps: Caps, keep = 0): SubLayout {
+export function cutToCaps(text: string, shapes0: readonly number[], strides: readonly number[], elemBytes: number, caps: Caps, keep = 0, outer?: Outer): SubLayout {
   const shapes = [...shapes0];
   const fits = (): boolean => {
     const n = sizeOf(shapes);
-    const co = cosizeOf(shapes, strides);
+    const co = reachOf(cosizeOf(shapes, strides), outer);
     return n <= caps.maxIndices && Math.ceil((Math.max(n, co) * elemBytes) / 16) * 16 <= caps.maxBufferBytes && co <= 2 ** 32 && n <= 2 ** 32;
   };
   let capped = false;
@@ -84,15 +114,18 @@ export function cutToCaps(text: string, shapes0: readonly number[], strides: rea
     shapes,
     strides: [...strides],
     size: sizeOf(shapes),
-    cosize: cosizeOf(shapes, strides),
+    cosize: outer ? composedCosize(outer, l) : cosizeOf(shapes, strides),
     capped,
-    benched: formatLayout(l),
+    benched: outer ? composedPrefix(makeComposed(outer.swizzle, outer.offset, l, false)) + formatLayout(l) : formatLayout(l),
+    ...(outer ? { outer } : {}),
   };
 }
 
-export function planLayout(l: Layout, elemBytes: number, caps: Caps): SubLayout {
-  const f = flat(l);
-  return cutToCaps(formatLayout(l), f.shapes, f.strides, elemBytes, caps);
+/** The layout benchmarked for L: L itself, or a box of its domain within the caps; a composed
+ *  Sw o K o L keeps its outer function around the cut inner layout. */
+export function planLayout(l: LayoutFunction, elemBytes: number, caps: Caps): SubLayout {
+  const f = flat(innerLayout(l));
+  return cutToCaps(formatLayoutFunction(l), f.shapes, f.strides, elemBytes, caps, 0, outerOf(l));
 }
 
 export interface TilePlan extends SubLayout {
@@ -104,15 +137,18 @@ export interface TilePlan extends SubLayout {
   divided: string;
 }
 
-/** A ⊘ B, flat, tiles cut to the caps (never a tile itself). */
-export function planTiles(a: Layout, b: Layout, elemBytes: number, caps: Caps): TilePlan {
-  const d = logicalDivide(a, b);
+/** A ⊘ B, flat, tiles cut to the caps (never a tile itself); a composed A = Sw o K o L divides
+ *  L and keeps its outer function (docs/semantics.md §9.1). */
+export function planTiles(a: LayoutFunction, b: Layout, elemBytes: number, caps: Caps): TilePlan {
+  const outer = outerOf(a);
+  const d = logicalDivide(innerLayout(a), b);
   const tileFlat = flat(mode(d, 1));
   const f = flat(d);
   const keep = tileFlat.shapes.length;
-  const sub = cutToCaps(`${formatLayout(a)} ⊘ ${formatLayout(b)}`, f.shapes, f.strides, elemBytes, caps, keep);
+  const sub = cutToCaps(`${formatLayoutFunction(a)} ⊘ ${formatLayout(b)}`, f.shapes, f.strides, elemBytes, caps, keep, outer);
   const tileSize = sizeOf(tileFlat.shapes);
-  return { ...sub, tileSize, tiles: sub.size / tileSize, divided: formatLayout(d) };
+  const divided = outer ? formatLayoutFunction(makeComposed(outer.swizzle, outer.offset, d, false)) : formatLayout(d);
+  return { ...sub, tileSize, tiles: sub.size / tileSize, divided };
 }
 
 /** Φ of a flat layout by a division per entry (the independent reference of the checks). */
@@ -128,12 +164,13 @@ export function phiFlat(shapes: readonly number[], strides: readonly number[], x
   return o;
 }
 
-/** All offsets of a flat layout (cosize < 2^32), by divisions: the reference of every check. */
-export function referenceOffsets(shapes: readonly number[], strides: readonly number[]): Uint32Array {
+/** All offsets of a flat layout (cosize < 2^32), by divisions: the reference of every check;
+ *  with an outer function, Sw(K + Φ) by the algebra's applySwizzle (the kernels generate theirs). */
+export function referenceOffsets(shapes: readonly number[], strides: readonly number[], outer?: Outer): Uint32Array {
   const n = sizeOf(shapes);
   const out = new Uint32Array(n);
   // an odometer would be faster, but the reference is meant to share no code with the kernels
-  for (let x = 0; x < n; x++) out[x] = phiFlat(shapes, strides, x);
+  for (let x = 0; x < n; x++) out[x] = outer ? applySwizzle(outer.swizzle, outer.offset + phiFlat(shapes, strides, x)) : phiFlat(shapes, strides, x);
   return out;
 }
 

@@ -17,7 +17,8 @@
 import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
-import { isInjective, planLayout, planTiles, referenceOffsets, type Caps, type SubLayout } from './plan.js';
+import { isInjective, planLayout, planTiles, referenceOffsets, type Caps, type Outer, type SubLayout } from './plan.js';
+import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { prepareGpuKernel, type GpuEnv, type PreparedKernel, type Reference } from './gpu.js';
 import { prepareCpuKernel } from './cpu.js';
 import { summarize, type Timing } from './stats.js';
@@ -135,6 +136,9 @@ function parse(text: string, what: string): Layout {
   return parseLayout(text, what);
 }
 
+/** a layout to benchmark: plain or composed Sw o K o L (docs/semantics.md §9.1) */
+const parseFn = (text: string, what: string): LayoutFunction => parseLayoutFunction(text, what);
+
 export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<BenchReport> {
   const t0 = performance.now();
   if (opts.samples < 10) throw new LayoutError('domain', `at least 10 samples are timed, got ${opts.samples}`);
@@ -143,13 +147,13 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   const maxElem = Math.max(...opts.elems);
   const tp = timingParams(env);
   const tiler = opts.tile !== undefined ? parse(opts.tile, 'tiler') : undefined;
-  const layouts = opts.layouts.map((t) => parse(t, 'layout'));
+  const layouts = opts.layouts.map((t) => parseFn(t, 'layout'));
   const plans = layouts.map((l) => planLayout(l, maxElem, caps));
   const tilePlans = tiler ? layouts.map((l) => planTiles(l, tiler, maxElem, caps)) : [];
-  const refLayout = opts.referenceLayout !== undefined ? parse(opts.referenceLayout, 'reference layout') : undefined;
+  const refLayout = opts.referenceLayout !== undefined ? parseFn(opts.referenceLayout, 'reference layout') : undefined;
 
-  const prep = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number): Promise<PreparedKernel | null> => {
-    const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, groups: env.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS, ...(tileSize ? { tileSize } : {}) };
+  const prep = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number, outer?: Outer): Promise<PreparedKernel | null> => {
+    const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, groups: env.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS, ...(tileSize ? { tileSize } : {}), ...(outer ? { outer } : {}) };
     const o = { samples: opts.samples, ...tp, ...(opts.mutate?.[kind] ? { mutate: opts.mutate[kind] } : {}), ...(opts.checkOnly ? { checkOnly: true } : {}) };
     if (env.backend === 'gpu') return prepareGpuKernel(env.gpu!, spec, ref, o);
     return prepareCpuKernel(spec, ref, o);
@@ -205,7 +209,7 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   for (let li = 0; li < layouts.length; li++) {
     const plan: SubLayout = plans[li]!;
     const refPlan = refLayout ? planLayout(refLayout, maxElem, caps) : plan;
-    const offsets = referenceOffsets(refPlan.shapes, refPlan.strides);
+    const offsets = referenceOffsets(refPlan.shapes, refPlan.strides, refPlan.outer);
     const ref: Reference = { offsets, cosize: plan.cosize };
     const injective = isInjective(offsets, Math.max(plan.cosize, refPlan.cosize));
     const rep: LayoutReport = {
@@ -231,7 +235,7 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
     });
     for (const k of ['eval', 'reduce', 'compact'] as const) {
       if (!wanted.has(k)) continue;
-      await runGroup([job(k, 4, n, k === 'eval' ? n * 4 : 0, () => prep(k, plan.shapes, plan.strides, n, 4, ref))], rep, plan.benched);
+      await runGroup([job(k, 4, n, k === 'eval' ? n * 4 : 0, () => prep(k, plan.shapes, plan.strides, n, 4, ref, undefined, plan.outer))], rep, plan.benched);
     }
     let toff: Uint32Array | undefined;
     for (const e of opts.elems) {
@@ -239,11 +243,11 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
         wanted.has('copy') ? job('copy', e, m, 2 * m * e, () => prep('copy', [m], [1], m, e, { offsets: new Uint32Array(m), cosize: m })) : undefined;
       const copy = copyJob(n);
       const jobs: PJob[] = copy ? [copy] : [];
-      if (wanted.has('gather')) jobs.push(job('gather', e, n, 2 * n * e, () => prep('gather', plan.shapes, plan.strides, n, e, ref), copy));
+      if (wanted.has('gather')) jobs.push(job('gather', e, n, 2 * n * e, () => prep('gather', plan.shapes, plan.strides, n, e, ref, undefined, plan.outer), copy));
       if (wanted.has('scatter')) {
         if (!injective) {
           if (e === opts.elems[0]) rep.skipped.push({ kernel: 'scatter', reason: 'Φ is not injective' });
-        } else jobs.push(job('scatter', e, n, 2 * n * e, () => prep('scatter', plan.shapes, plan.strides, n, e, ref), copy));
+        } else jobs.push(job('scatter', e, n, 2 * n * e, () => prep('scatter', plan.shapes, plan.strides, n, e, ref, undefined, plan.outer), copy));
       }
       if (jobs.length) await runGroup(jobs, rep, `${plan.benched} ${e} B`);
       if (tiler && wanted.has('tile')) {
@@ -251,13 +255,13 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
         if (e === opts.elems[0]) {
           rep.tile = { tiler: opts.tile!, divided: tplan.divided, benched: tplan.benched, capped: tplan.capped, tileSize: tplan.tileSize, tiles: tplan.tiles };
         }
-        toff ??= referenceOffsets(tplan.shapes, tplan.strides);
+        toff ??= referenceOffsets(tplan.shapes, tplan.strides, tplan.outer);
         const tref: Reference = { offsets: toff, cosize: tplan.cosize };
         const m = tplan.size;
         // the tile's own plain copy of the same byte count, sampled in the same rounds
         const tcopy = copyJob(m);
         const tjobs: PJob[] = tcopy ? [tcopy] : [];
-        tjobs.push(job('tile', e, m, 2 * m * e, () => prep('tile', tplan.shapes, tplan.strides, m, e, tref, tplan.tileSize), tcopy));
+        tjobs.push(job('tile', e, m, 2 * m * e, () => prep('tile', tplan.shapes, tplan.strides, m, e, tref, tplan.tileSize, tplan.outer), tcopy));
         await runGroup(tjobs, rep, `${tplan.benched} tiles ${e} B`);
       }
     }

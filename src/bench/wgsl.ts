@@ -20,8 +20,10 @@
  * plain strings, no file system: browser-safe.
  */
 import { makeFlat } from '../algebra/layout.js';
+import { makeComposed } from '../cute/composed.js';
 import { genPhi } from '../engine/codegen.js';
 import { prepare } from '../engine/prep.js';
+import type { Outer } from './plan.js';
 
 export type GpuKernelKind = 'copy' | 'gather' | 'scatter' | 'tile' | 'eval' | 'reduce' | 'compact';
 
@@ -48,6 +50,8 @@ export interface KernelSpec {
   tileSize?: number;
   /** workgroups of the grid-stride kernels (copy, gather, scatter, eval); default 256 */
   groups?: number;
+  /** the outer function of a composed layout: Φ(x) = Sw(K + Φ_L(x)) (absent: plain) */
+  outer?: Outer;
 }
 
 /** workgroups of the grid of copy / gather / scatter / eval when the spec names none */
@@ -73,8 +77,10 @@ export function gridOf(groups: number, maxPerDim: number): [number, number] {
   return [x, Math.ceil(groups / x)];
 }
 
-function phiSource(shapes: readonly number[], strides: readonly number[]): string {
-  const p = prepare(makeFlat([...shapes], [...strides]));
+function phiSource(shapes: readonly number[], strides: readonly number[], outer?: Outer): string {
+  const inner = makeFlat([...shapes], [...strides]);
+  // a composed layout: the evaluator's code generator applies Sw(K + ·) after Φ_L
+  const p = prepare(outer ? makeComposed(outer.swizzle, outer.offset, inner, false) : inner);
   if (p.wideOffset || p.size > 2 ** 32) throw new Error('benchmark layouts have 32-bit indices and offsets');
   return genPhi('phi', p, false).source;
 }
@@ -186,6 +192,6 @@ export function kernelSource(spec: KernelSpec): string {
       break;
     }
   }
-  const phi = spec.kind === 'copy' ? '' : phiSource(spec.shapes, spec.strides);
+  const phi = spec.kind === 'copy' ? '' : phiSource(spec.shapes, spec.strides, spec.outer);
   return [...head, ...idx, phi, ...body].filter((s) => s !== '').join('\n') + '\n';
 }

@@ -7,6 +7,7 @@
 import { parseOptions, Usage, type Parsed } from './args.js';
 import { writeFileSync } from 'node:fs';
 import { parseLayout } from '../algebra/notation.js';
+import { parseLayoutFunction } from '../cute/composed.js';
 import { acquireBenchEnv } from '../bench/node-env.js';
 import { renderSvg, renderTable } from '../bench/report.js';
 import { runBench, type BenchKernel } from '../bench/run.js';
@@ -69,7 +70,8 @@ async function run(argv: string[], io: BenchIo): Promise<number> {
       return 0;
     }
     if (a.pos.length === 0) throw new Usage('bench needs at least one layout, e.g. layoutgpu bench "(1024,1024):(1,1024)"');
-    for (const t of a.pos) parseLayout(t, 'layout');
+    // every layout checked before a device is opened; plain or composed (docs/semantics.md §9.1)
+    for (const t of a.pos) parseLayoutFunction(t, 'layout');
     const elems = (a.opt.get('--elem') ?? '4').split(',').map((s) => {
       if (s !== '4' && s !== '8' && s !== '16') throw new Usage(`--elem must be 4, 8 or 16, got '${s}'`);
       return Number(s);

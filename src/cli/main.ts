@@ -120,7 +120,7 @@ function helpText(): string {
     '',
     'Tools:',
     `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout); --svg, --tikz files`,
-    `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (BATCH-PROTOCOL.md)`,
+    `  ${'batch'.padEnd(width)}  JSON Lines requests on stdin, responses on stdout (docs/protocol.md)`,
     ...Object.entries(toolCommands).map(([n, c]) => `  ${n.padEnd(width)}  ${c.summary}`),
     '',
     'Every command takes --help; layoutgpu --version prints the version.',

@@ -666,6 +666,7 @@ function start(): void {
     },
   });
   void import('./atoms-panel.js').then((m) => m.mountAtomsPanel(byId('atoms-card'))); // the atoms panel (src/web/atoms-panel.ts)
+  void import('./linear-panel.js').then((m) => m.mountLinearPanel(byId('linear-card'))); // the linear-layout panel (src/web/linear-panel.ts)
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

@@ -10,7 +10,7 @@ import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from '../algebra/layout.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout, parseLayout, pastedForm } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, swizzleWithin, targetLow, topBit, type Swizzle } from './swizzle.js';
@@ -109,6 +109,8 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
   let p = 0;
   const fail = (expected: string): never => {
     while (isSpace(text[p])) p++;
+    const pasted = pastedForm(text, p, what);
+    if (pasted) throw pasted;
     const got = p >= text.length ? 'end of input' : `'${text[p]}'`;
     throw new LayoutError('parse', `${what}: expected ${expected} at offset ${p}, got ${got}`);
   };

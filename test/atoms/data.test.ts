@@ -12,6 +12,7 @@ import { copyAtom, mmaAtom } from '../../src/atoms/atom.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { runOp, type OpContext } from '../../src/ops.js';
+import { formatAtomsList } from '../../src/ops/atoms.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -294,6 +295,19 @@ describe('errors', () => {
     expect(await kindOf('atoms', ['mma', 'copy'])).toBe('bad-request');
     expect(await kindOf('atoms', ['MMA'])).toBe('domain');
     expect(await kindOf('copy_atom', ['SM75_U32x4_LDSM_N', -8])).toBe('domain');
+  });
+});
+
+describe("the CLI's list of atoms", () => {
+  it('names every atom once, under its architecture, the architectures in ascending order', () => {
+    const text = formatAtomsList({ mma: mmaAtomNames(), copy: copyAtomNames() });
+    const words = text.split(/\s+/).filter((w) => w !== '');
+    for (const n of [...mmaAtomNames(), ...copyAtomNames()]) expect(words.filter((w) => w === n), n).toHaveLength(1);
+    const heads = [...text.matchAll(/^ {2}(\w+) \((\d+)\)$/gm)].map((m) => [m[1]!, Number(m[2])] as const);
+    expect(heads.map(([a]) => a)).toEqual(['universal', 'SM61', 'SM70', 'SM75', 'SM80', 'SM89', 'SM90', 'SM120', 'universal', 'SM50', 'SM75', 'SM80', 'SM90', 'SM100']);
+    expect(heads.reduce((a, [, n]) => a + n, 0)).toBe(414 + 43);
+    expect(text.split('\n')[0]).toBe('MMA atoms (414)');
+    expect(formatAtomsList({ copy: copyAtomNames() }).split('\n')[0]).toBe('copy atoms (43)');
   });
 });
 

@@ -10,7 +10,7 @@ import { domainError, isLayoutError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
 import { coalesce } from '../algebra/coalesce.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { modes, phi, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { complement, isComplementable } from '../algebra/complement.js';
 import { isCompact } from '../algebra/properties.js';
 import { formatLayout } from '../algebra/notation.js';
@@ -41,8 +41,8 @@ export interface TiledMma {
   readonly threads: number;
   /** the thread indices of the TV layouts: size((V, comp(V))) */
   readonly T: number;
-  /** per thread t < T: its coordinate (v, m, n, k) at 4t … 4t+3 */
-  readonly coords: Int32Array;
+  /** the coordinate sizes (size(thrID), L_M, L_N, L_K) */
+  readonly dims: readonly [number, number, number, number];
   /** W⁻¹ for W = (V, comp(V)): thread index → (V's index, complement's index) */
   readonly winv: Layout;
   readonly layoutA_TV: Layout;
@@ -84,23 +84,22 @@ function permutationOf(item: Layout | '_', unit: number, i: number): Layout {
   return item;
 }
 
-/** Per thread t < T of W = (V, comp(V)): (v, m, n, k) = colex(W⁻¹(t) mod threads). */
-function threadCoords(v: Layout, dims: readonly number[]): { T: number; coords: Int32Array; winv: Layout } {
+/** W⁻¹ for W = (V, comp(V)) (`domain` when V has no complement), and T = size(W). */
+function threadInverse(v: Layout): { T: number; winv: Layout } {
   if (!isComplementable(v)) throw domainError(`the thread layout ${formatLayout(v)} has no complement (atoms on the same threads)`);
   const w = tupleOfModes([v, complement(v)]);
-  const winv = rightInverse(w);
-  const inv = phiTable(winv);
-  const T = size(w);
-  const threads = size(v);
-  const coords = new Int32Array(4 * T);
-  for (let t = 0; t < T; t++) {
-    let x = inv[t]! % threads;
-    for (let j = 0; j < 4; j++) {
-      coords[4 * t + j] = x % dims[j]!;
-      x = Math.floor(x / dims[j]!);
-    }
+  return { T: size(w), winv: rightInverse(w) };
+}
+
+/** colex(x, dims) of x = W⁻¹(t) mod threads: thread t's (v, m, n, k). */
+function coordOf(m: Pick<TiledMma, 'winv' | 'threads' | 'dims'>, t: number): [number, number, number, number] {
+  let x = phi(m.winv, t) % m.threads;
+  const c: number[] = [];
+  for (const d of m.dims) {
+    c.push(x % d);
+    x = Math.floor(x / d);
   }
-  return { T, coords, winv };
+  return c as [number, number, number, number];
 }
 
 /**
@@ -115,9 +114,9 @@ export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Ti
   const items = permutationItems(permutation);
   const perm = [0, 1, 2].map((i) => permutationOf(items[i]!, atom.shapeMNK[i]! * size(atomLayout[i]!), i)) as [Layout, Layout, Layout];
   const thrLayoutVMNK = tiledProduct(atom.thrID, tupleOfModes(atomLayout));
-  const dims = [size(atom.thrID), size(atomLayout[0]), size(atomLayout[1]), size(atomLayout[2])];
-  const { T, coords, winv } = threadCoords(thrLayoutVMNK, dims);
-  const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, coords, winv };
+  const dims: [number, number, number, number] = [size(atom.thrID), size(atomLayout[0]), size(atomLayout[1]), size(atomLayout[2])];
+  const { T, winv } = threadInverse(thrLayoutVMNK);
+  const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, dims, winv };
   const tileShape = perm.map(size) as [number, number, number];
   const partial = { ...base, tileShape };
   return {
@@ -129,7 +128,7 @@ export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Ti
 }
 
 /** What the per-operand definitions read of a tiled MMA. */
-type MmaCore = Pick<TiledMma, 'atom' | 'atomLayout' | 'permutation' | 'T' | 'threads' | 'coords' | 'winv' | 'tileShape'>;
+type MmaCore = Pick<TiledMma, 'atom' | 'atomLayout' | 'permutation' | 'T' | 'threads' | 'dims' | 'winv' | 'tileShape'>;
 
 /** The numbers of one operand X with modes (I, J) (docs/atoms.md, "Tiled MMA"). */
 export interface OperandGeometry {
@@ -155,8 +154,8 @@ const geometryCache = new WeakMap<object, Map<Operand, OperandGeometry>>();
 
 /** The geometry of operand X of a tiled MMA (cached per tiled MMA). */
 export function operandGeometry(m: MmaCore, x: Operand): OperandGeometry {
-  let per = geometryCache.get(m.coords);
-  if (!per) geometryCache.set(m.coords, (per = new Map()));
+  let per = geometryCache.get(m.winv);
+  if (!per) geometryCache.set(m.winv, (per = new Map()));
   const hit = per.get(x);
   if (hit) return hit;
   const [I, J] = operandModes[x];
@@ -244,11 +243,11 @@ function operandTVPointwise(m: MmaCore, x: Operand): Layout {
   const T = m.T;
   checkPoints(T * V, `the TV layout of ${x}`);
   const vals = new Float64Array(T * V);
-  const { coords } = m;
   for (let t = 0; t < T; t++) {
-    const v = coords[4 * t]!;
-    const cI = coords[4 * t + 1 + g.I]!;
-    const cJ = coords[4 * t + 1 + g.J]!;
+    const c = coordOf(m, t);
+    const v = c[0];
+    const cI = c[1 + g.I]!;
+    const cJ = c[1 + g.J]!;
     for (let w = 0; w < V; w++) {
       const f = w % g.VX;
       const rI = Math.floor(w / g.VX) % g.RI;
@@ -265,6 +264,5 @@ function operandTVPointwise(m: MmaCore, x: Operand): Layout {
 /** Thread t's coordinate (v, m, n, k) in a tiled MMA; t < T, else `domain`. */
 export function threadCoord(m: TiledMma, t: number): [number, number, number, number] {
   if (!Number.isSafeInteger(t) || t < 0 || t >= m.T) throw domainError(`thread index ${t} is outside [0, ${m.T})`);
-  const c = m.coords;
-  return [c[4 * t]!, c[4 * t + 1]!, c[4 * t + 2]!, c[4 * t + 3]!];
+  return coordOf(m, t);
 }

@@ -134,7 +134,10 @@ def ours(reqs):
     text = ''.join(json.dumps(r) + '\n' for r in reqs)
     cmd = ['node', '--import', 'tsx', os.path.join(ROOT, 'src', 'cli', 'main.ts'), 'batch']
     p = subprocess.run(cmd, input=text, capture_output=True, text=True, cwd=ROOT)
-    return [json.loads(line) for line in p.stdout.splitlines()]
+    got = [json.loads(line) for line in p.stdout.splitlines()]
+    if len(got) != len(reqs):
+        sys.exit(f'layoutgpu batch answered {len(got)} of {len(reqs)} requests: {p.stderr[-400:]}')
+    return got
 
 
 def main():

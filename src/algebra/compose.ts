@@ -1,5 +1,5 @@
 /**
- * Composition B∘A (SPEC §5; paper Def. 2.3.7.1).
+ * Composition B∘A (docs/semantics.md §5; paper Def. 2.3.7.1).
  *
  * B∘A is the unique layout C with (1) shape(C) refining shape(A), (2) C coalesced over
  * shape(A), (3) Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A). It needs cosize(A) ≤ size(B).
@@ -47,7 +47,15 @@
  *      in such positions adds f_i(t_i) to Φ_B of whatever the others sum to: it can be left at
  *      0 (the carry it receives goes nowhere, so a large entry above the carries is decided
  *      without enumerating it).
- *      Cheap witnesses come first: every pair of entries at a few telling coordinates each
+ *      Independent groups are decided separately: join two positions when one live entry puts
+      digits in both, and a carrying position to the next (its carry lands there). No carry
+      enters or leaves a class of joined positions (the position below it and its last one do
+      not carry), so the partial sum of a group's values has its digits in the group's class
+      only, Φ_B of the whole sum is the sum of Φ_B over the groups (linear in disjoint digits),
+      and additivity holds iff it holds in every group with the other entries at 0 (a failure
+      there is a failure of A). The work is the sum of the groups' sizes, not their product
+      (17 blocks of (2,2):(1,3)·8^k into (2,2,2):(1,3,5)·8^k: 17 questions of 4 points).
+      Cheap witnesses come first: every pair of entries at a few telling coordinates each
  *      (1, the last, and the corners of the entry's own layout, where its digits peak), and
  *      the running maxima of the entries; then every coordinate, in order.
  *  CuTe's by-mode rule is wrong in both directions: (2,2):(1,10) ∘ (2,2):(1,1) has no composite
@@ -452,7 +460,44 @@ function enumerateAdditivity(live: Live, bs: readonly number[], es: readonly num
   return -1;
 }
 
-/** (b): the first x < size(A) found where additivity fails, or -1. */
+/**
+ * The live entries in independent groups (see the header): positions are joined when one live
+ * entry puts digits in both, and a carrying position is joined to the next (its carry goes
+ * there); a group is the live entries of one class of positions. No carry leaves a class (its
+ * last position does not carry) or enters it, so additivity holds iff it holds in every group,
+ * the others at 0. Each group keeps its entries' index strides in A (for the x it names).
+ */
+function independentGroups(live: Live, carrying: readonly boolean[]): Live[] {
+  const parent = carrying.map((_, j) => j);
+  const find = (j: number): number => {
+    while (parent[j] !== j) {
+      parent[j] = parent[parent[j]!]!;
+      j = parent[j]!;
+    }
+    return j;
+  };
+  const join = (a: number, b: number): void => {
+    const ra = find(a);
+    const rb = find(b);
+    if (ra !== rb) parent[Math.max(ra, rb)] = Math.min(ra, rb);
+  };
+  for (let j = 0; j + 1 < carrying.length; j++) if (carrying[j]) join(j, j + 1);
+  for (const m of live.maps) for (let k = 2; k < m.digits.length; k += 2) join(m.digits[0]!, m.digits[k]!);
+  const byRoot = new Map<number, Live>();
+  live.maps.forEach((m, i) => {
+    const root = find(m.digits[0]!);
+    let g = byRoot.get(root);
+    if (!g) byRoot.set(root, (g = { shapes: [], strides: [], maps: [], indexStrides: [], total: 1 }));
+    g.shapes.push(live.shapes[i]!);
+    g.strides.push(live.strides[i]!);
+    g.maps.push(m);
+    g.indexStrides.push(live.indexStrides[i]!);
+    g.total *= live.shapes[i]!;
+  });
+  return [...byRoot.values()];
+}
+
+/** (b): the first x < size(A) found where additivity fails (group by group), or -1. */
 function nonAdditiveAt(
   sa: readonly number[],
   da: readonly number[],
@@ -461,12 +506,16 @@ function nonAdditiveAt(
   bs: readonly number[],
   es: readonly number[],
 ): number {
-  const live = liveEntries(sa, da, maps, carryingPositions(digitSum, bs));
-  if (live.total > ENUMERATE_AT_ONCE) {
-    const x = probeAdditivity(live, bs, es);
+  const carrying = carryingPositions(digitSum, bs);
+  for (const group of independentGroups(liveEntries(sa, da, maps, carrying), carrying)) {
+    if (group.total > ENUMERATE_AT_ONCE) {
+      const x = probeAdditivity(group, bs, es);
+      if (x >= 0) return x;
+    }
+    const x = enumerateAdditivity(group, bs, es);
     if (x >= 0) return x;
   }
-  return enumerateAdditivity(live, bs, es);
+  return -1;
 }
 
 /** B∘A (Def. 2.3.7.1): the composite, or a `not-composable` error naming the entry (or the x)

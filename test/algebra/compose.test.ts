@@ -5,6 +5,8 @@
  * small analogues). Outcomes are asserted, never wall time; the large ones run under a
  * deadline so that a regression answers `timeout` instead of hanging the suite.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compose } from '../../src/algebra/compose.js';
 import { withDeadline } from '../../src/algebra/deadline.js';
@@ -195,6 +197,69 @@ function agreesWithBrute(b: BL, a: BL): 'composable' | 'not' {
   if (/x = /.test(error!.message)) expect(additiveAtB(b, a, witness(error!.message)), `${tag}: ${error!.message}`).toBe(false);
   return 'not';
 }
+
+/**
+ * B: g blocks, block k a small random layout of shape-2 entries (strides below 8, so that its
+ * values stay below 8) scaled by 8^k; A: per block one to three entries, sums of the block's
+ * strides (collisions whose carries may cancel or not) scaled alike, the blocks shuffled.
+ * Carries stay inside the blocks: the composition decides them as independent groups.
+ */
+function blockPair(rng: () => number): { b: BL; a: BL } {
+  const g = randInt(rng, 2, 4);
+  const bs: number[] = [];
+  const es: number[] = [];
+  const as: number[] = [];
+  const ds: number[] = [];
+  for (let k = 0; k < g; k++) {
+    const scale = 8 ** k;
+    const block = [1, ...Array.from({ length: 2 }, () => randInt(rng, 1, 7))];
+    for (const e of block) {
+      bs.push(2);
+      es.push(e * scale);
+    }
+    const n = randInt(rng, 1, 3);
+    for (let i = 0; i < n; i++) {
+      as.push(2);
+      ds.push(pick(rng, [1, 2, 3, 4]) * scale);
+    }
+  }
+  for (let i = as.length - 1; i > 0; i--) {
+    const j = randInt(rng, 0, i);
+    [ds[i], ds[j]] = [ds[j]!, ds[i]!];
+  }
+  return { b: { shape: bs, stride: es }, a: { shape: as, stride: ds } };
+}
+
+describe('composition: carries that cancel inside independent groups (issue 18 item 10)', () => {
+  it('17 blocks of (2,2):(1,3)·8^k into (2,2,2):(1,3,5)·8^k (repro 11): the composite, checked against the definition', () => {
+    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '11-compose-cancelling-carries.jsonl'), 'utf8').trim().split('\n');
+    for (const line of lines.slice(0, 2)) {
+      const [bText, aText] = (JSON.parse(line) as { args: [string, string] }).args;
+      const out = composeOutcome(bText, aText);
+      expect('c' in out, JSON.stringify(out).slice(0, 200)).toBe(true);
+      const c = (out as { c: Layout }).c;
+      const b = parseL(bText);
+      const a = parseL(aText);
+      expect(JSON.stringify(c.shape)).toBe(JSON.stringify(a.shape));
+      const n = sizeB(a);
+      const rng = mulberry32(18);
+      const xs = [0, n - 1, ...Array.from({ length: 34 }, (_, i) => 2 ** i).filter((x) => x < n), ...Array.from({ length: 5000 }, () => Math.floor(rng() * n))];
+      for (const x of xs) expect(phiB(parseL(formatLayout(c)), x), `x = ${x}`).toBe(phiB(b, phiB(a, x)));
+    }
+  });
+
+  it('blocks whose carries cancel or not agree with exhaustive search', () => {
+    let yes = 0;
+    let no = 0;
+    forSeeds(300, (rng) => {
+      const { b, a } = blockPair(rng);
+      if (agreesWithBrute(b, a) === 'composable') yes++;
+      else no++;
+    });
+    expect(yes).toBeGreaterThan(runs(300) * 0.1);
+    expect(no).toBeGreaterThan(runs(300) * 0.1);
+  });
+});
 
 describe('composition against brute force', () => {
   /** n seeded pairs checked against exhaustive search; both answers must occur (at least the

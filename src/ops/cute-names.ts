@@ -5,10 +5,10 @@
  * `mode`. And the "did you mean …" of an unknown op or command name.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { indexToCoord, makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
-import { formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
+import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
+import { colMajorStride, formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { coordToOffsetFn, innerLayout, isComposed, parseLayoutFunction } from '../cute/composed.js';
+import { coordToOffsetFn, innerLayout, isComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from '../op-spec.js';
@@ -48,6 +48,50 @@ export function getMode(l: Layout, indices: readonly number[]): Layout {
   return m;
 }
 
+/** get<i, j, …>(L) of a plain or composed layout: a composed Sw o K o L keeps its outer function
+ *  (docs/semantics.md §9.1). Example: get(parseLayoutFunction('(4,(2,3)):(1,(4,8))'), 1, 0) is 2:4. */
+export function get(l: LayoutFunction, ...indices: number[]): LayoutFunction {
+  return mapInner(l, (inner) => getMode(inner, indices));
+}
+
+/** Whether a CuTe argument is a layout (plain or composed) rather than a shape tuple. */
+const isLayoutFunction = (v: LayoutFunction | Tuple): v is LayoutFunction => typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * crd2idx(C, S[, D]) (CuTe `crd2idx`, stride.hpp): Φ at the coordinate C of the layout S, or of
+ * S:D for a shape S and strides D, or of the compact column-major layout of a shape S (then the
+ * colexicographic index of C). A coordinate is congruent to the shape or an integer at any level,
+ * which indexes that sub-shape colexicographically. Errors: `domain` for a coordinate outside the
+ * shape or not congruent to it, or a stride D given with a layout S.
+ * Example: crd2idx([1, 2], parseLayout('(4,8):(1,4)')) = 9; crd2idx([1, 2], [4, 8]) = 9.
+ */
+export function crd2idx(c: Tuple, s: LayoutFunction | Tuple, d?: Tuple): number {
+  if (isLayoutFunction(s)) {
+    if (d !== undefined) throw new LayoutError('domain', 'crd2idx: with a stride D, S must be a shape, not a layout');
+    return coordToOffsetFn(s, c);
+  }
+  return coordToOffsetFn(makeLayout(s, d ?? colMajorStride(s)), c);
+}
+
+/**
+ * idx2crd(x, S) (CuTe `idx2crd`): the coordinate of index x in the shape S (of a layout S),
+ * colexicographic within every mode, nested like S. Errors: `domain` for x outside [0, size(S)).
+ * Example: idx2crd(9, [4, [2, 3]]) = [1, [0, 1]].
+ */
+export function idx2crd(x: number, s: LayoutFunction | Tuple): Tuple {
+  const shape = isLayoutFunction(s) ? innerLayout(s).shape : s;
+  let rest = x;
+  const go = (t: Tuple): Tuple => {
+    if (typeof t !== 'number') return t.map(go);
+    const c = rest % t;
+    rest = Math.floor(rest / t);
+    return c;
+  };
+  const crd = Number.isSafeInteger(x) && x >= 0 ? go(shape) : 0;
+  if (!Number.isSafeInteger(x) || x < 0 || rest !== 0) throw new LayoutError('domain', `idx2crd: index ${x} is outside the shape ${formatTuple(shape)}`);
+  return crd;
+}
+
 /** The ops of CuTe's names (see the header); each is a CLI subcommand and a `batch` op. */
 export const cuteNameOps: OpSpec[] = [
   {
@@ -83,10 +127,9 @@ export const cuteNameOps: OpSpec[] = [
       const crd = coordinate('crd2idx', c);
       const st = text('crd2idx', 'S', s, '(4,8):(1,4)');
       const l = parseLayoutFunction(st, 'S');
-      if (d === undefined) return coordToOffsetFn(l, crd);
+      if (d === undefined) return crd2idx(crd, l);
       if (isComposed(l) || st.includes(':')) throw new LayoutError('domain', `crd2idx: with a stride D, S must be a shape, got ${st.trim()}`);
-      const stride = parseTuple(text('crd2idx', 'D', d, '(1,4)'), 'D', true);
-      return coordToOffsetFn(makeLayout(l.shape, stride), crd);
+      return crd2idx(crd, l.shape, parseTuple(text('crd2idx', 'D', d, '(1,4)'), 'D', true));
     },
   },
   {
@@ -96,7 +139,7 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'x', kind: 'int' },
       { name: 'S', kind: 'json' },
     ],
-    run: ([x, s]) => formatTuple(indexToCoord(innerLayout(parseLayoutFunction(text('idx2crd', 'S', s, '(4,8)'), 'S', true)), x as number)),
+    run: ([x, s]) => formatTuple(idx2crd(x as number, parseLayoutFunction(text('idx2crd', 'S', s, '(4,8)'), 'S', true))),
   },
 ];
 

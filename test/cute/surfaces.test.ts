@@ -165,6 +165,27 @@ describe("CuTe's names", () => {
     expect(fails(() => op('crd2idx', '(1,1)', '(4,8):(1,4)', '(8,1)')).kind).toBe('domain');
   });
 
+  it('the library has them too: get, crd2idx, idx2crd, composition', () => {
+    const rng = mulberry32(0x11b);
+    for (let run = 0; run < 20; run++) {
+      const s = [randInt(rng, 1, 5), randInt(rng, 1, 4), randInt(rng, 1, 3)];
+      const d = [randInt(rng, 0, 9), randInt(rng, 0, 9), randInt(rng, 0, 9)];
+      const shape = [s[0]!, [s[1]!, s[2]!]];
+      const l: BL = { shape, stride: [d[0]!, [d[1]!, d[2]!]] };
+      const L = lib.makeLayout(shape, [d[0]!, [d[1]!, d[2]!]]);
+      const x = randInt(rng, 0, sizeB(l) - 1);
+      const c = lib.idx2crd(x, shape);
+      expect(c).toEqual([x % s[0]!, [Math.floor(x / s[0]!) % s[1]!, Math.floor(x / (s[0]! * s[1]!))]]);
+      expect(lib.idx2crd(x, L)).toEqual(c);
+      expect(lib.crd2idx(c, L)).toBe(phiB(l, x));
+      expect(lib.crd2idx(c, shape, l.stride)).toBe(phiB(l, x));
+      expect(lib.crd2idx(c, shape)).toBe(x);
+      expect(lib.formatLayoutFunction(lib.get(L, 1, 0))).toBe(`${s[1]}:${d[1]}`);
+    }
+    expect(() => lib.idx2crd(12, [3, 4])).toThrow(lib.LayoutError);
+    expect(lib.formatLayoutFunction(lib.get(lib.parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)'), 1))).toBe('Sw<3,3,3> o 64:1');
+  });
+
   it('composition is compose, on plain and composed layouts', () => {
     for (const [a, t] of [
       ['(12,(4,8)):(59,(13,1))', '<3:4,8:2>'],

@@ -480,7 +480,11 @@ function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
   }
   if (!isPow2(kWidth)) throw domain(`#ttg.dot_op: kWidth = ${kWidth} must be a power of two for a #ttg.${parent.name} parent`);
   if (parent.name === 'amd_mfma') return mfmaDot(parent, shape, opIdx, kWidth);
-  if (parent.name !== 'nvidia_mma') throw parseError(`#ttg.dot_op: parent #ttg.${parent.name} is not covered (nvidia_mma, blocked, amd_mfma)`);
+  if (parent.name !== 'nvidia_mma') {
+    // an encoding of another kind is one Triton's verifier refuses as a parent; an unknown one does not parse
+    if (BUILDERS[parent.name] !== undefined) throw domain(`#ttg.dot_op: the parent must be nvidia_mma, blocked or amd_mfma, not #ttg.${parent.name}`);
+    throw parseError(`#ttg.dot_op: parent #ttg.${parent.name} is not a covered encoding (nvidia_mma, blocked, amd_mfma)`);
+  }
   const mma = mmaParams(parent, r);
   if (mma.version === 3 && opIdx !== 0) throw domain('#ttg.dot_op: a v3 (Hopper) parent takes operand B from shared memory; only opIdx 0');
   const tileShape = shape.map(() => 1);
@@ -751,10 +755,4 @@ export function llFromEncoding(attr: string, shape: readonly number[]): LinearLa
   const a = parseAttr(attr, 'encoding');
   checkShape(shape);
   return build(a, shape).layout;
-}
-
-/** Whether an encoding attribute is a shared-memory one (in-dims offset, block). */
-export function isSharedEncoding(attr: string): boolean {
-  const a = parseAttr(attr, 'encoding');
-  return BUILDERS[a.name]?.[0] === 'shared';
 }

@@ -44,7 +44,9 @@ const binary = (name: string, summary: string, f: (a: Layout, b: Layout) => Layo
 const sliceOp = (name: string, summary: string, f: (l: Layout, c: string) => Layout): OpSpec => ({
   name,
   summary,
-  args: [layout('L'), { name: 'C', kind: 'json' }],
+  // any size: a slice needs no cosize (its sub-layouts are L's own entries), so a layout whose
+  // cosize passes 2^53 still slices (docs/semantics.md §8.5)
+  args: [{ name: 'L', kind: 'any-layout' }, { name: 'C', kind: 'json' }],
   run: ([l, c]) => formatLayout(f(plain(name, l), coordText(name, c))),
 });
 

@@ -114,6 +114,25 @@ describe('slice and dice', () => {
     });
   });
 
+  it('a layout whose cosize passes 2^53 slices and dices: the same modes as a small layout of the same shape (issue 18 item 10)', () => {
+    // the repro's layouts, then random shapes with one stride large enough that the cosize passes 2^53
+    const cases: [string, string, string][] = [
+      ['slice', '(4,(2,3)):(3002399751580331,(4,8))', '(_,_)'],
+      ['dice', '(4,8):(9007199254740991,1)', '(0,_)'],
+    ];
+    forSeeds(80, (rng) => {
+      const l = randomLayout(rng, { maxLen: 4, maxShape: 5, maxStride: 9 });
+      cases.push([rng() < 0.5 ? 'slice' : 'dice', showL(l), showC(randomCoord(rng, l.shape))]);
+    });
+    for (const [op, text, c] of cases) {
+      const big = text.replace(/:\((\(*)(\d+)/, (_m, open: string) => `:(${open}9007199254740991`).replace(/^(\d+):(\d+)$/, '$1:9007199254740991');
+      // the small twin: the same layout with the big stride replaced by a marker below 2^53 / size
+      const small = big.replace('9007199254740991', '7777');
+      const want = ok(op, small, c) as string;
+      expect(ok(op, big, c), `${op}(${big}, ${c})`).toBe(want.replace(/\b7777\b/g, '9007199254740991'));
+    }
+  });
+
   it('bad coordinates: domain where C does not fit, parse with the offset, bad-request if not a string', () => {
     const L = '(4,(2,3)):(1,(4,8))';
     for (const c of ['(_,(2,_))', '(4,_)', '(_,6)', '(_,(1,_,1))', '(_)', '(_,_,_)', '((1,2),_)', '(_,(1,(0,0)))', '-1', '(_,-1)', '(_,99999999999999999999)']) {

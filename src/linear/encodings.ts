@@ -250,6 +250,7 @@ function growTo(l: Draft, shape: ReadonlyMap<string, number>, inDim: string): Dr
  * then inferred (surjective, else `domain`).
  */
 function shrinkTo(l: LinearLayout, shape: ReadonlyMap<string, number>, removeRegisters: boolean, what: string): LinearLayout {
+  if (l.outDims.every((o) => o.size <= shape.get(o.name)!)) return l;
   const bases = l.inDims.map((d) => d.bases.map((b) => [...b]));
   const removed = new Set<number>();
   let changed = false;

@@ -41,7 +41,10 @@ export function getMode(l: Layout, indices: readonly number[]): Layout {
     const r = rank(m);
     if (i < 0 || i >= r) {
       const at = k === 0 ? '' : ` (after get<${indices.slice(0, k).join(',')}>)`;
-      throw new LayoutError('domain', `get: index ${i} is outside [0, ${r}): ${formatLayout(m)}${at} has rank ${r}; CuTe's get counts modes from 0 (the paper's mode from 1)`);
+      throw new LayoutError(
+        'domain',
+        `get: index ${i} is outside [0, ${r}): ${formatLayout(m)}${at} has rank ${r}; CuTe's get counts modes from 0 (the paper's mode from 1)`,
+      );
     }
     m = mode(m, i + 1);
   });

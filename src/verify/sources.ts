@@ -27,7 +27,6 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, makeFlat, makeLayout, size, type Layout } from '../algebra/layout.js';
-import { formatLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { batchOfFunctions, FlatBatchBuilder, type FlatBatch } from './packed.js';

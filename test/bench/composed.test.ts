@@ -18,7 +18,13 @@ beforeAll(async () => {
 });
 afterAll(() => gpu?.release());
 
-const COMPOSED = ['Sw<3,3,3> o (8,64):(64,1)', 'Sw<3,3,3> o 8 o (8,64):(64,1)', 'Sw<2,0,-3> o (16,16):(1,16)', 'Sw<1,40,1> o (32,4):(4,1)', 'Sw<2,1,3> o (4,6):(0,1)'];
+const COMPOSED = [
+  'Sw<3,3,3> o (8,64):(64,1)',
+  'Sw<3,3,3> o 8 o (8,64):(64,1)',
+  'Sw<2,0,-3> o (16,16):(1,16)',
+  'Sw<1,40,1> o (32,4):(4,1)',
+  'Sw<2,1,3> o (4,6):(0,1)',
+];
 const KERNELS: BenchKernel[] = ['eval', 'reduce', 'compact', 'gather', 'scatter', 'tile'];
 
 /** Sw<B,M,S>(y) bit by bit */
@@ -62,7 +68,14 @@ describe.each(['gpu', 'cpu'] as const)('bench of composed layouts on the %s', (w
 
   it('a kernel that left the swizzle out is caught (the inner layout as the reference)', async () => {
     await expect(
-      runBench(env(), { layouts: ['Sw<3,3,3> o (8,64):(64,1)'], referenceLayout: '(8,64):(64,1)', elems: [4], samples: 10, checkOnly: true, kernels: ['eval'] }),
+      runBench(env(), {
+        layouts: ['Sw<3,3,3> o (8,64):(64,1)'],
+        referenceLayout: '(8,64):(64,1)',
+        elems: [4],
+        samples: 10,
+        checkOnly: true,
+        kernels: ['eval'],
+      }),
     ).rejects.toBeInstanceOf(BenchVerifyError);
   });
 });

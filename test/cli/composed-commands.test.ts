@@ -164,12 +164,22 @@ describe('verify compact|injective of composed candidates from a file (the CLI s
       const expected = [...cases.filter((_, i) => want[i]).map(canon), '(8,64):(64,1)'];
       for (const source of [textSource(text, 'cands.jsonl'), sourceFromSpec(textSource(text, 'cands.jsonl').spec!)]) {
         const matches: string[] = [];
-        const s = await runVerify({ property: makeProperty(kind, []), source, engine: new CpuVerifyEngine(), chunkSize: 7, onMatch: (m) => void matches.push(m) });
+        const s = await runVerify({
+          property: makeProperty(kind, []),
+          source,
+          engine: new CpuVerifyEngine(),
+          chunkSize: 7,
+          onMatch: (m) => void matches.push(m),
+        });
         expect(matches, kind).toEqual(expected);
         expect(s.passed).toBe(expected.length);
       }
     }
-    const plainOnly = runVerify({ property: makeProperty('complement-of', ['4:1']), source: textSource('Sw<1,0,1> o 8:4\n', 'f'), engine: new CpuVerifyEngine() });
+    const plainOnly = runVerify({
+      property: makeProperty('complement-of', ['4:1']),
+      source: textSource('Sw<1,0,1> o 8:4\n', 'f'),
+      engine: new CpuVerifyEngine(),
+    });
     await expect(plainOnly).rejects.toMatchObject({ kind: 'domain' });
   });
 });

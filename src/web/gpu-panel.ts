@@ -9,7 +9,7 @@
  * shapes the answer as BATCH-PROTOCOL.md "Bulk checks" does.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { phi, size, type Layout } from '../algebra/layout.js';
+import { concat, phi, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Backend, BackendName } from '../engine/backend.js';
 import { CpuBackend } from '../engine/cpu.js';
@@ -194,23 +194,26 @@ function explain(o: CheckOutcome): string {
   switch (o.name) {
     case 'check_compact':
     case 'check_complement': {
-      const what = o.name === 'check_compact' ? 'L' : '(A, B)';
-      const l = o.name === 'check_compact' ? o.args[0] : `(${o.args[0]},${o.args[1]})`;
-      let n = 0;
+      // the layout checked: L, or the concatenation (A, B) (docs/semantics.md §4.2: B complements A when (A, B) is compact)
+      let l: string | undefined;
+      let n: number | null = null;
       try {
-        n = size(parseLayout(l ?? ''));
+        const lay = o.name === 'check_compact' ? parseLayout(o.args[0] ?? '') : concat(parseLayout(o.args[0] ?? ''), parseLayout(o.args[1] ?? ''));
+        l = formatLayout(lay);
+        n = size(lay);
       } catch {
-        /* shown as ? */
+        /* the inputs no longer parse: the sentence leaves the size out */
       }
+      const below = n === null ? '' : ` below ${n}`;
       if (r['compact'] === true) {
         return o.name === 'check_compact'
-          ? `Φ_L hits every offset below ${n} exactly once: L is compact.`
-          : `(A, B) hits every offset below ${n} exactly once: B is a complement of A.`;
+          ? `Φ_L hits every offset${below} exactly once: L is compact.`
+          : `(A, B) = ${l} hits every offset${below} exactly once: B = ${o.args[1]} is a complement of A = ${o.args[0]}.`;
       }
       const w = r['witness'] as number[] | null;
       let ws = '';
       if (w && w.length === 2) ws = ` Witness: Φ(${w[0]}) = Φ(${w[1]}) = ${safePhi(l, w[0]!)}.`;
-      else if (w && w.length === 1) ws = ` Witness: Φ(${w[0]}) = ${safePhi(l, w[0]!)} ≥ ${n}.`;
+      else if (w && w.length === 1) ws = ` Witness: Φ(${w[0]}) = ${safePhi(l, w[0]!)}${n === null ? '' : ` ≥ ${n}`}.`;
       if (w && o.name === 'check_complement') {
         try {
           const sa = size(parseLayout(o.args[0]!));
@@ -219,7 +222,8 @@ function explain(o: CheckOutcome): string {
           /* no more */
         }
       }
-      return `${what} is not compact: ${r['image']} distinct offsets below ${n}, ${r['outOfRange']} out of range, ${r['collisions']} collisions.${ws}`;
+      const head = o.name === 'check_compact' ? 'L is not compact' : `B = ${o.args[1]} does not complement A = ${o.args[0]}: (A, B)${l ? ` = ${l}` : ''} is not compact`;
+      return `${head}: ${r['image']} distinct offsets${below}, ${r['outOfRange']} out of range, ${r['collisions']} collisions.${ws}`;
     }
     case 'check_compose': {
       const c = String(r['composite']);

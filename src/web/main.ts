@@ -14,7 +14,11 @@ import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, t
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
-import { offsetsOf } from '../render/grid.js';
+import { offsetsOf, type Picture } from '../render/grid.js';
+import { composedPicture } from '../render/composed.js';
+import { svgPicture } from '../render/svg.js';
+import { tikzPicture } from '../render/tikz.js';
+import { exportButtons } from './export.js';
 import { modeTiling, permutationTiling, tileCoordIn, type Tiling } from '../render/tiles.js';
 import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
@@ -436,17 +440,23 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     const tiled = divides && has2 ? divisionTiles(st.layout, st.layout2) : null;
     hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
-    fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }));
+    fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), pictureExports(l, tiled));
   } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
     // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
     hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
     hover.textContent = hover.dataset['idle'];
-    fill(pic, drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }));
+    fill(pic, drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }), pictureExports(composedOrNull(st.layout)!, null));
   } else {
     const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
     fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
   }
+}
+
+/** "Save SVG" / "Save TikZ" of the main picture, as `show` writes them (src/render/) */
+function pictureExports(l: LayoutFunction, tiling: Tiling | null): HTMLElement {
+  const make = (): Picture => composedPicture(l, tiling ? { tiling } : {});
+  return exportButtons('picture-export', { base: 'layout', svg: () => svgPicture(make()), tikz: () => tikzPicture(make()) });
 }
 
 /** the composed layout a text holds, or null (not one, or one the picture cannot draw) */
@@ -657,7 +667,7 @@ function start(): void {
   update();
   // the memory panel (src/web/memory-panel.ts): a card of its own in the side column
   const memCard = h('div', { class: 'card', id: 'memory-card' });
-  document.querySelector('.col-side')?.append(memCard);
+  document.querySelector('.page')?.append(memCard); // a full-width row: the picture gets the room it needs
   mountMemoryPanel(memCard, {
     device: async () => ((await engines.gpu()) as unknown as { device?: GPUDevice } | null)?.device ?? null,
     useLayout: (text) => {

@@ -1,19 +1,38 @@
 /**
- * The memory panel of the page (issue 12, item 5): a memory layout M (plain or Sw<B,M,S> o L),
- * a TV layout and the element size; the bank picture (cells labelled with the swizzled offset,
- * filled by bank, conflicted cells outlined), the wavefront table, and a button that searches
- * every Sw<B,M,S> o inner(M) on navigator.gpu's device (the CPU search where there is none);
- * a found swizzle is clicked into M and into the main layout input.
- * Stable test hooks: data-testid `mem-layout`, `mem-tv`, `mem-elem`, `mem-table` (with
- * data-wavefronts, data-conflicts), `mem-search`, `mem-found` (buttons with data-layout).
+ * The memory panel of the page: a memory layout M (plain or Sw<B,M,S> o L), a TV layout and the
+ * element size; the bank picture (docs/semantics.md §9.2), the wavefront table, and a button
+ * that searches every Sw<B,M,S> o inner(M) on navigator.gpu's device (the CPU search where there
+ * is none), ranked as the CLI ranks (vector kept, instructions, wavefronts); a found swizzle is
+ * clicked into M and into the main layout input.
+ *
+ * The bank picture is a canvas that draws real tiles (the 128×64 tile's 8,192 cells): "fit" (the
+ * default) sizes the cells so that the whole tile fits the panel, "cells" draws them at a
+ * readable size in a scroller (only what is in view). Each cell is filled with its bank's colour
+ * (32 told apart), labelled with its offset, the thread and value that access it (`T5 V2`) or its
+ * bank; conflicted cells are outlined in red (a red edge where the cells are small). Hover names
+ * the cell, its coordinate, offset, bank, accessor and conflict. The picture is exported as SVG
+ * and TikZ (src/render/banks.ts).
+ *
+ * Stable test hooks: data-testid `mem-layout`, `mem-tv`, `mem-elem`, `mem-label`, `mem-view`,
+ * `mem-table` (data-wavefronts, data-conflicts), `mem-canvas` (data-rows, data-cols, data-cells,
+ * data-conflicted, data-view, data-label and the geometry in CSS pixels: data-cw, data-ch,
+ * data-left, data-top), `mem-hover` (data-index of the hovered cell), `mem-export-svg`,
+ * `mem-export-tikz`, `mem-search`, `mem-found` (buttons with data-layout, data-vector,
+ * data-instructions).
  */
+import { indexToCoord, size } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
+import { formatTuple } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { bankMap, type BankReport } from '../memory/banks.js';
-import { rankResults, searchCpu, swizzleCandidates, type AccessPattern } from '../memory/search.js';
-import { bankSvg } from '../render/banks.js';
+import { threadValues } from '../memory/access.js';
+import { bankMap, type BankMap, type BankReport } from '../memory/banks.js';
+import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern } from '../memory/search.js';
+import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Accessors, type BankLabel } from '../render/banks.js';
+import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
+import { MAX_SHOW, type Picture } from '../render/grid.js';
 import { fill, h } from './dom.js';
+import { exportButtons } from './export.js';
 
 export interface MemoryPanelHooks {
   /** the GPU device of the page's engine, or null (then the CPU searches) */
@@ -23,7 +42,9 @@ export interface MemoryPanelHooks {
 }
 
 const DEFAULTS = { m: 'Sw<3,3,3> o (8,64):(64,1)', tv: '((8,4),(8,2)):((1,64),(8,256))', e: '2' };
-const MAX_PICTURE = 4096;
+/** most cells the panel draws (the text exports stop at MAX_SHOW) */
+const MAX_PICTURE = 1 << 18;
+const AXIS_TOP = 22;
 
 function row(label: string, input: HTMLElement): HTMLElement {
   return h('div', { class: 'field' }, h('label', {}, label), input);
@@ -46,23 +67,203 @@ function reportTable(r: BankReport): HTMLElement {
   return t;
 }
 
-/** Parse an SVG document into a node of this page (text never becomes HTML). */
-function svgNode(text: string): Node {
-  const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-  return document.importNode(doc.documentElement, true);
+/** What the bank canvas draws. */
+interface BankView {
+  readonly m: LayoutFunction;
+  readonly pic: Picture;
+  readonly map: BankMap;
+  readonly acc: Accessors;
+  readonly label: BankLabel;
+  readonly fit: boolean;
 }
 
-/** Build the panel into `host` (a card of the page's side column). */
+/** The bank picture on a canvas (see the module comment); `hover` is the line under it. */
+function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
+  const { pic, map, acc, label } = v;
+  const { rows, cols, index } = pic.grid;
+  const n = pic.offsets.length;
+  const left = 10 + 8 * String(Math.max(rows - 1, 0)).length + 8;
+  const top = AXIS_TOP;
+  const wrap = h('div', { class: 'mem-canvas-wrap' });
+  const scroller = h('div', { class: v.fit ? 'mem-scroller fit' : 'mem-scroller' });
+  const spacer = h('div', {});
+  let conflicted = 0;
+  for (let x = 0; x < n; x++) if (map.ways[x]! > 1) conflicted++;
+  const canvas = h('canvas', {
+    'data-testid': 'mem-canvas',
+    'data-rows': String(rows),
+    'data-cols': String(cols),
+    'data-cells': String(n),
+    'data-conflicted': String(conflicted),
+    'data-view': v.fit ? 'fit' : 'cells',
+    'data-label': label,
+    role: 'img',
+    'aria-label': `banks of ${formatLayoutFunction(v.m)}`,
+  });
+  canvas.style.cssText = 'position:sticky;top:0;left:0;display:block';
+  spacer.append(canvas);
+  scroller.append(spacer);
+  wrap.append(scroller);
+  let cw = 0;
+  let ch = 0;
+  /** the cell size: fit the panel (width, and about 70% of the window's height), or readable */
+  const measure = (): void => {
+    if (v.fit) {
+      const w = Math.max(cols * 2, (scroller.clientWidth || 800) - left - 4);
+      const hh = Math.max(rows * 2, Math.min(640, Math.round(window.innerHeight * 0.7)) - top - 4);
+      cw = Math.max(2, Math.min(48, Math.floor(w / cols)));
+      ch = Math.max(2, Math.min(30, Math.floor(hh / rows)));
+    } else {
+      cw = label === 'tv' ? 64 : label === 'none' ? 24 : 44;
+      ch = 28;
+    }
+    spacer.style.cssText = `position:relative;width:${left + cols * cw + 2}px;height:${top + rows * ch + 2}px`;
+    canvas.dataset['cw'] = String(cw);
+    canvas.dataset['ch'] = String(ch);
+    canvas.dataset['left'] = String(left);
+    canvas.dataset['top'] = String(top);
+  };
+  let hovered = -1;
+  let frame = 0;
+  const draw = (): void => {
+    frame = 0;
+    measure();
+    const width = left + cols * cw + 2;
+    const height = top + rows * ch + 2;
+    const vw = Math.min(scroller.clientWidth || width, width);
+    const vh = Math.min(v.fit ? height : scroller.clientHeight || 560, height);
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(vw * dpr) || canvas.height !== Math.round(vh * dpr)) {
+      canvas.width = Math.round(vw * dpr);
+      canvas.height = Math.round(vh * dpr);
+      canvas.style.width = `${vw}px`;
+      canvas.style.height = `${vh}px`;
+    }
+    const g = canvas.getContext('2d');
+    if (!g) return;
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, vw, vh);
+    const sx = scroller.scrollLeft;
+    const sy = scroller.scrollTop;
+    const c0 = Math.max(0, Math.floor(sx / cw));
+    const c1 = Math.min(cols - 1, Math.floor((sx + vw - left) / cw));
+    const r0 = Math.max(0, Math.floor(sy / ch));
+    const r1 = Math.min(rows - 1, Math.floor((sy + vh - top) / ch));
+    const font = Math.min(13, ch - 4, label === 'tv' ? 11 : 13);
+    g.font = `${Math.max(font, 1)}px ui-monospace, Menlo, Consolas, monospace`;
+    g.textAlign = 'center';
+    g.textBaseline = 'middle';
+    const big = cw >= 8 && ch >= 8;
+    for (let r = r0; r <= r1; r++) {
+      for (let c = c0; c <= c1; c++) {
+        const x = index(r, c);
+        const b = map.bank[x]!;
+        const px = left + c * cw - sx;
+        const py = top + r * ch - sy;
+        g.fillStyle = BANK_PALETTE[b]!;
+        g.fillRect(px, py, cw, ch);
+        if (big) {
+          g.strokeStyle = 'rgba(42,47,58,0.35)';
+          g.lineWidth = 0.6;
+          g.strokeRect(px + 0.5, py + 0.5, cw, ch);
+        }
+        const text = font >= 7 ? bankCellLabel(label, x, pic.offsets[x]!, b, acc) : '';
+        if (text && g.measureText(text).width <= cw - 3) {
+          g.fillStyle = darkBackground(BANK_PALETTE[b]!, 1) ? '#ffffff' : '#1d2330';
+          g.fillText(text, px + cw / 2, py + ch / 2 + 1);
+        }
+        if (map.ways[x]! > 1) {
+          g.strokeStyle = '#d00000';
+          if (big) {
+            g.lineWidth = 2;
+            g.strokeRect(px + 1.5, py + 1.5, cw - 3, ch - 3);
+          } else {
+            g.fillStyle = '#d00000';
+            g.fillRect(px, py, Math.max(1, Math.floor(cw / 4)), ch);
+          }
+        }
+        if (x === hovered) {
+          g.strokeStyle = '#1d2330';
+          g.lineWidth = 2;
+          g.strokeRect(px + 1, py + 1, Math.max(1, cw - 2), Math.max(1, ch - 2));
+        }
+      }
+    }
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, vw, top);
+    g.fillRect(0, 0, left, vh);
+    g.fillStyle = '#8a91a3';
+    g.font = '11px ui-monospace, Menlo, Consolas, monospace';
+    g.textAlign = 'center';
+    const step = Math.max(1, Math.ceil(28 / cw));
+    for (let c = c0 - (c0 % step); c <= c1; c += step) if (c >= 0) g.fillText(String(c), left + c * cw - sx + cw / 2, top / 2 + 2);
+    g.textAlign = 'right';
+    const rstep = Math.max(1, Math.ceil(14 / ch));
+    for (let r = r0 - (r0 % rstep); r <= r1; r += rstep) if (r >= 0) g.fillText(String(r), left - 6, top + r * ch - sy + ch / 2);
+  };
+  const schedule = (): void => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  };
+  scroller.addEventListener('scroll', schedule, { passive: true });
+  new ResizeObserver(schedule).observe(scroller);
+  const idle = `${n.toLocaleString('en')} cells (${rows} × ${cols}); fill = bank, red = a conflicted bank in a phase that read the cell; hover a cell`;
+  hover.textContent = idle;
+  const at = (ev: MouseEvent): number => {
+    const rect = canvas.getBoundingClientRect();
+    const c = Math.floor((ev.clientX - rect.left + scroller.scrollLeft - left) / cw);
+    const r = Math.floor((ev.clientY - rect.top + scroller.scrollTop - top) / ch);
+    return r >= 0 && r < rows && c >= 0 && c < cols && ev.clientX - rect.left >= left && ev.clientY - rect.top >= top ? index(r, c) : -1;
+  };
+  canvas.addEventListener('mousemove', (ev) => {
+    const x = at(ev);
+    if (x === hovered) return;
+    hovered = x;
+    schedule();
+    if (x < 0) {
+      delete hover.dataset['index'];
+      hover.textContent = idle;
+      return;
+    }
+    const w = map.ways[x]!;
+    const who = acc.thread[x]! >= 0 ? `   T${acc.thread[x]} V${acc.value[x]}` : '   not accessed';
+    hover.dataset['index'] = String(x);
+    hover.textContent =
+      `x = ${x}   coordinate ${formatTuple(indexToCoord(innerLayout(v.m), x))}   offset ${pic.offsets[x]}   bank ${map.bank[x]}${who}` +
+      (w > 1 ? `   ${w}-way conflict` : w === 1 ? '   no conflict' : '');
+  });
+  canvas.addEventListener('mouseleave', () => {
+    hovered = -1;
+    schedule();
+    delete hover.dataset['index'];
+    hover.textContent = idle;
+  });
+  schedule();
+  return wrap;
+}
+
+/** Build the panel into `host` (a card of the page). */
 export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): void {
   const mIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'mem-layout', spellcheck: 'false', value: DEFAULTS.m });
   const tvIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'mem-tv', spellcheck: 'false', value: DEFAULTS.tv });
   const eSel = h('select', { 'data-testid': 'mem-elem' }, ...[1, 2, 4, 8, 16].map((e) => h('option', { value: String(e) }, `${e} byte${e > 1 ? 's' : ''}`)));
   eSel.value = DEFAULTS.e;
+  const labelSel = h(
+    'select',
+    { 'data-testid': 'mem-label' },
+    h('option', { value: 'offset' }, 'offset'),
+    h('option', { value: 'tv' }, 'thread, value (T5 V2)'),
+    h('option', { value: 'bank' }, 'bank'),
+    h('option', { value: 'none' }, 'nothing'),
+  );
+  const viewSel = h('select', { 'data-testid': 'mem-view' }, h('option', { value: 'fit' }, 'fit the panel'), h('option', { value: 'cells' }, 'readable cells (scroll)'));
   const out = h('div', { class: 'mem-out' });
   const pic = h('div', { class: 'mem-picture' });
+  const hover = h('div', { class: 'hover-line', 'data-testid': 'mem-hover' });
+  const exports = h('div', { class: 'mem-exports' });
   const btn = h('button', { type: 'button', 'data-testid': 'mem-search' }, 'Find a conflict-free swizzle');
   const found = h('div', { class: 'mem-found', 'data-testid': 'mem-found' });
-  fill(host, h('h2', {}, 'Shared-memory banks'), row('Memory layout M', mIn), row('TV layout (thread, value)', tvIn), row('Element size', eSel), out, pic, btn, found);
+  const inputs = h('div', { class: 'mem-inputs' }, row('Memory layout M', mIn), row('TV layout (thread, value)', tvIn), row('Element size', eSel), row('Cells show', labelSel), row('View', viewSel));
+  fill(host, h('h2', {}, 'Shared-memory banks'), inputs, out, pic, hover, exports, btn, found);
 
   const read = (): { m: LayoutFunction; pattern: AccessPattern } => {
     const m = parseLayoutFunction(mIn.value, 'M');
@@ -76,13 +277,35 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       const { m, pattern } = read();
       const map = bankMap(m, pattern.tv, pattern.e);
       fill(out, reportTable(map.report));
-      const inner = innerLayout(m);
       const n = map.bank.length;
-      if (n <= MAX_PICTURE && inner) fill(pic, svgNode(bankSvg(composedPicture(m), map.bank, map.ways, `banks of ${formatLayoutFunction(m)}`)));
-      else fill(pic, h('p', { class: 'placeholder' }, `${n} cells: too many to draw (at most ${MAX_PICTURE})`));
+      if (n > MAX_PICTURE) {
+        fill(pic, h('p', { class: 'placeholder' }, `${n} cells: too many to draw (at most ${MAX_PICTURE})`));
+        fill(exports);
+        hover.textContent = '';
+        return;
+      }
+      const picture = composedPicture(m, { max: MAX_PICTURE });
+      const tvs = threadValues(pattern.tv);
+      const acc = accessorsOf(tvs.index, tvs.threads, n);
+      const label = labelSel.value as BankLabel;
+      fill(pic, bankCanvas({ m, pic: picture, map, acc, label, fit: viewSel.value === 'fit' }, hover));
+      const opts = { label, accessors: acc };
+      const tooBig = (): void => {
+        if (size(innerLayout(m)) > MAX_SHOW) throw new LayoutError('bad-request', `${n} cells: too many to export (at most ${MAX_SHOW})`);
+      };
+      fill(
+        exports,
+        exportButtons('mem-export', {
+          base: 'banks',
+          svg: () => (tooBig(), bankSvg(picture, map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${pattern.e}-byte elements`, opts)),
+          tikz: () => (tooBig(), bankTikz(picture, map.bank, map.ways, opts)),
+        }),
+      );
     } catch (e) {
       fill(out, h('p', { class: 'inline-error', 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e)));
       fill(pic);
+      fill(exports);
+      hover.textContent = '';
     }
   };
 
@@ -92,20 +315,37 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       fill(found, 'searching…');
       try {
         const { m, pattern } = read();
-        const cands = swizzleCandidates(innerLayout(m));
+        const base = innerLayout(m);
+        const cands = swizzleCandidates(base);
         const device = await hooks.device();
         const t0 = performance.now();
         const results = device
           ? await new (await import('../memory/search-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
           : searchCpu(cands, [pattern]);
-        const ranked = rankResults(cands, results);
-        const free = ranked.filter((r) => r.conflictFree);
+        const target = targetVectors([pattern], base);
+        const ranked = rankResults(cands, results, target);
+        const free = ranked.filter((r) => r.conflictFree && r.kept);
         const secs = ((performance.now() - t0) / 1000).toFixed(2);
         fill(
           found,
-          h('p', { class: 'muted' }, `${free.length} of ${cands.length} swizzles conflict-free (${device ? 'GPU' : 'CPU'}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`),
+          h(
+            'p',
+            { class: 'muted' },
+            `${cands.length} swizzles, ${free.length} conflict-free at vector ${target[0]} (${device ? 'GPU' : 'CPU'}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`,
+          ),
           ...(free.length ? free : ranked).slice(0, 6).map((r) =>
-            h('button', { type: 'button', class: 'chip', 'data-layout': r.layout, title: `${r.wavefronts} wavefronts in ${r.phases} phases` }, r.layout),
+            h(
+              'button',
+              {
+                type: 'button',
+                class: 'chip',
+                'data-layout': r.layout,
+                'data-vector': String(r.vectors?.[0] ?? ''),
+                'data-instructions': String(r.instructions ?? ''),
+                title: `vector ${r.vectors?.join('/') ?? '-'}, ${r.instructions ?? '-'} instructions, ${r.wavefronts} wavefronts in ${r.phases} phases`,
+              },
+              r.layout,
+            ),
           ),
         );
         found.querySelectorAll<HTMLButtonElement>('button[data-layout]').forEach((b) =>
@@ -122,7 +362,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       }
     })();
   });
-  for (const el of [mIn, tvIn, eSel]) el.addEventListener('input', update);
-  eSel.addEventListener('change', update);
+  for (const el of [mIn, tvIn]) el.addEventListener('input', update);
+  for (const el of [eSel, labelSel, viewSel]) el.addEventListener('change', update);
   update();
 }

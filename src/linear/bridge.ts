@@ -350,10 +350,10 @@ interface BitMap {
 
 /** The flattened value of a basis over the out-dims in the given order (first lowest); BigInt
  *  where the out-bits pass 53, `overflow` when a value does not fit an exact integer. */
-function flatValue(basis: readonly number[], order: readonly number[], shifts: readonly number[], wide: boolean): number {
+function flatValue(basis: readonly number[], order: readonly number[], shifts: readonly number[], wide: boolean, scales: readonly number[]): number {
   if (!wide) {
     let v = 0;
-    for (let q = 0; q < order.length; q++) v += basis[order[q]!]! * 2 ** shifts[q]!;
+    for (let q = 0; q < order.length; q++) v += basis[order[q]!]! * scales[q]!;
     return v;
   }
   let v = 0n;
@@ -363,33 +363,48 @@ function flatValue(basis: readonly number[], order: readonly number[], shifts: r
 }
 
 /** Out-dim indices in flattening order and their bit shifts. */
-function outOrder(l: LinearLayout, byName: boolean): { order: number[]; shifts: number[]; bits: number } {
+function outOrder(l: LinearLayout, byName: boolean): { order: number[]; shifts: number[]; scales: number[]; bits: number } {
   const order = l.outDims.map((_, j) => j);
   if (byName) order.sort((a, b) => Number(l.outDims[a]!.name.slice(3)) - Number(l.outDims[b]!.name.slice(3)));
   const shifts: number[] = [];
+  const scales: number[] = [];
   let bits = 0;
   for (const j of order) {
     shifts.push(bits);
+    scales.push(2 ** bits);
     bits += log2(l.outDims[j]!.size);
   }
-  return { order, shifts, bits };
+  return { order, shifts, scales, bits };
+}
+
+/** The flattened images of the bases of the in-dims named, in that order (a missing dim has none). */
+function imagesOf(l: LinearLayout, names: readonly string[] | null, byName: boolean): { images: number[]; counts: number[]; bits: number } {
+  const { order, shifts, scales, bits } = outOrder(l, byName);
+  const images: number[] = [];
+  const counts: number[] = [];
+  for (const name of names ?? l.inDims.map((d) => d.name)) {
+    const d = l.inDims.find((x) => x.name === name);
+    const bases = d === undefined ? [] : d.bases;
+    for (let i = 0; i < bases.length; i++) images.push(flatValue(bases[i]!, order, shifts, bits > 53, scales));
+    counts.push(bases.length);
+  }
+  return { images, counts, bits };
 }
 
 function functionMap(l: LinearLayout): BitMap {
-  const { order, shifts, bits } = outOrder(l, false);
-  const images = l.inDims.flatMap((d) => d.bases.map((b) => flatValue(b, order, shifts, bits > 53)));
-  const modeBits = l.inDims.map((d) => d.bases.length);
+  const { images, counts: modeBits, bits } = imagesOf(l, null, false);
   const guide: Tuple = modeBits.length === 1 ? 2 ** modeBits[0]! : modeBits.map((k) => 2 ** k);
   return { images, modeBits, guide, outBits: bits };
 }
 
+/** Threads (lane, warp, block bits) first, then values (register bits). */
+const TV_ORDER = ['lane', 'warp', 'block', 'register'];
+
 function tvMap(l: LinearLayout): BitMap {
-  const { order, shifts, bits } = outOrder(l, true);
-  const dim = (name: string): InDim | undefined => l.inDims.find((d) => d.name === name);
-  const value = (name: string): number[] => (dim(name)?.bases ?? []).map((b) => flatValue(b, order, shifts, bits > 53));
-  const thread = [...value('lane'), ...value('warp'), ...value('block')];
-  const reg = value('register');
-  return { images: [...thread, ...reg], modeBits: [thread.length, reg.length], guide: [2 ** thread.length, 2 ** reg.length], outBits: bits };
+  const { images, counts, bits } = imagesOf(l, TV_ORDER, true);
+  const t = counts[0]! + counts[1]! + counts[2]!;
+  const v = counts[3]!;
+  return { images, modeBits: [t, v], guide: [2 ** t, 2 ** v], outBits: bits };
 }
 
 function sharedMap(l: LinearLayout): BitMap {
@@ -398,11 +413,10 @@ function sharedMap(l: LinearLayout): BitMap {
     throw domain(`from_ll shared: the block in-dim has size ${2 ** block.bases.length}; several CTAs have no single CuTe layout (block must have size 1)`);
   }
   const offset = l.inDims.find((d) => d.name === 'offset')!;
-  const { order, shifts, bits } = outOrder(l, true);
-  // the in-bit images as tile indices (below 2^30: a surjective LL has no more out-bits than offset bits)
+  // a surjective LL has no more out-bits than offset bits (so its tile indices are below 2^30)
+  const { order, bits } = outOrder(l, true);
   if (bits > offset.bases.length) throw notSurjective();
-  const imgs = offset.bases.map((b) => flatValue(b, order, shifts, false));
-  const f = smallestPreimages(imgs, bits);
+  const f = smallestPreimages(imagesOf(l, ['offset'], true).images, bits);
   if (f === null) throw notSurjective();
   const sizes = order.map((j) => l.outDims[j]!.size);
   return { images: f, modeBits: sizes.map(log2), guide: sizes.length === 1 ? sizes[0]! : sizes, outBits: offset.bases.length };
@@ -457,10 +471,16 @@ function bitLayout(images: readonly number[], modeBits: readonly number[], singl
     if (k === 0) {
       shapes.push(1);
       strides.push(0);
-    } else {
-      shapes.push(Array.from({ length: k }, () => 2));
-      strides.push(images.slice(at, at + k));
+      continue;
     }
+    const sh: number[] = [];
+    const st: number[] = [];
+    for (let i = 0; i < k; i++) {
+      sh.push(2);
+      st.push(images[at + i]!);
+    }
+    shapes.push(sh);
+    strides.push(st);
     at += k;
   }
   return single ? makeLayout(shapes[0]!, strides[0]!) : makeLayout(shapes, strides);
@@ -555,5 +575,6 @@ export function fromLL(l: LinearLayout, kind?: BridgeKind): LayoutFunction {
     throw new LayoutError('not-representable', 'from_ll: the map is not a CuTe layout with integer strides and not Sw<B,M,S> o (one), for any B, M, S');
   }
   const inner = coalesceRelative(bitLayout(map.images.map((v) => applySwizzle(sw, v)), map.modeBits, single), map.guide);
-  return makeComposed(sw, 0, inner);
+  // every value of Sw o inner is below 2^m: exact when m ≤ 53 (else the bounds are checked)
+  return makeComposed(sw, 0, inner, map.outBits > 53);
 }

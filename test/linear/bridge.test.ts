@@ -475,6 +475,26 @@ describe('round trips', () => {
     });
   });
 
+  it('to_ll(from_ll(L)) = L for function LLs in canonical form (in → out, the out size the smallest above every value)', () => {
+    let compared = 0;
+    forSeeds(300, (rng) => {
+      const l = randomLL(rng, 10, 10, { inNames: ['in'], outNames: ['out'] });
+      let all = 0;
+      for (const b of l.inDims[0]!.bases) all |= b[0]!;
+      const tight: LinearLayout = { inDims: l.inDims, outDims: [{ name: 'out', size: all === 0 ? 1 : 2 ** (32 - Math.clz32(all)) }] };
+      let c: LayoutFunction;
+      try {
+        c = fromLL(tight);
+      } catch (e) {
+        if (e instanceof LayoutError && e.kind === 'not-representable') return;
+        throw e;
+      }
+      compared++;
+      expect(toCanonicalJson(toLL(c)), formatLayoutFunction(c)).toEqual(toCanonicalJson(tight));
+    });
+    expect(compared).toBeGreaterThan(50);
+  });
+
   it('the two identities: the MMAv2 accumulator and the 128-byte fp16 swizzle', () => {
     const mma = parseLL({
       bases: [

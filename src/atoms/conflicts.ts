@@ -9,12 +9,12 @@
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { mode, modes, size, type Layout } from '../algebra/layout.js';
-import { innerLayout, type LayoutFunction } from '../cute/composed.js';
-import { accessOffsets, phiTable, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, WARP, type BankReport, type Instructions } from '../memory/banks.js';
+import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
+import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
+import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, vectorInstructions, WARP, type BankReport, type Instructions } from '../memory/banks.js';
 import { sectorCounts } from '../memory/sectors.js';
 import { checkPoints } from './function-layout.js';
-import { copyIndexMap } from './partition.js';
+import { checkCopyTensor } from './partition.js';
 import type { TiledCopy } from './tiled-copy.js';
 
 /** Which side of a copy is shared memory. */
@@ -29,6 +29,16 @@ export function defaultSide(name: string): CopySide {
 
 /** Per atom thread a: whether it accesses memory (its row on that side repeats no lower thread's). */
 export function activeAtomThreads(x: Layout, at: number): boolean[] {
+  const hit = activeCache.get(x);
+  if (hit) return hit;
+  const out = activeOf(x, at);
+  activeCache.set(x, out);
+  return out;
+}
+
+const activeCache = new WeakMap<Layout, boolean[]>();
+
+function activeOf(x: Layout, at: number): boolean[] {
   const tab = phiTable(x);
   const nx = tab.length / at;
   const rows = new Set<string>();
@@ -43,26 +53,63 @@ export function activeAtomThreads(x: Layout, at: number): boolean[] {
   return out;
 }
 
-/** The TV table of the whole tile: thread t's partition of make_layout(shape(M)), flattened. */
-function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): ThreadValues {
+/** The TV table of the whole tile: thread t's partition of make_layout(shape(M)), flattened:
+ *  index[t + T·(w + W·j)] = the identity index of (τ(t, w) + tiler·q_j, e…) (partition.ts's map,
+ *  for every thread at once: τ through a table of the tile, the rest as offsets). */
+function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): { threads: number; values: number; index: Int32Array } {
   const inner = innerLayout(m);
   const ns = modes(inner).map(size);
   const what = 'copy_bank_conflicts';
   const s = side === 'src' ? 'S' : 'D';
-  const first = copyIndexMap(c, s, 0, ns, what);
-  const core = first.idx.length;
-  const tail = size(inner) / ns.slice(0, c.tiler.length).reduce((a, b) => a * b, 1);
-  const span = size(inner) / tail;
-  const V = core * tail;
+  checkCopyTensor(c, ns, what);
+  const key = `${s} ${ns.join(',')}`;
+  const hit = accessCache.get(c);
+  if (hit && hit.key === key) return hit.tvs;
+  const tv = s === 'S' ? c.layoutS_TV : c.layoutD_TV;
   const T = c.threads;
-  checkPoints(T * V, what);
-  const index = new Float64Array(T * V);
-  for (let t = 0; t < T; t++) {
-    const idx = t === 0 ? first.idx : copyIndexMap(c, s, t, ns, what).idx;
-    for (let e = 0; e < tail; e++) for (let w = 0; w < core; w++) index[t + T * (w + core * e)] = idx[w]! + span * e;
+  const W = size(mode(tv, 2));
+  const r = c.tiler.length;
+  // tile index → identity index, and the offsets of the rest (the tiles, then T's further modes)
+  const tileSize = c.tiler.reduce((a, b) => a * b, 1);
+  const idMap = new Float64Array(tileSize);
+  for (let e = 0; e < tileSize; e++) {
+    let x = e;
+    let id = 0;
+    let p = 1;
+    for (let i = 0; i < r; i++) {
+      const ti = c.tiler[i]!;
+      const ci = x % ti;
+      x = (x - ci) / ti;
+      id += p * ci;
+      p *= ns[i]!;
+    }
+    idMap[e] = id;
   }
-  return { threads: T, values: V, index };
+  const restShape = [...c.tiler.map((ti, i) => ns[i]! / ti), ...ns.slice(r)];
+  const restStride: number[] = [];
+  let p = 1;
+  for (let i = 0; i < ns.length; i++) {
+    restStride.push(i < r ? p * c.tiler[i]! : p);
+    p *= ns[i]!;
+  }
+  const rest = phiTable({ shape: restShape, stride: restStride });
+  const V = W * rest.length;
+  checkPoints(T * V, what);
+  const tab = phiTable(tv);
+  const index = new Int32Array(T * V);
+  for (let j = 0; j < rest.length; j++) {
+    const off = rest[j]!;
+    const base = T * W * j;
+    for (let x = 0; x < T * W; x++) index[base + x] = idMap[tab[x]!]! + off;
+  }
+  const tvs = { threads: T, values: V, index };
+  accessCache.set(c, { key, tvs });
+  return tvs;
 }
+
+/** The last tile's accesses of each tiled copy (a copy is analysed over many memory layouts of one
+ *  shape, e.g. swizzle candidates): the side and shape they are for, and the table. */
+const accessCache = new WeakMap<TiledCopy, { key: string; tvs: { threads: number; values: number; index: Int32Array } }>();
 
 /**
  * copy_bank_conflicts(C, M[, side]) (docs/atoms.md, "Bank conflicts of a tiled copy"): the
@@ -80,17 +127,39 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const nx = size(mode(x, 2));
   const tvs = tileAccesses(c, sd, m);
   if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
-  const offsets = accessOffsets(m, tvs);
-  const v = vectorWidth(offsets, tvs, e, nx);
-  const ins = instructions(offsets, tvs, e, v);
+  const ins = fastInstructions(m, tvs, e, nx) ?? generalInstructions(m, tvs, e, nx);
+  const v = nx;
   const active = activeAtomThreads(x, at);
   const live = (t: number): boolean => active[t % at]!;
   const all = active.every((a) => a);
-  const counted = all ? countWavefronts(ins, new BankScratch()) : maskedWavefronts(ins, live);
+  const counted = all ? countWavefronts(ins, scratch) : maskedWavefronts(ins, live);
   const { sectors, minSectors } = sectorCounts(all ? ins : fillInactive(ins, live));
   const { phases, wavefronts, worst } = counted;
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
   return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+}
+
+// scratch of one analysis, reused by the next (copyBankConflicts is synchronous)
+const pools = { table: new Pool32(), addr: new Pool() };
+const scratch = new BankScratch();
+
+/** The fused path of memory/banks.ts: Φ_M by a 32-bit table, the vector check and the addresses
+ *  in one pass; null when it does not apply (then the general path decides and names the culprit). */
+function fastInstructions(m: LayoutFunction, tvs: { threads: number; values: number; index: Int32Array }, e: number, v: number): Instructions | null {
+  const inner = innerLayout(m);
+  const table = phiTable32(inner, pools.table);
+  if (table === null) return null;
+  const n = size(inner);
+  return isComposed(m)
+    ? vectorInstructions(table, tvs.index, n, tvs, e, v, m.swizzle, m.offset, pools.addr)
+    : vectorInstructions(table, tvs.index, n, tvs, e, v, null, 0, pools.addr);
+}
+
+/** The general path: offsets, the vector check (`domain` naming the thread), the instructions. */
+function generalInstructions(m: LayoutFunction, tvs: { threads: number; values: number; index: Int32Array }, e: number, v: number): Instructions {
+  const t: ThreadValues = { threads: tvs.threads, values: tvs.values, index: Float64Array.from(tvs.index) };
+  const offsets = accessOffsets(m, t);
+  return instructions(offsets, t, e, vectorWidth(offsets, t, e, v));
 }
 
 /** The lanes of instruction row `row` of warp g in phase f (first, count). */
@@ -103,7 +172,6 @@ function phaseLanes(ins: Instructions, g: number, f: number): { first: number; n
 /** countWavefronts with threads left out: phases holding no live thread are no phases. */
 function maskedWavefronts(ins: Instructions, live: (t: number) => boolean): ReturnType<typeof countWavefronts> {
   const tpp = threadsPerPhase(ins.width);
-  const scratch = new BankScratch();
   const buf = new Float64Array(WARP);
   let phases = 0;
   let total = 0;

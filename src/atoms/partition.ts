@@ -138,6 +138,14 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   return tensorOfIndices(tensor, idx, guide, ms.slice(c.tiler.length), what);
 }
 
+/** A tensor of mode sizes ns for a tiled copy: rank at least the tiler's (`domain`), each mode a
+ *  multiple of its tile (`not-complementable`). */
+export function checkCopyTensor(c: TiledCopy, ns: readonly number[], what: string): void {
+  const r = c.tiler.length;
+  if (ns.length < r) throw domainError(`${what}: the tensor has rank ${ns.length}, below the tiler's ${r}`);
+  for (let i = 0; i < r; i++) checkMultiple(ns[i]!, c.tiler[i]!, `mode ${i + 1}`);
+}
+
 /**
  * The identity indices (column-major in a tensor of mode sizes `ns`) of the elements that thread
  * t holds in partition_S/D, over the modes (NX·V/NR, n_1/tiler_1, …, n_r/tiler_r) (colex); the
@@ -146,9 +154,8 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
  */
 export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[], what: string): { idx: Float64Array; guide: number[] } {
   const r = c.tiler.length;
-  if (ns.length < r) throw domainError(`${what}: the tensor has rank ${ns.length}, below the tiler's ${r}`);
+  checkCopyTensor(c, ns, what);
   checkThread(t, c.threads);
-  for (let i = 0; i < r; i++) checkMultiple(ns[i]!, c.tiler[i]!, `mode ${i + 1}`);
   const tv = side === 'S' ? c.layoutS_TV : c.layoutD_TV;
   const W = size(mode(tv, 2));
   const qs = c.tiler.map((ti, i) => ns[i]! / ti);

@@ -8,6 +8,8 @@
  * created with `disable-dawn-features=timestamp_quantization`: see device.ts); without it, or
  * when the timestamps read back make no sense, the wall clock from submit to
  * onSubmittedWorkDone of the same pass (many dispatches per submit amortize the submit).
+ * The compactness kernel accumulates into its bitmap and counters: every repetition clears them
+ * first (clearBuffer between passes), inside the timed span, as the engine's check does.
  * Nothing here knows whether the device came from Node or a browser.
  */
 import { checkOutput, BenchVerifyError } from './verify.js';
@@ -148,6 +150,9 @@ export interface PreparedKernel {
   reps: number;
   /** one timed sample */
   sample(): Promise<void>;
+  /** checks the output the last repetition left against the CPU reference (BenchVerifyError when
+   *  wrong): what every timed repetition computed, the compact kernel's included (cleared each time) */
+  recheck?(): Promise<void>;
   /** seconds per repetition of every sample so far (timestamps where sane, else wall clock) */
   times(): Promise<{ secs: number[]; method: Timing['method'] }>;
   dispose(): void;
@@ -212,17 +217,35 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
     const maxSamples = opts.samples;
     if (env.timestamps) querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxSamples });
     let used = 0;
-    /** one pass of `reps` dispatches; wall seconds, and the query pair used (or -1) */
+    // the compactness check starts every repetition on a cleared bitmap and counters, as the
+    // engine's check does (a bitmap left set sends every index down the collision path)
+    const clears = spec.kind === 'compact';
+    /** one sample of `reps` dispatches (each after its clear, where the kernel needs one, timed
+     *  with it); wall seconds, and the query pair used (or -1) */
     const pass = async (reps: number, timed: boolean): Promise<{ wall: number; q: number }> => {
       const enc = device.createCommandEncoder();
       const q = timed && querySet && used < maxSamples ? used++ : -1;
-      const p = enc.beginComputePass(
-        q >= 0 ? { timestampWrites: { querySet: querySet!, beginningOfPassWriteIndex: 2 * q, endOfPassWriteIndex: 2 * q + 1 } } : {},
-      );
-      p.setPipeline(pipe);
-      p.setBindGroup(0, bg);
-      for (let r = 0; r < reps; r++) p.dispatchWorkgroups(gx, gy);
-      p.end();
+      if (!clears) {
+        const p = enc.beginComputePass(
+          q >= 0 ? { timestampWrites: { querySet: querySet!, beginningOfPassWriteIndex: 2 * q, endOfPassWriteIndex: 2 * q + 1 } } : {},
+        );
+        p.setPipeline(pipe);
+        p.setBindGroup(0, bg);
+        for (let r = 0; r < reps; r++) p.dispatchWorkgroups(gx, gy);
+        p.end();
+      } else {
+        // an empty pass marks the beginning, so that the first clear is inside the timed span
+        if (q >= 0) enc.beginComputePass({ timestampWrites: { querySet: querySet!, beginningOfPassWriteIndex: 2 * q } }).end();
+        for (let r = 0; r < reps; r++) {
+          enc.clearBuffer(dst);
+          const last = r === reps - 1;
+          const p = enc.beginComputePass(q >= 0 && last ? { timestampWrites: { querySet: querySet!, endOfPassWriteIndex: 2 * q + 1 } } : {});
+          p.setPipeline(pipe);
+          p.setBindGroup(0, bg);
+          p.dispatchWorkgroups(gx, gy);
+          p.end();
+        }
+      }
       const cb = enc.finish();
       const t0 = performance.now();
       device.queue.submit([cb]);
@@ -253,6 +276,9 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
         const r = await pass(reps, true);
         walls.push(r.wall / reps);
         qs.push(r.q);
+      },
+      async recheck() {
+        await withReadback(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
       },
       async times() {
         if (querySet && qs.length > 0 && qs.every((q) => q >= 0)) {

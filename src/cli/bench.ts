@@ -38,7 +38,8 @@ Options:
   --limit N         at most N indices per layout: a larger layout is cut to a sub-layout
                     (default by adapter: 2^22 on a software adapter, 2^26 on a hardware GPU,
                     2^24 on the CPU; buffers also stay below 64 MiB / 1 GiB / 256 MiB)
-  --kernels k,...   a subset of eval,reduce,copy,gather,scatter,tile,compact (compact: timed only when named)
+  --kernels k,...   a subset of eval,reduce,copy,gather,scatter,tile,compact (compact: timed only when named;
+                    each repetition clears its bitmap, inside the timed span)
   --json            the report as JSON (adapter, limits, caps, every sample statistic)
   --svg FILE        an SVG bar chart of the efficiencies
 `;

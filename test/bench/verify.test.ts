@@ -14,6 +14,7 @@ import { parseLayout } from '../../src/algebra/notation.js';
 import { phi } from '../../src/algebra/layout.js';
 import { logicalDivide } from '../../src/algebra/divide.js';
 import { benchCommand } from '../../src/cli/bench.js';
+import { prepareGpuKernel } from '../../src/bench/gpu.js';
 
 let gpu: AcquiredBenchEnv;
 beforeAll(async () => {
@@ -38,6 +39,26 @@ const TILE_CASES: [string, string][] = [
 
 const check = (env: BenchEnv, o: Partial<BenchOptions>) =>
   runBench(env, { layouts: LAYOUTS.slice(0, 1), elems: [4], samples: 10, checkOnly: true, ...o });
+
+describe('bench --kernels compact times a cleared bitmap (issue 18)', () => {
+  it('every timed repetition starts on a cleared bitmap: the output after the samples passes the check', async () => {
+    // an injective layout, and a broadcast whose collisions the check counts
+    for (const flat of [{ shapes: [64, 64], strides: [64, 1] }, { shapes: [4, 6], strides: [0, 1] }]) {
+      const n = sizeOf(flat.shapes);
+      const spec = { kind: 'compact' as const, shapes: flat.shapes, strides: flat.strides, n, elemBytes: 4 };
+      const ref = { offsets: referenceOffsets(flat.shapes, flat.strides), cosize: cosizeOf(flat.shapes, flat.strides) };
+      const k = await prepareGpuKernel(gpu.env.gpu!, spec, ref, { samples: 10, targetSeconds: 0.001, maxReps: 4 });
+      try {
+        for (let i = 0; i < 3; i++) await k!.sample();
+        // an uncleared bitmap would count every index of the later repetitions as a collision
+        await k!.recheck!();
+        expect((await k!.times()).secs).toHaveLength(3);
+      } finally {
+        k!.dispose();
+      }
+    }
+  });
+});
 
 describe.each(['gpu', 'cpu'] as const)('bench kernels on the %s', (which) => {
   const env = (): BenchEnv => (which === 'gpu' ? gpu.env : cpuEnv());

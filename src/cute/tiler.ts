@@ -104,9 +104,20 @@ function item(p: Parser): Tiler {
   return layoutOrShape(p, p.integer(true));
 }
 
+/** A layout or shape item as read, not yet validated: the whole text is read first, so that a
+ *  syntax error anywhere is `parse` before any item's `domain` (validated by `checked`). */
 function layoutOrShape(p: Parser, shape: Tuple): Tiler {
-  if (p.eat(':')) return makeLayout(shape, p.tuple());
-  return shapeTiler(shape);
+  if (p.eat(':')) return { shape, stride: p.tuple() };
+  const raw = (s: Tuple): Tiler => (typeof s === 'number' ? { shape: s, stride: 1 } : s.map(raw));
+  return raw(shape);
+}
+
+/** The tiler with every layout item validated (makeLayout: congruence, signs, bounds). */
+function checked(t: Tiler): Tiler {
+  if (t === UNDERSCORE) return t;
+  if (isByMode(t)) return t.map(checked);
+  const l = t as Layout;
+  return makeLayout(l.shape, l.stride);
 }
 
 /** Parse a tiler (docs/semantics.md §8.2): `<3:4,8:1>`, `(32,16)`, `_`, `8`, `(2,2):(1,2)`, and CuTe's print of
@@ -116,7 +127,7 @@ export function parseTiler(text: string, what = 'tiler'): Tiler {
   const p = new Parser(text, what);
   const t = item(p);
   p.end();
-  return t;
+  return checked(t);
 }
 
 /** A tiler as the library's by-mode operations read it (docs/semantics.md §8.2, CuTe's meaning):

@@ -215,6 +215,13 @@ describe('make_layout order and by-mode messages', () => {
     expect(op('make_layout', '(2,2,2,2)', '(0,2,3,1)')).toBe('(2,2,2,2):(1,4,8,2)');
   });
 
+  it('a tiler is read whole before its items are checked: a syntax error is parse, wherever it is', () => {
+    expect(fails(() => op('logical_divide', '(4,8):(1,4)', '(2,2:(1,4)')).kind).toBe('parse');
+    expect(fails(() => op('logical_divide', '(4,8):(1,4)', '<2:(1,2),_')).kind).toBe('parse');
+    expect(fails(() => op('logical_divide', '(4,8):(1,4)', '<2:(1,2),_>')).kind).toBe('domain');
+    expect(fails(() => lib.parseTiler('(0,2)')).kind).toBe('domain');
+  });
+
   it('a by-mode failure names the mode, its size and the tiler', () => {
     const e = fails(() => op('logical_divide', '(8,6):(1,8)', '(_,4)'));
     expect(e.kind).toBe('not-complementable');

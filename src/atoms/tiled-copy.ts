@@ -5,8 +5,10 @@
  * from a tiled MMA's operand; the source and destination TV layouts follow through the atom's
  * reference (σ, the Ref's inverse).
  */
-import { domainError } from '../algebra/errors.js';
-import { mode, modes, rank, size, TRIVIAL, type Layout } from '../algebra/layout.js';
+import { domainError, isLayoutError } from '../algebra/errors.js';
+import { compose } from '../algebra/compose.js';
+import { coalesce } from '../algebra/coalesce.js';
+import { mode, modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { isCompact } from '../algebra/properties.js';
 import { formatLayout } from '../algebra/notation.js';
 import { phiTable } from '../memory/access.js';
@@ -106,11 +108,51 @@ export function sigma(atom: CopyAtom, x: Layout, side: string): Int32Array {
   return out;
 }
 
-/** X_TV(t, w) = TV(ρ mod AT + AT·⌊t/AT⌋, ⌊ρ/AT⌋ + NR·⌊w/NX⌋), ρ = σ(t mod AT, w mod NX). */
-function sideTV(atom: CopyAtom, x: Layout, side: string, tv: Float64Array, T: number, V: number): Layout {
+/** σ of side X as a layout over (AT, NX) followed by ρ ↦ ρ mod AT + T·⌊ρ/AT⌋, or null when σ is no
+ *  layout (cached per atom side and T). */
+function sigmaLayout(atom: CopyAtom, x: Layout, side: string, T: number): Layout | null {
+  let per = sigmaCache.get(x);
+  if (!per) sigmaCache.set(x, (per = new Map()));
+  const hit = per.get(T);
+  if (hit !== undefined) return hit;
+  const AT = size(atom.thrID);
+  const NX = size(mode(x, 2));
+  const NR = size(mode(atom.ref, 2));
+  let out: Layout | null = null;
+  try {
+    const sg = layoutOfTable(sigma(atom, x, side), [AT, NX], 'sigma');
+    out = compose({ shape: [AT, NR], stride: [1, T] }, sg);
+  } catch (e) {
+    if (!isLayoutError(e) || e.kind === 'domain') throw e;
+  }
+  per.set(T, out);
+  return out;
+}
+
+const sigmaCache = new WeakMap<Layout, Map<number, Layout | null>>();
+
+/**
+ * X_TV(t, w) = TV(ρ mod AT + AT·⌊t/AT⌋, ⌊ρ/AT⌋ + NR·⌊w/NX⌋), ρ = σ(t mod AT, w mod NX): first as
+ * the composite TV ∘ H, H = ((σ's thread mode, (T/AT):AT), (σ's value mode, (V/NR):(T·NR))) (exact,
+ * algebra/compose.ts); where a composite does not exist, evaluated at every (t, w) and decided by
+ * layoutOfTable.
+ */
+function sideTV(atom: CopyAtom, x: Layout, side: string, layoutTV: Layout, T: number, V: number): Layout {
   const AT = size(atom.thrID);
   const NR = size(mode(atom.ref, 2));
   const NX = size(mode(x, 2));
+  try {
+    const sg = sigmaLayout(atom, x, side, T);
+    if (sg !== null && rank(sg) === 2) {
+      const [st, sv] = modes(sg) as [Layout, Layout];
+      const h = tupleOfModes([tupleOfModes([st, { shape: T / AT, stride: AT }]), tupleOfModes([sv, { shape: V / NR, stride: T * NR }])]);
+      const l = compose(layoutTV, h);
+      if (rank(l) === 2) return tupleOfModes(modes(l).map(coalesce));
+    }
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+  }
+  const tv = phiTable(layoutTV);
   const sg = sigma(atom, x, side);
   const W = (NX * V) / NR;
   const vals = new Float64Array(T * W);
@@ -136,15 +178,14 @@ function tiledCopyOf(atom: CopyAtom, tiler: readonly number[], layoutTV: Layout)
   const NR = size(mode(atom.ref, 2));
   if (T % AT !== 0) throw domainError(`the tiled copy has ${T} threads, not a multiple of the atom's ${AT}`);
   if (V % NR !== 0) throw domainError(`the tiled copy has ${V} values per thread, not a multiple of the atom's ${NR}`);
-  const tv = phiTable(layoutTV);
   return {
     atom,
     tiler,
     threads: T,
     values: V,
     layoutTV,
-    layoutS_TV: sideTV(atom, atom.src, 'source', tv, T, V),
-    layoutD_TV: sideTV(atom, atom.dst, 'destination', tv, T, V),
+    layoutS_TV: sideTV(atom, atom.src, 'source', layoutTV, T, V),
+    layoutD_TV: sideTV(atom, atom.dst, 'destination', layoutTV, T, V),
   };
 }
 

@@ -65,9 +65,12 @@ const VIA_EVALUATOR: Record<string, (pos: string[]) => [string, string[]] | null
   check_complement: (p) => ['check', ['complement', ...p]],
   check_compose: (p) => ['check', ['compose', ...p]],
   tile_map: (p) => ['tiles', p],
-  eval_range: (p) => (p.length === 3 ? ['eval', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
-  digest_range: (p) => (p.length === 3 ? ['digest', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
+  eval_range: (p) => (isRange(p) ? ['eval', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
+  digest_range: (p) => (isRange(p) ? ['digest', [p[0]!, '--range', `${p[1]}:${p[2]}`]] : null),
 };
+
+/** L lo hi with lo and hi non-negative integers */
+const isRange = (p: readonly string[]): boolean => p.length === 3 && /^\d+$/.test(p[1]!) && /^\d+$/.test(p[2]!);
 
 /** The options with a value that the op subcommands and the evaluator commands share. */
 const VALUE_OPTIONS = new Set(['--backend', '--timeout', '--threads']);

@@ -14,7 +14,7 @@ import { concat, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Backend, BackendChoice, BackendInfo, CompactReport, RunOptions } from '../engine/backend.js';
 import { algebraComposite, compactJson, digestJson } from '../engine/bulk-ops.js';
-import { tileDivision } from '../engine/cpu.js';
+import { tileDivision } from '../engine/common.js';
 import { cosizeLayoutFunction, formatLayoutFunction, innerLayout, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { plainNeeded } from '../cute/composed-ops.js';
 import { topBit } from '../cute/swizzle.js';

@@ -29,7 +29,7 @@ import type {
   TileMap,
 } from './backend.js';
 import { digestPerThread, genCompose, genSingle, genTiles, walkFor, WG } from './codegen.js';
-import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './cpu.js';
+import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './common.js';
 import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, TWO32, type Prepared } from './prep.js';
 
 // WebGPU constants (spec-fixed values; no globals needed)

@@ -41,7 +41,7 @@ export { complement, isComplementable, isNComplementable, sortEntries, span } fr
 export { composeByMode as compose, composeByMode as composition, logicalDivideByMode as logicalDivide } from './cute/divide.js';
 export { logicalProductByMode as logicalProduct } from './cute/product.js';
 export { productModulus } from './algebra/divide.js';
-// CuTe's names beside the paper's: get (0-based modes), crd2idx, idx2crd (docs/semantics.md §8.4)
+// CuTe's names beside the paper's: get (0-based modes), crd2idx, idx2crd (docs/vocabulary.md)
 export { get, crd2idx, idx2crd } from './ops/cute-names.js';
 export { isCompact, isTractable } from './algebra/properties.js';
 // CuTe's vocabulary (docs/semantics.md §8.1–8.4): tilers, by-mode operations, zipped/tiled/flat forms,

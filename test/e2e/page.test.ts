@@ -27,6 +27,15 @@ import { formatTuple, parseLayout } from '../../src/algebra/notation.js';
 import { gridShape } from '../../src/render/grid.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import { algebraOps, runOp, type OpContext } from '../../src/ops.js';
+import { innerLayout, parseLayoutFunction } from '../../src/cute/composed.js';
+import { applySwizzle } from '../../src/cute/swizzle.js';
+import { threadValues } from '../../src/memory/access.js';
+import { bankMap } from '../../src/memory/banks.js';
+import { accessorsOf, BANK_PALETTE, bankSvg } from '../../src/render/banks.js';
+import { composedPicture } from '../../src/render/composed.js';
+import { svgPicture } from '../../src/render/svg.js';
+import { tikzPicture } from '../../src/render/tikz.js';
+import { mode } from '../../src/algebra/layout.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'dist/web');
@@ -478,13 +487,136 @@ describe('the browser demo in headless Chromium', () => {
     const want = (await runOp('bank_conflicts', ['(8,64):(64,1)', tv, 2], ctx)) as { wavefronts: number; conflicts: number };
     expect(await table.getAttribute('data-wavefronts')).toBe(String(want.wavefronts));
     expect(await table.getAttribute('data-conflicts')).toBe(String(want.conflicts));
-    expect(await bare.locator('.mem-picture svg g.cell.conflict').count()).toBeGreaterThan(0);
+    expect(Number(await bare.getByTestId('mem-canvas').getAttribute('data-conflicted'))).toBeGreaterThan(0);
     await bare.getByTestId('mem-search').click();
     const sw = bare.locator('[data-testid="mem-found"] button[data-layout="Sw<3,3,3> o (8,64):(64,1)"]');
     await sw.click();
     expect(await bare.getByTestId('layout-input').inputValue()).toBe('Sw<3,3,3> o (8,64):(64,1)');
+    // the main picture draws the composed layout the button put there (offsets after the swizzle)
+    await bare.waitForFunction(() => document.querySelectorAll('[data-testid="cell"]').length === 512);
+    for (const c of await cells(bare)) expect(c.offset).toBe(applySwizzle({ bits: 3, base: 3, shift: 3 }, 64 * c.row + c.col));
     expect(await bare.getByTestId('mem-table').getAttribute('data-conflicts')).toBe('0');
     await bare.close();
     expect(pageErrors).toEqual([]);
   }, 60_000);
+
+  it('pictures a kernel engineer reads: composed layouts, real tiles, T5 V2 labels, tile coordinates, exports, the complement card', async () => {
+    const page = await open(`?layout=${encodeURIComponent('Sw<3,3,3> o (8,64):(64,1)')}&op=coalesce`, true);
+    await page.waitForSelector('[data-testid="adapter"][data-ready="true"]');
+    // 1. the main picture of a composed layout: every cell's offset is Sw(Φ_L(x)), coloured by the swizzled bits
+    const fn = parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="cell"]').length === 512);
+    expect(await page.locator('#picture .placeholder').count()).toBe(0);
+    const main = await page.$$eval('[data-testid="cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-offset')), Number(e.getAttribute('data-swizzle'))]));
+    const sw = { bits: 3, base: 3, shift: 3 };
+    for (const [x, v, k] of main) {
+      const want = applySwizzle(sw, phi(innerLayout(fn), x!));
+      expect(v).toBe(want);
+      expect(k).toBe((want >> 3) & 7);
+    }
+    // it is saved as SVG and TikZ exactly as `show` writes them
+    const save = async (testid: string): Promise<string> => {
+      const [dl] = await Promise.all([page.waitForEvent('download'), page.getByTestId(testid).click()]);
+      return readFileSync((await dl.path())!, 'utf8');
+    };
+    expect(await save('picture-export-svg')).toBe(svgPicture(composedPicture(fn)));
+    const tex = await save('picture-export-tikz');
+    expect(tex).toBe(tikzPicture(composedPicture(fn)));
+    expect(tex.split('\n')[0]).toBe('% Layout: Sw<3,3,3> o (8,64):(64,1)');
+
+    // 2. hover names a tile by its coordinate: A = (8,8):(1,8) divided by the shape (2,4)
+    await page.getByTestId('op').selectOption('zipped_divide');
+    await page.getByTestId('layout-input').fill('(8,8):(1,8)');
+    await page.getByTestId('layout-input-2').fill('(2,4)');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="cell"][data-tile]').length === 64);
+    const z = parseLayout(String(await runOp('zipped_divide', ['(8,8)', '(2,4)'], ctx)));
+    const probe = page.locator('[data-testid="cell"][data-index="45"]');
+    await probe.hover();
+    let u = 0;
+    while (phi(z, u) !== 45) u++;
+    const tileCoord = formatTuple(indexToCoord(mode(z, 2), Math.floor(u / 8)));
+    await expect.poll(() => page.getByTestId('hover-info').textContent()).toContain(`tile ${tileCoord}, entry ${u % 8}`);
+    expect(tileCoord).toMatch(/^\(\d+,\d+\)$/);
+
+    // 3. the memory panel: the 128×64 tile (8,192 cells) drawn whole, fitting the screen; banks by colour
+    const M = '(128,64):(64,1)';
+    const TV = '((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))';
+    await page.getByTestId('mem-label').selectOption('none');
+    await page.getByTestId('mem-tv').fill(TV);
+    await page.getByTestId('mem-layout').fill(M);
+    const canvas = page.getByTestId('mem-canvas');
+    await expect.poll(() => canvas.getAttribute('data-cells')).toBe('8192');
+    const map = bankMap(parseLayout(M), parseLayout(TV), 2);
+    expect(await canvas.getAttribute('data-conflicted')).toBe(String(map.ways.filter((w) => w > 1).length));
+    const geo = async (): Promise<{ cw: number; ch: number; left: number; top: number }> => ({
+      cw: Number(await canvas.getAttribute('data-cw')),
+      ch: Number(await canvas.getAttribute('data-ch')),
+      left: Number(await canvas.getAttribute('data-left')),
+      top: Number(await canvas.getAttribute('data-top')),
+    });
+    await page.waitForTimeout(100); // a frame to draw
+    const g = await geo();
+    const box = (await canvas.boundingBox())!;
+    expect(g.left + 64 * g.cw).toBeLessThanOrEqual(box.width + 1); // every column in view
+    expect(g.top + 128 * g.ch).toBeLessThanOrEqual(box.height + 1); // every row in view
+    expect(box.height).toBeLessThanOrEqual(1000);
+    // the colour at the centre of sampled cells is its bank's (bank = ⌊2·offset/4⌋ mod 32)
+    const samples = Array.from({ length: 64 }, (_, k) => [(k * 37) % 128, (k * 13) % 64] as const);
+    const px = await canvas.evaluate((el: HTMLCanvasElement, a: { pts: (readonly [number, number])[]; g: { cw: number; ch: number; left: number; top: number } }) => {
+      const c = el.getContext('2d')!;
+      const dpr = el.width / el.getBoundingClientRect().width;
+      return a.pts.map(([r, col]) => {
+        const d = c.getImageData(Math.floor((a.g.left + col * a.g.cw + a.g.cw * 0.6) * dpr), Math.floor((a.g.top + r * a.g.ch + a.g.ch / 2) * dpr), 1, 1).data;
+        return '#' + [d[0]!, d[1]!, d[2]!].map((x) => x.toString(16).padStart(2, '0')).join('');
+      });
+    }, { pts: samples, g });
+    samples.forEach(([r, col], k) => expect(px[k], `cell (${r},${col})`).toBe(BANK_PALETTE[Math.floor((2 * (64 * r + col)) / 4) % 32]));
+
+    // 4. the 8×64 atom is not cut: all 64 columns in view, no horizontal scroll
+    await page.getByTestId('mem-layout').fill('(8,64):(64,1)');
+    await page.getByTestId('mem-tv').fill('((8,4),(8,2)):((1,64),(8,256))');
+    await expect.poll(() => canvas.getAttribute('data-cells')).toBe('512');
+    await page.waitForTimeout(100);
+    const g8 = await geo();
+    expect(g8.left + 64 * g8.cw).toBeLessThanOrEqual((await canvas.boundingBox())!.width + 1);
+    expect(await page.locator('.mem-scroller').evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+
+    // 5. cells labelled by thread and value: hover names T5 V2 at the cell that thread 5 reads as its value 2
+    await page.getByTestId('mem-label').selectOption('tv');
+    await page.getByTestId('mem-view').selectOption('cells');
+    await expect.poll(() => canvas.getAttribute('data-label')).toBe('tv');
+    const tvs = threadValues(parseLayout('((8,4),(8,2)):((1,64),(8,256))'));
+    const acc = accessorsOf(tvs.index, tvs.threads, 512);
+    let x52 = 0;
+    while (!(acc.thread[x52] === 5 && acc.value[x52] === 2)) x52++;
+    await page.waitForTimeout(100);
+    const gc = await geo();
+    await canvas.hover({ position: { x: gc.left + Math.floor(x52 / 8) * gc.cw + gc.cw / 2, y: gc.top + (x52 % 8) * gc.ch + gc.ch / 2 } });
+    await expect.poll(() => page.getByTestId('mem-hover').getAttribute('data-index')).toBe(String(x52));
+    const line = (await page.getByTestId('mem-hover').textContent()) ?? '';
+    expect(line).toContain('T5 V2');
+    expect(line).toContain(`coordinate (${x52 % 8},${Math.floor(x52 / 8)})`);
+    // the bank picture saved as SVG is render/banks.ts' document with the same labels
+    const m8 = parseLayout('(8,64):(64,1)');
+    const map8 = bankMap(m8, parseLayout('((8,4),(8,2)):((1,64),(8,256))'), 2);
+    const svg = await save('mem-export-svg');
+    expect(svg).toBe(bankSvg(composedPicture(m8), map8.bank, map8.ways, 'banks of (8,64):(64,1), 2-byte elements', { label: 'tv', accessors: acc }));
+    expect(svg).toContain('>T5 V2<');
+    expect((await save('mem-export-tikz')).split('\n')[0]).toBe('% Banks: (8,64):(64,1)');
+
+    // 6. the complement card reads like the CLI: the size of (A, B), no "below 0", no "?"
+    await page.getByTestId('op').selectOption('logical_divide');
+    await page.getByTestId('layout-input').fill('(4,8):(1,4)');
+    await page.getByTestId('layout-input-2').fill('(2,2):(1,2)');
+    const card = await runCheck(page, 'check-complement');
+    const want = (await runOp('check_complement', ['(4,8):(1,4)', '(2,2):(1,2)'], ctx)) as { image: number; collisions: number };
+    const text = (await page.getByTestId('gpu-result').first().getByTestId('gpu-explain').textContent()) ?? '';
+    expect(card.verdict).toBe('fail');
+    expect(text).toContain(`B = (2,2):(1,2) does not complement A = (4,8):(1,4)`);
+    expect(text).toContain(`${want.image} distinct offsets below 128`);
+    expect(text).toContain(`${want.collisions} collisions`);
+    expect(text).not.toMatch(/below 0|\?/);
+    await page.close();
+    expect(pageErrors).toEqual([]);
+  }, 120_000);
 });

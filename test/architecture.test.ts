@@ -162,6 +162,10 @@ describe('the architecture of src/', () => {
     expect(table.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
+  it('the GPU backend does not import the CPU backend (what both need lives in engine/common.ts)', () => {
+    expect(EDGES.filter((e) => e.from === 'src/engine/gpu.ts' && e.to === 'src/engine/cpu.ts').map((e) => e.spec)).toEqual([]);
+  });
+
   it('no import cycle between files', () => {
     const graph = new Map(FILES.map((f) => [f, EDGES.filter((e) => e.from === f && e.to !== null).map((e) => e.to!)] as const));
     expect(cycles(graph)).toEqual([]);

@@ -62,8 +62,13 @@ function shapeOf(r: number, bits: number): number[] {
 const mma2 = (r: number): string =>
   `#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = ${list(shapeOf(r, int(0, 3)))}, instrShape = ${r === 2 ? '[16, 8]' : '[1, 16, 8]'}}>`;
 const blocked = (r: number): string => {
-  const cga = chance(0.15) ? `, CGALayout = ${JSON.stringify(Array.from({ length: int(1, 2) }, () => shapeOf(r, 0).map((_, d) => (d === 0 ? 1 : 0)))).replace(/,/g, ', ')}` : '';
-  return `#ttg.blocked<{sizePerThread = ${list(shapeOf(r, int(0, 3)))}, threadsPerWarp = ${list(shapeOf(r, 5))}, warpsPerCTA = ${list(shapeOf(r, int(0, 3)))}, order = ${list(shuffle(Array.from({ length: r }, (_, d) => d)))}${cga}}>`;
+  const vectors = (): string => JSON.stringify(Array.from({ length: int(1, 2) }, () => shapeOf(r, 0).map((_, d) => (d === 0 ? 1 : 0)))).replace(/,/g, ', ');
+  const cga = chance(0.15) ? `, CGALayout = ${vectors()}` : '';
+  const spt = list(shapeOf(r, int(0, 3)));
+  const tpw = list(shapeOf(r, 5));
+  const wpc = list(shapeOf(r, int(0, 3)));
+  const order = list(shuffle(Array.from({ length: r }, (_, d) => d)));
+  return `#ttg.blocked<{sizePerThread = ${spt}, threadsPerWarp = ${tpw}, warpsPerCTA = ${wpc}, order = ${order}${cga}}>`;
 };
 
 /** An encoding attribute of rank r, and whether it is a shared one. */
@@ -81,11 +86,17 @@ function encoding(r: number): string {
     case 5:
       return `#ttg.dot_op<{opIdx = ${int(0, 1)}, parent = ${mma2(r)}, kWidth = ${p2(0, 3)}}>`;
     case 6:
-      return r === 2 ? `#ttg.amd_mfma<{version = 3, warpsPerCTA = ${list(shapeOf(2, int(0, 3)))}, instrShape = ${pick(['[32, 32, 8]', '[16, 16, 16]'])}, isTransposed = ${pick(['true', 'false'])}}>` : mma2(r);
+      if (r !== 2) return mma2(r);
+      const warps = list(shapeOf(2, int(0, 3)));
+      const instr = pick(['[32, 32, 8]', '[16, 16, 16]']);
+      return `#ttg.amd_mfma<{version = 3, warpsPerCTA = ${warps}, instrShape = ${instr}, isTransposed = ${pick(['true', 'false'])}}>`;
     case 7:
-      return `#ttg.swizzled_shared<{vec = ${p2(0, 3)}, perPhase = ${p2(0, 2)}, maxPhase = ${p2(0, 3)}, order = ${list(shuffle(Array.from({ length: r }, (_, d) => d)))}}>`;
+      const phases = `vec = ${p2(0, 3)}, perPhase = ${p2(0, 2)}, maxPhase = ${p2(0, 3)}`;
+      return `#ttg.swizzled_shared<{${phases}, order = ${list(shuffle(Array.from({ length: r }, (_, d) => d)))}}>`;
     default:
-      return `#ttg.nvmma_shared<{swizzlingByteWidth = ${pick([0, 32, 64, 128])}, transposed = ${r === 2 ? pick(['true', 'false']) : 'false'}, elementBitWidth = ${pick([8, 16, 32])}}>`;
+      const w = pick([0, 32, 64, 128]);
+      const t = r === 2 ? pick(['true', 'false']) : 'false';
+      return `#ttg.nvmma_shared<{swizzlingByteWidth = ${w}, transposed = ${t}, elementBitWidth = ${pick([8, 16, 32])}}>`;
   }
 }
 
@@ -161,7 +172,8 @@ function cute(): { text: string; rank2: boolean; bits: number } {
   const r = rng();
   if (r < 0.05) modes[0]![0] = [3, 1];
   else if (r < 0.1) modes[0]![0] = [modes[0]![0]![0], modes[0]![0]![1] + 1];
-  const show = (m: [number, number][]): [string, string] => (m.length === 1 ? [String(m[0]![0]), String(m[0]![1])] : [`(${m.map((e) => e[0]).join(',')})`, `(${m.map((e) => e[1]).join(',')})`]);
+  const show = (m: [number, number][]): [string, string] =>
+    m.length === 1 ? [String(m[0]![0]), String(m[0]![1])] : [`(${m.map((e) => e[0]).join(',')})`, `(${m.map((e) => e[1]).join(',')})`];
   const shown = modes.map(show);
   let text = `(${shown.map((s) => s[0]).join(',')}):(${shown.map((s) => s[1]).join(',')})`;
   if (chance(0.25)) text = `Sw<${pick([1, 2, 3])},${int(0, 4)},${pick([3, 4, -3])}> o ${chance(0.05) ? '8 o ' : ''}${text}`;

@@ -41,7 +41,8 @@ const prepare: Record<string, (args: readonly unknown[]) => unknown[] | null> = 
   ll_from_encoding: (args) => [...args],
 };
 const runs: Record<string, Run> = {
-  to_ll: ([c, kind, tile]) => toCanonicalJson(toLL(c as LayoutFunction, (kind as BridgeKind | undefined) ?? 'function', tile === undefined ? {} : { tile: tile as number[] })),
+  to_ll: ([c, kind, tile]) =>
+    toCanonicalJson(toLL(c as LayoutFunction, (kind as BridgeKind | undefined) ?? 'function', tile === undefined ? {} : { tile: tile as number[] })),
   from_ll: ([l]) => formatLayoutFunction(fromLL(l as LinearLayout)),
   ll_from_encoding: ([a, s]) => toCanonicalJson(llFromEncoding(a as string, s as number[])),
 };
@@ -80,5 +81,6 @@ for (const [op, all] of byOp) {
   }
   const rate = (all.length / best) * 1000;
   const verdict = rate >= target ? `(target ${target / 1000}k/s: met)` : `(target ${target / 1000}k/s: MISSED)`;
-  console.log(`${op.padEnd(18)} ${Math.round(rate).toLocaleString('en-US').padStart(12)} /s  ${verdict}  ${all.length} requests, ${errors} answered with an error`);
+  const shown = Math.round(rate).toLocaleString('en-US').padStart(12);
+  console.log(`${op.padEnd(18)} ${shown} /s  ${verdict}  ${all.length} requests, ${errors} answered with an error`);
 }

@@ -79,7 +79,9 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
   }
   for (const d of s.inDims) if (d.name !== 'offset' && d.name !== 'block') throw domain(`ll_bank_conflicts: S's in-dim '${d.name}' is not offset or block`);
   const bases = (l: LinearLayout, name: string): readonly (readonly number[])[] => l.inDims.find((d) => d.name === name)?.bases ?? [];
-  if (bases(r, 'block').length > 0 || bases(s, 'block').length > 0) throw domain('ll_bank_conflicts: the model is per CTA, so the block in-dims must have size 1');
+  if (bases(r, 'block').length > 0 || bases(s, 'block').length > 0) {
+    throw domain('ll_bank_conflicts: the model is per CTA, so the block in-dims must have size 1');
+  }
   const offset = s.inDims.find((d) => d.name === 'offset');
   if (offset === undefined) throw domain('ll_bank_conflicts: S has no offset in-dim');
   if (!isSurjective(s)) throw domain('ll_bank_conflicts: S is not surjective, so some element of the tile has no offset');

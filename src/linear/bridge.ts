@@ -41,7 +41,8 @@ function below31(b: readonly number[]): boolean {
   return true;
 }
 
-const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && (n <= 2 ** 30 ? (n & (n - 1)) === 0 : Number.isInteger(Math.log2(n)) && 2 ** Math.log2(n) === n);
+const isPow2 = (n: number): boolean =>
+  Number.isSafeInteger(n) && n >= 1 && (n <= 2 ** 30 ? (n & (n - 1)) === 0 : Number.isInteger(Math.log2(n)) && 2 ** Math.log2(n) === n);
 const bitsOf = (n: number): number => Math.round(Math.log2(n));
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
@@ -120,7 +121,8 @@ function notLinear(c: LayoutFunction, check: LinearCheck): LayoutError {
   if (check.reason === 'offset' && isComposed(c)) {
     return new LayoutError(
       'not-linear',
-      `not linear but affine: the offset K = ${c.offset} makes Phi(0) = ${applySwizzle(c.swizzle, c.offset)} != 0 (witness x = 0, y = 0); a linear layout maps 0 to 0`,
+      `not linear but affine: the offset K = ${c.offset} makes Phi(0) = ${applySwizzle(c.swizzle, c.offset)} != 0 ` +
+        '(witness x = 0, y = 0); a linear layout maps 0 to 0',
     );
   }
   const [x, y] = check.witness!;
@@ -208,13 +210,17 @@ function functionLL(images: readonly number[]): LinearLayout {
 
 function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): LinearLayout {
   const inner = innerLayout(c);
-  if (rank(inner) !== 2 || typeof inner.shape === 'number') throw domain(`to_ll tv: ${formatLayoutFunction(c)} must have rank 2 (thread, value), not ${rank(inner)}`);
+  if (rank(inner) !== 2 || typeof inner.shape === 'number') {
+    throw domain(`to_ll tv: ${formatLayoutFunction(c)} must have rank 2 (thread, value), not ${rank(inner)}`);
+  }
   const tile = opts.tile;
   if (tile === undefined) throw domain('to_ll tv: the tile (its dim sizes) is required');
   checkTile(tile, 'to_ll tv');
   const lanes = opts.lanes ?? 32;
   if (!isPow2(lanes) || lanes > 2 ** MAX_DIM_LOG2) throw domain(`to_ll tv: lanes = ${lanes} is not a power of two`);
-  if (opts.warps !== undefined && (!isPow2(opts.warps) || opts.warps > 2 ** MAX_DIM_LOG2)) throw domain(`to_ll tv: warps = ${opts.warps} is not a power of two`);
+  if (opts.warps !== undefined && (!isPow2(opts.warps) || opts.warps > 2 ** MAX_DIM_LOG2)) {
+    throw domain(`to_ll tv: warps = ${opts.warps} is not a power of two`);
+  }
   const tileBits = tile.reduce((s, t) => s + bitsOf(t), 0);
   images.forEach((v, i) => {
     if (tileBits <= 52 && v >= 2 ** tileBits) {
@@ -232,7 +238,9 @@ function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): 
     { name: 'block', bases: coords.slice(laneBits + warpBits, tBits) },
   ];
   for (const d of inDims) {
-    if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll tv: in-dim '${d.name}' would have 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    if (d.bases.length > MAX_DIM_LOG2) {
+      throw new LayoutError('overflow', `to_ll tv: in-dim '${d.name}' would have 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    }
   }
   return makeLinearLayout(inDims, tile.map((t, d) => ({ name: `dim${d}`, size: t })), 'overflow');
 }
@@ -423,7 +431,10 @@ function sharedMap(l: LinearLayout): BitMap {
 }
 
 const notSurjective = (): LayoutError =>
-  new LayoutError('not-representable', 'from_ll shared: the linear layout is not surjective, so some element is stored at no offset and no CuTe layout (coordinate -> offset) has it');
+  new LayoutError(
+    'not-representable',
+    'from_ll shared: the linear layout is not surjective, so some element is stored at no offset and no CuTe layout (coordinate -> offset) has it',
+  );
 
 /**
  * For a map given by the images of its n in-bits (integers below 2^bits, bits ≤ 30): for each
@@ -526,7 +537,8 @@ export function firstSwizzle(images: readonly number[], m: number): Swizzle | nu
           const S = sign * a;
           const t = M + (S < 0 ? a : 0);
           if (t > lo || t + B - 1 < hi) continue;
-          if (small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null) return makeSwizzle(B, M, S);
+          const ok = small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null;
+          if (ok) return makeSwizzle(B, M, S);
         }
       }
     }

@@ -59,7 +59,9 @@ function boolParam(a: Attr, key: string, dflt: boolean): boolean {
 }
 
 function intsOf(a: Attr, key: string, v: AttrValue | undefined): number[] {
-  if (!Array.isArray(v) || !(v as readonly AttrValue[]).every((x) => typeof x === 'number')) throw parseError(`#ttg.${a.name}: '${key}' must be a list of integers`);
+  if (!Array.isArray(v) || !(v as readonly AttrValue[]).every((x) => typeof x === 'number')) {
+    throw parseError(`#ttg.${a.name}: '${key}' must be a list of integers`);
+  }
   const xs = v as number[];
   for (const x of xs) if (!Number.isSafeInteger(x)) throw domain(`#ttg.${a.name}: ${key} has ${x}, out of range`);
   return xs;
@@ -301,7 +303,9 @@ function fit(cta: Draft, cga: number[][] | null, shape: readonly number[], inDim
   } else c.ins.push({ name: 'block', bases: [] });
   // the values are in range by construction; only the in-dims can pass the limits
   for (const d of c.ins) {
-    if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `${what}: in-dim '${d.name}' has 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    if (d.bases.length > MAX_DIM_LOG2) {
+      throw new LayoutError('overflow', `${what}: in-dim '${d.name}' has 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+    }
   }
   if (c.ins.reduce((a, d) => a + d.bases.length, 0) > 64) throw new LayoutError('overflow', `${what}: more than 64 in-bits`);
   return c.transpose(names).layout();
@@ -443,7 +447,7 @@ function mmaParams(a: Attr, r: number): Mma {
   const warps = pow2List(a, 'warpsPerCTA', r);
   const instr = intsParam(a, 'instrShape');
   if (version === 2) {
-    const ok = (r === 2 && instr.length === 2 && instr[0] === 16 && instr[1] === 8) || (r === 3 && instr.length === 3 && instr[0] === 1 && instr[1] === 16 && instr[2] === 8);
+    const ok = instr.join(',') === (r === 2 ? '16,8' : r === 3 ? '1,16,8' : '');
     if (!ok) throw domain(`#ttg.nvidia_mma v2: instrShape = [${instr.join(', ')}] must be [16, 8] (rank 2) or [1, 16, 8] (rank 3)`);
   } else {
     const n = instr[1] ?? 0;
@@ -639,7 +643,9 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   const atomCols = w === 0 ? sCol : (8 * w) / b;
   if (w > 0) {
     if (sRow < 8) throw domain(`nvmma_shared with a ${w}-byte swizzle needs at least 8 rows (got ${sRow}); Triton 3.8.0 segfaults here`);
-    if (sCol * (fp4 ? 2 : 1) < atomCols) throw domain(`nvmma_shared with a ${w}-byte swizzle of ${b}-bit elements needs at least ${atomCols / (fp4 ? 2 : 1)} columns (got ${sCol})`);
+    if (sCol * (fp4 ? 2 : 1) < atomCols) {
+      throw domain(`nvmma_shared with a ${w}-byte swizzle of ${b}-bit elements needs at least ${atomCols / (fp4 ? 2 : 1)} columns (got ${sCol})`);
+    }
   }
   const packed = (c: number): number => (fp4 ? Math.floor(c / 16) * 8 + (c % 8) : c);
   const [perPhase, maxPhase] = NVMMA_PHASES[w] ?? [1, 1];
@@ -727,7 +733,10 @@ const BUILDERS: Record<string, [Kind, (a: Attr, shape: readonly number[]) => Lin
 function build(a: Attr, shape: readonly number[]): Built {
   const entry = a.dialect === 'ttg' ? BUILDERS[a.name] : undefined;
   if (entry === undefined) {
-    throw parseError(`#${a.dialect}.${a.name} is not a covered encoding (#ttg.blocked, slice, nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear, shared_linear)`);
+    throw parseError(
+      `#${a.dialect}.${a.name} is not a covered encoding ` +
+        '(#ttg.blocked, slice, nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear, shared_linear)',
+    );
   }
   const r = rankOf(a);
   if (r >= 0 && r !== shape.length) throw domain(`#ttg.${a.name} has rank ${r} but the shape [${shape.join(', ')}] has ${shape.length} dims`);

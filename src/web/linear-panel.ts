@@ -112,7 +112,8 @@ function registerPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>
   return picture(g, (i, r, c) => {
     const t = thread[i]!;
     const attrs = { 'data-thread': t < 0 ? undefined : t, 'data-value': t < 0 ? undefined : value[i], 'data-holders': holders[i] };
-    const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${value[i]} at (${r}, ${c})${holders[i]! > 1 ? `, held by ${holders[i]} (thread, value) pairs` : ''}`;
+    const shared = holders[i]! > 1 ? `, held by ${holders[i]} (thread, value) pairs` : '';
+    const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${value[i]} at (${r}, ${c})${shared}`;
     return { attrs, fillColour: t < 0 ? '#ffffff' : threadColour(t), lines: t < 0 ? [] : [`T${t}`, `V${value[i]}`], tip };
   });
 }
@@ -129,7 +130,8 @@ function sharedPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>>,
     const o = offset[i]!;
     const bank = o < 0 ? -1 : Math.floor((e * o) / 4) % 32;
     const tip = o < 0 ? `(${r}, ${c}): stored nowhere` : `(${r}, ${c}) at offset ${o}, bank ${bank}`;
-    return { attrs: { 'data-offset': o < 0 ? undefined : o, 'data-bank': o < 0 ? undefined : bank }, fillColour: o < 0 ? '#ffffff' : BANK_PALETTE[bank]!, lines: o < 0 ? [] : [String(o)], tip };
+    const attrs = { 'data-offset': o < 0 ? undefined : o, 'data-bank': o < 0 ? undefined : bank };
+    return { attrs, fillColour: o < 0 ? '#ffffff' : BANK_PALETTE[bank]!, lines: o < 0 ? [] : [String(o)], tip };
   });
 }
 
@@ -141,7 +143,8 @@ interface CellLook {
 }
 
 function picture(g: NonNullable<ReturnType<typeof grid>>, look: (i: number, r: number, c: number) => CellLook): SVGSVGElement {
-  const svg = s('svg', { width: g.cols * CW + 2, height: g.rows * CH + 2, 'data-testid': 'll-picture', 'data-rows': g.rows, 'data-cols': g.cols, 'font-family': 'monospace', 'font-size': 10 });
+  const size = { width: g.cols * CW + 2, height: g.rows * CH + 2 };
+  const svg = s('svg', { ...size, 'data-testid': 'll-picture', 'data-rows': g.rows, 'data-cols': g.cols, 'font-family': 'monospace', 'font-size': 10 });
   for (let c = 0; c < g.cols; c++) {
     for (let r = 0; r < g.rows; r++) {
       const i = r + g.rows * c;
@@ -156,7 +159,11 @@ function picture(g: NonNullable<ReturnType<typeof grid>>, look: (i: number, r: n
 }
 
 const errorLine = (id: string, e: unknown): HTMLElement =>
-  h('p', { class: 'inline-error', 'data-testid': id, 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e));
+  h(
+    'p',
+    { class: 'inline-error', 'data-testid': id, 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' },
+    e instanceof Error ? e.message : String(e),
+  );
 
 function field(label: string, input: HTMLElement): HTMLElement {
   return h('div', { class: 'field' }, h('label', {}, label), input);
@@ -166,19 +173,25 @@ function field(label: string, input: HTMLElement): HTMLElement {
 export function mountLinearPanel(host: HTMLElement): void {
   const llIn = h('textarea', { class: 'layout-in', 'data-testid': 'll-input', spellcheck: 'false', rows: '4' });
   llIn.value = DEFAULTS.ll;
-  const shapeIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'll-shape', spellcheck: 'false', value: DEFAULTS.shape, placeholder: 'for an encoding: 128x64' });
+  const text = (id: string, value: string, placeholder: string): HTMLInputElement =>
+    h('input', { type: 'text', class: 'layout-in', 'data-testid': id, spellcheck: 'false', value, placeholder });
+  const shapeIn = text('ll-shape', DEFAULTS.shape, 'for an encoding: 128x64');
   const eSel = h('select', { 'data-testid': 'll-elem' }, ...[1, 2, 4, 8, 16].map((e) => h('option', { value: String(e) }, `${e} byte${e > 1 ? 's' : ''}`)));
   eSel.value = '2';
   const llOut = h('div', { class: 'll-out' });
   const cuteIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'cute-input', spellcheck: 'false', value: DEFAULTS.cute });
   const kindSel = h('select', { 'data-testid': 'cute-kind' }, ...['function', 'tv', 'shared'].map((k) => h('option', { value: k }, k)));
   kindSel.value = DEFAULTS.kind;
-  const tileIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'cute-tile', spellcheck: 'false', value: DEFAULTS.tile, placeholder: 'tile, e.g. 16x8 (tv; shared: optional)' });
+  const tileIn = text('cute-tile', DEFAULTS.tile, 'tile, e.g. 16x8 (tv; shared: optional)');
   const cuteOut = h('div', { class: 'll-out' });
   fill(
     host,
     h('h2', {}, 'Linear layouts (Triton)'),
-    h('p', { class: 'hint' }, 'A linear layout in any form (JSON, Triton print, Gluon repr, #ttg.linear), or a #ttg encoding with a shape: its CuTe layout and picture.'),
+    h(
+      'p',
+      { class: 'hint' },
+      'A linear layout in any form (JSON, Triton print, Gluon repr, #ttg.linear), or a #ttg encoding with a shape: its CuTe layout and picture.',
+    ),
     field('Linear layout or encoding', llIn),
     field('Shape (encodings)', shapeIn),
     field('Element size (banks)', eSel),
@@ -199,7 +212,8 @@ export function mountLinearPanel(host: HTMLElement): void {
       return;
     }
     const shared = l.inDims.some((d) => d.name === 'offset');
-    const kind: BridgeKind = l.inDims.length > 0 && l.inDims.every((d) => ['register', 'lane', 'warp', 'block'].includes(d.name)) ? 'tv' : shared ? 'shared' : 'function';
+    const register = l.inDims.length > 0 && l.inDims.every((d) => ['register', 'lane', 'warp', 'block'].includes(d.name));
+    const kind: BridgeKind = register ? 'tv' : shared ? 'shared' : 'function';
     let cute: HTMLElement;
     try {
       const c = formatLayoutFunction(fromLL(l));
@@ -211,9 +225,12 @@ export function mountLinearPanel(host: HTMLElement): void {
     const inputs = 2 ** l.inDims.reduce((a, d) => a + d.bases.length, 0);
     let pic: Node;
     if (g === null || kind === 'function') pic = h('p', { class: 'placeholder' }, 'pictures are drawn for register and shared layouts of rank 1 or 2');
-    else if (g.rows * g.cols > MAX_CELLS || inputs > MAX_INPUTS) pic = h('p', { class: 'placeholder' }, `${g.rows * g.cols} cells: too many to draw (at most ${MAX_CELLS})`);
+    else if (g.rows * g.cols > MAX_CELLS || inputs > MAX_INPUTS) {
+      pic = h('p', { class: 'placeholder' }, `${g.rows * g.cols} cells from ${inputs} inputs: too many to draw (at most ${MAX_CELLS} cells)`);
+    }
     else pic = kind === 'tv' ? registerPicture(l, g) : sharedPicture(l, g, Number(eSel.value));
-    fill(llOut, h('p', { 'data-testid': 'll-kind', 'data-kind': kind }, `kind: ${kind}`), cute, h('pre', { 'data-testid': 'll-print' }, tritonString(l).slice(1)), h('div', { class: 'picture-box' }, pic));
+    const kindLine = h('p', { 'data-testid': 'll-kind', 'data-kind': kind }, `kind: ${kind}`);
+    fill(llOut, kindLine, cute, h('pre', { 'data-testid': 'll-print' }, tritonString(l).slice(1)), h('div', { class: 'picture-box' }, pic));
   };
 
   const updateCute = (): void => {

@@ -24,8 +24,20 @@ import type { LinearLayout } from '../../src/linear/value.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHOTS = join(ROOT, 'test-results');
 const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'];
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+};
 
 function serve(dir: string): Promise<http.Server> {
   const server = http.createServer((req, res) => {
@@ -83,7 +95,8 @@ function expectRegisterCells(l: LinearLayout, got: Cell[]): void {
   for (let x = 0; x < T * n(l, 'register'); x++) {
     const t = x % T;
     const v = Math.floor(x / T);
-    const [r, c] = at(l, { register: v, lane: t % n(l, 'lane'), warp: Math.floor(t / n(l, 'lane')) % n(l, 'warp'), block: Math.floor(t / (n(l, 'lane') * n(l, 'warp'))) });
+    const lanes = n(l, 'lane');
+    const [r, c] = at(l, { register: v, lane: t % lanes, warp: Math.floor(t / lanes) % n(l, 'warp'), block: Math.floor(t / (lanes * n(l, 'warp'))) });
     const k = `${r},${c ?? 0}`;
     const w = want.get(k);
     if (w) w.holders++;
@@ -109,7 +122,8 @@ describe('the linear-layout panel in headless Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh, or set LAYOUTGPU_CHROMIUM`);
     dist = mkdtempSync(join(tmpdir(), 'layoutgpu-linear-web-'));
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'], {
+    const vite = [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'];
+    execFileSync(process.execPath, vite, {
       cwd: ROOT,
       stdio: ['ignore', 'inherit', 'inherit'],
     });

@@ -108,7 +108,10 @@ describe('ll_bank_conflicts', () => {
 
   it('answers when R has no CuTe form', () => {
     // lane 4 → (3, 0): no strides and no single swizzle give this TV map
-    const r = parseLL({ bases: [['register', []], ['lane', [[1, 0], [2, 0], [3, 1], [0, 2], [0, 4]]], ['warp', []], ['block', []]], outDims: [['dim0', 4], ['dim1', 8]] });
+    const r = parseLL({
+      bases: [['register', []], ['lane', [[1, 0], [2, 0], [3, 1], [0, 2], [0, 4]]], ['warp', []], ['block', []]],
+      outDims: [['dim0', 4], ['dim1', 8]],
+    });
     expect(() => fromLL(r)).toThrow(LayoutError);
     const s = llFromEncoding('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>', [4, 8]);
     const rep = llBankConflicts(r, s, 4);
@@ -139,9 +142,15 @@ describe('ll_bank_conflicts', () => {
     expect(kind(() => llBankConflicts(r, s, 2, 4))).toBe('domain');
     const small = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]], ['block', []]], outDims: [['dim0', 8], ['dim1', 8]] });
     expect(kind(() => llBankConflicts(r, small, 2))).toBe('domain');
-    const notSurj = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [4, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    const notSurj = parseLL({
+      bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [4, 0]]], ['block', []]],
+      outDims: [['dim0', 16], ['dim1', 8]],
+    });
     expect(kind(() => llBankConflicts(r, notSurj, 2))).toBe('domain');
-    const blocks = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', [[0, 0]]]], outDims: [['dim0', 16], ['dim1', 8]] });
+    const blocks = parseLL({
+      bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', [[0, 0]]]],
+      outDims: [['dim0', 16], ['dim1', 8]],
+    });
     expect(kind(() => llBankConflicts(r, blocks, 2))).toBe('domain');
   });
 });

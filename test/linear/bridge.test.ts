@@ -308,7 +308,12 @@ function mapOf(l: LinearLayout, kind: BridgeKind): number[] {
     const T = n('lane') * n('warp') * n('block');
     return Array.from({ length: T * n('register') }, (_, x) => {
       const t = x % T;
-      const input: Record<string, number> = { register: Math.floor(x / T), lane: t % n('lane'), warp: Math.floor(t / n('lane')) % n('warp'), block: Math.floor(t / (n('lane') * n('warp'))) };
+      const input: Record<string, number> = {
+        register: Math.floor(x / T),
+        lane: t % n('lane'),
+        warp: Math.floor(t / n('lane')) % n('warp'),
+        block: Math.floor(t / (n('lane') * n('warp'))),
+      };
       return tileIndex(valueOf(l, l.inDims.map((d) => input[d.name]!)));
     });
   }
@@ -415,7 +420,8 @@ describe('from_ll', () => {
       const bits = int(rng, 0, 7);
       const sizes = split(rng, bits, outNames.length);
       const outs = outNames.map((name, j) => ({ name, size: 2 ** sizes[j]! }));
-      const l = rng() < 0.8 ? randomSurjective(rng, outs, int(rng, 0, 2), ['offset']) : randomLL(rng, 8, bits, { outBits: bits, outNames, inNames: ['offset'] });
+      const l =
+        rng() < 0.8 ? randomSurjective(rng, outs, int(rng, 0, 2), ['offset']) : randomLL(rng, 8, bits, { outBits: bits, outNames, inNames: ['offset'] });
       const withBlock: LinearLayout = { inDims: [...l.inDims, { name: 'block', bases: [] }], outDims: l.outDims };
       checkFromLL(withBlock, 'shared');
     });
@@ -507,7 +513,9 @@ describe('round trips', () => {
     });
     expect(formatLayoutFunction(fromLL(mma))).toBe('((4,8),(2,2)):((32,1),(16,8))');
     expect(toCanonicalJson(toLL(parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 'tv', { tile: [16, 8] }))).toEqual(toCanonicalJson(mma));
-    const nvmma = parseLL('SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]], block_bases=[], alignment=1024)');
+    const nvmma = parseLL(
+      'SharedLinearLayout(offset_bases=[[0, 1], [0, 2], [0, 4], [0, 8], [0, 16], [0, 32], [1, 8], [2, 16], [4, 32]], block_bases=[], alignment=1024)',
+    );
     expect(formatLayoutFunction(fromLL(nvmma))).toBe('Sw<3,3,3> o (8,64):(64,1)');
     expect(toCanonicalJson(toLL(parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)'), 'shared'))).toEqual(toCanonicalJson(nvmma));
   });

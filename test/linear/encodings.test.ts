@@ -57,7 +57,9 @@ describe('#ttg.blocked', () => {
     // C over order [1, 0]: registers dim1 1, 2; lanes dim1 4, 8 then dim0 1, 2, 4; warps dim0 8, 16 (sizes dim1 16, dim0 32)
     expect(enc(B14, [32, 32])).toEqual(reg([[0, 1], [0, 2], [0, 16]], [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], [[8, 0], [16, 0]], [], [32, 32]));
     // growing: dim1 first (C's out-dim order), 16 → 64 by registers 16, 32; then dim0 32 → 64 by register 32
-    expect(enc(B14, [64, 64])).toEqual(reg([[0, 1], [0, 2], [0, 16], [0, 32], [32, 0]], [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], [[8, 0], [16, 0]], [], [64, 64]));
+    expect(enc(B14, [64, 64])).toEqual(
+      reg([[0, 1], [0, 2], [0, 16], [0, 32], [32, 0]], [[0, 4], [0, 8], [1, 0], [2, 0], [4, 0]], [[8, 0], [16, 0]], [], [64, 64]),
+    );
     // shrinking (broadcast): dim1 16 → 8 zeroes lane 8; dim0 32 → 16 zeroes warp 16
     expect(enc(B14, [16, 8])).toEqual(reg([[0, 1], [0, 2]], [[0, 4], [0, 0], [1, 0], [2, 0], [4, 0]], [[8, 0], [0, 0]], [], [16, 8]));
     // order [0, 1]: registers dim0 1; lanes dim0 2, 4 then dim1 1, 2, 4; warps dim1 8
@@ -111,7 +113,9 @@ describe('#ttg.nvidia_mma', () => {
 
   it('v3: registers up to N on the inner dim, warps outer dim first', () => {
     const v3 = '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>';
-    expect(enc(v3, [64, 64])).toEqual(reg([[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[16, 0], [32, 0]], [], [64, 64]));
+    expect(enc(v3, [64, 64])).toEqual(
+      reg([[0, 1], [8, 0], [0, 8], [0, 16], [0, 32]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[16, 0], [32, 0]], [], [64, 64]),
+    );
     expect(kindOf(() => llFromEncoding(v3.replace('64, 16]', '24, 16]'), [64, 64]))).toBe('domain');
     expect(kindOf(() => llFromEncoding(MMA2.replace('[16, 8]', '[16, 16]'), [64, 64]))).toBe('domain');
   });
@@ -126,7 +130,8 @@ describe('#ttg.dot_op', () => {
   });
 
   it('nvidia_mma v2 operand B: 8·kWidth × 8, K the inner dim', () => {
-    const b = '#ttg.dot_op<{opIdx = 1, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>, kWidth = 2}>';
+    const mma11 = '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>';
+    const b = `#ttg.dot_op<{opIdx = 1, parent = ${mma11}, kWidth = 2}>`;
     expect(enc(b, [16, 8])).toEqual(reg([[1, 0], [8, 0]], [[2, 0], [4, 0], [0, 1], [0, 2], [0, 4]], [], [], [16, 8]));
     const v3 = '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>';
     expect(kindOf(() => llFromEncoding(`#ttg.dot_op<{opIdx = 1, parent = ${v3}, kWidth = 2}>`, [16, 64]))).toBe('domain');
@@ -135,7 +140,9 @@ describe('#ttg.dot_op', () => {
   it('blocked parent (FMA): K whole per thread, lanes and warps broadcast along K', () => {
     // opIdx 0, K = dim1 = 8 held by each thread; lanes: dim1 zeros (4), dim0 1, 2, 4 (8); warps dim0 8 (4 → fitted to 16)
     const p = '#ttg.blocked<{sizePerThread = [1, 1], threadsPerWarp = [8, 4], warpsPerCTA = [2, 1], order = [1, 0]}>';
-    expect(enc(`#ttg.dot_op<{opIdx = 0, parent = ${p}}>`, [16, 8])).toEqual(reg([[0, 1], [0, 2], [0, 4]], [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], [[8, 0]], [], [16, 8]));
+    expect(enc(`#ttg.dot_op<{opIdx = 0, parent = ${p}}>`, [16, 8])).toEqual(
+      reg([[0, 1], [0, 2], [0, 4]], [[0, 0], [0, 0], [1, 0], [2, 0], [4, 0]], [[8, 0]], [], [16, 8]),
+    );
     expect(kindOf(() => llFromEncoding(`#ttg.dot_op<{opIdx = 0, parent = ${p}, kWidth = 2}>`, [16, 8]))).toBe('domain');
   });
 });
@@ -156,9 +163,10 @@ describe('#ttg.amd_mfma', () => {
 describe('shared encodings', () => {
   it('#ttg.swizzled_shared: columns, then rows with the phase XORed into the columns', () => {
     // col dim1 (8): 1, 2, 4; rows: row 1 → col 2·(1 mod 4) = 2, row 2 → col 4
-    expect(enc('#ttg.swizzled_shared<{vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]}>', [4, 8])).toEqual(shared([[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]], [], [4, 8]));
+    const sw = (p: string): string => `#ttg.swizzled_shared<{${p}}>`;
+    expect(enc(sw('vec = 2, perPhase = 1, maxPhase = 4, order = [1, 0]'), [4, 8])).toEqual(shared([[0, 1], [0, 2], [0, 4], [1, 2], [2, 4]], [], [4, 8]));
     // col dim0 (8), row dim1: row 1 → (1/2) mod 4 = 0, row 2 → 1
-    expect(enc('#ttg.swizzled_shared<{vec = 1, perPhase = 2, maxPhase = 4, order = [0, 1]}>', [8, 4])).toEqual(shared([[1, 0], [2, 0], [4, 0], [0, 1], [1, 2]], [], [8, 4]));
+    expect(enc(sw('vec = 1, perPhase = 2, maxPhase = 4, order = [0, 1]'), [8, 4])).toEqual(shared([[1, 0], [2, 0], [4, 0], [0, 1], [1, 2]], [], [8, 4]));
     expect(enc('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [0]}>', [8])).toEqual(shared([[1], [2], [4]], [], [8]));
   });
 

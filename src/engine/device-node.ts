@@ -13,7 +13,7 @@
  * is "software" at once, without loading Dawn (a Vulkan instance alone costs ~0.1 s on
  * lavapipe); elsewhere the adapter's info decides, still without creating a device.
  */
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
@@ -56,12 +56,20 @@ function icdCandidates(): string[] {
   return out;
 }
 
-/** Dawn wants XDG_RUNTIME_DIR; where it is unset, one private directory per user in the temporary folder (made once, reused). */
+/**
+ * Dawn wants XDG_RUNTIME_DIR; where it is unset, one private directory per user in the
+ * temporary folder, `layoutgpu-xdg-<uid>`, made once and reused by every later command (never
+ * one per invocation). A directory of that name that is not this user's own, or that others may
+ * enter, is not used: a fresh private one is made instead (mkdtemp).
+ */
 function ensureRuntimeDir(): void {
   if (process.env.XDG_RUNTIME_DIR) return;
-  const dir = join(tmpdir(), `layoutgpu-xdg-${process.getuid?.() ?? 'user'}`);
+  const uid = process.getuid?.();
+  const dir = join(tmpdir(), `layoutgpu-xdg-${uid ?? 'user'}`);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  process.env.XDG_RUNTIME_DIR = dir;
+  const st = lstatSync(dir);
+  const own = st.isDirectory() && (uid === undefined || st.uid === uid) && (st.mode & 0o077) === 0;
+  process.env.XDG_RUNTIME_DIR = own ? dir : mkdtempSync(join(tmpdir(), `layoutgpu-xdg-${uid ?? 'user'}-`));
 }
 
 /**

@@ -103,4 +103,27 @@ describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
     const all = swizzleCandidates(parseLayout('(128,64):(64,1)'));
     expect(strip(await new GpuConflictSearch(dev.device).search(all, BIG))).toEqual(strip(searchCpu(all, BIG)));
   }, 180_000);
+  it('takes any swizzle the CPU takes, with the same answer (issue 18 item 4): fields far above the tile, masks past 2^64, shifts past 32', async () => {
+    const tile = parseLayout('(64,64):(64,1)');
+    const pattern: AccessPattern[] = [{ tv: parseLayout('(32,4):(64,1)'), e: 4 }];
+    const named = ['Sw<1,0,32>', 'Sw<3,1000,3>', 'Sw<1,40,1>', 'Sw<1,0,-33>', 'Sw<33,0,33>', 'Sw<5,28,-5>'].map((sw) => parseLayoutFunction(`${sw} o (64,64):(64,1)`));
+    // random swizzles whose fields lie anywhere from bit 0 to bit 60
+    let seed = 1809;
+    const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+    const random: LayoutFunction[] = [];
+    while (random.length < 120) {
+      const b = 1 + rnd(6);
+      const s = (rnd(3) === 0 ? -1 : 1) * (b + rnd(30));
+      try {
+        random.push(makeComposed(makeSwizzle(b, rnd(40), s), rnd(4) === 0 ? rnd(1 << 12) : 0, tile));
+      } catch {
+        // offsets past 2^53 (a left shift into high bits): no layout, on either side
+      }
+    }
+    const cands = [...named, ...random, tile];
+    const cpu = searchCpu(cands, pattern);
+    expect(strip(await new GpuConflictSearch(dev.device).search(cands, pattern))).toEqual(strip(cpu));
+    // Sw<1,40,1> and Sw<3,1000,3> leave the tile unchanged: conflict-free there as the tile itself
+    expect(cpu.slice(1, 3).map((r) => r.conflictFree)).toEqual([cpu[cands.length - 1]!.conflictFree, cpu[cands.length - 1]!.conflictFree]);
+  }, 180_000);
 });

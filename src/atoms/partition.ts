@@ -23,7 +23,7 @@ import { phi } from '../algebra/layout.js';
 import { sliceLayout, sliceOffset, type SliceCoord } from '../cute/slice.js';
 import { isByMode, type Tiler } from '../cute/tiler.js';
 import { checkPoints, layoutOfTable } from './function-layout.js';
-import { operandGeometry, threadCoord, type Operand, type TiledMma } from './tiled-mma.js';
+import { operandGeometry, threadCoord, type OperandGeometry, type Operand, type TiledMma } from './tiled-mma.js';
 import type { TiledCopy } from './tiled-copy.js';
 
 /** A tensor result: element x is at offset `offset` + Φ_layout(x) from the argument's base. */
@@ -100,6 +100,8 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
   const [v, ...c] = threadCoord(m, t);
   const cI = c[g.I]!;
   const cJ = c[g.J]!;
+  const fast = partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ);
+  if (fast !== null) return fast;
   const RI = nI / (g.atomI * g.LI);
   const RJ = nJ / (g.atomJ * g.LJ);
   const n = g.VX * RI * RJ;
@@ -122,6 +124,38 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
     }
   }
   return tensorOfIndices(tensor, idx, [g.VX, RI, RJ], modes(inner).slice(2), `partition_${x.toLowerCase()}`);
+}
+
+/** Strides of a layout multiplied by k. */
+const scaled = (l: Layout, k: number): Layout => ({ shape: l.shape, stride: scaleTuple(l.stride, k) });
+const scaleTuple = (t: Layout['stride'], k: number): Layout['stride'] => (typeof t === 'number' ? t * k : t.map((u) => scaleTuple(u, k)));
+
+/**
+ * partition_A/B/C as exact composites (or null when one does not exist): the element (f, r_I, r_J)
+ * is at identity index Z′(o′ + Y(f, r_I, r_J)) with Z′ = (P_I extended by (n_I/t_I):t_I, n_I·P_J
+ * extended), Y = (E′∘X_atom's value mode, R_I:atom_I·L_I, R_J:n_I·atom_J·L_J), E′ =
+ * (atom_I, atom_J):(1, n_I), o′ = E′∘X_atom's thread mode at v plus the thread's atom
+ * coordinates; the answer is (T's modes 1, 2) ∘ Z′ ∘ (Y, 2:o′) without its last mode.
+ */
+function partitionMmaComposed(m: TiledMma, x: Operand, g: OperandGeometry, [v, cI, cJ]: readonly number[], tensor: LayoutFunction, nI: number, nJ: number): TensorResult | null {
+  const inner = innerLayout(tensor);
+  try {
+    const ex = compose({ shape: [g.atomI, g.atomJ], stride: [1, nI] }, m.atom[x]);
+    if (rank(ex) !== 2) return null;
+    const [exT, exV] = modes(ex) as [Layout, Layout];
+    const o = phi(exT, v!) + g.atomI * cI! + nI * g.atomJ * cJ!;
+    const y = [exV, { shape: nI / (g.atomI * g.LI), stride: g.atomI * g.LI }, { shape: nJ / (g.atomJ * g.LJ), stride: nI * g.atomJ * g.LJ }];
+    const ext = (p: Layout, tile: number, n: number): Layout => tupleOfModes([p, { shape: n / tile, stride: tile }]);
+    const z = tupleOfModes([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
+    const c1 = compose(tupleOfModes([mode(inner, 1), mode(inner, 2)]), z);
+    const c = compose(c1, tupleOfModes([...y, { shape: 2, stride: o }]));
+    if (rank(c) !== 4) return null;
+    const cm = modes(c);
+    return finish(tensor, phi(cm[3]!, 1), tupleOfModes([...cm.slice(0, 3).map(coalesce), ...modes(inner).slice(2)]));
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+    return null;
+  }
 }
 
 /**

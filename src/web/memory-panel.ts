@@ -123,6 +123,9 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
     canvas.dataset['left'] = String(left);
     canvas.dataset['top'] = String(top);
   };
+  // labels at the size that fits the cells (the longest label sets it)
+  let chars = 1;
+  if (label !== 'none') for (let x = 0; x < n; x++) chars = Math.max(chars, bankCellLabel(label, x, pic.offsets[x]!, map.bank[x]!, acc).length);
   let hovered = -1;
   let frame = 0;
   const draw = (): void => {
@@ -149,7 +152,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
     const c1 = Math.min(cols - 1, Math.floor((sx + vw - left) / cw));
     const r0 = Math.max(0, Math.floor(sy / ch));
     const r1 = Math.min(rows - 1, Math.floor((sy + vh - top) / ch));
-    const font = Math.min(13, ch - 4, label === 'tv' ? 11 : 13);
+    const font = Math.floor(Math.min(13, ch - 4, (cw - 3) / (0.62 * chars)));
     g.font = `${Math.max(font, 1)}px ui-monospace, Menlo, Consolas, monospace`;
     g.textAlign = 'center';
     g.textBaseline = 'middle';

@@ -125,6 +125,7 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const x = sd === 'src' ? c.atom.src : c.atom.dst;
   const at = size(c.atom.thrID);
   const nx = size(mode(x, 2));
+  if (nx * e > 16) throw domainError(`${c.atom.name} moves ${nx * e} bytes per thread per call; the bank model covers accesses of at most 16 bytes`);
   const tvs = tileAccesses(c, sd, m);
   if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
   const ins = fastInstructions(m, tvs, e, nx) ?? generalInstructions(m, tvs, e, nx);
@@ -146,6 +147,7 @@ const scratch = new BankScratch();
 /** The fused path of memory/banks.ts: Φ_M by a 32-bit table, the vector check and the addresses
  *  in one pass; null when it does not apply (then the general path decides and names the culprit). */
 function fastInstructions(m: LayoutFunction, tvs: { threads: number; values: number; index: Int32Array }, e: number, v: number): Instructions | null {
+  if ((v & (v - 1)) !== 0 || v * e > 16) return null; // the general path names the width's problem
   const inner = innerLayout(m);
   const table = phiTable32(inner, pools.table);
   if (table === null) return null;

@@ -11,7 +11,7 @@ import { defineConfig } from 'vitest/config';
  * is pure functions in process: unit).
  */
 const gpu = [
-  'test/engine/{batch-backends,bounds,composed,gpu,select,u64,walk,window-plan}.test.ts',
+  'test/engine/{batch-backends,bounds,composed,gpu,select,u64,walk,webgpu,window-plan}.test.ts',
   'test/verify/{composed,gpu-cpu,interpreter,ops-cli}.test.ts',
   'test/memory/search.test.ts',
   'test/bench/verify.test.ts',

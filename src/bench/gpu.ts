@@ -14,9 +14,9 @@
  */
 import { checkOutput, BenchVerifyError } from './verify.js';
 import { summarize, type Timing } from './stats.js';
-import { elemType, gridOf, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+import { elemType, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
 
-const U = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, STORAGE: 128, QUERY_RESOLVE: 512 } as const;
 
 export interface GpuEnv {
   device: GPUDevice;
@@ -69,7 +69,7 @@ const fillPipelines = new WeakMap<GPUDevice, Promise<GPUComputePipeline>>();
 async function patternBuffer(device: GPUDevice, elems: number, W: number, label: string): Promise<GPUBuffer> {
   const words = elems * W;
   const bytes = Math.max(16, words * 4);
-  const b = device.createBuffer({ size: bytes, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST, label });
+  const b = device.createBuffer({ size: bytes, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST, label });
   let pipe = fillPipelines.get(device);
   if (!pipe) {
     const code = [
@@ -87,8 +87,8 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
   }
   const pl = await pipe;
   const groups = Math.max(1, Math.ceil(words / FILL_WG));
-  const [gx, gy] = gridOf(groups, device.limits.maxComputeWorkgroupsPerDimension);
-  const ub = device.createBuffer({ size: 16, usage: 64 /* UNIFORM */ | U.COPY_DST });
+  const [gx, gy] = gridFor(groups, device.limits.maxComputeWorkgroupsPerDimension);
+  const ub = device.createBuffer({ size: 16, usage: USAGE.UNIFORM | USAGE.COPY_DST });
   device.queue.writeBuffer(ub, 0, new Uint32Array([words, gx, 0, 0]));
   const bg = device.createBindGroup({
     layout: pl.getBindGroupLayout(0),
@@ -112,12 +112,12 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
 /** maps a copy of `bytes` bytes of `buf` and hands the words to `use` (no second copy) */
 async function withReadback<T>(device: GPUDevice, buf: GPUBuffer, bytes: number, use: (words: Uint32Array) => T): Promise<T> {
   const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-  const rb = device.createBuffer({ size, usage: U.MAP_READ | U.COPY_DST, label: 'readback' });
+  const rb = device.createBuffer({ size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'readback' });
   try {
     const enc = device.createCommandEncoder();
     enc.copyBufferToBuffer(buf, 0, rb, 0, size);
     device.queue.submit([enc.finish()]);
-    await rb.mapAsync(U.MAP_READ);
+    await rb.mapAsync(MAP_READ);
     return use(new Uint32Array(rb.getMappedRange(), 0, Math.floor(bytes / 4)));
   } finally {
     if (rb.mapState === 'mapped') rb.unmap();
@@ -202,7 +202,7 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
     buffers.push(src);
     const dstBytes = Math.max(16, Math.ceil((dstElems * dstW * 4) / 16) * 16);
     const dst = await withErrors(device, `allocating ${dstBytes} bytes`, () =>
-      device.createBuffer({ size: dstBytes, usage: U.STORAGE | U.COPY_SRC | U.COPY_DST, label: 'dst' }),
+      device.createBuffer({ size: dstBytes, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST, label: 'dst' }),
     );
     buffers.push(dst);
     const bg = device.createBindGroup({
@@ -212,7 +212,7 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
         { binding: 1, resource: { buffer: dst } },
       ],
     });
-    const [gx, gy] = gridOf(workgroupsOf(spec), device.limits.maxComputeWorkgroupsPerDimension);
+    const [gx, gy] = gridFor(workgroupsOf(spec), device.limits.maxComputeWorkgroupsPerDimension);
 
     const maxSamples = opts.samples;
     if (env.timestamps) querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxSamples });
@@ -283,7 +283,7 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
       async times() {
         if (querySet && qs.length > 0 && qs.every((q) => q >= 0)) {
           const count = 2 * used;
-          const resolve = device.createBuffer({ size: count * 8, usage: U.QUERY_RESOLVE | U.COPY_SRC, label: 'timestamps' });
+          const resolve = device.createBuffer({ size: count * 8, usage: USAGE.QUERY_RESOLVE | USAGE.COPY_SRC, label: 'timestamps' });
           buffers.push(resolve);
           const enc = device.createCommandEncoder();
           enc.resolveQuerySet(querySet, 0, count, resolve, 0);

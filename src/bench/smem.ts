@@ -12,6 +12,7 @@ import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { accessOffsets, threadValues } from '../memory/access.js';
 import { bankConflicts, type BankReport } from '../memory/banks.js';
 import { SHADERS } from '../engine/shaders.generated.js';
+import { PipelineCache, readBack, upload, USAGE } from '../engine/webgpu.js';
 
 export interface SmemRun {
   layout: string;
@@ -31,7 +32,6 @@ export interface SmemReport {
   runs: SmemRun[];
 }
 
-const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, STORAGE: 128 } as const;
 
 /** The word addresses of every (thread, instruction) and the geometry, from bank_conflicts' model. */
 function plan(m: LayoutFunction, tv: LayoutFunction, e: number, v: number | undefined): { addr: Uint32Array; report: BankReport; words: number; tileWords: number; threads: number; instr: number } {
@@ -67,15 +67,14 @@ export async function runSmem(device: GPUDevice, adapter: { line: string; softwa
   const rounds = 64;
   const workgroups = 256;
   const runs: SmemRun[] = [];
+  const pipelines = new PipelineCache(device);
   for (const { name, p } of plans) {
     if (p.tileWords > maxWords) throw new LayoutError('domain', `bench --smem: the tile needs ${p.tileWords} words of workgroup memory, the adapter has ${maxWords}`);
     const code = SHADERS.smem.replace(/THREADS/g, `${p.threads}u`).replace(/INSTR/g, `${p.instr}u`).replace(/WORDS_PER/g, `${p.words}u`).replace(/TILE_WORDS/g, `${Math.max(1, p.tileWords)}`).replace(/REPS/g, `${rounds}u`)
       .replace(/@workgroup_size\((\d+)u\)/, '@workgroup_size($1)');
-    const pipe = device.createComputePipeline({ layout: 'auto', compute: { module: device.createShaderModule({ code, label: 'smem' }), entryPoint: 'main' } });
-    const addrBuf = device.createBuffer({ size: Math.max(16, p.addr.byteLength), usage: USAGE.STORAGE | USAGE.COPY_DST });
-    device.queue.writeBuffer(addrBuf, 0, p.addr as Uint32Array<ArrayBuffer>);
+    const pipe = pipelines.get(code, 'main', 'smem');
+    const addrBuf = upload(device, p.addr as Uint32Array<ArrayBuffer>, USAGE.STORAGE, 'smem addresses', 16);
     const res = device.createBuffer({ size: 16, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST });
-    const read = device.createBuffer({ size: 16, usage: USAGE.MAP_READ | USAGE.COPY_DST });
     const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: addrBuf } }, { binding: 1, resource: { buffer: res } }] });
     const once = async (): Promise<number> => {
       const t0 = performance.now();
@@ -91,19 +90,14 @@ export async function runSmem(device: GPUDevice, adapter: { line: string; softwa
     };
     device.queue.writeBuffer(res, 0, new Uint32Array(4));
     await once(); // warm-up, and the verification below
-    const enc = device.createCommandEncoder();
-    enc.copyBufferToBuffer(res, 0, read, 0, 16);
-    device.queue.submit([enc.finish()]);
-    await read.mapAsync(1);
-    const mismatches = new Uint32Array(read.getMappedRange().slice(0))[0]!;
-    read.unmap();
+    const mismatches = new Uint32Array(await readBack(device, res, 16, 'smem result'))[0]!;
     const times: number[] = [];
     for (let i = 0; i < samples; i++) times.push(await once());
     times.sort((a, b) => a - b);
     const warps = Math.ceil(p.threads / 32);
     const accesses = workgroups * rounds * 2 * p.instr * warps; // warp-wide instructions, write and read
     runs.push({ layout: name, report: p.report, nsPerInstruction: (times[times.length >> 1]! * 1e6) / accesses, mismatches });
-    for (const b of [addrBuf, res, read]) b.destroy();
+    for (const b of [addrBuf, res]) b.destroy();
   }
   return { adapter: adapter.line, software: adapter.software, threads, instructionsPerRound: plans[0]!.p.instr, rounds, workgroups, runs };
 }

@@ -71,12 +71,6 @@ export function workgroupsOf(spec: KernelSpec): number {
   return Math.max(1, Math.min(spec.groups ?? BENCH_GROUPS, Math.ceil(spec.n / BENCH_WG)));
 }
 
-/** [x, y] of the 2-D dispatch of `groups` workgroups */
-export function gridOf(groups: number, maxPerDim: number): [number, number] {
-  const x = Math.min(groups, maxPerDim);
-  return [x, Math.ceil(groups / x)];
-}
-
 function phiSource(shapes: readonly number[], strides: readonly number[], outer?: Outer): string {
   const inner = makeFlat([...shapes], [...strides]);
   // a composed layout: the evaluator's code generator applies Sw(K + ·) after Φ_L

@@ -31,10 +31,9 @@ import type {
 import { digestPerThread, genCompose, genSingle, genTiles, walkFor, WG } from './codegen.js';
 import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './common.js';
 import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, TWO32, type Prepared } from './prep.js';
+import { MAP_READ, USAGE } from './webgpu.js';
 
-// WebGPU constants (spec-fixed values; no globals needed)
-const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
-const MAP_READ = 1;
+// GPUShaderStage.COMPUTE (the buffer usages and map modes: webgpu.ts)
 const STAGE_COMPUTE = 4;
 
 /** indices per dispatch (a progress / timeout step) */
@@ -705,7 +704,7 @@ export class GpuBackend implements Backend {
     if (ds.length > SLOTS) throw this.fail(`timeGpu takes at most ${SLOTS * DISPATCH} indices`);
     const out = this.device.createBuffer({ size: per * (source.includes('alias OFF_L = vec2<u32>') ? 8 : 4), usage: USAGE.STORAGE });
     const qs = this.device.createQuerySet({ type: 'timestamp', count: 2 });
-    const resolve = this.device.createBuffer({ size: 16, usage: 0x200 /* QUERY_RESOLVE */ | USAGE.COPY_SRC });
+    const resolve = this.device.createBuffer({ size: 16, usage: USAGE.QUERY_RESOLVE | USAGE.COPY_SRC });
     const rb = this.device.createBuffer({ size: 16, usage: USAGE.MAP_READ | USAGE.COPY_DST });
     try {
       const data = new Uint32Array((this.slot / 4) * ds.length);

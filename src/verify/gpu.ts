@@ -20,8 +20,8 @@ import { interpretSource } from './interpret-wgsl.js';
 import { HARDWARE_GROUPS, SOFTWARE_GROUPS } from '../engine/gpu.js';
 import { coalesceInto, isComposedAt, jobIndex, offsetAt, sizeAt, swizzleAt, valueBoundAt, type EqualJobs, type FlatBatch } from './packed.js';
 import { sourceLow } from '../cute/swizzle.js';
+import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
 
-const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
 const STAGE_COMPUTE = 4;
 const WG = 256;
 const NONE = 0xffffffff;
@@ -329,9 +329,7 @@ export class GpuVerifyEngine implements VerifyEngine {
         { binding: 5, resource: { buffer: b.out } },
       ],
     });
-    const maxWg = dev.limits.maxComputeWorkgroupsPerDimension;
-    const gx = Math.min(groups, maxWg);
-    const gy = Math.ceil(groups / gx);
+    const [gx, gy] = gridFor(groups, dev.limits.maxComputeWorkgroupsPerDimension);
     const pass = enc.beginComputePass();
     pass.setPipeline(pipe);
     pass.setBindGroup(0, bg);
@@ -341,7 +339,7 @@ export class GpuVerifyEngine implements VerifyEngine {
     if (b.outRb) enc.copyBufferToBuffer(b.out, 0, b.outRb, 0, outWords * 4);
     q.submit([enc.finish()]);
     const read = async (buf: GPUBuffer, words: number): Promise<Uint32Array> => {
-      await buf.mapAsync(1, 0, Math.max(4, words * 4));
+      await buf.mapAsync(MAP_READ, 0, Math.max(4, words * 4));
       this.check();
       const copy = new Uint32Array(buf.getMappedRange(0, Math.max(4, words * 4)).slice(0));
       buf.unmap();

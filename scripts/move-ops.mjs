@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// One-off (issue 19): moves the operation table and every op-table file into the one room src/ops/ with `git mv`,
+// One-off (issue 19): moves the operation table and every op-table file into the one room src/ops/ with `git mv` (and
+// the GPU swizzle search up to engine/, where it takes the WebGPU host layer),
 // rewrites every relative import that names a moved file (static, type-only, re-exports, `import()`, `vi.mock()`,
 // `new URL(…, import.meta.url)`) and every relative import inside a moved file, in src/, test/ and bench/, then
 // type-checks. Run it once from the repository root on a clean tree: `node scripts/move-ops.mjs` (--dry-run: say what
@@ -20,7 +21,11 @@ const MOVES = new Map([
   ['src/memory/verify-op.ts', 'src/ops/verify-conflicts.ts'],
   ['src/engine/bulk-ops.ts', 'src/ops/bulk.ts'],
   ['src/verify/ops.ts', 'src/ops/verify.ts'],
+  // the GPU swizzle search drives WebGPU: on the engine's floor it takes the host layer (engine/webgpu.ts)
+  ['src/memory/search-gpu.ts', 'src/engine/conflicts-gpu.ts'],
 ]);
+/** after the move: the GPU search's own usage flags give way to the host layer's */
+const HOST_LAYER = 'src/engine/conflicts-gpu.ts';
 const dry = process.argv.includes('--dry-run');
 const posixPath = (p) => p.split(sep).join('/');
 
@@ -80,6 +85,17 @@ if (dry) process.exit(0);
 
 for (const [from, to] of MOVES) execFileSync('git', ['mv', from, to], { cwd: ROOT, stdio: 'inherit' });
 for (const e of edits) if (e.changed) writeFileSync(join(ROOT, e.moved), e.out);
+{
+  const p = join(ROOT, HOST_LAYER);
+  const text = readFileSync(p, 'utf8');
+  const own = /^const USAGE = \{[^}]*\} as const;\n/m;
+  if (own.test(text)) {
+    const lines = text.replace(own, '').split('\n');
+    const last = lines.reduce((k, l, i) => (l.startsWith('import ') || l.startsWith('} from ') ? i : k), -1);
+    lines.splice(last + 1, 0, "import { USAGE } from './webgpu.js';");
+    writeFileSync(p, lines.join('\n'));
+  }
+}
 
 console.log('move-ops: moved and rewritten; type-checking (npm run typecheck) …');
 try {

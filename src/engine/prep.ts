@@ -12,6 +12,7 @@ import { LayoutError } from '../algebra/errors.js';
 import { currentDeadline } from '../algebra/deadline.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { applySwizzle, bitsBelow, swizzleWithin, targetLow, type Swizzle } from '../cute/swizzle.js';
+import { swizzledDigest } from './swizzle-digest.js';
 
 export { bitsBelow, swizzleWithin };
 
@@ -208,13 +209,15 @@ function extreme(p: Prepared, k: number, a: number, b: number, wantMax: boolean,
 }
 
 /**
- * The digest of [lo, hi) without enumerating (beyond ENUMERATE_LIMIT), or null where no closed
- * form is known: a composed layout whose swizzle moves bits within the range of its offsets.
- * With K alone (or a swizzle that is the identity below the bound), Φ = K + Φ_L.
+ * The digest of [lo, hi) without enumerating (beyond ENUMERATE_LIMIT), or null where none is
+ * known: with K alone (or a swizzle that is the identity below the bound), Φ = K + Φ_L in closed
+ * form; a swizzle that moves bits within the range of the offsets goes by its period
+ * (swizzle-digest.ts), null past its limits.
  */
 export function closedDigest(p: Prepared, lo: number, hi: number): { sum: bigint; min: number; max: number } | null {
   const identity = !p.swizzle || p.swizzle.bits === 0 || swizzleIsIdentityBelow(p.swizzle, p.koff + maxInner(p));
-  if (!identity) return null;
+  // a swizzle that moves bits: by its period (swizzle-digest.ts), null past its enumeration limits
+  if (!identity) return lo < hi ? swizzledDigest(p, lo, hi) : null;
   const mm = closedMinMax(p, lo, hi);
   return { sum: closedSum(p, lo, hi) + BigInt(p.koff) * BigInt(hi - lo), min: mm.min + p.koff, max: mm.max + p.koff };
 }

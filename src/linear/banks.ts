@@ -8,6 +8,7 @@
  * offsets of the set bits of its index t + T·j: the table is built bit by bit, without asking
  * for a CuTe form of R or S (which may not exist), and handed to the memory model directly.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
 import { BANKS, BankScratch, countWavefronts, instructions, threadsPerPhase, WARP, type BankReport, type Instructions } from '../memory/banks.js';
@@ -110,6 +111,7 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
     for (let x = 0; x < p; x++) {
       index[p + x] = (index[x]! ^ ci) >>> 0;
       offsets[p + x] = (offsets[x]! ^ oi) >>> 0;
+      if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of ll_bank_conflicts');
     }
   }
   return { threads, values, index, offsets };

@@ -47,7 +47,7 @@ function checkKeys(a: Attr, keys: Keys): void {
 function intParam(a: Attr, key: string): number {
   const v = a.params.get(key);
   if (typeof v !== 'number') throw parseError(`#ttg.${a.name}: '${key}' must be an integer`);
-  if (!Number.isSafeInteger(v)) throw domain(`#ttg.${a.name}: ${key} = ${v} is out of range`);
+  if (!Number.isSafeInteger(v)) throw domain(`#ttg.${a.name}: ${key} is out of range (beyond 2^53-1)`);
   return v;
 }
 
@@ -63,7 +63,7 @@ function intsOf(a: Attr, key: string, v: AttrValue | undefined): number[] {
     throw parseError(`#ttg.${a.name}: '${key}' must be a list of integers`);
   }
   const xs = v as number[];
-  for (const x of xs) if (!Number.isSafeInteger(x)) throw domain(`#ttg.${a.name}: ${key} has ${x}, out of range`);
+  for (const x of xs) if (!Number.isSafeInteger(x)) throw domain(`#ttg.${a.name}: ${key} has an entry out of range (beyond 2^53-1)`);
   return xs;
 }
 

@@ -218,8 +218,10 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   /** the candidates in parts (progress, --timeout between parts): what completed is a prefix;
    *  each part is ranked into the tally and its conflict-free candidates written out, then dropped */
   const inParts = async (part: number, run: (cs: LayoutFunction[]) => CandidateResult[] | Promise<CandidateResult[]>): Promise<void> => {
+    let first = true; // the first part always runs: a partial report has something in it
     for (const cs of cands.parts(part)) {
-      if (performance.now() > due) break;
+      if (!first && performance.now() > due) break;
+      first = false;
       const free = tally.add(cs, await run(cs));
       if (out !== undefined && free.length > 0) appendFileSync(out, free.map((l) => l + '\n').join(''));
       bar.update(tally.completed, cands.total);

@@ -56,7 +56,8 @@ export function foldRows(rows: readonly InstructionRow[]): FoldedRow[] {
   const out: FoldedRow[] = [];
   for (const r of rows) {
     const prev = out[out.length - 1];
-    if (prev && prev.last.phases === r.phases && prev.last.wavefronts === r.wavefronts) out[out.length - 1] = { first: prev.first, last: r, count: prev.count + 1 };
+    if (prev && prev.last.phases === r.phases && prev.last.wavefronts === r.wavefronts)
+      out[out.length - 1] = { first: prev.first, last: r, count: prev.count + 1 };
     else out.push({ first: r, last: r, count: 1 });
   }
   return out;
@@ -72,7 +73,9 @@ function table(rows: InstructionRow[]): string {
   const out = [`${'instructions (warp.instr)'.padEnd(w)}  count  phases  wavefronts`];
   folded.slice(0, 64).forEach((f, i) => {
     const r = f.first;
-    out.push(`${span[i]!.padEnd(w)}  ${String(f.count).padStart(5)}  ${String(r.phases).padStart(6)}  ${String(r.wavefronts).padStart(10)}${r.wavefronts > r.phases ? `  (${(r.wavefronts / r.phases).toFixed(1)}×)` : ''}`);
+    out.push(
+      `${span[i]!.padEnd(w)}  ${String(f.count).padStart(5)}  ${String(r.phases).padStart(6)}  ${String(r.wavefronts).padStart(10)}${r.wavefronts > r.phases ? `  (${(r.wavefronts / r.phases).toFixed(1)}×)` : ''}`,
+    );
   });
   if (folded.length > 64) out.push(`… ${folded.length - 64} more rows (${folded.slice(64).reduce((a, f) => a + f.count, 0)} instructions)`);
   return out.join('\n');
@@ -89,7 +92,8 @@ export const conflictsCommand: Command = {
         io.stdout(HELP);
         return 0;
       }
-      if (p.pos.length !== 2) throw new Usage('conflicts takes a memory layout and a TV layout, e.g. layoutgpu conflicts "(8,64):(64,1)" "((8,4),(8,2)):((1,64),(8,256))" --elem 2');
+      if (p.pos.length !== 2)
+        throw new Usage('conflicts takes a memory layout and a TV layout, e.g. layoutgpu conflicts "(8,64):(64,1)" "((8,4),(8,2)):((1,64),(8,256))" --elem 2');
       const e = intOpt(p.opt.get('--elem'), '--elem');
       if (e === undefined) throw new Usage('conflicts needs --elem <bytes> (1, 2, 4, 8 or 16)');
       const v = intOpt(p.opt.get('--vec'), '--vec');
@@ -119,10 +123,17 @@ export const conflictsCommand: Command = {
           }
         }
       };
-      if (svg !== undefined) write(svg, bankSvg(composedPicture(m), map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${e}-byte elements`, pictureOpts));
+      if (svg !== undefined)
+        write(svg, bankSvg(composedPicture(m), map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${e}-byte elements`, pictureOpts));
       if (tikz !== undefined) write(tikz, bankTikz(composedPicture(m), map.bank, map.ways, pictureOpts));
       // the summary first, then the instructions (identical rows folded)
-      if (svg !== '-' && tikz !== '-') io.stdout((p.flags.has('--json') ? JSON.stringify(map.report) : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) + '\n');
+      if (svg !== '-' && tikz !== '-')
+        io.stdout(
+          (p.flags.has('--json')
+            ? JSON.stringify(map.report)
+            : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) +
+            '\n',
+        );
       return 0;
     } catch (err) {
       return reportError(err, io);

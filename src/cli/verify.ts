@@ -4,15 +4,13 @@
  */
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
-import type { Layout } from '../algebra/layout.js';
-import { parseLayout } from '../algebra/notation.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { CpuVerifyEngine } from '../verify/cpu.js';
 import type { VerifyEngine } from '../verify/engine.js';
 import { GpuVerifyEngine } from '../verify/gpu.js';
 import { LAWS, type LawName } from '../verify/laws.js';
-import { candidateArity, makeProperty, runVerify, type Property, type VerifySummary } from '../verify/run.js';
+import { candidateArity, makeProperty, type Property, type VerifySummary } from '../verify/run.js';
 import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
 import { stdoutFd, writeAllSync } from './epipe.js';
 import { parseThreads } from '../engine/pool.js';
@@ -89,8 +87,23 @@ interface Parsed {
 
 const FLAGS = new Set(['--json', '--help', '-h', '--enumerate', '--quiet']);
 const OPTIONS = new Set([
-  '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size',
-  '--backend', '--out', '--examples', '--outer', '--with', '--threads', '--shard', '--timeout',
+  '--file',
+  '--size',
+  '--max-rank',
+  '--max-stride',
+  '--random',
+  '--seed',
+  '--max-depth',
+  '--max-shape',
+  '--max-size',
+  '--backend',
+  '--out',
+  '--examples',
+  '--outer',
+  '--with',
+  '--threads',
+  '--shard',
+  '--timeout',
 ]);
 
 function parseArgv(argv: readonly string[]): Parsed {
@@ -123,11 +136,6 @@ function intOpt(p: Parsed, name: string): number | undefined {
   const n = Number(v);
   if (!Number.isSafeInteger(n)) throw new Usage(`${name} is too large`);
   return n;
-}
-
-function layoutOpt(p: Parsed, name: string): Layout | undefined {
-  const v = p.opts.get(name);
-  return v === undefined ? undefined : parseLayout(v, name);
 }
 
 function property(p: Parsed): Property {
@@ -209,7 +217,8 @@ async function makeEngine(choice: string): Promise<VerifyEngine> {
   } catch {
     return new CpuVerifyEngine();
   }
-  if (!d.adapter.software) return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software, onDispose: () => d.release() });
+  if (!d.adapter.software)
+    return new GpuVerifyEngine(d.device, { adapter: adapterLine(d.adapter), software: d.adapter.software, onDispose: () => d.release() });
   const line = adapterLine(d.adapter);
   d.release();
   return new CpuVerifyEngine(`cpu (structural checks in JavaScript; passed over the software adapter ${line})`);
@@ -292,7 +301,9 @@ export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: s
       ? `${summary.candidates} candidates: ${summary.passed} passed (${summary.skipped} unconfirmed refusals), ${summary.failed} counterexamples`
       : `${summary.candidates} candidates: ${summary.passed} match, ${summary.failed} do not`,
   );
-  L.push(`${summary.seconds.toFixed(3)} s, ${rate(summary.candidates, summary.seconds)} candidates/s, backend ${summary.backend} (${summary.adapter})${summary.fallbacks ? `, ${summary.fallbacks} answered on the CPU` : ''}`);
+  L.push(
+    `${summary.seconds.toFixed(3)} s, ${rate(summary.candidates, summary.seconds)} candidates/s, backend ${summary.backend} (${summary.adapter})${summary.fallbacks ? `, ${summary.fallbacks} answered on the CPU` : ''}`,
+  );
   if (isLaw) {
     for (const e of summary.examples) {
       L.push(`counterexample ${e.candidate.join(' ')}`);
@@ -384,12 +395,27 @@ export const verifyCommand = {
       if (!isLaw) summary.examples = summary.examples.slice(0, examples);
       const partial = timer?.fired === true;
       if (json) {
-        const extra = shard && part ? shardReport(summary, { shard, range: part.range, total: whole.total!, key: searchKey(prop, whole), examples, isLaw, matches: firstMatches, out: out ?? null }) : summary;
+        const extra =
+          shard && part
+            ? shardReport(summary, {
+                shard,
+                range: part.range,
+                total: whole.total!,
+                key: searchKey(prop, whole),
+                examples,
+                isLaw,
+                matches: firstMatches,
+                out: out ?? null,
+              })
+            : summary;
         io.stdout(JSON.stringify(partial ? { ...extra, timedOut: true, total: src.total ?? null } : extra) + '\n');
       } else {
         const L = summaryLines(summary, { isLaw, out: out ?? null, matches: summary.passed, shown: firstMatches });
         if (shard && part) L.push(`shard ${shard.k}/${shard.n}: candidates [${part.range[0]}, ${part.range[1]}) of ${whole.total}`);
-        if (partial) L.unshift(`partial report: --timeout ${timeoutText} fired after the first ${summary.candidates}${src.total !== undefined ? ` of ${src.total}` : ''} candidates`);
+        if (partial)
+          L.unshift(
+            `partial report: --timeout ${timeoutText} fired after the first ${summary.candidates}${src.total !== undefined ? ` of ${src.total}` : ''} candidates`,
+          );
         io.stdout(L.join('\n') + '\n');
       }
       if (partial) {

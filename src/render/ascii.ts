@@ -40,10 +40,12 @@ export function asciiPicture(p: Picture): string {
   const t = p.tiling;
   if (t) {
     lines.push('', `tile.entry (${t.tiles} tile${t.tiles === 1 ? '' : 's'} of ${t.tileSize}):`);
-    lines.push(...box(p.grid, (x) => {
-      const te = t.tileOf(x);
-      return te ? `${te.tile}.${te.entry}` : '-';
-    }));
+    lines.push(
+      ...box(p.grid, (x) => {
+        const te = t.tileOf(x);
+        return te ? `${te.tile}.${te.entry}` : '-';
+      }),
+    );
   }
   return lines.join('\n');
 }

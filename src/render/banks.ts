@@ -61,7 +61,8 @@ export interface BankPictureOptions {
   readonly accessors?: Accessors;
 }
 
-const KEY = 'fill: bank (32 colours: 16 hues, light for banks 0–15, dark for 16–31); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)';
+const KEY =
+  'fill: bank (32 colours: 16 hues, light for banks 0–15, dark for 16–31); red outline: a conflicted bank in a phase that accessed the cell (n× = distinct words)';
 
 /**
  * The SVG document: bank[x] and ways[x] per tile index x (bankMap), the picture's grid and

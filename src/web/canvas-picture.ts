@@ -91,7 +91,14 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
   canvas.style.cssText = 'position:sticky;top:0;left:0;display:block';
   spacer.append(canvas);
   scroller.append(spacer);
-  wrap.append(scroller, h('p', { class: 'note' }, `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? '' : ': too many to label; colour = offset, blue 0 → red ' + maxOff}; scroll to see them all, hover for each cell.`));
+  wrap.append(
+    scroller,
+    h(
+      'p',
+      { class: 'note' },
+      `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? '' : ': too many to label; colour = offset, blue 0 → red ' + maxOff}; scroll to see them all, hover for each cell.`,
+    ),
+  );
 
   let hovered = -1;
   let frame = 0;
@@ -185,7 +192,9 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     const t = tileOf?.(x) ?? null;
     o.hover.dataset['index'] = String(x);
     o.hover.textContent =
-      `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${v}` + (t ? `   tile ${o.coordOf?.(t.tile) ?? t.tile}, entry ${t.entry}` : '') + (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
+      `x = ${x}   coordinate ${formatTuple(indexToCoord(inner, x))}   Φ(x) = ${v}` +
+      (t ? `   tile ${o.coordOf?.(t.tile) ?? t.tile}, entry ${t.entry}` : '') +
+      (k > 1 ? `   (offset ${v} is hit ${k} times)` : '');
   });
   canvas.addEventListener('mouseleave', () => {
     hovered = -1;

@@ -32,7 +32,11 @@ export function exportButtons(prefix: string, ex: PictureExport): HTMLElement {
     ['tikz', 'tex', 'text/x-tex', ex.tikz],
   ] as const) {
     const file = `${ex.base}.${ext}`;
-    const b = h('button', { type: 'button', class: 'small', 'data-testid': `${prefix}-${kind}`, 'data-file': file, title: `save the picture as ${file}` }, kind === 'svg' ? 'Save SVG' : 'Save TikZ');
+    const b = h(
+      'button',
+      { type: 'button', class: 'small', 'data-testid': `${prefix}-${kind}`, 'data-file': file, title: `save the picture as ${file}` },
+      kind === 'svg' ? 'Save SVG' : 'Save TikZ',
+    );
     b.addEventListener('click', () => {
       try {
         downloadText(file, type, make());

@@ -115,7 +115,10 @@ export async function runCheck(name: CheckName, args: readonly string[], backend
       const l = name === 'check_compact' ? L(0, 'L') : parseLayout(runOpDirect('concat', [args[0] ?? '', args[1] ?? ''], ctx, true) as string);
       if (name === 'check_complement') L(1, 'B');
       const r = await backend.checkCompact(l);
-      return { result: { compact: r.compact, image: j(r.image), outOfRange: j(r.outOfRange), collisions: j(r.collisions), witness: r.witness }, via: 'backend' };
+      return {
+        result: { compact: r.compact, image: j(r.image), outOfRange: j(r.outOfRange), collisions: j(r.collisions), witness: r.witness },
+        via: 'backend',
+      };
     }
     case 'check_compose': {
       const b = L(0, 'B');
@@ -222,7 +225,8 @@ function explain(o: CheckOutcome): string {
           /* no more */
         }
       }
-      const head = o.name === 'check_compact' ? 'L is not compact' : `B = ${o.args[1]} does not complement A = ${o.args[0]}: (A, B)${l ? ` = ${l}` : ''} is not compact`;
+      const head =
+        o.name === 'check_compact' ? 'L is not compact' : `B = ${o.args[1]} does not complement A = ${o.args[0]}: (A, B)${l ? ` = ${l}` : ''} is not compact`;
       return `${head}: ${r['image']} distinct offsets${below}, ${r['outOfRange']} out of range, ${r['collisions']} collisions.${ws}`;
     }
     case 'check_compose': {
@@ -299,7 +303,9 @@ export function outcomeCard(o: CheckOutcome, cpu?: CheckOutcome): HTMLElement {
       h(
         'div',
         { class: `agree ${agree ? 'yes' : 'no'}`, 'data-testid': 'gpu-agree', 'data-agree': String(agree) },
-        agree ? `✓ the CPU backend gives the same answer (${fmtMs(cpu.ms)})` : `✗ the CPU backend answers differently (${fmtMs(cpu.ms)}): ${JSON.stringify(cpu.result ?? cpu.error)}`,
+        agree
+          ? `✓ the CPU backend gives the same answer (${fmtMs(cpu.ms)})`
+          : `✗ the CPU backend answers differently (${fmtMs(cpu.ms)}): ${JSON.stringify(cpu.result ?? cpu.error)}`,
       ),
     );
   }
@@ -327,4 +333,3 @@ export function adapterLineEl(el: HTMLElement, a: { ok: boolean; text: string; s
     fill(el, h('span', { class: 'dot off' }), webgpu ? 'WebGPU without an adapter: CPU backend' : 'No WebGPU: CPU backend');
   }
 }
-

@@ -62,7 +62,14 @@ function reportTable(r: BankReport): HTMLElement {
   );
   if (r.worst) {
     const w = r.worst;
-    t.append(h('tr', {}, h('th', {}, 'worst phase'), h('td', {}, `warp ${w.warp}, instruction ${w.instruction}, phase ${w.phase}: ${w.wavefronts}-way in bank ${w.bank} (threads ${w.threads.join(', ')})`)));
+    t.append(
+      h(
+        'tr',
+        {},
+        h('th', {}, 'worst phase'),
+        h('td', {}, `warp ${w.warp}, instruction ${w.instruction}, phase ${w.phase}: ${w.wavefronts}-way in bank ${w.bank} (threads ${w.threads.join(', ')})`),
+      ),
+    );
   }
   return t;
 }
@@ -258,14 +265,27 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
     h('option', { value: 'bank' }, 'bank'),
     h('option', { value: 'none' }, 'nothing'),
   );
-  const viewSel = h('select', { 'data-testid': 'mem-view' }, h('option', { value: 'fit' }, 'fit the panel'), h('option', { value: 'cells' }, 'readable cells (scroll)'));
+  const viewSel = h(
+    'select',
+    { 'data-testid': 'mem-view' },
+    h('option', { value: 'fit' }, 'fit the panel'),
+    h('option', { value: 'cells' }, 'readable cells (scroll)'),
+  );
   const out = h('div', { class: 'mem-out' });
   const pic = h('div', { class: 'mem-picture' });
   const hover = h('div', { class: 'hover-line', 'data-testid': 'mem-hover' });
   const exports = h('div', { class: 'mem-exports' });
   const btn = h('button', { type: 'button', 'data-testid': 'mem-search' }, 'Find a conflict-free swizzle');
   const found = h('div', { class: 'mem-found', 'data-testid': 'mem-found' });
-  const inputs = h('div', { class: 'mem-inputs' }, row('Memory layout M', mIn), row('TV layout (thread, value)', tvIn), row('Element size', eSel), row('Cells show', labelSel), row('View', viewSel));
+  const inputs = h(
+    'div',
+    { class: 'mem-inputs' },
+    row('Memory layout M', mIn),
+    row('TV layout (thread, value)', tvIn),
+    row('Element size', eSel),
+    row('Cells show', labelSel),
+    row('View', viewSel),
+  );
   fill(host, h('h2', {}, 'Shared-memory banks'), inputs, out, pic, hover, exports, btn, found);
 
   const read = (): { m: LayoutFunction; pattern: AccessPattern } => {
@@ -305,7 +325,10 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
         }),
       );
     } catch (e) {
-      fill(out, h('p', { class: 'inline-error', 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e)));
+      fill(
+        out,
+        h('p', { class: 'inline-error', 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e)),
+      );
       fill(pic);
       fill(exports);
       hover.textContent = '';

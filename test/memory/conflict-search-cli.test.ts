@@ -43,7 +43,11 @@ describe('verify conflict-free: the ranking a kernel can use', () => {
   });
   it('--json carries vector, instructions, kept and the target', async () => {
     const r = await run(['conflict-free', '--tv', WRITE, '--elem', '2', '--swizzles', '(8,64):(64,1)', '--backend', 'cpu', '--json', '--top', '640']);
-    const j = JSON.parse(r.stdout) as { vector: number[]; excluded: number; ranked: { layout: string; vector: number[]; instructions: number; kept: boolean }[] };
+    const j = JSON.parse(r.stdout) as {
+      vector: number[];
+      excluded: number;
+      ranked: { layout: string; vector: number[]; instructions: number; kept: boolean }[];
+    };
     expect(j.vector).toEqual([8]);
     expect(j.excluded).toBe(0);
     const s424 = j.ranked.findIndex((x) => x.layout === 'Sw<4,2,4> o (8,64):(64,1)');
@@ -66,14 +70,37 @@ describe('verify conflict-free: the ranking a kernel can use', () => {
       ranked: { layout: string; conflictFree: boolean }[];
     };
     expect([j.conflictFree, j.excluded]).toEqual([2, 3]);
-    expect(j.ranked.filter((x) => x.conflictFree).map((x) => x.layout).sort()).toEqual(['(8,64):(64,1)', 'Sw<3,3,3> o (8,64):(64,1)']);
+    expect(
+      j.ranked
+        .filter((x) => x.conflictFree)
+        .map((x) => x.layout)
+        .sort(),
+    ).toEqual(['(8,64):(64,1)', 'Sw<3,3,3> o (8,64):(64,1)']);
   });
   it('on a terminal the candidate count comes first (stderr), before the report', async () => {
     const r = await run(['conflict-free', '--tv', WRITE, '--elem', '2', '--swizzles', '(8,64):(64,1)', '--backend', 'cpu', '--top', '1'], true);
     expect(r.stderr.split('\n')[0]).toBe('verify conflict-free: 640 candidates');
   });
   it('--timeout prints the partial report of the candidates that completed, exit 2', async () => {
-    const r = await run(['conflict-free', '--tv', '(32,2):(1,32)', '--elem', '4', '--enumerate', '--size', '64', '--max-rank', '2', '--max-stride', '100', '--backend', 'cpu', '--timeout', '1ms', '--json']);
+    const r = await run([
+      'conflict-free',
+      '--tv',
+      '(32,2):(1,32)',
+      '--elem',
+      '4',
+      '--enumerate',
+      '--size',
+      '64',
+      '--max-rank',
+      '2',
+      '--max-stride',
+      '100',
+      '--backend',
+      'cpu',
+      '--timeout',
+      '1ms',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Exit codes")
     expect(r.stderr).toMatch(/timeout: ran past --timeout 1ms/);
     const j = JSON.parse(r.stdout) as { candidates: number; completed: number; timedOut: boolean };
@@ -86,7 +113,21 @@ describe('verify conflict-free: the ranking a kernel can use', () => {
 describe('verify --timeout: the partial report', () => {
   it('covers a prefix of the candidates, counted exactly (brute-force injectivity)', async () => {
     const o = { size: 64, maxRank: 3, maxStride: 63 };
-    const r = await run(['injective', '--enumerate', '--size', '64', '--max-rank', '3', '--max-stride', '63', '--backend', 'cpu', '--timeout', '20ms', '--json']);
+    const r = await run([
+      'injective',
+      '--enumerate',
+      '--size',
+      '64',
+      '--max-rank',
+      '3',
+      '--max-stride',
+      '63',
+      '--backend',
+      'cpu',
+      '--timeout',
+      '20ms',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Exit codes")
     const j = JSON.parse(r.stdout) as { candidates: number; passed: number; failed: number; timedOut: boolean; total: number };
     expect(j.timedOut).toBe(true);

@@ -63,7 +63,8 @@ function bruteWays(mText: string, tvText: string, e: number, v: number): number[
 }
 
 function cellsOf(svg: string): { x: number; v: number; bank: number; ways: number; t?: number; j?: number; fill: string; label: string; conflict: boolean }[] {
-  const re = /<g class="cell([^"]*)" data-index="(\d+)" data-offset="(\d+)" data-bank="(\d+)" data-ways="(\d+)"(?: data-thread="(-?\d+)" data-value="(-?\d+)")?[^>]*>.*?style="fill:(#[0-9a-f]{6})"\/><text[^>]*>([^<]*)<\/text>/g;
+  const re =
+    /<g class="cell([^"]*)" data-index="(\d+)" data-offset="(\d+)" data-bank="(\d+)" data-ways="(\d+)"(?: data-thread="(-?\d+)" data-value="(-?\d+)")?[^>]*>.*?style="fill:(#[0-9a-f]{6})"\/><text[^>]*>([^<]*)<\/text>/g;
   return [...svg.matchAll(re)].map((m) => ({
     conflict: m[1]!.includes('conflict'),
     x: Number(m[2]),
@@ -146,7 +147,11 @@ describe('bankTikz', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-banks-'));
     try {
       writeFileSync(join(dir, 'b.tex'), ['\\documentclass{article}', '\\usepackage{tikz}', '\\begin{document}', tex, '\\end{document}', ''].join('\n'));
-      const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'b.tex'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'b.tex'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect(r.status, r.stdout.slice(-800)).toBe(0);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -74,7 +74,11 @@ describe('the swizzle is visible in SVG and TikZ', () => {
     const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-swz-'));
     try {
       writeFileSync(join(dir, 'sw.tex'), tikzPicture(composedPicture(parseLayoutFunction('Sw<3,3,3> o (8,16):(16,1)'))));
-      const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'sw.tex'], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+      const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'sw.tex'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
       expect(r.status, r.stdout.slice(-800)).toBe(0);
       expect(r.stdout.replace(/\n/g, '')).toMatch(/Output written on .*\(1 page/);
     } finally {

@@ -20,7 +20,7 @@ import type { LinearLayout } from '../src/linear/value.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusPath = process.argv[2] ?? join(root, 'bench', 'corpus', 'linear-bridge.jsonl');
-const ROUNDS = Number(process.argv[3] ?? 5);
+const ROUNDS = Number(process.argv[3] ?? 20);
 const LIMIT = Number(process.argv[4] ?? Infinity);
 const requests = readFileSync(corpusPath, 'utf8')
   .trim()

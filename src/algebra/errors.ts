@@ -20,11 +20,35 @@ export class LayoutError extends Error {
     // No stack trace: these are answers, not bugs, and batch makes many of them.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
+    super(oneLine(message));
     Error.stackTraceLimit = limit;
     this.kind = kind;
     this.name = 'LayoutError';
   }
+}
+
+/** The longest message kept whole; a longer one keeps its head and tail around an ellipsis. */
+const MAX_MESSAGE = 1000;
+
+/**
+ * A message as one line of bounded length, whatever input it quotes: line breaks and other
+ * control characters are written as escapes (`\n`, `\u0000`), and a message longer than
+ * MAX_MESSAGE characters (a quoted 100 KB argument) keeps its first 600 and last 300 characters.
+ * @example oneLine("unknown atom 'a\nb'") // "unknown atom 'a\\nb'"
+ */
+export function oneLine(message: string): string {
+  let escaped = '';
+  for (const ch of message) {
+    const c = ch.charCodeAt(0);
+    const control = (c < 0x20 && c !== 0x09) || c === 0x7f || c === 0x2028 || c === 0x2029;
+    escaped += !control ? ch : ch === '\n' ? '\\n' : ch === '\r' ? '\\r' : `\\u${c.toString(16).padStart(4, '0')}`;
+  }
+  if (escaped.length <= MAX_MESSAGE) return escaped;
+  // cut between code points, never inside a surrogate pair
+  const cut = (i: number): number => (/[\udc00-\udfff]/.test(escaped[i] ?? '') ? i - 1 : i);
+  const head = cut(600);
+  const tail = cut(escaped.length - 300);
+  return `${escaped.slice(0, head)} … (${tail - head} characters left out) … ${escaped.slice(tail)}`;
 }
 
 /**

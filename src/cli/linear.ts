@@ -109,10 +109,12 @@ export const linearCommand: Command = {
   async run(argv, io) {
     try {
       const p = parseOptions(argv, ['--help', '--json'], ['--form', '--alignment'], 'll');
-      if (p.flags.has('--help') || p.pos.length === 0) {
+      if (p.flags.has('--help')) {
         io.stdout(HELP);
-        return p.pos.length === 0 && !p.flags.has('--help') ? 2 : 0;
+        return 0;
       }
+      // no op: a usage error, one line on stderr like every other subcommand's
+      if (p.pos.length === 0) throw new Usage(`ll needs an op: ll <op> <args…>, op one of ${Object.keys(OPS).join(', ')} (see layoutgpu ll --help)`);
       const op = p.pos[0]!.replace(/_/g, '-');
       const names = OPS[op];
       if (!names) throw new Usage(`ll: unknown op '${p.pos[0]}' (one of ${Object.keys(OPS).join(', ')})`);

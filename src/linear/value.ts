@@ -151,7 +151,8 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   let outBits = 0;
   const outDims = outs.map((name, k) => {
     const size = scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size);
-    if (size > 2 ** MAX_DIM_LOG2) throw new LayoutError('overflow', `product: out-dim '${name}' would have size ${size}, beyond 2^${MAX_DIM_LOG2}`);
+    if (size > 2 ** MAX_DIM_LOG2)
+      throw new LayoutError('overflow', `product: out-dim '${name}' would have size 2^${Math.log2(size)}, beyond 2^${MAX_DIM_LOG2}`);
     outBits += log2(size);
     return { name, size };
   });

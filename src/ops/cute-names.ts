@@ -24,7 +24,10 @@ function text(op: string, name: string, v: unknown, example: string): string {
 /** A coordinate: a JSON integer, or a string such as "(1,(2,0))" (entries ≥ 0). */
 function coordinate(op: string, v: unknown): Tuple {
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) throw new LayoutError('domain', `${op}: coordinate ${v} is not a non-negative integer`);
+    // a fraction or a number beyond a double (1e400) is no JSON integer; one beyond 2^53 − 1 was rounded on reading
+    if (!Number.isInteger(v)) throw new LayoutError('bad-request', `${op}: an integer coordinate must be a JSON integer`);
+    if (!Number.isSafeInteger(v)) throw new LayoutError('domain', `${op}: the coordinate is beyond 2^53-1`);
+    if (v < 0) throw new LayoutError('domain', `${op}: coordinate ${v} is not a non-negative integer`);
     return v;
   }
   return parseTuple(text(op, 'C', v, '(1,(2,0))'), 'C', true);

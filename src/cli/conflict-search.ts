@@ -118,6 +118,14 @@ class Tally {
   }
 }
 
+/** why the target vector widths are what they are: the widest allowed, or --vec */
+function vecWhy(patterns: readonly AccessPattern[]): string {
+  const given = patterns.map((q) => q.v !== undefined);
+  if (given.every((g) => !g)) return 'the widest the layouts allow';
+  if (given.every((g) => g)) return 'as --vec gives';
+  return given.map((g) => (g ? '--vec' : 'widest')).join('/');
+}
+
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
 
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
@@ -302,7 +310,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const lines = [
     ...(partial ? [`partial report: --timeout ${timeoutText} fired after the first ${results.length} of ${cands.total} candidates`] : []),
     `conflict-free: ${free.length} of ${results.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
-    `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${patterns.map((q) => `${q.v === undefined ? 'widest' : 'explicit'} for ${q.e}-byte elements`).join(', ')})`,
+    `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${vecWhy(patterns)})`,
     ...(excluded > 0 ? [`excluded: ${excluded} not injective (two tile indices share an element: no shared-memory layout)`] : []),
     '',
     fmt(head),

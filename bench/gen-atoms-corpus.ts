@@ -68,7 +68,8 @@ const CP128 = 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>';
 function tiledCopy(): { obj: Record<string, unknown>; tile: number[] } {
   if (rng() < 0.5) {
     const rows = pick([8, 16, 32]);
-    return { obj: { atom: pick([CP128, 'UniversalCopy<uint128_t>']), bits: 16, thr: `(${rows},${128 / rows}):(${128 / rows},1)`, val: '(1,8)' }, tile: [rows, (128 / rows) * 8] };
+    const atom = pick([CP128, 'UniversalCopy<uint128_t>']);
+    return { obj: { atom, bits: 16, thr: `(${rows},${128 / rows}):(${128 / rows},1)`, val: '(1,8)' }, tile: [rows, (128 / rows) * 8] };
   }
   const mma = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' };
   const [atom, operand, tile] = pick([
@@ -112,9 +113,10 @@ for (let i = 0; i < PER_OP; i++) {
   add('local_partition', [tensor(rows, cols), thr, int(0, n - 1)]);
 }
 for (let i = 0; i < PER_OP; i++) {
+  const mma = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' };
   const copy = rng() < 0.5
     ? { atom: CP128, bits: 16, thr: pick(['(16,8):(8,1)', '(32,4):(4,1)']), val: '(1,8)' }
-    : { atom: pick(['SM75_U32x4_LDSM_N', 'SM75_U32x2_LDSM_N']), bits: 16, mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' }, operand: 'A' };
+    : { atom: pick(['SM75_U32x4_LDSM_N', 'SM75_U32x2_LDSM_N']), bits: 16, mma, operand: 'A' };
   add('copy_bank_conflicts', [copy, pick(['(128,64):(64,1)', 'Sw<3,3,3> o (128,64):(64,1)', 'Sw<2,3,3> o (128,64):(64,1)'])]);
 }
 

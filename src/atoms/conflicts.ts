@@ -11,7 +11,17 @@ import { LayoutError, domainError } from '../algebra/errors.js';
 import { mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, vectorInstructions, WARP, type BankReport, type Instructions } from '../memory/banks.js';
+import {
+  BankScratch,
+  BANKS,
+  countWavefronts,
+  instructions,
+  threadsPerPhase,
+  vectorInstructions,
+  WARP,
+  type BankReport,
+  type Instructions,
+} from '../memory/banks.js';
 import { sectorCounts } from '../memory/sectors.js';
 import { checkPoints } from './function-layout.js';
 import { checkCopyTensor } from './partition.js';
@@ -121,7 +131,9 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const sd = side ?? defaultSide(c.atom.name);
   const bits = c.atom.bits;
   const e = bits / 8;
-  if (!Number.isInteger(e) || ![1, 2, 4, 8, 16].includes(e)) throw domainError(`a ${bits}-bit value is not 1, 2, 4, 8 or 16 bytes: the bank model needs one of them`);
+  if (!Number.isInteger(e) || ![1, 2, 4, 8, 16].includes(e)) {
+    throw domainError(`a ${bits}-bit value is not 1, 2, 4, 8 or 16 bytes: the bank model needs one of them`);
+  }
   const x = sd === 'src' ? c.atom.src : c.atom.dst;
   const at = size(c.atom.thrID);
   const nx = size(mode(x, 2));

@@ -137,7 +137,15 @@ const scaleTuple = (t: Layout['stride'], k: number): Layout['stride'] => (typeof
  * (atom_I, atom_J):(1, n_I), o′ = E′∘X_atom's thread mode at v plus the thread's atom
  * coordinates; the answer is (T's modes 1, 2) ∘ Z′ ∘ (Y, 2:o′) without its last mode.
  */
-function partitionMmaComposed(m: TiledMma, x: Operand, g: OperandGeometry, [v, cI, cJ]: readonly number[], tensor: LayoutFunction, nI: number, nJ: number): TensorResult | null {
+function partitionMmaComposed(
+  m: TiledMma,
+  x: Operand,
+  g: OperandGeometry,
+  [v, cI, cJ]: readonly number[],
+  tensor: LayoutFunction,
+  nI: number,
+  nJ: number,
+): TensorResult | null {
   const inner = innerLayout(tensor);
   try {
     const ex = compose({ shape: [g.atomI, g.atomJ], stride: [1, nI] }, m.atom[x]);
@@ -274,7 +282,9 @@ export function parseProjection(text: string): boolean[] {
 
 /** The members of a coordinate where proj is 1 (CuTe `dice`); a coordinate of another length is `domain`. */
 function diceCoord(c: SliceCoord, proj: readonly boolean[], what: string): SliceCoord[] {
-  if (!Array.isArray(c) || c.length !== proj.length) throw domainError(`${what}: the coordinate must be a tuple of ${proj.length} members, the projection's length`);
+  if (!Array.isArray(c) || c.length !== proj.length) {
+    throw domainError(`${what}: the coordinate must be a tuple of ${proj.length} members, the projection's length`);
+  }
   return c.filter((_, i) => proj[i]);
 }
 

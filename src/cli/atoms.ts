@@ -204,7 +204,9 @@ export const copyCommand: Command = {
         io.stdout(COPY_HELP);
         return 0;
       }
-      if (p.pos.length !== 1) throw new Usage('copy takes one copy atom name, e.g. layoutgpu copy SM75_U32x4_LDSM_N --bits 16 --mma SM80_16x8x16_F32F16F16F32_TN --operand A');
+      if (p.pos.length !== 1) {
+        throw new Usage('copy takes one copy atom name, e.g. layoutgpu copy SM75_U32x4_LDSM_N --bits 16 --mma SM80_16x8x16_F32F16F16F32_TN --operand A');
+      }
       const c = tiledCopyArg(copyObject(p.pos[0]!, p));
       const t = threadOpt(p);
       if (pictures(io, p, () => copyPicture(c))) return 0;
@@ -236,7 +238,9 @@ export const partitionCommand: Command = {
         io.stdout(PARTITION_HELP);
         return 0;
       }
-      if (p.pos.length !== 3) throw new Usage('partition takes an operand or side (A, B, C, S or D), an atom and a tensor layout (see layoutgpu partition --help)');
+      if (p.pos.length !== 3) {
+        throw new Usage('partition takes an operand or side (A, B, C, S or D), an atom and a tensor layout (see layoutgpu partition --help)');
+      }
       const [which, atom, tensorText0] = p.pos as [string, string, string];
       const t = threadOpt(p);
       if (t === undefined) throw new Usage('partition needs --thread <t>');
@@ -267,7 +271,8 @@ export const localTileCommand: Command = {
       }
       if (p.pos.length < 3 || p.pos.length > 4) throw new Usage('local-tile takes a tensor, a tiler, a coordinate and an optional projection');
       const [tt, tiler, coord, proj] = p.pos as [string, string, string, string | undefined];
-      const r = localTile(parseLayoutFunction(tt, 'T'), parseTiler(tiler, 'tiler'), parseSliceCoord(coord, 'coordinate'), proj === undefined ? undefined : parseProjection(proj));
+      const pr = proj === undefined ? undefined : parseProjection(proj);
+      const r = localTile(parseLayoutFunction(tt, 'T'), parseTiler(tiler, 'tiler'), parseSliceCoord(coord, 'coordinate'), pr);
       io.stdout((p.flags.has('--json') ? tensorJson(r) : tensorText(r)) + '\n');
       return 0;
     }),
@@ -291,13 +296,16 @@ export const copyConflictsCommand: Command = {
         return 0;
       }
       const atom = p.opt.get('--copy');
-      if (atom === undefined || p.pos.length !== 1) throw new Usage('conflicts --copy <atom> … takes one memory layout M (see layoutgpu conflicts --copy x --help)');
+      if (atom === undefined || p.pos.length !== 1) {
+        throw new Usage('conflicts --copy <atom> … takes one memory layout M (see layoutgpu conflicts --copy x --help)');
+      }
       const side = p.opt.get('--side');
       if (side !== undefined && side !== 'src' && side !== 'dst') throw new Usage(`--side must be src or dst, got '${side}'`);
       const c = tiledCopyArg(copyObject(atom, p));
       const m = parseLayoutFunction(p.pos[0]!, 'M');
       const r = copyBankConflicts(c, m, side as 'src' | 'dst' | undefined);
-      io.stdout((p.flags.has('--json') ? JSON.stringify(r) : `${formatLayoutFunction(m)} through ${atom} (${c.atom.bits}-bit values, ${c.threads} threads)\n\n${formatBankReport(r)}`) + '\n');
+      const head = `${formatLayoutFunction(m)} through ${atom} (${c.atom.bits}-bit values, ${c.threads} threads)`;
+      io.stdout((p.flags.has('--json') ? JSON.stringify(r) : `${head}\n\n${formatBankReport(r)}`) + '\n');
       return 0;
     }),
 };

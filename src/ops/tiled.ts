@@ -94,7 +94,8 @@ export function tiledCopyArg(v: unknown): TiledCopy {
     const operand = stringField(o, 'operand', 'tiled copy', true)!;
     const mma = tiledMmaArg(o.mma);
     if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw domainError(`operand must be "A", "B" or "C", got '${operand}'`);
-    return copies.get(`${atom}\u0000${bits}\u0000${JSON.stringify(o.mma)}\u0000${operand}`, () => makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
+    const key = `${atom}\u0000${bits}\u0000${JSON.stringify(o.mma)}\u0000${operand}`;
+    return copies.get(key, () => makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
   }
   if (o.operand !== undefined) throw badRequest("the tiled copy's 'operand' goes with 'mma'");
   const thr = stringField(o, 'thr', 'tiled copy', false);
@@ -148,7 +149,8 @@ const formatTensor = (r: Json): string => {
 /** A coordinate argument: a coordinate string or a JSON integer (CLI: the text of either). */
 function coordArg(v: unknown): SliceCoord {
   if (typeof v === 'number') {
-    if (!Number.isSafeInteger(v) || v < 0) throw (Number.isInteger(v) ? domainError(`coordinate ${v} must be a non-negative integer`) : badRequest('the coordinate must be a string or a JSON integer'));
+    if (!Number.isInteger(v)) throw badRequest('the coordinate must be a string or a JSON integer');
+    if (!Number.isSafeInteger(v) || v < 0) throw domainError(`coordinate ${v} must be a non-negative integer below 2^53`);
     return v;
   }
   if (typeof v !== 'string') throw badRequest('the coordinate must be a string or a JSON integer');

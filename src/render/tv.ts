@@ -29,6 +29,8 @@ export interface TvPanel {
   readonly value: Int32Array;
   /** how many (t, v) hold the cell */
   readonly holders: Int32Array;
+  /** the tile index of each cell (the TV layout's value there) */
+  readonly index: Int32Array;
 }
 
 /** A picture: panels placed on a grid of panel slots (column, row), as print_latex arranges them. */
@@ -50,7 +52,13 @@ export function tvPanel(title: string, tv: Layout, rows: number, cols: number, r
   const holders = new Int32Array(n);
   // the index of cell (r, c) is r·rs + c·cs: invert it once
   const cell = new Int32Array(n);
-  for (let c = 0; c < cols; c++) for (let r = 0; r < rows; r++) cell[r * rs + c * cs] = r + rows * c;
+  const index = new Int32Array(n);
+  for (let c = 0; c < cols; c++) {
+    for (let r = 0; r < rows; r++) {
+      cell[r * rs + c * cs] = r + rows * c;
+      index[r + rows * c] = r * rs + c * cs;
+    }
+  }
   for (let x = 0; x < tab.length; x++) {
     const i = tab[x]!;
     if (i >= n) continue;
@@ -63,7 +71,7 @@ export function tvPanel(title: string, tv: Layout, rows: number, cols: number, r
       value[at] = v;
     }
   }
-  return { title, rows, cols, thread, value, holders };
+  return { title, rows, cols, thread, value, holders, index };
 }
 
 /** A tiled MMA as print_latex(tiled_mma) draws it: B (K×N) above C (M×N), A (M×K) to the left of C. */
@@ -155,9 +163,11 @@ export function tvSvg(pic: TvPicture): string {
         const i = r + p.rows * c;
         const t = p.thread[i]!;
         const fill = t < 0 ? '#ffffff' : threadColour(t);
-        const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${p.value[i]}, coordinate (${r}, ${c}), index ${i}${p.holders[i]! > 1 ? ` (held by ${p.holders[i]} (t, v))` : ''}`;
+        const held = p.holders[i]! > 1 ? ` (held by ${p.holders[i]} (t, v))` : '';
+        const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${p.value[i]}, coordinate (${r}, ${c}), index ${p.index[i]}${held}`;
         out.push(
-          `<g class="tv-cell" data-thread="${t}" data-value="${p.value[i]}" data-row="${r}" data-col="${c}" transform="translate(${c * CW},${r * CH})"><title>${tip}</title>` +
+          `<g class="tv-cell" data-thread="${t}" data-value="${p.value[i]}" data-row="${r}" data-col="${c}" ` +
+            `transform="translate(${c * CW},${r * CH})"><title>${tip}</title>` +
             `<rect width="${CW}" height="${CH}" fill="${fill}" stroke="#000" stroke-width="0.5"/>` +
             (t < 0 ? '' : `<text x="${CW / 2}" y="12" text-anchor="middle">T${t}</text><text x="${CW / 2}" y="24" text-anchor="middle">V${p.value[i]}</text>`) +
             '</g>',
@@ -174,7 +184,9 @@ export function tvSvg(pic: TvPicture): string {
  *  `body` only the tikzpicture; print_latex's style (1 cm cells, x down the rows). */
 export function tvTikz(pic: TvPicture, opts: { body?: boolean } = {}): string {
   const out: string[] = [`% ${pic.title.replace(/[%\\]/g, ' ')}`];
-  if (!opts.body) out.push('\\documentclass{article}', '\\usepackage{tikz}', '\\newsavebox{\\tvpicture}', '', '\\begin{document}', '\\begin{lrbox}{\\tvpicture}');
+  if (!opts.body) {
+    out.push('\\documentclass{article}', '\\usepackage{tikz}', '\\newsavebox{\\tvpicture}', '', '\\begin{document}', '\\begin{lrbox}{\\tvpicture}');
+  }
   out.push('\\begin{tikzpicture}[x={(0cm,-1cm)},y={(1cm,0cm)},every node/.style={minimum size=1cm, outer sep=0pt, align=center, font=\\tiny}]');
   THREAD_COLOURS.forEach((c, k) => out.push(`\\definecolor{thr${k}}{HTML}{${c.slice(1).toUpperCase()}}`));
   // panel origins in cells: slot columns and rows sized by their widest and tallest panel
@@ -188,7 +200,8 @@ export function tvTikz(pic: TvPicture, opts: { body?: boolean } = {}): string {
   for (const { panel: p, slot: [sc, sr] } of pic.panels) {
     const r0 = offs(rowH, sr);
     const c0 = offs(colW, sc);
-    out.push('', `% ${p.title}`, `\\node[anchor=south west,minimum size=0pt,font=\\small] at (${r0 - 0.5},${c0 - 0.5}) {${p.title.replace(/×/g, '$\\times$')}};`);
+    const title = p.title.replace(/×/g, '$\\times$');
+    out.push('', `% ${p.title}`, `\\node[anchor=south west,minimum size=0pt,font=\\small] at (${r0 - 0.5},${c0 - 0.5}) {${title}};`);
     for (let c = 0; c < p.cols; c++) {
       for (let r = 0; r < p.rows; r++) {
         const i = r + p.rows * c;

@@ -69,7 +69,9 @@ describe('layoutgpu mma, copy, partition, local-tile, conflicts --copy', () => {
   });
 
   it('bad arguments exit 2 with one line naming the problem', async () => {
-    for (const argv of [['mma', 'nope'], ['copy', 'SM75_U32x4_LDSM_N', '--thr', '(32,1)'], ['partition', 'Q', atom, '--thread', '0', '(16,16)'], ['mma', atom, '--thread', '32']]) {
+    const bad = [['mma', 'nope'], ['copy', 'SM75_U32x4_LDSM_N', '--thr', '(32,1)'], ['mma', atom, '--thread', '32']];
+    bad.push(['partition', 'Q', atom, '--thread', '0', '(16,16)']);
+    for (const argv of bad) {
       const r = await run(argv);
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.err.trim().split('\n')).toHaveLength(1);
@@ -121,7 +123,8 @@ describe('TV pictures', () => {
       const c = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: m, operand: 'A' });
       for (const [name, tex] of [['mma.tex', tvTikz(mmaPicture(m))], ['copy.tex', tvTikz(copyPicture(c))]] as const) {
         writeFileSync(join(dir, name), tex);
-        const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', name], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
+        const flags = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape'];
+        const r = spawnSync('pdflatex', [...flags, name], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
         if (r.error) throw new Error(`pdflatex did not run (${r.error.message}); scripts/setup-system.sh installs it`);
         expect(r.status, r.stdout.slice(-2000)).toBe(0);
         expect(readFileSync(join(dir, name.replace('.tex', '.log')), 'utf8')).toMatch(/Output written on .*\(1 page/);

@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-system.sh
-if [ ! -x node_modules/.bin/vitest ] || [ ! -d node_modules/webgpu ] || [ package.json -nt node_modules/.package-lock.json ]; then
+# the lock file, not package.json (whose scripts change often), says when the installed packages are stale
+if [ ! -x node_modules/.bin/vitest ] || [ ! -d node_modules/webgpu ] || [ ! -x node_modules/.bin/biome ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   if [ -f package-lock.json ]; then npm ci --no-audit --no-fund; else npm install --no-audit --no-fund; fi
 fi
 npm run --silent build

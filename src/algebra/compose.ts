@@ -291,9 +291,7 @@ function entryMap(s: number, d: number, index: number, bs: readonly number[], es
     throw beyondBound(`whether entry ${index} (${s}:${d}) of A maps to a layout function`, s, ENTRY_LIMIT);
   }
   if ('failsAt' in rec) {
-    throw notComposable(
-      `entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`,
-    );
+    throw notComposable(`entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`);
   }
   return { shapes: rec.shapes, strides: rec.strides, digits: measuredDigits(s, d, bs) };
 }
@@ -334,12 +332,7 @@ interface Live {
   total: number;
 }
 
-function liveEntries(
-  sa: readonly number[],
-  da: readonly number[],
-  maps: readonly (EntryMap | null)[],
-  carrying: readonly boolean[],
-): Live {
+function liveEntries(sa: readonly number[], da: readonly number[], maps: readonly (EntryMap | null)[], carrying: readonly boolean[]): Live {
   const live: Live = { shapes: [], strides: [], maps: [], indexStrides: [], total: 1 };
   let acc = 1;
   for (let i = 0; i < sa.length; i++) {
@@ -531,13 +524,7 @@ export function compose(b: Layout, a: Layout): Layout {
 /** B∘A (Def. 2.3.7.1) from coal(B) = (bs):(es) and A given as its shape (for the nesting)
  *  with its flattening (sa):(da); the errors of `compose`. For callers that already hold
  *  these (division and product build their operands flat). */
-export function composeEntries(
-  bs: readonly number[],
-  es: readonly number[],
-  aShape: T.Tuple,
-  sa: readonly number[],
-  da: readonly number[],
-): Layout {
+export function composeEntries(bs: readonly number[], es: readonly number[], aShape: T.Tuple, sa: readonly number[], da: readonly number[]): Layout {
   const m = sa.length;
   let ca = 1;
   for (let i = 0; i < m; i++) ca += (sa[i]! - 1) * da[i]!; // exact: A is a valid layout
@@ -622,13 +609,7 @@ function isFlatTuple(t: readonly T.Tuple[]): boolean {
 /** A's nesting with its entries, in order, replaced by the relative modes (shapes[k],
  *  strides[k]) (the substitution into prof(A) of Def. 2.3.2.12, in one walk); writes the
  *  stride tree into strideOut and returns the shape tree. */
-function substituteEntries(
-  t: readonly T.Tuple[],
-  shapes: readonly T.Tuple[],
-  strides: readonly T.Tuple[],
-  cursor: number[],
-  strideOut: T.Tuple[],
-): T.Tuple[] {
+function substituteEntries(t: readonly T.Tuple[], shapes: readonly T.Tuple[], strides: readonly T.Tuple[], cursor: number[], strideOut: T.Tuple[]): T.Tuple[] {
   const res: T.Tuple[] = new Array(t.length);
   for (let i = 0; i < t.length; i++) {
     const u = t[i]!;

@@ -17,7 +17,6 @@ import { summarize, type Timing } from './stats.js';
 import { elemType, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
 import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
 
-
 export interface GpuEnv {
   device: GPUDevice;
   /** the device was created with 'timestamp-query' */

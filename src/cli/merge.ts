@@ -45,7 +45,8 @@ function canonical(f: string): string {
 /** where a shard's match file is read: beside its report, by the plain name the report gives */
 function matchPath(reportName: string, out: string | null): string {
   const base = matchFileName(out);
-  if (base === null) throw new Usage(`${reportName}: the shard wrote no --out file${out === null ? '' : ` (its report names '${out}')`}: run it with --out FILE`);
+  if (base === null)
+    throw new Usage(`${reportName}: the shard wrote no --out file${out === null ? '' : ` (its report names '${out}')`}: run it with --out FILE`);
   return join(dirname(reportName), base);
 }
 
@@ -65,10 +66,13 @@ function readMatches(x: { name: string; report: { out: string | null; passed: nu
     b = readFileSync(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new Usage(`${path}: the match file of ${shard} (${x.name}) ${code === 'ENOENT' ? 'is missing: it is read beside its report' : `cannot be read: ${(e as Error).message}`}`);
+    throw new Usage(
+      `${path}: the match file of ${shard} (${x.name}) ${code === 'ENOENT' ? 'is missing: it is read beside its report' : `cannot be read: ${(e as Error).message}`}`,
+    );
   }
   const lines = lineCount(b);
-  if (lines !== x.report.passed) throw new Usage(`${path}: the match file of ${shard} (${x.name}) has ${lines} lines, its report counts ${x.report.passed} matches`);
+  if (lines !== x.report.passed)
+    throw new Usage(`${path}: the match file of ${shard} (${x.name}) has ${lines} lines, its report counts ${x.report.passed} matches`);
   if (b.length > 0 && b[b.length - 1] !== 10) return Buffer.concat([b, Buffer.from('\n')]);
   return b;
 }

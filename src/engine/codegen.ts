@@ -16,7 +16,6 @@
  * Widths: an index is u32 while size ≤ 2^32, else a two-limb u64 (vec2<u32>); an offset is u32
  * while cosize ≤ 2^32, else u64. Layouts are below 2^53 throughout (makeLayout).
  */
-import type { Layout } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { sourceLow } from '../cute/swizzle.js';
@@ -252,7 +251,9 @@ export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: Walk =
     L.push(`fn ${n}_inner(x: ${idxType}) -> ${offType} {`, ...phiBody({ ...p, swizzle: undefined, koff: 0 } as Prepared, wideIndex), '  return o;', '}');
     L.push(`struct W_${n} { x: ${idxType}, o: ${offType} }`);
     L.push(`fn ${n}_start(x: ${idxType}) -> W_${n} { return W_${n}(x, ${n}_inner(x)); }`);
-    L.push(`// by index: ${!canStep(p) ? 'a coordinate beyond 2^31' : mode === 'index' && !p.shapes.slice(0, -1).every((s) => isPow2(s)) ? 'Φ per index (the walk for a software adapter)' : 'Φ is masks and shifts'}`);
+    L.push(
+      `// by index: ${!canStep(p) ? 'a coordinate beyond 2^31' : mode === 'index' && !p.shapes.slice(0, -1).every((s) => isPow2(s)) ? 'Φ per index (the walk for a software adapter)' : 'Φ is masks and shifts'}`,
+    );
     L.push(`fn ${n}_step(w: ptr<function, W_${n}>, g: W_${n}) {`);
     L.push(wideIndex ? `  (*w).x = u64_add((*w).x, g.x);` : `  (*w).x = (*w).x + g.x;`);
     L.push(`  (*w).o = ${n}_inner((*w).x);`, '}');
@@ -284,9 +285,7 @@ export function genWalk(n: string, p: Prepared, wideIndex: boolean, mode: Walk =
 }
 
 function widen(name: string, offType: string): string {
-  return offType === U32
-    ? `fn ${name}(v: u32) -> vec2<u32> { return vec2<u32>(v, 0u); }`
-    : `fn ${name}(v: vec2<u32>) -> vec2<u32> { return v; }`;
+  return offType === U32 ? `fn ${name}(v: u32) -> vec2<u32> { return vec2<u32>(v, 0u); }` : `fn ${name}(v: vec2<u32>) -> vec2<u32> { return v; }`;
 }
 
 function indexOf(wide: boolean): string {
@@ -296,12 +295,7 @@ function indexOf(wide: boolean): string {
 }
 
 function header(kernel: KernelName | 'find', lines: string[]): string {
-  return [
-    `// layoutgpu: generated WGSL, kernel "${kernel}"`,
-    ...lines.map((l) => `// ${l}`),
-    '',
-    `const WG: u32 = ${WG}u;`,
-  ].join('\n');
+  return [`// layoutgpu: generated WGSL, kernel "${kernel}"`, ...lines.map((l) => `// ${l}`), '', `const WG: u32 = ${WG}u;`].join('\n');
 }
 
 export interface GeneratedKernel {
@@ -319,12 +313,7 @@ export function digestPerThread(p: Prepared): number {
 }
 
 /** eval | digest | compact | find of one layout function. */
-export function genSingle(
-  kernel: 'eval' | 'digest' | 'compact' | 'find',
-  l: LayoutFunction | Prepared,
-  windowed = false,
-  mode?: Walk,
-): GeneratedKernel {
+export function genSingle(kernel: 'eval' | 'digest' | 'compact' | 'find', l: LayoutFunction | Prepared, windowed = false, mode?: Walk): GeneratedKernel {
   const p = 'text' in l ? l : prepare(l);
   const wideIndex = p.size > TWO32;
   const walk = mode ?? walkMode(p);
@@ -359,9 +348,7 @@ export function genSingle(
       );
     } else if (!p.wideOffset) {
       parts.push(
-        p.size >= TWO32
-          ? 'fn out_of_range(v: u32) -> bool { return false; }'
-          : `fn out_of_range(v: u32) -> bool { return v >= ${u32Lit(p.size)}; }`,
+        p.size >= TWO32 ? 'fn out_of_range(v: u32) -> bool { return false; }' : `fn out_of_range(v: u32) -> bool { return v >= ${u32Lit(p.size)}; }`,
         'fn in_window(v: u32) -> u32 { return select(0xffffffffu, v - params.window.x, v >= params.window.x); }',
       );
     } else {
@@ -433,7 +420,9 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared, software = fal
       `A = ${a.text}`,
       `C = ${c.text}`,
       `certifies Φ_C(x) = Φ_B(Φ_A(x)) for x < size(A) = ${a.size}`,
-      software ? 'grid-stride: Φ_A, Φ_C and Φ_B per index (the walk for a software adapter)' : 'grid-stride: A and C carry their coordinates by G in their mixed radices; Φ_B by divisions',
+      software
+        ? 'grid-stride: Φ_A, Φ_C and Φ_B per index (the walk for a software adapter)'
+        : 'grid-stride: A and C carry their coordinates by G in their mixed radices; Φ_B by divisions',
     ]),
     wideIndex || a.wideOffset || b.wideOffset || c.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
@@ -452,7 +441,12 @@ export function genCompose(b: Prepared, a: Prepared, c: Prepared, software = fal
 export function genTiles(divided: Prepared, a: Prepared, bText: string, software = false): GeneratedKernel {
   const wideIndex = a.size > TWO32;
   const source = [
-    header('tiles', [`A = ${a.text}`, `B = ${bText}`, `A ⊘ B = ${divided.text}`, software ? 'grid-stride: both per index (the walk for a software adapter)' : 'grid-stride: both walk by G in their mixed radices']),
+    header('tiles', [
+      `A = ${a.text}`,
+      `B = ${bText}`,
+      `A ⊘ B = ${divided.text}`,
+      software ? 'grid-stride: both per index (the walk for a software adapter)' : 'grid-stride: both walk by G in their mixed radices',
+    ]),
     wideIndex || a.wideOffset || divided.wideOffset ? SHADERS.u64 : '// (no 64-bit helpers needed: indices and offsets fit in u32)',
     SHADERS.common,
     indexOf(wideIndex),

@@ -169,7 +169,8 @@ export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | nul
     return { software: d.software, line: `${d.software ? 'the software adapter ' : ''}${adapterLine(d)}` };
   }
   // acquireNodeDevice would fall back to lavapipe or SwiftShader: software either way
-  if (!process.env.VK_ICD_FILENAMES && icdCandidates().length) return { software: true, line: 'a software adapter (lavapipe or SwiftShader: no default Vulkan adapter)' };
+  if (!process.env.VK_ICD_FILENAMES && icdCandidates().length)
+    return { software: true, line: 'a software adapter (lavapipe or SwiftShader: no default Vulkan adapter)' };
   return null;
 }
 

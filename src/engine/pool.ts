@@ -175,7 +175,10 @@ export class WorkerPool {
     let failed = false;
     const completed = (): string => o.completed?.() ?? `completed ${finished} of ${tasks.length} parts`;
     const timeoutError = (): LayoutError =>
-      new LayoutError('timeout', `ran past its deadline${o.timeoutMs !== undefined ? ` of ${o.timeoutMs} ms` : ''}: ${completed()} on the CPU (${this.size} threads)`);
+      new LayoutError(
+        'timeout',
+        `ran past its deadline${o.timeoutMs !== undefined ? ` of ${o.timeoutMs} ms` : ''}: ${completed()} on the CPU (${this.size} threads)`,
+      );
     return new Promise<R[]>((resolve, reject) => {
       const busy = new Map<Slot, number>();
       const cleanups: (() => void)[] = [];

@@ -84,7 +84,15 @@ export class ThreadedCpuBackend implements Backend {
   }
 
   /** runs one task per range and tracks progress over `total` indices (`done0` already done) */
-  private async run<R>(kind: string, ranges: [number, number][], payload: (lo: number, hi: number, part: number) => object, opts: RunOptions | undefined, deadline: number, done0: number, total: number): Promise<R[]> {
+  private async run<R>(
+    kind: string,
+    ranges: [number, number][],
+    payload: (lo: number, hi: number, part: number) => object,
+    opts: RunOptions | undefined,
+    deadline: number,
+    done0: number,
+    total: number,
+  ): Promise<R[]> {
     const done = new Float64Array(ranges.length);
     let sum = done0;
     const tasks: PoolTask[] = ranges.map(([lo, hi], i) => ({ kind, payload: { ...payload(lo, hi, i), lo, hi } }));
@@ -208,7 +216,15 @@ export class ThreadedCpuBackend implements Backend {
     if (oor > 0) {
       // the least out-of-range index, in the layout's own order
       const none = new SharedArrayBuffer(4);
-      const found = await this.run<CompactPart>('compact', this.parts(0, size), () => ({ l: f, bits: none, w0: 0, wn: 0, countOor: true }), opts, deadline, 0, size);
+      const found = await this.run<CompactPart>(
+        'compact',
+        this.parts(0, size),
+        () => ({ l: f, bits: none, w0: 0, wn: 0, countOor: true }),
+        opts,
+        deadline,
+        0,
+        size,
+      );
       witness = [Math.min(...found.filter((r) => r.oorW >= 0).map((r) => r.oorW))];
     } else if (coll > 0) {
       const found = await this.run<{ first: number; last: number }>('find', this.parts(0, size), () => ({ l: f, v: collV }), opts, deadline, 0, size);
@@ -234,7 +250,15 @@ export class ThreadedCpuBackend implements Backend {
     const fb = flatSpec(b);
     const fa = flatSpec(a);
     const fc = flatSpec(c);
-    const parts = await this.run<{ mismatches: number; witness: number }>('compose', this.parts(0, n), () => ({ b: fb, a: fa, c: fc }), opts, this.deadlineOf(opts), 0, n);
+    const parts = await this.run<{ mismatches: number; witness: number }>(
+      'compose',
+      this.parts(0, n),
+      () => ({ b: fb, a: fa, c: fc }),
+      opts,
+      this.deadlineOf(opts),
+      0,
+      n,
+    );
     let mismatches = 0;
     let witness = -1;
     for (const r of parts) {

@@ -79,7 +79,9 @@ function asShardReport(name: string, v: unknown): ShardReport {
     r.shard !== null &&
     typeof r.search === 'object' &&
     r.search !== null &&
-    [r.shard.k, r.shard.n, r.shard.first, r.shard.end, r.search.candidates, r.search.examples, r.candidates, r.passed, r.skipped, r.seconds].every((x) => typeof x === 'number') &&
+    [r.shard.k, r.shard.n, r.shard.first, r.shard.end, r.search.candidates, r.search.examples, r.candidates, r.passed, r.skipped, r.seconds].every(
+      (x) => typeof x === 'number',
+    ) &&
     typeof r.search.key === 'string' &&
     Array.isArray(r.examples) &&
     Array.isArray(r.matches);
@@ -111,14 +113,17 @@ function checkCounts(name: string, r: ShardReport): void {
   for (const [what, v] of counts) {
     if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(v)}`);
   }
-  if (typeof r.seconds !== 'number' || !Number.isFinite(r.seconds) || r.seconds < 0) throw bad(`${where}: "seconds" must be a non-negative number, got ${JSON.stringify(r.seconds)}`);
-  if (r.passed + r.failed !== r.candidates) throw bad(`${where}: the counts do not add up: passed ${r.passed} + failed ${r.failed} ≠ candidates ${r.candidates}`);
+  if (typeof r.seconds !== 'number' || !Number.isFinite(r.seconds) || r.seconds < 0)
+    throw bad(`${where}: "seconds" must be a non-negative number, got ${JSON.stringify(r.seconds)}`);
+  if (r.passed + r.failed !== r.candidates)
+    throw bad(`${where}: the counts do not add up: passed ${r.passed} + failed ${r.failed} ≠ candidates ${r.candidates}`);
   if (r.skipped > r.passed) throw bad(`${where}: the counts do not add up: skipped ${r.skipped} > passed ${r.passed}`);
   if (r.search.law) {
     if (r.matches.length !== 0) throw bad(`${where}: a law's report lists no matches, this one lists ${r.matches.length}`);
     if (r.examples.length > r.failed) throw bad(`${where}: the counts do not add up: ${r.examples.length} counterexamples listed, ${r.failed} failed`);
   } else {
-    if (r.matches.length !== Math.min(r.passed, 21)) throw bad(`${where}: the counts do not add up: ${r.matches.length} first matches listed, passed ${r.passed}`);
+    if (r.matches.length !== Math.min(r.passed, 21))
+      throw bad(`${where}: the counts do not add up: ${r.matches.length} first matches listed, passed ${r.passed}`);
     if (r.examples.length > r.passed) throw bad(`${where}: the counts do not add up: ${r.examples.length} examples listed, passed ${r.passed}`);
   }
   if (r.matches.some((m) => typeof m !== 'string')) throw bad(`${where}: "matches" must be a list of strings`);
@@ -153,15 +158,25 @@ export function mergeReports(inputs: { name: string; report: unknown }[]): Merge
   const byK = new Map<number, { name: string; report: ShardReport }>();
   for (const x of list) {
     const r = x.report;
-    if (r.search.key !== s0.search.key || r.property !== s0.property || r.source !== s0.source || r.search.candidates !== s0.search.candidates || r.search.examples !== s0.search.examples) {
-      throw bad(`${x.name} belongs to a different search than ${first.name} (${r.property} over ${r.source} vs ${s0.property} over ${s0.source}, or other options)`);
+    if (
+      r.search.key !== s0.search.key ||
+      r.property !== s0.property ||
+      r.source !== s0.source ||
+      r.search.candidates !== s0.search.candidates ||
+      r.search.examples !== s0.search.examples
+    ) {
+      throw bad(
+        `${x.name} belongs to a different search than ${first.name} (${r.property} over ${r.source} vs ${s0.property} over ${s0.source}, or other options)`,
+      );
     }
     if (r.shard.n !== n) throw bad(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
     const seen = byK.get(r.shard.k);
     if (seen) throw bad(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
     const [lo, hi] = shardRange(s0.search.candidates, { k: r.shard.k, n });
     if (r.shard.first !== lo || r.shard.end !== hi || r.candidates !== hi - lo) {
-      throw bad(`${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`);
+      throw bad(
+        `${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`,
+      );
     }
     byK.set(r.shard.k, x);
   }

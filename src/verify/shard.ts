@@ -25,7 +25,8 @@ export function parseShard(text: string, what = '--shard'): Shard {
   if (!m) throw new LayoutError('bad-request', `${what} takes k/n with 1 ≤ k ≤ n, got '${text}'`);
   const k = Number(m[1]);
   const n = Number(m[2]);
-  if (!Number.isSafeInteger(n) || n < 1) throw new LayoutError('bad-request', `${what}: the number of shards n must be an integer from 1 to 2^53 − 1, got '${text}'`);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new LayoutError('bad-request', `${what}: the number of shards n must be an integer from 1 to 2^53 − 1, got '${text}'`);
   if (!Number.isSafeInteger(k) || k < 1 || k > n) throw new LayoutError('bad-request', `${what}: the shard k must be in 1..${n}, got '${text}'`);
   return { k, n };
 }

@@ -79,9 +79,17 @@ describe('verify conflict-free takes shards', () => {
     for (const k of [1, 2, 3]) {
       const out = join(dir, `s${k}.txt`);
       // shard 2 from the environment, as a job array sets it
-      const r = k === 2 ? await run([...SEARCH, '--json', '--out', out], { LAYOUTGPU_SHARD: '2/3' }) : await run([...SEARCH, '--json', '--out', out, '--shard', `${k}/3`]);
+      const r =
+        k === 2
+          ? await run([...SEARCH, '--json', '--out', out], { LAYOUTGPU_SHARD: '2/3' })
+          : await run([...SEARCH, '--json', '--out', out, '--shard', `${k}/3`]);
       expect(r.code, r.stderr).toBe(0);
-      const j = JSON.parse(r.stdout) as { candidates: number; conflictFree: number; excluded: number; shard: { k: number; n: number; first: number; end: number } };
+      const j = JSON.parse(r.stdout) as {
+        candidates: number;
+        conflictFree: number;
+        excluded: number;
+        shard: { k: number; n: number; first: number; end: number };
+      };
       expect(j.shard).toMatchObject({ k, n: 3, first: [0, 1000, 2000][k - 1], end: [1000, 2000, 3000][k - 1] });
       expect(j.candidates).toBe(1000);
       free += j.conflictFree;

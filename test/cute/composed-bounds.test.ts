@@ -10,7 +10,6 @@
 import { describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { cosize, size, type Layout } from '../../src/algebra/layout.js';
-import { parseLayout } from '../../src/algebra/notation.js';
 import { cosizeLayoutFunction, makeComposed, parseLayoutFunction, phiComposed, type ComposedLayout } from '../../src/cute/composed.js';
 import { applySwizzleBig, makeSwizzle, swizzleWithin, type Swizzle } from '../../src/cute/swizzle.js';
 import { swizzleBound } from '../../src/engine/prep.js';

@@ -40,7 +40,11 @@ describe('the digest of a swizzled layout by the swizzle’s period', () => {
       const bits = randInt(rng, 1, 3);
       let c: ComposedLayout;
       try {
-        c = makeComposed(makeSwizzle(bits, randInt(rng, 0, 4), (rng() < 0.4 ? -1 : 1) * randInt(rng, bits, bits + 3)), rng() < 0.5 ? 0 : randInt(rng, 0, 40), inner);
+        c = makeComposed(
+          makeSwizzle(bits, randInt(rng, 0, 4), (rng() < 0.4 ? -1 : 1) * randInt(rng, bits, bits + 3)),
+          rng() < 0.5 ? 0 : randInt(rng, 0, 40),
+          inner,
+        );
       } catch (e) {
         if (e instanceof LayoutError) return;
         throw e;

@@ -50,7 +50,14 @@ describe('long memory-system work honours its deadline', () => {
   it('the conflict-free search over 40 candidates of 2^24 values (repro 03), on the CPU', async () => {
     const [prop, cands] = lines('03-verify-conflict-free-no-deadline.jsonl')[0]!.args as [[string, string, number], string[]];
     const pattern = { tv: parseLayout(prop[1]), e: prop[2] };
-    const r = await timed(() => withDeadline(200, () => searchCpu(cands.map((c) => parseLayoutFunction(c)), [pattern])));
+    const r = await timed(() =>
+      withDeadline(200, () =>
+        searchCpu(
+          cands.map((c) => parseLayoutFunction(c)),
+          [pattern],
+        ),
+      ),
+    );
     expect(r.kind).toBe('timeout');
     expect(r.ms).toBeLessThan(200 + SLACK);
   });

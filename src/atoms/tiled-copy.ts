@@ -56,8 +56,9 @@ function inverseCoords(l: Layout, sizes: readonly number[]): Int32Array {
 /**
  * The tiler TV layout of make_tiled_copy(atom, thr, val) (CuTe
  * `right_inverse(raked_product(thr, val)).with_shape(T, V)`): TV(t, v) is the column-major index
- * of c with c_i = v_i + size(val_i)·t_i, (t_i) = colex(thr⁻¹(t)), (v_i) = colex(val⁻¹(v)).
- * Errors: `domain` when thr or val is not compact.
+ * of c with c_i = v_i + size(val_i)·t_i, (t_i) = colex(thr⁻¹(t)), (v_i) = colex(val⁻¹(v)); as the
+ * exact composites (A ∘ thr⁻¹, B ∘ val⁻¹) with A, B the strides of the coordinates in the tile, else
+ * evaluated at every (t, v). Errors: `domain` when thr or val is not compact.
  */
 export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layoutTV: Layout } {
   if (!isCompact(thr)) throw domainError(`the thread layout ${formatLayout(thr)} is not compact`);
@@ -68,6 +69,18 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
   const tiler = ts.map((t, i) => t * vs[i]!);
   const T = size(thr);
   const V = size(val);
+  // as composites: TV(t, v) = A(thr⁻¹(t)) + B(val⁻¹(v)), A and B the strides of the coordinates
+  const pre: number[] = [];
+  tiler.reduce((p, n) => (pre.push(p), p * n), 1);
+  const a: Layout = { shape: ts, stride: ts.map((_, i) => pre[i]! * vs[i]!) };
+  const b: Layout = { shape: vs, stride: pre };
+  try {
+    const lt = coalesce(compose(a, rightInverse(thr)));
+    const lv = coalesce(compose(b, rightInverse(val)));
+    if (size(lt) === T && size(lv) === V) return { tiler, layoutTV: tupleOfModes([lt, lv]) };
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+  }
   checkPoints(T * V, 'the tiled copy');
   const tc = inverseCoords(thr, ts);
   const vc = inverseCoords(val, vs);

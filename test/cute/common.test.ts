@@ -2,6 +2,8 @@
  * max_common_vector and max_common_layout (docs/semantics.md §8.5), against brute force of the definition
  * on random pairs, including pairs whose composite A∘right_inverse(B) does not exist.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
 import { maxCommonLayout, maxCommonVector, EVAL_LIMIT } from '../../src/cute/common.js';
@@ -10,6 +12,7 @@ import type { LayoutError } from '../../src/algebra/errors.js';
 import {
   isLayoutFunction,
   nestRandom,
+  parseL,
   phiB,
   randInt,
   randomLayout,
@@ -190,6 +193,19 @@ describe('max_common_vector and max_common_layout fast paths on non-injective A 
     const m = maxCommonLayout(lib(a), lib(b)) as BL;
     expect(sizeB(m)).toBe(4);
     for (let i = 0; i < 4; i++) expect([phiB(a, phiB(m, i)), phiB(b, phiB(m, i))]).toEqual([i, i]);
+  });
+
+  it('every max_common_vector of the reproducer file agrees with the definition', () => {
+    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '02-max-common-vector.jsonl'), 'utf8').trim().split('\n');
+    let n = 0;
+    for (const line of lines) {
+      const { op, args } = JSON.parse(line) as { op: string; args: string[] };
+      if (op !== 'max_common_vector') continue;
+      const [a, b] = args.map((t) => parseL(t));
+      expect(ok('max_common_vector', args[0]!, args[1]!), line).toBe(maxCommonVectorSpec(a!, b!));
+      n++;
+    }
+    expect(n).toBe(4);
   });
 
   it('equals the brute-force definition on random non-injective A against compact and random B', () => {

@@ -81,7 +81,8 @@ describe('the rule', () => {
     expect(errorLine(pipe)).toBe('');
     expect(exitCode(new TypeError('x is undefined'))).toBe(1);
     expect(errorLine(new TypeError('x is undefined'))).toBe('layoutgpu: internal error: x is undefined\n');
-    expect(errorLine(new LayoutError('domain', 'two\nlines'))).toBe('layoutgpu: domain: two lines\n');
+    expect(errorLine(new Usage('two\nlines'))).toBe('layoutgpu: two lines\n');
+    expect(errorLine(new LayoutError('domain', 'two\nlines')).split('\n')).toEqual([expect.stringMatching(/^layoutgpu: domain: two.+lines$/), '']);
     const said: string[] = [];
     expect(reportError(new LayoutError('gpu', 'no adapter'), { stderr: (s) => void said.push(s) })).toBe(1);
     expect(said).toEqual(['layoutgpu: gpu: no adapter\n']);

@@ -69,7 +69,10 @@ describe('composition: the reproducers of issue 9', () => {
   it('52 odd strides after 27 powers of two with a repeated 2^25: not-composable at x = 1 + 2^26', () => {
     // hand: entries 1 and 27 of A both put a 1 in bit 25, so Φ_A(1 + 2^26) = 2^26 carries into
     // bit 26: Φ_B = 53, while f_1(1) + f_27(1) = 51 + 51 = 102
-    const b = flatText(new Array(52).fill(2), Array.from({ length: 52 }, (_, i) => 2 * i + 1));
+    const b = flatText(
+      new Array(52).fill(2),
+      Array.from({ length: 52 }, (_, i) => 2 * i + 1),
+    );
     const powers = Array.from({ length: 26 }, (_, i) => 2 ** (25 + i));
     const a = flatText(new Array(27).fill(2), [...powers, 2 ** 25]);
     const r = composeOutcome(b, a);
@@ -232,7 +235,9 @@ function blockPair(rng: () => number): { b: BL; a: BL } {
 
 describe('composition: carries that cancel inside independent groups (issue 18 item 10)', () => {
   it('17 blocks of (2,2):(1,3)·8^k into (2,2,2):(1,3,5)·8^k (repro 11): the composite, checked against the definition', () => {
-    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '11-compose-cancelling-carries.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '11-compose-cancelling-carries.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     for (const line of lines.slice(0, 2)) {
       const [bText, aText] = (JSON.parse(line) as { args: [string, string] }).args;
       const out = composeOutcome(bText, aText);

@@ -9,17 +9,7 @@ import { err, ok } from '../algebra/_run.js';
 import { maxCommonLayout, maxCommonVector, EVAL_LIMIT } from '../../src/cute/common.js';
 import { rightInverse } from '../../src/cute/inverse.js';
 import type { LayoutError } from '../../src/algebra/errors.js';
-import {
-  isLayoutFunction,
-  nestRandom,
-  parseL,
-  phiB,
-  randInt,
-  randomLayout,
-  showL,
-  sizeB,
-  type BL,
-} from '../helpers/brute.js';
+import { isLayoutFunction, nestRandom, parseL, phiB, randInt, randomLayout, showL, sizeB, type BL } from '../helpers/brute.js';
 import { forSeeds, lib } from './_seeds.js';
 import { maxCommonVectorSpec } from './_spec.js';
 
@@ -165,7 +155,10 @@ function fastPathPair(rng: () => number): { a: BL; b: BL } {
   const r0 = randInt(rng, 2, 3);
   const rs = [r0];
   for (let i = randInt(rng, 1, 3); i > 0; i--) rs.push(randInt(rng, 2, 4));
-  const order = rs.map((_, i) => i).slice(1).sort(() => rng() - 0.5);
+  const order = rs
+    .map((_, i) => i)
+    .slice(1)
+    .sort(() => rng() - 0.5);
   const rd = new Array<number>(rs.length).fill(0);
   let q = 1;
   for (const i of [0, ...order]) {
@@ -196,7 +189,9 @@ describe('max_common_vector and max_common_layout fast paths on non-injective A 
   });
 
   it('every max_common_vector of the reproducer file agrees with the definition', () => {
-    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '02-max-common-vector.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(__dirname, '..', 'fixtures', 'repro', '02-max-common-vector.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     let n = 0;
     for (const line of lines) {
       const { op, args } = JSON.parse(line) as { op: string; args: string[] };
@@ -211,7 +206,19 @@ describe('max_common_vector and max_common_layout fast paths on non-injective A 
   it('equals the brute-force definition on random non-injective A against compact and random B', () => {
     let differs = 0;
     forSeeds(1500, (rng) => {
-      const { a, b } = rng() < 0.5 ? fastPathPair(rng) : { a: nonInjective(rng), b: rng() < 0.75 ? compactOver(rng, randomShape(rng).map((x) => x + 1)) : randomLayout(rng, { maxLen: 4, maxShape: 6, maxStride: 12 }) };
+      const { a, b } =
+        rng() < 0.5
+          ? fastPathPair(rng)
+          : {
+              a: nonInjective(rng),
+              b:
+                rng() < 0.75
+                  ? compactOver(
+                      rng,
+                      randomShape(rng).map((x) => x + 1),
+                    )
+                  : randomLayout(rng, { maxLen: 4, maxShape: 6, maxStride: 12 }),
+            };
       const want = maxCommonVectorSpec(a, b);
       const tag = `max_common_vector(${showL(a)}, ${showL(b)})`;
       expect(maxCommonVector(lib(a), lib(b)), tag).toBe(want);

@@ -16,6 +16,7 @@ import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { entryOpacity, hslHex, tileColour } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
 import { swizzleClass, type Picture } from '../render/grid.js';
+import { swizzleKey } from '../render/svg.js';
 import { h } from './dom.js';
 import type { TileOf } from '../render/tiles.js';
 
@@ -96,7 +97,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     h(
       'p',
       { class: 'note' },
-      `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? '' : ': too many to label; colour = offset, blue 0 → red ' + maxOff}; scroll to see them all, hover for each cell.`,
+      `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? (p.swizzle && !tileOf ? `; ${swizzleKey(p.swizzle)}` : '') : `: too many to label; ${p.swizzle && !tileOf ? swizzleKey(p.swizzle) : `colour = offset, blue 0 → red ${maxOff}`}`}; scroll to see them all, hover for each cell.`,
     ),
   );
 

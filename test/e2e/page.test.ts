@@ -524,6 +524,12 @@ describe('the browser demo in headless Chromium', () => {
     expect(tex).toBe(tikzPicture(composedPicture(fn)));
     expect(tex.split('\n')[0]).toBe('% Layout: Sw<3,3,3> o (8,64):(64,1)');
 
+    // a composed layout beyond the SVG picture's 4,096 cells goes on the canvas, swizzle colours named
+    await page.getByTestId('layout-input').fill('Sw<3,3,3> o (128,128):(128,1)');
+    await expect.poll(() => page.getByTestId('picture-canvas').getAttribute('data-cells')).toBe('16384');
+    expect(await page.locator('#picture .note').textContent()).toContain('colour = offset bits [3, 6)');
+    await page.getByTestId('layout-input').fill('Sw<3,3,3> o (8,64):(64,1)');
+
     // 2. hover names a tile by its coordinate: A = (8,8):(1,8) divided by the shape (2,4)
     await page.getByTestId('op').selectOption('zipped_divide');
     await page.getByTestId('layout-input').fill('(8,8):(1,8)');

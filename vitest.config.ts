@@ -16,7 +16,13 @@ const gpu = [
   'test/memory/search.test.ts',
   'test/bench/verify.test.ts',
 ];
-const cli = ['test/cli/**/!(json-span).test.ts', 'test/*/cli.test.ts', 'test/bench/vocab-corpus.test.ts', 'test/scripts/**/*.test.ts', 'test/engine/evaluator-cli.test.ts'];
+const cli = [
+  'test/cli/**/!(json-span).test.ts',
+  'test/*/cli.test.ts',
+  'test/bench/vocab-corpus.test.ts',
+  'test/scripts/**/*.test.ts',
+  'test/engine/evaluator-cli.test.ts',
+];
 const e2e = ['test/e2e/**/*.test.ts'];
 const pack = ['test/package/**/*.test.ts'];
 

@@ -80,7 +80,8 @@ for (const file of all) {
   if (out !== text || moved !== file) edits.push({ file, moved, out, changed: out !== text });
 }
 
-for (const e of edits) console.log(`${e.moved === e.file ? '  ' : 'mv'} ${e.file}${e.moved === e.file ? '' : ` → ${e.moved}`}${e.changed ? ' (imports rewritten)' : ''}`);
+for (const e of edits)
+  console.log(`${e.moved === e.file ? '  ' : 'mv'} ${e.file}${e.moved === e.file ? '' : ` → ${e.moved}`}${e.changed ? ' (imports rewritten)' : ''}`);
 if (dry) process.exit(0);
 
 for (const [from, to] of MOVES) execFileSync('git', ['mv', from, to], { cwd: ROOT, stdio: 'inherit' });

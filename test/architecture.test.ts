@@ -33,7 +33,12 @@ const FLOORS: readonly (readonly string[])[] = [
 /** the entry points, on the table's floor */
 const ENTRY_POINTS = new Set(['src/index.ts', 'src/node.ts', 'src/browser.ts']);
 /** where `node:` may be imported: the CLI, the engine's Node corner and the benchmarks' environment */
-const NODE_ONLY = [/^src\/cli\//, /^src\/engine\/(device-node|gpu-nodes|pool[\w-]*|threaded-[\w-]+)\.m?ts$/, /^src\/engine\/pool-boot\.mjs$/, /^src\/bench\/node-env\.ts$/];
+const NODE_ONLY = [
+  /^src\/cli\//,
+  /^src\/engine\/(device-node|gpu-nodes|pool[\w-]*|threaded-[\w-]+)\.m?ts$/,
+  /^src\/engine\/pool-boot\.mjs$/,
+  /^src\/bench\/node-env\.ts$/,
+];
 
 const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, FLOORS.length - i] as const)));
 
@@ -62,7 +67,9 @@ const KNOWN = new Set(FILES);
 
 /** a relative specifier as the file it names (`./x.js` is x.ts in the sources) */
 function target(from: string, spec: string): string {
-  const p = relative(ROOT, resolve(ROOT, dirname(from), spec)).split(sep).join('/');
+  const p = relative(ROOT, resolve(ROOT, dirname(from), spec))
+    .split(sep)
+    .join('/');
   if (KNOWN.has(p)) return p;
   const ts = p.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts');
   return KNOWN.has(ts) ? ts : p;
@@ -126,9 +133,26 @@ describe('the import reader', () => {
     expect(importsOf(text).sort()).toEqual(['../b/b.js', './a.js', './c.js', './d.js', './e.js', 'node:fs']);
   });
   it('finds a cycle round three files and a file importing itself, and none in a chain', () => {
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', ['a']], ['d', ['a']]]))).toEqual([['a', 'b', 'c']]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['a']],
+          ['d', ['a']],
+        ]),
+      ),
+    ).toEqual([['a', 'b', 'c']]);
     expect(cycles(new Map([['a', ['a']]]))).toEqual([['a']]);
-    expect(cycles(new Map([['a', ['b']], ['b', ['c']], ['c', []]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toEqual([]);
   });
   it('reads the whole of src/', () => {
     expect(FILES.length).toBeGreaterThan(100);

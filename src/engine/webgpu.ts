@@ -7,7 +7,18 @@
 import { LayoutError } from '../algebra/errors.js';
 
 /** GPUBufferUsage's flags (WebGPU §5.1) */
-export const USAGE = { MAP_READ: 1, MAP_WRITE: 2, COPY_SRC: 4, COPY_DST: 8, INDEX: 16, VERTEX: 32, UNIFORM: 64, STORAGE: 128, INDIRECT: 256, QUERY_RESOLVE: 512 } as const;
+export const USAGE = {
+  MAP_READ: 1,
+  MAP_WRITE: 2,
+  COPY_SRC: 4,
+  COPY_DST: 8,
+  INDEX: 16,
+  VERTEX: 32,
+  UNIFORM: 64,
+  STORAGE: 128,
+  INDIRECT: 256,
+  QUERY_RESOLVE: 512,
+} as const;
 
 /** GPUMapMode.READ */
 export const MAP_READ = 1;

@@ -15,7 +15,10 @@ export async function expectExamplePairs(name: string, minPairs: number): Promis
   expect(pairs.length).toBeGreaterThanOrEqual(minPairs);
   const run = await cli(['batch', '--backend', 'cpu'], pairs.map((p) => JSON.stringify(p.request)).join('\n') + '\n', 120_000);
   expect(run.code, run.stderr).toBe(0);
-  const resps = run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Resp);
+  const resps = run.stdout
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => JSON.parse(l) as Resp);
   expect(resps.length).toBe(pairs.length);
   resps.forEach((got, i) => {
     const pair = pairs[i]!;

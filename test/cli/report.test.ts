@@ -43,17 +43,30 @@ vi.mock('../../src/render/grid.js', async (importOriginal) => {
 
 vi.mock('../../src/atoms/registry.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/atoms/registry.js')>();
-  const forced = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R => {
-    if (force.error) throw force.error;
-    return f(...a);
-  };
+  const forced =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...a: A): R => {
+      if (force.error) throw force.error;
+      return f(...a);
+    };
   return { ...real, mmaAtomData: forced(real.mmaAtomData), copyAtomData: forced(real.copyAtomData) };
 });
 
 const { main, TOOL_NAMES } = await import('../../src/cli/main.js');
 const { ops } = await import('../../src/ops.js');
 
-const KINDS: readonly ErrorKind[] = ['bad-request', 'parse', 'domain', 'not-composable', 'not-complementable', 'overflow', 'gpu', 'timeout', 'not-linear', 'not-representable'];
+const KINDS: readonly ErrorKind[] = [
+  'bad-request',
+  'parse',
+  'domain',
+  'not-composable',
+  'not-complementable',
+  'overflow',
+  'gpu',
+  'timeout',
+  'not-linear',
+  'not-representable',
+];
 const FORCED: readonly ErrorKind[] = ['parse', 'domain', 'timeout', 'gpu'];
 const codeOf = (k: ErrorKind): number => (k === 'gpu' ? 1 : 2);
 
@@ -185,7 +198,9 @@ describe('the rule through every subcommand', () => {
     for (const [argv, k] of NATURAL) {
       const r = await run(argv);
       expect(r.code, `${argv.join(' ')}: ${r.err.join(' / ')}`).toBe(k === 'usage' ? 2 : codeOf(k));
-      expect(r.err, argv.join(' ')).toEqual([k === 'usage' ? expect.stringMatching(/^layoutgpu( \w+)?: (?!\w+: )/) : expect.stringMatching(new RegExp(`^layoutgpu( \\w+)?: ${k}: `))]);
+      expect(r.err, argv.join(' ')).toEqual([
+        k === 'usage' ? expect.stringMatching(/^layoutgpu( \w+)?: (?!\w+: )/) : expect.stringMatching(new RegExp(`^layoutgpu( \\w+)?: ${k}: `)),
+      ]);
     }
   });
 

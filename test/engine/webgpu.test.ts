@@ -23,7 +23,13 @@ describe('the WebGPU host layer', () => {
   });
 
   it('a grid holds every workgroup within the per-dimension limit, with less than one row spare', () => {
-    for (const [groups, max] of [[1, 65535], [65535, 65535], [65536, 65535], [1_000_000, 65535], [7, 3]] as const) {
+    for (const [groups, max] of [
+      [1, 65535],
+      [65535, 65535],
+      [65536, 65535],
+      [1_000_000, 65535],
+      [7, 3],
+    ] as const) {
       const [x, y] = gridFor(groups, max);
       expect(x, `${groups}`).toBeLessThanOrEqual(max);
       expect(x * y, `${groups}`).toBeGreaterThanOrEqual(groups);

@@ -264,13 +264,7 @@ export function searchComposite(b: BL, a: BL): { exists: true; c: BL } | { exist
     // the coalesced form: the factorization with fewest factors (coal is the unique minimal one)
     const best = ls.reduce((p, q) => (rankB(q.shape) < rankB(p.shape) ? q : p));
     const k = rankB(best.shape);
-    modes.push(
-      k === 0
-        ? { shape: 1, stride: 0 }
-        : k === 1
-          ? { shape: (best.shape as number[])[0]!, stride: (best.stride as number[])[0]! }
-          : best,
-    );
+    modes.push(k === 0 ? { shape: 1, stride: 0 } : k === 1 ? { shape: (best.shape as number[])[0]!, stride: (best.stride as number[])[0]! } : best);
   }
   const n = sizeB(a);
   for (let x = 0; x < n; x++) {
@@ -517,10 +511,7 @@ export function nestRandom(rng: () => number, s: readonly number[], d: readonly 
 }
 
 /** A random layout: len ≤ maxLen, shapes in [1, maxShape], strides in [0, maxStride]. */
-export function randomLayout(
-  rng: () => number,
-  o: { maxLen?: number; maxShape?: number; maxStride?: number; maxDepth?: number; maxSize?: number } = {},
-): BL {
+export function randomLayout(rng: () => number, o: { maxLen?: number; maxShape?: number; maxStride?: number; maxDepth?: number; maxSize?: number } = {}): BL {
   const maxLen = o.maxLen ?? 4;
   const maxShape = o.maxShape ?? 6;
   const maxStride = o.maxStride ?? 24;
@@ -566,6 +557,13 @@ export function randomComplementable(rng: () => number, maxN = 4096): { a: BL; n
       const j = randInt(rng, 0, i);
       [idx[i], idx[j]] = [idx[j]!, idx[i]!];
     }
-    return { a: nestRandom(rng, idx.map((i) => s[i]!), idx.map((i) => d[i]!)), n };
+    return {
+      a: nestRandom(
+        rng,
+        idx.map((i) => s[i]!),
+        idx.map((i) => d[i]!),
+      ),
+      n,
+    };
   }
 }

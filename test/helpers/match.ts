@@ -119,15 +119,14 @@ function tensorMismatch(got: unknown, want: unknown, guide: string): string | nu
   if (keys) return keys;
   const g = got as { offset: unknown; layout: unknown };
   const w = want as { offset: unknown; layout: unknown };
-  if (typeof g.layout !== 'string' || typeof g.offset !== 'number' && typeof g.offset !== 'string') return `not a tensor: ${JSON.stringify(got)}`;
+  if (typeof g.layout !== 'string' || (typeof g.offset !== 'number' && typeof g.offset !== 'string')) return `not a tensor: ${JSON.stringify(got)}`;
   const gp = parsePiece(g.layout);
   const wp = parsePiece(String(w.layout));
   const bad = shapeMismatch(gp, guide, g.layout) ?? shapeMismatch(wp, guide, `expected ${String(w.layout)}`);
   return bad ?? withText(pointsMismatch(gp, wp, BigInt(g.offset), BigInt(String(w.offset))), got, want);
 }
 
-const withText = (m: string | null, got: unknown, want: unknown): string | null =>
-  m && `${m} (got ${JSON.stringify(got)}, expected ${JSON.stringify(want)})`;
+const withText = (m: string | null, got: unknown, want: unknown): string | null => m && `${m} (got ${JSON.stringify(got)}, expected ${JSON.stringify(want)})`;
 
 function atomsListMismatch(got: unknown, want: unknown): string | null {
   const keys = sameKeys(got, want);

@@ -3,8 +3,9 @@
  * include/cute/atom/mma_atom.hpp): an MMA atom, an atom layout L (how many atoms tile M, N
  * and K, and how they are numbered) and a permutation P of the tile's rows, columns and
  * K-slices. Each derived layout is a short definition over cute/ and algebra/; the three TV
- * layouts are the functions the definitions give, found exactly by layoutOfTable (the answer
- * is the function, not CuTe's composition, which differs for C with threads along K).
+ * layouts are the functions the definitions give, as exact composites or, where none exists,
+ * found point by point by layoutOfTable (the answer is the function, not CuTe's composition,
+ * which differs for C with threads along K).
  */
 import { domainError, isLayoutError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
@@ -208,7 +209,8 @@ export function operandTV(m: MmaCore, x: Operand): Layout {
 const scaled = (l: Layout, k: number): Layout => ({ shape: l.shape, stride: scaleTuple(l.stride, k) });
 const scaleTuple = (t: Tuple, k: number): Tuple => (typeof t === 'number' ? t * k : t.map((u) => scaleTuple(u, k)));
 
-function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
+/** The composite form of operandTV, or null (or a `not-composable` / `overflow` error) when a step has none. */
+export function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
   const [I, J] = operandModes[x];
   const atomI = m.atom.shapeMNK[I]!;
   const atomJ = m.atom.shapeMNK[J]!;
@@ -237,7 +239,7 @@ function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
  * Evaluated at every (t, w) and decided by layoutOfTable. Errors: `not-composable` when no layout
  * has this function.
  */
-function operandTVPointwise(m: MmaCore, x: Operand): Layout {
+export function operandTVPointwise(m: MmaCore, x: Operand): Layout {
   const g = operandGeometry(m, x);
   const V = g.VX * g.RI * g.RJ;
   const T = m.T;

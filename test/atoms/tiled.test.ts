@@ -9,7 +9,7 @@ import { seededRuns } from '../helpers/seeds.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { mismatch } from '../helpers/match.js';
 import { copyTV, fnB, isLayoutOnGuide, mmaData, mmaTV, modeSizes, threadCoords, tileOf, vFunction, type MmaSpec } from './_oracle.js';
-import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
+import { makeTiledMma, operandTVComposed, operandTVPointwise } from '../../src/atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
 import { copyAtom } from '../../src/atoms/atom.js';
 import { mmaAtomNames } from '../../src/atoms/registry.js';
@@ -126,6 +126,37 @@ describe('make_tiled_mma against the definitions (every (t, v) of A, B, C)', () 
       compared++;
     });
     expect(compared).toBeGreaterThanOrEqual(40);
+  });
+
+  it('the composite and the pointwise forms of each TV layout agree wherever the composite exists', () => {
+    let both = 0;
+    forSeeds(40, (rng) => {
+      const name = pick(rng, names);
+      const L = randomAtomLayout(rng);
+      const base = tileOf({ name, L, P: [null, null, null] });
+      const P = base.map((t) => (rng() < 0.5 ? '_' : showL(randomPermutation(rng, t))));
+      const a = mmaData(name);
+      if (sizeB(L) * (sizeB(a.X.A) + sizeB(a.X.B) + sizeB(a.X.C)) > 1 << 14) return;
+      let m: ReturnType<typeof makeTiledMma>;
+      try {
+        m = makeTiledMma(name, parseLayout(showL(L)), parseTiler(`<${P.join(',')}>`));
+      } catch {
+        return;
+      }
+      for (const x of ['A', 'B', 'C'] as const) {
+        let composed: string | null = null;
+        try {
+          const c = operandTVComposed(m, x);
+          composed = c && formatLayout(c);
+        } catch (e) {
+          expect(['not-composable', 'overflow']).toContain((e as LayoutError).kind);
+        }
+        if (composed === null) continue;
+        expect(formatLayout(operandTVPointwise(m, x))).toBe(composed);
+        both++;
+      }
+    });
+    expect(both).toBeGreaterThan(30);
   });
 
   it('C with threads along K holds the same values for threads that differ only in k (not CuTe\'s get_layoutC_TV)', () => {

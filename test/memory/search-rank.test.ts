@@ -15,6 +15,9 @@ import { GpuConflictSearch } from '../../src/memory/search-gpu.js';
 import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
 import { phi } from '../../src/algebra/layout.js';
 import { verifyTestDevice } from '../verify/device.js';
+import { conflictFreeVerify } from '../../src/memory/verify-op.js';
+import { CpuBackend } from '../../src/engine/cpu.js';
+import type { OpContext } from '../../src/op-spec.js';
 
 const READ: AccessPattern = { tv: parseLayout('((8,4),(8,2)):((1,64),(8,256))'), e: 2 };
 const WRITE: AccessPattern = { tv: parseLayout('((8,8),8):((64,1),8)'), e: 2 };
@@ -107,6 +110,15 @@ describe('the search on the CPU: what a kernel can use', () => {
       const k = a.findIndex((v, j) => v !== b[j]);
       expect(k === -1 || a[k]! < b[k]!, `${ranked[i - 1]!.layout} before ${ranked[i]!.layout}`).toBe(true);
     }
+  });
+});
+
+describe('verify ["conflict-free", …] in batch', () => {
+  it('answers false for a memory layout that is not injective (it was true: every access hit one bank word)', async () => {
+    const ctx: OpContext = { backendChoice: 'cpu', backend: async () => new CpuBackend() };
+    const got = await conflictFreeVerify(['conflict-free', '((8,8),8):((64,1),8)', 2], ['(8,64):(0,1)', '(8,64):(64,0)', 'Sw<3,3,3> o (8,64):(64,1)'], ctx);
+    expect(got).toEqual([false, false, true]);
+    expect(injectiveBrute(parseLayout('(8,64):(0,1)'))).toBe(false);
   });
 });
 

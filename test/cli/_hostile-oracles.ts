@@ -156,8 +156,8 @@ export function randomLL(g: ReturnType<typeof rng>, ins: readonly [string, numbe
   };
 }
 
-/** A random LL whose bases are a permutation of the unit vectors (invertible), in-dims split by `ins`. */
-export function randomInvertible(g: ReturnType<typeof rng>, ins: readonly [string, number][], outs: readonly [string, number][]): LL {
+/** A random LL whose bases are a permutation of the unit vectors, each added to an earlier one with probability `mix` (invertible), in-dims split by `ins`. */
+export function randomInvertible(g: ReturnType<typeof rng>, ins: readonly [string, number][], outs: readonly [string, number][], mix = 0.3): LL {
   const units: number[][] = [];
   outs.forEach(([, s], j) => {
     for (let b = 1; b < s; b *= 2) units.push(outs.map((_, k) => (k === j ? b : 0)));
@@ -167,7 +167,7 @@ export function randomInvertible(g: ReturnType<typeof rng>, ins: readonly [strin
     [units[i], units[j]] = [units[j]!, units[i]!];
   }
   // mix: add earlier vectors into later ones (keeps it invertible)
-  for (let i = 1; i < units.length; i++) if (g.chance(0.3)) units[i] = units[i]!.map((v, k) => v ^ units[g.int(i)]![k]!);
+  for (let i = 1; i < units.length; i++) if (g.chance(mix)) units[i] = units[i]!.map((v, k) => v ^ units[g.int(i)]![k]!);
   let at = 0;
   return { bases: ins.map(([n, k]) => [n, units.slice(at, (at += k))]), outDims: outs.map(([n, s]) => [n, s]) };
 }

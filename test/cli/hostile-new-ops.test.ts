@@ -129,7 +129,7 @@ async function fuzzChunk(reqs: readonly { op: string; args: string }[]): Promise
     const { op, args } = reqs[i]!;
     const id = JSON.stringify(`h${i}`);
     const r = await b.ask(`{"id":${id},"op":${JSON.stringify(op)},"args":${args}}`);
-    if (DUMP) appendFileSync(DUMP, `${op} ${args.slice(0, 400)}\n  => ${r.line.slice(0, 600)}\n`);
+    if (DUMP) appendFileSync(DUMP, `${op} ${args.slice(0, 400)}\n  => ${Math.round(r.ms)}ms ${r.line.slice(0, 600)}\n`);
     for (const p of problems(id, r)) found.push(`${op} ${args.length > 300 ? args.slice(0, 300) + '…' : args} -> ${p}`);
   }
   const end = await b.end();
@@ -769,6 +769,8 @@ const ATOM_OPS2 = ['local_tile', 'local_partition', 'copy_bank_conflicts', 'comp
 const LL_OPS = Object.keys(TEMPLATES).filter((o) => o.startsWith('ll_') && o !== 'll_from_encoding');
 const BRIDGE_OPS = ['ll_from_encoding', 'check_linear', 'to_ll', 'from_ll', 'll_bank_conflicts'];
 const PER_OP = Number(process.env.HOSTILE_PER_OP ?? 30);
+/** HOSTILE_SEED=n: another corpus of the same shape (the default, 0, is what CI runs) */
+const SEED = Number(process.env.HOSTILE_SEED ?? 0);
 
 describe('batch: hostile requests to the new ops (seeded), one batch process per chunk', () => {
   const chunks: [string, string[], number][] = [
@@ -779,7 +781,7 @@ describe('batch: hostile requests to the new ops (seeded), one batch process per
   ];
   for (const [name, opsOfChunk, seed] of chunks) {
     it(`${name}: one well-formed answer per request, a protocol kind, no crash`, async () => {
-      const reqs = opsOfChunk.flatMap((op, k) => hostileFor(op, seed * 1000 + k, PER_OP));
+      const reqs = opsOfChunk.flatMap((op, k) => hostileFor(op, SEED * 100_000 + seed * 1000 + k, PER_OP));
       const found = await fuzzChunk(reqs);
       expect(found).toEqual([]);
     });
@@ -1451,5 +1453,189 @@ describe('the CLI forms of the new ops: bad input is one stderr line, exit 2, no
       }
     }
     expect(found).toEqual([]);
+  });
+});
+
+describe('batch: differential checks between the new ops', () => {
+  it('from_ll with dims out of order, several in- and out-dims, broadcast shared offsets; ll_bank_conflicts = bank_conflicts of the from_ll forms', async () => {
+    const s = new Session();
+    const g = rng(31337);
+    for (let it = 0; it < 50; it++) {
+      const kind = g.pick(['function', 'tv', 'shared'] as const);
+      let l: LL;
+      if (kind === 'function') {
+        l = randomLL(
+          g,
+          randomDims(g, ['a', 'b', 'c'], 1 + g.int(3), 3),
+          randomDims(g, ['x', 'y'], 1 + g.int(2), 3).map(([n, b]) => [n, 2 ** b] as [string, number]),
+        );
+      } else {
+        const k = 1 + g.int(3);
+        const outs = pickNames(
+          g,
+          Array.from({ length: k }, (_, i) => `dim${i}`),
+          k,
+        ).map((n) => [n, 2 ** g.int(4)] as [string, number]);
+        if (kind === 'tv')
+          l = randomLL(
+            g,
+            pickNames(g, ['register', 'lane', 'warp', 'block'], 1 + g.int(4)).map((n) => [n, g.int(3)]),
+            outs,
+          );
+        else {
+          // surjective, maybe with broadcast (zero) or repeated offset bits
+          const nb = outs.reduce((a, [, sz]) => a + Math.log2(sz), 0);
+          const inv = randomInvertible(g, [['offset', nb]], outs);
+          const bs = [...inv.bases[0]![1]];
+          for (let e = g.int(3); e > 0; e--)
+            bs.splice(g.int(bs.length + 1), 0, g.chance(0.5) ? outs.map(() => 0) : (bs[g.int(Math.max(1, bs.length))] ?? outs.map(() => 0)));
+          l = {
+            bases: [
+              ['offset', bs],
+              ['block', []],
+            ],
+            outDims: outs,
+          };
+        }
+      }
+      const r = await s.call('from_ll', [l]);
+      if (!r.ok) {
+        s.check(r.kind === 'not-representable', `from_ll ${str(l)} -> ${r.kind}: ${r.message}`);
+        continue;
+      }
+      const f = layoutFn(r.result as string);
+      const sizes = inSizes(l);
+      const os = outSizes(l);
+      // the tile index: dim0 fastest, by the dims' names
+      const byName = (v: readonly number[]): number => {
+        if (kind === 'function') return flatten(v, os);
+        let idx = 0;
+        let m = 1;
+        for (let d = 0; d < l.outDims.length; d++) {
+          const j = l.outDims.findIndex(([n]) => n === `dim${d}`);
+          idx += v[j]! * m;
+          m *= os[j]!;
+        }
+        return idx;
+      };
+      const nOf = (name: string): number => {
+        const j = l.bases.findIndex(([n]) => n === name);
+        return j < 0 ? 1 : sizes[j]!;
+      };
+      const at = (x: readonly number[], name: string): number => {
+        const j = l.bases.findIndex(([n]) => n === name);
+        return j < 0 ? 0 : x[j]!;
+      };
+      let bad = '';
+      if (kind === 'shared') {
+        const smallest = new Map<number, number>();
+        for (const x of allInputs(sizes)) {
+          const c = byName(ev(l, x));
+          if (!smallest.has(c)) smallest.set(c, flatten(x, sizes));
+        }
+        for (const [c, o] of smallest) if (!bad && f.phi(c) !== o) bad = `tile index ${c}: ${f.phi(c)}, want ${o}`;
+      } else {
+        const T = nOf('lane') * nOf('warp') * nOf('block');
+        for (const x of allInputs(sizes)) {
+          const idx = kind === 'tv' ? at(x, 'lane') + nOf('lane') * (at(x, 'warp') + nOf('warp') * at(x, 'block')) + T * at(x, 'register') : flatten(x, sizes);
+          if (!bad && f.phi(idx) !== byName(ev(l, x))) bad = `input ${x}: ${f.phi(idx)}, want ${byName(ev(l, x))}`;
+        }
+      }
+      s.check(bad === '', `from_ll ${str(l)} = ${r.result}: ${bad}`);
+    }
+    // ll_bank_conflicts against bank_conflicts of the CuTe forms
+    let compared = 0;
+    for (let it = 0; it < 40; it++) {
+      const outs: [string, number][] = [
+        ['dim0', 2 ** (2 + g.int(4))],
+        ['dim1', 2 ** (2 + g.int(4))],
+      ];
+      const nb = outs.reduce((a, [, sz]) => a + Math.log2(sz), 0);
+      const sh = randomInvertible(
+        g,
+        [
+          ['offset', nb],
+          ['block', 0],
+        ],
+        outs,
+      );
+      const lanes = 2 + g.int(4);
+      const regs = Math.max(0, Math.min(4, nb - lanes - 1));
+      const rr = randomInvertible(
+        g,
+        [
+          ['register', regs],
+          ['lane', lanes],
+          ['warp', nb - regs - lanes],
+          ['block', 0],
+        ],
+        outs,
+        g.pick([0, 0, 0.1]),
+      );
+      const e = g.pick([1, 2, 4, 8]);
+      const a = await s.call('ll_bank_conflicts', [rr, sh, e]);
+      const m = await s.call('from_ll', [sh, 'shared']);
+      const tv = await s.call('from_ll', [rr, 'tv']);
+      // bank_conflicts takes a plain TV layout
+      if (!m.ok || !tv.ok || (tv.result as string).startsWith('Sw')) continue;
+      compared++;
+      const b = await s.call('bank_conflicts', [m.result, tv.result, e]);
+      s.check(str(a) === str(b), `ll_bank_conflicts ${str(rr)} ${str(sh)} ${e} -> ${str(a)}; bank_conflicts ${m.result} ${tv.result} -> ${str(b)}`);
+    }
+    expect(compared).toBeGreaterThan(10);
+    expect(await s.end()).toEqual([]);
+  });
+
+  it('partition_a/b/c of the tile itself is the TV layout at that thread; partition_s/d of the tiler-shaped tile is layoutS/D_TV', async () => {
+    const s = new Session();
+    const g = rng(555);
+    const mmas = ['SM80_16x8x16_F32F16F16F32_TN', 'SM70_8x8x4_F32F16F16F32_NT', 'UniversalFMA', 'SM80_8x8x4_F64F64F64F64_TN', 'SM75_16x8x8_F32F16F16F32_TN'];
+    for (let it = 0; it < 12; it++) {
+      const mma = { atom: g.pick(mmas), layout: g.pick(['1', '(2,2,1)', '(1,2,1)', '(2,1,2)', '(4,2,1):(2,1,0)']) };
+      const t = await s.ok<Record<string, string | number>>('make_tiled_mma', [mma]);
+      if (!t) continue;
+      const [tm, tn, tk] = (t.tileShape as string).slice(1, -1).split(',').map(Number) as [number, number, number];
+      for (const [x, key, p, qq] of [
+        ['a', 'layoutA_TV', tm, tk],
+        ['b', 'layoutB_TV', tn, tk],
+        ['c', 'layoutC_TV', tm, tn],
+      ] as const) {
+        const tvf = layoutFn(t[key] as string);
+        const T = tvf.modes[0]!;
+        const thr = g.int(T);
+        const part = await s.ok<{ offset: number; layout: string }>(`partition_${x}`, [mma, thr, `(${p},${qq})`]);
+        if (!part) continue;
+        const offs = tensorOffsets(part);
+        const want = Array.from({ length: tvf.modes[1]! }, (_, v) => tvf.phi(thr + T * v));
+        s.check(str(offs) === str(want), `partition_${x} ${JSON.stringify(mma)} ${thr} (${p},${qq}) -> ${JSON.stringify(part)}: ${offs} != TV ${want}`);
+      }
+    }
+    const copies = [
+      { atom: 'SM80_CP_ASYNC_CACHEALWAYS<uint128_t>', bits: 16, thr: '(32,8):(8,1)', val: '(1,8)' },
+      { atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' }, operand: 'A' },
+      { atom: 'SM75_U16x8_LDSM_T', bits: 16, mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' }, operand: 'B' },
+      { atom: 'SM90_U32x4_STSM_N', bits: 16, mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' }, operand: 'C' },
+      { atom: 'UniversalCopy<uint32_t>', bits: 16, thr: '(16,8)', val: '(2,1)' },
+    ];
+    for (const copy of copies) {
+      const c = await s.ok<Record<string, string | number>>('make_tiled_copy', [copy]);
+      if (!c) continue;
+      const tiler = (c.tiler as string).slice(1, -1);
+      for (const [op, key] of [
+        ['partition_s', 'layoutS_TV'],
+        ['partition_d', 'layoutD_TV'],
+      ] as const) {
+        const tvf = layoutFn(c[key] as string);
+        const T = tvf.modes[0]!;
+        for (const thr of [0, g.int(T), T - 1]) {
+          const part = await s.ok<{ offset: number; layout: string }>(op, [copy, thr, `(${tiler})`]);
+          if (!part) continue;
+          const offs = tensorOffsets(part);
+          const want = Array.from({ length: tvf.modes[1]! }, (_, v) => tvf.phi(thr + T * v));
+          s.check(str(offs) === str(want), `${op} ${JSON.stringify(copy)} ${thr} (${tiler}) -> ${JSON.stringify(part)}: ${offs} != ${key} ${want}`);
+        }
+      }
+    }
+    expect(await s.end()).toEqual([]);
   });
 });

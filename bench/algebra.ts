@@ -1,6 +1,6 @@
 /**
  * Algebra throughput (issue: the layout algebra, "Speed"). For each operation, its 2,000
- * requests of ../shared/bench/algebra-corpus.jsonl are parsed once, then the operation alone
+ * requests of bench/corpus/algebra.jsonl are parsed once, then the operation alone
  * is timed, single thread, in-process: the best of several rounds of repeated passes.
  * Then `batch` is timed end to end on the whole corpus (a spawned process, stdin → stdout).
  * Then issue 10's vocabulary: each op of bench/vocab-corpus.jsonl (bench/gen-vocab-corpus.ts)
@@ -23,7 +23,7 @@ import { coalesce } from '../src/algebra/coalesce.js';
 import { opsByName, parseArgs, type OpContext } from '../src/ops.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const corpusPath = process.argv[2] ?? join(root, '..', 'shared', 'bench', 'algebra-corpus.jsonl');
+const corpusPath = process.argv[2] ?? join(root, 'bench', 'corpus', 'algebra.jsonl');
 if (!existsSync(corpusPath)) {
   console.error(`corpus not found: ${corpusPath}`);
   process.exit(2);

@@ -176,8 +176,37 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   const what = `partition_${side.toLowerCase()}`;
   const inner = innerLayout(tensor);
   const ms = modes(inner);
-  const { idx, guide } = copyIndexMap(c, side, t, ms.map(size), what);
+  const ns = ms.map(size);
+  checkCopyTensor(c, ns, what);
+  checkThread(t, c.threads);
+  const fast = partitionCopyComposed(c, side, t, ns, tensor);
+  if (fast !== null) return fast;
+  const { idx, guide } = copyIndexMap(c, side, t, ns, what);
   return tensorOfIndices(tensor, idx, guide, ms.slice(c.tiler.length), what);
+}
+
+/**
+ * partition_S/D as exact composites (or null): the identity index of element (w, q…, e…) is
+ * Et(X_TV(t, 0) + X_TV's value mode(w)) + Σ q_i·tiler_i·N_(i−1) + the further modes', Et =
+ * (tiler):(N_0, N_1, …) placing the tile in the tensor (N the prefix products of its mode sizes);
+ * the first term is the composite Et ∘ (value mode, 2:X_TV(t, 0)), the answer T ∘ that map.
+ */
+function partitionCopyComposed(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[], tensor: LayoutFunction): TensorResult | null {
+  const tv = side === 'S' ? c.layoutS_TV : c.layoutD_TV;
+  const r = c.tiler.length;
+  const pre: number[] = [];
+  ns.reduce((p, n) => (pre.push(p), p * n), 1);
+  try {
+    const et: Layout = { shape: [...c.tiler], stride: pre.slice(0, r) };
+    const cv = compose(et, tupleOfModes([mode(tv, 2), { shape: 2, stride: phi(mode(tv, 1), t) }]));
+    if (rank(cv) !== 2) return null;
+    const [w, o] = modes(cv) as [Layout, Layout];
+    const rest = ns.map((n, i): Layout => (i < r ? { shape: n / c.tiler[i]!, stride: c.tiler[i]! * pre[i]! } : { shape: n, stride: pre[i]! }));
+    return composedTensor(tensor, [w, ...rest], phi(o, 1));
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+    return null;
+  }
 }
 
 /** A tensor of mode sizes ns for a tiled copy: rank at least the tiler's (`domain`), each mode a
@@ -248,25 +277,30 @@ export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: reado
  * evaluated and decided at every x.
  */
 export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: string): TensorResult {
-  const inner = innerLayout(t);
-  const r = rank(s);
   const sm = typeof s.shape === 'number' ? [s] : modes(s);
-  try {
-    const c = compose(inner, tupleOfModes([...sm, { shape: 2, stride: oS }]));
-    if (rank(c) === r + 1) {
-      const cm = modes(c);
-      const y0 = phi(cm[r]!, 1);
-      return finish(t, y0, tupleOfModes(cm.slice(0, r).map(coalesce)));
-    }
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-  }
+  const fast = composedTensor(t, sm, oS);
+  if (fast !== null) return fast;
   const n = size(s);
   checkPoints(n, what);
   const idx = new Float64Array(n);
   const { shapes, strides } = flat(s);
   for (let x = 0; x < n; x++) idx[x] = oS + phiFlat(shapes, strides, x);
   return tensorOfIndices(t, idx, sm.map(size), [], what);
+}
+
+/** The composite T ∘ (S, 2:o_S) without its last mode (offset: its last mode's value), each of
+ *  S's modes coalesced; null when the composite does not exist. */
+function composedTensor(t: LayoutFunction, sm: readonly Layout[], oS: number): TensorResult | null {
+  const r = sm.length;
+  try {
+    const c = compose(innerLayout(t), tupleOfModes([...sm, { shape: 2, stride: oS }]));
+    if (rank(c) !== r + 1) return null;
+    const cm = modes(c);
+    return finish(t, phi(cm[r]!, 1), tupleOfModes(cm.slice(0, r).map(coalesce)));
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+    return null;
+  }
 }
 
 /** A projection (CuTe `Step<_1,X,_1>`): a flat tuple of `1` and `X` (or `_`); true where 1. */

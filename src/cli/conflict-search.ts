@@ -15,6 +15,7 @@ import { adapterLine } from '../engine/select.js';
 import { compareRanked, rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult, type Ranked } from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
+import { hashText } from '../verify/merge.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import { progressBar } from './progress.js';
 import { reportError } from './report.js';
@@ -128,6 +129,9 @@ function vecWhy(patterns: readonly AccessPattern[]): string {
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
 
+/** the options that define a search (its candidates, patterns and ranking), for a shard report's identity */
+const SEARCH_OPTIONS = ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--top'];
+
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
 export async function runConflictSearch(argv: readonly string[], io: Out): Promise<number> {
   try {
@@ -141,7 +145,9 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const p = parseOptions(
     argv,
     ['--help', '--json', '--enumerate'],
-    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout', '--shard'],
+    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed'].concat(
+      ['--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout', '--shard'],
+    ),
     'verify conflict-free',
   );
   if (p.flags.has('--help')) {
@@ -172,11 +178,12 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const swBase = sw === undefined ? undefined : parseLayout(sw, '--swizzles');
   // the candidates as a stream (memory independent of their number), and its shard
   let whole: Candidates;
+  let fileText: string | undefined;
   if (swBase !== undefined) whole = listCandidates(swizzleCandidates(swBase), `every swizzle of ${sw!.trim()}`);
   else if (file !== undefined) {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = fileText = readFileSync(file, 'utf8');
     } catch (err) {
       throw new Usage(`cannot read ${file}: ${(err as Error).message}`);
     }
@@ -265,7 +272,11 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const results = { length: tally.completed };
   const free = { length: tally.conflictFree };
   const excluded = tally.excluded;
-  const shardJson = shard ? { shard: { k: shard.k, n: shard.n, first: range[0], end: range[1], of: whole.total } } : {};
+  // a shard's report says which search it belongs to (layoutgpu merge checks that the shards are of one search)
+  const identity = { property: 'conflict-free', options: SEARCH_OPTIONS.map((o) => [o, p.opt.get(o) ?? null]), enumerate: p.flags.has('--enumerate'), file: fileText === undefined ? null : hashText(fileText) };
+  const shardJson = shard
+    ? { shard: { k: shard.k, n: shard.n, first: range[0], end: range[1], of: whole.total }, search: { key: hashText(JSON.stringify(identity)), top, out: out ?? null } }
+    : {};
   const vecText = (v: readonly number[] | undefined): string => (v === undefined ? '-' : v.join('/'));
   const timedOut = (): number => {
     const why = `ran past --timeout ${timeoutText}; the report covers the ${results.length} candidates that completed`;

@@ -73,6 +73,9 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     return hslHex(240 - (240 * p.offsets[x]!) / Math.max(1, maxOff), 0.7, 0.55);
   };
 
+  // what the colours say: the swizzled bits, else (unlabelled) the offset
+  const swNote = p.swizzle && !tileOf ? swizzleKey(p.swizzle) : null;
+  const colourNote = labels ? (swNote ? `; ${swNote}` : '') : `: too many to label; ${swNote ?? `colour = offset, blue 0 → red ${maxOff}`}`;
   const wrap = h('div', { class: 'picture' });
   const scroller = h('div', { class: 'scroller' });
   const spacer = h('div', { class: 'spacer' });
@@ -97,7 +100,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     h(
       'p',
       { class: 'note' },
-      `${n.toLocaleString('en')} cells (${rows} × ${cols})${labels ? (p.swizzle && !tileOf ? `; ${swizzleKey(p.swizzle)}` : '') : `: too many to label; ${p.swizzle && !tileOf ? swizzleKey(p.swizzle) : `colour = offset, blue 0 → red ${maxOff}`}`}; scroll to see them all, hover for each cell.`,
+      `${n.toLocaleString('en')} cells (${rows} × ${cols})${colourNote}; scroll to see them all, hover for each cell.`,
     ),
   );
 

@@ -1095,6 +1095,49 @@ describe('batch: random valid linear layouts against brute force', () => {
     expect(await s.end()).toEqual([]);
   });
 
+  it('ll_format gluon and mlir read back by ll_parse, for distributed and shared layouts', async () => {
+    const s = new Session();
+    const g = rng(8080);
+    let n = 0;
+    for (let it = 0; it < 40; it++) {
+      const k = 1 + g.int(3);
+      const outs: [string, number][] = Array.from({ length: k }, (_, i) => [`dim${i}`, 2 ** g.int(4)]);
+      const nb = outs.reduce((a, [, sz]) => a + Math.log2(sz), 0);
+      const shared = g.chance(0.5);
+      const ins: [string, number][] = shared
+        ? [
+            ['offset', nb],
+            ['block', 0],
+          ]
+        : [
+            ['register', g.int(nb + 1)],
+            ['lane', 0],
+            ['warp', 0],
+            ['block', 0],
+          ];
+      if (!shared) {
+        const rest = nb - ins[0]![1];
+        ins[1]![1] = g.int(rest + 1);
+        ins[2]![1] = rest - ins[1]![1];
+      }
+      // surjective, with sizes the bases infer: every out-dim reaches its top bit
+      const l = randomInvertible(g, ins, outs, 0.2);
+      if (shared && nb === 0) continue;
+      // a broadcast basis on top, sometimes
+      if (g.chance(0.3)) l.bases[1]![1].push(outs.map(() => 0));
+      // the MLIR form infers the rank from the length of a basis: without any basis it reads back rank 0 (as in Triton)
+      for (const form of inBits(l) === 0 ? ['gluon'] : ['gluon', 'mlir']) {
+        const text = await s.ok<string>('ll_format', shared ? [l, form, 2 ** g.int(11)] : [l, form]);
+        if (text === undefined) continue;
+        n++;
+        const back = await s.ok<LL>('ll_parse', [text]);
+        s.check(back === undefined || str(back) === str(l), `ll_parse(ll_format(${str(l)}, ${form}) = ${text}) = ${str(back)}`);
+      }
+    }
+    expect(n).toBeGreaterThan(40);
+    expect(await s.end()).toEqual([]);
+  });
+
   it('to_ll / from_ll round trips on every index, check_linear against a brute-force decision', async () => {
     const s = new Session();
     const g = rng(99);

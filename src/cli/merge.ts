@@ -1,7 +1,8 @@
 /**
  * `layoutgpu merge <report.json>… [--out FILE] [--json]`: the report of a whole search from the
- * `--json` reports of its shards (`verify … --shard k/n --json`), as the unsharded run prints
- * it (verify/merge.ts checks that the shards are of one search and cover it exactly once).
+ * `--json` reports of its shards (`verify … --shard k/n --json`, `verify conflict-free … --shard
+ * k/n --json`), as the unsharded run prints it (verify/merge.ts checks that the shards are of
+ * one search and cover it exactly once).
  * `--out FILE`: a search's matches, the shards' own --out files concatenated in shard order
  * (each read beside its report, by the plain file name the report gives, never where the name
  * points, and holding exactly the shard's number of matches); a law's counterexamples (JSON
@@ -11,15 +12,15 @@
  */
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { matchFileName, mergeReports } from '../verify/merge.js';
+import { isConflictReport, matchFileName, mergeConflictReports, mergeReports } from '../verify/merge.js';
 import { reportError, Usage, type Io } from './report.js';
 import { summaryLines } from './verify.js';
 
 const HELP = `layoutgpu merge <report.json>… [--out FILE] [--json]
 
 Merges the --json reports of the shards of one search (layoutgpu verify … --shard k/n --json,
-or LAYOUTGPU_SHARD=k/n) and prints the report the unsharded run prints: the same counts, the
-same examples and matches in the same order. Fails, naming them, on a missing or repeated
+or LAYOUTGPU_SHARD=k/n; verify conflict-free too) and prints the report the unsharded run
+prints: the same counts, the same examples, matches and ranking in the same order. Fails, naming them, on a missing or repeated
 shard or a report of another search.
   --out FILE   searches: every match, the shards' --out files concatenated in shard order
                (each read next to its report, by the file name the report gives; it must
@@ -48,6 +49,57 @@ function matchPath(reportName: string, out: string | null): string {
   if (base === null)
     throw new Usage(`${reportName}: the shard wrote no --out file${out === null ? '' : ` (its report names '${out}')`}: run it with --out FILE`);
   return join(dirname(reportName), base);
+}
+
+/** refuses an --out that names one of the inputs (it would be truncated before it is read) */
+function refuseInput(out: string, inputs: readonly string[]): void {
+  const target = canonical(out);
+  const same = inputs.find((f) => canonical(f) === target);
+  if (same !== undefined) throw new Usage(`--out ${out} is one of the inputs (${same}): it would be overwritten before it is read; choose another file`);
+}
+
+/**
+ * The merge of verify conflict-free shards (verify/merge.ts mergeConflictReports): the report
+ * the unsharded run prints (--json: the same object), and with --out every conflict-free
+ * candidate, the shards' --out files concatenated in shard order (each beside its report,
+ * holding the shard's conflict-free count of lines).
+ */
+function conflictMerge(files: readonly string[], inputs: { name: string; report: unknown }[], out: string | undefined, json: boolean, io: Io): number {
+  const m = mergeConflictReports(inputs);
+  const asMatches = m.shards.map((x) => ({ name: x.name, report: { out: x.report.search.out, passed: x.report.conflictFree, shard: x.report.shard } }));
+  if (out !== undefined) {
+    const parts = asMatches.map(readMatches);
+    refuseInput(out, [...files, ...asMatches.map((x) => matchPath(x.name, x.report.out))]);
+    writeFileSync(out, Buffer.concat(parts));
+  }
+  const s = m.summary;
+  if (json) {
+    io.stdout(JSON.stringify(s) + '\n');
+    return 0;
+  }
+  const head = ['rank', 'vector', 'instructions', 'wavefronts', 'phases', 'layout'];
+  const rows = s.ranked.map((r, i) => [
+    String(i + 1),
+    r.vector === null ? '-' : r.vector.join('/'),
+    String(r.instructions ?? '-'),
+    String(r.wavefronts ?? '-'),
+    String(r.phases ?? '-'),
+    `${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}${r.wavefronts !== null && !r.kept ? '  (narrows the vector)' : ''}`,
+  ]);
+  const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => (k === 5 ? 0 : r[k]!.length))));
+  const fmt = (r: string[]): string => r.map((c, k) => (k === 5 ? c : c.padStart(width[k]!))).join('  ');
+  const lines = [
+    `conflict-free: ${s.conflictFree} of ${s.candidates} candidates (merged from ${m.shards.length} shards; ${s.backend}; ${s.seconds.toFixed(2)} s)`,
+    `vector width kept: ${s.vector.join('/')} value${s.vector.every((v) => v === 1) ? '' : 's'} per instruction`,
+    ...(s.excluded > 0 ? [`excluded: ${s.excluded} not injective (two tile indices share an element: no shared-memory layout)`] : []),
+    ...(out !== undefined ? [`${s.conflictFree} conflict-free layouts written to ${out}`] : []),
+    '',
+    fmt(head),
+    ...rows.map(fmt),
+    ...(s.candidates > rows.length ? [`  … ${s.candidates - rows.length} more (--top K)`] : []),
+  ];
+  io.stdout(lines.join('\n') + '\n');
+  return 0;
 }
 
 /** a count of lines: the newline characters, and a last line without one */
@@ -114,15 +166,14 @@ export const mergeCommand = {
         }
         return { name: f, report };
       });
+      if (isConflictReport(inputs[0]!.report)) return conflictMerge(files, inputs, out, json, io);
       const m = mergeReports(inputs);
       let written = m.summary.passed;
       if (out !== undefined) {
         const parts = m.isLaw ? [Buffer.from(m.summary.examples.map((e) => JSON.stringify(e) + '\n').join(''))] : m.shards.map(readMatches);
         if (m.isLaw) written = m.summary.examples.length;
         const inputPaths = [...files, ...(m.isLaw ? [] : m.shards.map((x) => matchPath(x.name, x.report.out)))];
-        const target = canonical(out);
-        const same = inputPaths.find((f) => canonical(f) === target);
-        if (same !== undefined) throw new Usage(`--out ${out} is one of the inputs (${same}): it would be overwritten before it is read; choose another file`);
+        refuseInput(out, inputPaths);
         writeFileSync(out, Buffer.concat(parts));
       }
       if (json) io.stdout(JSON.stringify(m.summary) + '\n');

@@ -23,7 +23,7 @@ export interface ShardReport extends VerifySummary {
 }
 
 /** a 64-bit FNV-1a hash of a string, as 16 hex digits (an identity, not a secret) */
-function hash64(text: string): string {
+export function hashText(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0xcbf29ce4;
   for (let i = 0; i < text.length; i++) {
@@ -41,7 +41,7 @@ function hash64(text: string): string {
 export function searchKey(p: Property, whole: Source): string {
   const spec = whole.spec;
   const what = spec === undefined ? null : spec.kind === 'list' ? spec.items : { kind: spec.kind, options: spec.options };
-  return hash64(JSON.stringify({ property: propertyText(p), source: whole.describe, total: whole.total ?? null, arity: whole.arity, what }));
+  return hashText(JSON.stringify({ property: propertyText(p), source: whole.describe, total: whole.total ?? null, arity: whole.arity, what }));
 }
 
 /** The sharded report of a run (see ShardReport). */
@@ -225,4 +225,140 @@ export function mergeReports(inputs: { name: string; report: unknown }[]): Merge
     fallbacks,
   };
   return { summary, isLaw, shown, shards };
+}
+
+// ---------------------------------------------------------------------------------------------
+// verify conflict-free: its sharded --json reports (src/cli/conflict-search.ts) and their merge
+
+/** One row of a conflict-free report's ranking. */
+export interface ConflictRow {
+  layout: string;
+  vector: number[] | null;
+  instructions: number | null;
+  wavefronts: number | null;
+  phases: number | null;
+  conflictFree: boolean;
+  kept: boolean;
+  error?: string;
+}
+
+/** A sharded `verify conflict-free --json` report. */
+export interface ConflictShardReport {
+  candidates: number;
+  shard: { k: number; n: number; first: number; end: number; of: number };
+  search: { key: string; top: number; out: string | null };
+  conflictFree: number;
+  excluded: number;
+  vector: number[];
+  backend: string;
+  seconds: number;
+  ranked: ConflictRow[];
+  timedOut?: boolean;
+  completed?: number;
+}
+
+/** The merged conflict-free report: what the unsharded run prints with --json, and the shards in order. */
+export interface ConflictMerged {
+  summary: { candidates: number; conflictFree: number; excluded: number; vector: number[]; backend: string; seconds: number; ranked: ConflictRow[] };
+  shards: { name: string; report: ConflictShardReport }[];
+}
+
+/** Whether a parsed report is one of verify conflict-free (it ranks its candidates). */
+export const isConflictReport = (v: unknown): boolean => typeof v === 'object' && v !== null && 'ranked' in v && 'conflictFree' in v;
+
+const count = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+
+function asConflictReport(name: string, v: unknown): ConflictShardReport {
+  const r = v as Partial<ConflictShardReport>;
+  const shaped =
+    typeof r.shard === 'object' &&
+    r.shard !== null &&
+    typeof r.search === 'object' &&
+    r.search !== null &&
+    typeof r.search.key === 'string' &&
+    Array.isArray(r.ranked) &&
+    Array.isArray(r.vector) &&
+    typeof r.backend === 'string' &&
+    typeof r.seconds === 'number';
+  if (!shaped) throw bad(`${name} is not a shard report of verify conflict-free (the output of layoutgpu verify conflict-free … --shard k/n --json)`);
+  const where = `${name} (shard ${r.shard!.k}/${r.shard!.n})`;
+  const counts: [string, unknown][] = [
+    ['candidates', r.candidates],
+    ['conflictFree', r.conflictFree],
+    ['excluded', r.excluded],
+    ['shard.k', r.shard!.k],
+    ['shard.n', r.shard!.n],
+    ['shard.first', r.shard!.first],
+    ['shard.end', r.shard!.end],
+    ['shard.of', r.shard!.of],
+    ['search.top', r.search!.top],
+  ];
+  for (const [what, x] of counts) if (!count(x)) throw bad(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(x)}`);
+  if (r.timedOut) throw bad(`${where} ran past its --timeout: it covers ${r.completed} of its ${r.candidates} candidates; run it again`);
+  if (r.conflictFree! + r.excluded! > r.candidates!) {
+    throw bad(`${where}: the counts do not add up: ${r.conflictFree} conflict-free + ${r.excluded} excluded > ${r.candidates} candidates`);
+  }
+  if (r.ranked!.length !== Math.min(r.search!.top!, r.candidates!)) {
+    throw bad(`${where}: the counts do not add up: ${r.ranked!.length} ranked rows, ${r.candidates} candidates and --top ${r.search!.top}`);
+  }
+  return r as ConflictShardReport;
+}
+
+/** the ranking order of conflict-free rows (src/memory/search.ts compareRanked, ties left to the caller's stable order) */
+function compareRows(a: ConflictRow, b: ConflictRow): number {
+  const ea = a.wavefronts === null ? 1 : 0;
+  const eb = b.wavefronts === null ? 1 : 0;
+  if (ea !== eb) return ea - eb;
+  if (a.kept !== b.kept) return a.kept ? -1 : 1;
+  return (a.instructions ?? 0) - (b.instructions ?? 0) || (a.wavefronts ?? 0) - (b.wavefronts ?? 0);
+}
+
+/**
+ * Merges the sharded reports of one conflict-free search into the report its unsharded run
+ * gives: counts summed, the best `--top` of the shards' best (each shard lists its best `--top`,
+ * so the whole run's are among them; ties in candidate order, as the shards are). Errors
+ * (`bad-request`, naming the report): another search, a repeated or missing shard, a shard that
+ * covers other candidates than k/n of the search or timed out, counts that do not add up.
+ */
+export function mergeConflictReports(inputs: { name: string; report: unknown }[]): ConflictMerged {
+  if (inputs.length === 0) throw bad('merge needs at least one shard report');
+  const list = inputs.map((x) => ({ name: x.name, report: asConflictReport(x.name, x.report) }));
+  const first = list[0]!;
+  const s0 = first.report;
+  const { n, of } = s0.shard;
+  const byK = new Map<number, { name: string; report: ConflictShardReport }>();
+  for (const x of list) {
+    const r = x.report;
+    if (r.search.key !== s0.search.key || r.shard.of !== of || r.search.top !== s0.search.top) {
+      throw bad(`${x.name} belongs to a different search than ${first.name} (other options, another candidate file, or another --top)`);
+    }
+    if (r.shard.n !== n) throw bad(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
+    const seen = byK.get(r.shard.k);
+    if (seen) throw bad(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
+    const [lo, hi] = shardRange(of, { k: r.shard.k, n });
+    if (r.shard.first !== lo || r.shard.end !== hi || r.candidates !== hi - lo) {
+      throw bad(
+        `${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`,
+      );
+    }
+    byK.set(r.shard.k, x);
+  }
+  const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !byK.has(k));
+  if (missing.length) throw bad(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}`);
+  const shards = Array.from({ length: n }, (_, i) => byK.get(i + 1)!);
+  const rows = shards.flatMap((x) => x.report.ranked);
+  const ranked = [...rows].sort(compareRows).slice(0, s0.search.top);
+  const sum = (f: (r: ConflictShardReport) => number): number => shards.reduce((a, x) => a + f(x.report), 0);
+  return {
+    summary: {
+      candidates: of,
+      conflictFree: sum((r) => r.conflictFree),
+      excluded: sum((r) => r.excluded),
+      vector: s0.vector,
+      backend: [...new Set(shards.map((x) => x.report.backend))].join('+'),
+      seconds: sum((r) => r.seconds),
+      ranked,
+    },
+    shards,
+  };
 }

@@ -4,11 +4,12 @@
  * candidate at once; `--shard k/n` and LAYOUTGPU_SHARD split it into parts whose counts and --out
  * files add up to the whole; a malformed shard, the empty one included, is refused by every search.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConflictSearch } from '../../src/cli/conflict-search.js';
+import { mergeCommand } from '../../src/cli/merge.js';
 import { verifyCommand } from '../../src/cli/verify.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { formatLayoutFunction } from '../../src/cute/composed.js';
@@ -48,6 +49,14 @@ function wholeSearch(): { ranked: ReturnType<typeof rankResults>; texts: string[
   const patterns = [{ tv: parseLayout(TV), e: 4 }];
   const results = searchCpu(cands, patterns);
   return { ranked: rankResults(cands, results, targetVectors(patterns)), texts: cands.map((c) => formatLayoutFunction(c)) };
+}
+
+/** a subcommand in process: its exit code and output */
+async function cli(cmd: { run: (argv: string[], io: never) => Promise<number> }, argv: string[]): Promise<Ran> {
+  let stdout = '';
+  let stderr = '';
+  const code = await cmd.run(argv, { stdout: (s: string) => void (stdout += s), stderr: (s: string) => void (stderr += s), isTTY: false } as never);
+  return { code, stdout, stderr };
 }
 
 describe('verify conflict-free streams its candidates', () => {
@@ -99,6 +108,41 @@ describe('verify conflict-free takes shards', () => {
     expect(free).toBe(W.conflictFree);
     expect(excluded).toBe(W.excluded);
     expect(outs).toBe(readFileSync(join(dir, 'w.txt'), 'utf8'));
+  });
+
+  it('layoutgpu merge of the shards gives the unsharded report, ranking and --out file', async () => {
+    const m = join(dir, 'm');
+    mkdirSync(m);
+    const whole = await run([...SEARCH, '--top', '30', '--json', '--out', join(m, 'whole.txt')]);
+    const reports: string[] = [];
+    for (const k of [3, 1, 2]) {
+      const r = await run([...SEARCH, '--top', '30', '--json', '--out', join(m, `cf-${k}.txt`), '--shard', `${k}/3`]);
+      expect(r.code, r.stderr).toBe(0);
+      writeFileSync(join(m, `r${k}.json`), r.stdout);
+      reports.push(join(m, `r${k}.json`));
+    }
+    const merged = await cli(mergeCommand, [...reports, '--json', '--out', join(m, 'merged.txt')]);
+    expect(merged.code, merged.stderr).toBe(0);
+    const strip = (t: string): Record<string, unknown> => {
+      const { seconds: _s, backend: _b, ...rest } = JSON.parse(t) as Record<string, unknown>;
+      return rest;
+    };
+    expect(strip(merged.stdout)).toEqual(strip(whole.stdout));
+    expect(readFileSync(join(m, 'merged.txt'), 'utf8')).toBe(readFileSync(join(m, 'whole.txt'), 'utf8'));
+    const human = await cli(mergeCommand, reports);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(
+      new RegExp(`^conflict-free: ${(JSON.parse(whole.stdout) as { conflictFree: number }).conflictFree} of 3000 candidates \\(merged from 3 shards`),
+    );
+    // a missing shard, and a shard of another search, are refused naming them
+    const short = await cli(mergeCommand, reports.slice(0, 2));
+    expect(short.code).toBe(2);
+    expect(short.stderr).toMatch(/missing shard 2\/3/);
+    const other = await run([...SEARCH, '--top', '29', '--json', '--shard', '2/3']);
+    writeFileSync(join(m, 'other.json'), other.stdout);
+    const mixed = await cli(mergeCommand, [reports[0]!, reports[1]!, join(m, 'other.json')]);
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toMatch(/other\.json belongs to a different search/);
   });
 
   it('a malformed shard is refused by every search, the empty one included', async () => {

@@ -10,6 +10,7 @@
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
+import { sourceLow, topBit } from '../cute/swizzle.js';
 import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
 import {
   BankScratch,
@@ -17,7 +18,6 @@ import {
   countWavefronts,
   instructions,
   threadsPerPhase,
-  vectorInstructions,
   WARP,
   type BankReport,
   type Instructions,
@@ -66,7 +66,7 @@ function activeOf(x: Layout, at: number): boolean[] {
 /** The TV table of the whole tile: thread t's partition of make_layout(shape(M)), flattened:
  *  index[t + T·(w + W·j)] = the identity index of (τ(t, w) + tiler·q_j, e…) (partition.ts's map,
  *  for every thread at once: τ through a table of the tile, the rest as offsets). */
-function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): { threads: number; values: number; index: Int32Array } {
+function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAccesses {
   const inner = innerLayout(m);
   const ns = modes(inner).map(size);
   const what = 'copy_bank_conflicts';
@@ -112,14 +112,24 @@ function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): { thread
     const base = T * W * j;
     for (let x = 0; x < T * W; x++) index[base + x] = idMap[tab[x]!]! + off;
   }
-  const tvs = { threads: T, values: V, index };
+  const byThread = new Int32Array(T * V);
+  for (let t = 0; t < T; t++) for (let j = 0; j < V; j++) byThread[t * V + j] = index[t + T * j]!;
+  const tvs = { threads: T, values: V, index, byThread };
   accessCache.set(c, { key, tvs });
   return tvs;
 }
 
 /** The last tile's accesses of each tiled copy (a copy is analysed over many memory layouts of one
  *  shape, e.g. swizzle candidates): the side and shape they are for, and the table. */
-const accessCache = new WeakMap<TiledCopy, { key: string; tvs: { threads: number; values: number; index: Int32Array } }>();
+const accessCache = new WeakMap<TiledCopy, { key: string; tvs: TileAccesses }>();
+
+/** The identity indices of every (thread, value) of the tile: value-major (t + T·j) and thread-major (t·V + j). */
+interface TileAccesses {
+  readonly threads: number;
+  readonly values: number;
+  readonly index: Int32Array;
+  readonly byThread: Int32Array;
+}
 
 /**
  * copy_bank_conflicts(C, M[, side]) (docs/atoms.md, "Bank conflicts of a tiled copy"): the
@@ -156,21 +166,53 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
 const pools = { table: new Pool32(), addr: new Pool() };
 const scratch = new BankScratch();
 
-/** The fused path of memory/banks.ts: Φ_M by a 32-bit table, the vector check and the addresses
- *  in one pass; null when it does not apply (then the general path decides and names the culprit). */
-function fastInstructions(m: LayoutFunction, tvs: { threads: number; values: number; index: Int32Array }, e: number, v: number): Instructions | null {
+/** The fused path (as memory/banks.ts's, over the thread-major table: each thread's values in a
+ *  row): Φ_M by a 32-bit table, the vector check and the byte addresses in one pass; null when it
+ *  does not apply (then the general path decides and names the culprit). */
+function fastInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions | null {
   if ((v & (v - 1)) !== 0 || v * e > 16) return null; // the general path names the width's problem
   const inner = innerLayout(m);
   const table = phiTable32(inner, pools.table);
   if (table === null) return null;
-  const n = size(inner);
-  return isComposed(m)
-    ? vectorInstructions(table, tvs.index, n, tvs, e, v, m.swizzle, m.offset, pools.addr)
-    : vectorInstructions(table, tvs.index, n, tvs, e, v, null, 0, pools.addr);
+  let k = 0;
+  let mask = 0;
+  let r = 0;
+  let l = 0;
+  if (isComposed(m)) {
+    k = m.offset;
+    const sw = m.swizzle;
+    if (sw.bits > 0) {
+      if (topBit(sw) > 30) return null;
+      mask = ((1 << sw.bits) - 1) << sourceLow(sw);
+      r = sw.shift >= 0 ? sw.shift : 0;
+      l = sw.shift >= 0 ? 0 : -sw.shift;
+    }
+  }
+  const { threads: T, values: V, byThread } = tvs;
+  const warps = Math.ceil(T / WARP);
+  const perWarp = V / v;
+  const addr = pools.addr.get(warps * perWarp * WARP);
+  for (let t = 0; t < T; t++) {
+    const g = (t / WARP) | 0;
+    const lane = t & (WARP - 1);
+    for (let q = 0; q < perWarp; q++) {
+      const at = t * V + q * v;
+      const y = table[byThread[at]!]! + k;
+      if (!(y >= 0 && y < 2 ** 30)) return null;
+      const o = y ^ (((y & mask) >>> r) << l);
+      if ((o & (v - 1)) !== 0) return null;
+      for (let i = 1; i < v; i++) {
+        const yi = table[byThread[at + i]!]! + k;
+        if (!(yi >= 0 && yi < 2 ** 30) || (yi ^ (((yi & mask) >>> r) << l)) !== o + i) return null;
+      }
+      addr[((g * perWarp + q) << 5) + lane] = e * o;
+    }
+  }
+  return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
 }
 
 /** The general path: offsets, the vector check (`domain` naming the thread), the instructions. */
-function generalInstructions(m: LayoutFunction, tvs: { threads: number; values: number; index: Int32Array }, e: number, v: number): Instructions {
+function generalInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions {
   const t: ThreadValues = { threads: tvs.threads, values: tvs.values, index: Float64Array.from(tvs.index) };
   const offsets = accessOffsets(m, t);
   return instructions(offsets, t, e, vectorWidth(offsets, t, e, v));

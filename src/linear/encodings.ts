@@ -494,8 +494,11 @@ function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
   tileShape[r - 1] = opIdx === 0 ? kWidth * 8 : 8;
   const order = dotOrder(opIdx, r);
   const tile = mmaTile(tileShape, kWidth, order, order, '#ttg.dot_op');
-  return fit(tile.broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), mma.cga, shape, 'register', '#ttg.dot_op');
+  return fit(tile.broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), operandCga(mma.cga, kDim), shape, 'register', '#ttg.dot_op');
 }
+
+/** A dot operand's CGA layout: the parent's with the K entries zeroed (the CTAs along K hold the same data). */
+const operandCga = (cga: number[][] | null, kDim: number): number[][] | null => cga?.map((v) => v.map((x, d) => (d === kDim ? 0 : x))) ?? null;
 
 /** The FMA operand of a blocked parent: K held whole per thread, lanes and warps broadcast along K. */
 function fmaDot(b: Attr, shape: readonly number[], kDim: number): LinearLayout {
@@ -507,7 +510,7 @@ function fmaDot(b: Attr, shape: readonly number[], kDim: number): LinearLayout {
   const wpc = pow2List(b, 'warpsPerCTA', r);
   const threadSize = spt.map((s, d) => (d === kDim ? shape[d]! : s));
   const cta = new Draft().idND('register', threadSize, order).broadcastND('lane', tpw, order, kDim).broadcastND('warp', wpc, order, kDim);
-  return fit(cta, cgaParam(b, r), shape, 'register', '#ttg.dot_op');
+  return fit(cta, operandCga(cgaParam(b, r), kDim), shape, 'register', '#ttg.dot_op');
 }
 
 interface Mfma {
@@ -528,12 +531,12 @@ function mfmaParams(a: Attr, r: number): Mfma {
   const warps = pow2List(a, 'warpsPerCTA', r);
   const instr = intsParam(a, 'instrShape');
   const [mDim, nDim] = instr;
-  if (instr.length < 2 || instr.length > 3 || mDim !== nDim || (mDim !== 16 && mDim !== 32)) {
-    throw domain(`#ttg.amd_mfma: instrShape = [${instr.join(', ')}]: the 32x32 and 16x16 instructions are covered`);
+  if (instr.length < 2 || instr.length > 3 || !['32,32', '16,16', '64,4', '4,64'].includes(`${mDim},${nDim}`)) {
+    throw domain(`#ttg.amd_mfma: instrShape = [${instr.join(', ')}]: (M, N) must be (32, 32), (16, 16), (64, 4) or (4, 64) (Triton's verifier)`);
   }
   const tilesPerWarp = a.params.has('tilesPerWarp') ? pow2List(a, 'tilesPerWarp', r) : warps.map(() => 1);
   const bits = a.params.has('elementBitWidth') ? intParam(a, 'elementBitWidth') : 32;
-  if (![8, 16, 32, 64].includes(bits)) throw domain(`#ttg.amd_mfma: elementBitWidth = ${bits} (8, 16, 32 or 64)`);
+  if (bits !== 32 && bits !== 64) throw domain(`#ttg.amd_mfma: elementBitWidth = ${bits} (32 or 64, Triton's verifier)`);
   return { warps, mDim: mDim!, nDim: nDim!, transposed: boolParam(a, 'isTransposed', false), tilesPerWarp, height: bits === 64 ? 1 : 4, cga: cgaParam(a, r) };
 }
 
@@ -541,6 +544,7 @@ function mfmaParams(a: Attr, r: number): Mfma {
 function amdMfma(a: Attr, shape: readonly number[]): LinearLayout {
   const r = shape.length;
   const p = mfmaParams(a, r);
+  if (p.mDim === 64 && p.nDim === 4 && !p.transposed) throw domain('#ttg.amd_mfma: a 64x4 instruction must be transposed (Triton asserts here)');
   const batch = r === 3;
   const mIndex = batch ? 1 : 0;
   const nIndex = mIndex + 1;
@@ -582,7 +586,12 @@ function mfmaDot(parent: Attr, shape: readonly number[], opIdx: number, kWidth: 
     .id(kWidth, 'register', dimK)
     .id(nonKDim, 'lane', dimNonK)
     .id(64 / nonKDim, 'lane', dimK);
-  const kTile = (64 / nonKDim) * kWidth;
+  let kTile = (64 / nonKDim) * kWidth;
+  // the 64x4 and 4x64 instructions: the 64-wide operand repeats the tile 16 times along K
+  if ((p.mDim === 64 && p.nDim === 4 && opIdx === 0) || (p.mDim === 4 && p.nDim === 64 && opIdx === 1)) {
+    tile.id(16, 'register', dimK);
+    kTile *= 16;
+  }
   const kSize = shape[kIndex]!;
   if (kSize > kTile) tile.id(kSize / kTile, 'register', dimK);
   tile.id(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK).transpose([dimK, dimNonK]);
@@ -617,56 +626,104 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
 
 const NVMMA_PHASES: Record<number, [number, number]> = { 32: [4, 2], 64: [2, 4], 128: [1, 8] };
 
-/** #ttg.nvmma_shared: one swizzle atom (8 rows × 8·W/b columns), then the remaining rows, the
- *  leading dims and the remaining column atoms, over the per-CTA shape. */
+/** LayoutUtils `reshapeLayout`: the out-dims flattened row-major (the last dim fastest) and split
+ *  again row-major into `sizes` (dim0, dim1, …); all sizes powers of two, the same product. */
+function reshapeOuts(l: LinearLayout, sizes: readonly number[]): Draft {
+  const from = l.outDims.map((o) => o.size);
+  const flat = (b: readonly number[]): number => b.reduce((acc, v, j) => acc * from[j]! + v, 0);
+  const split = (v: number): number[] => {
+    const out = new Array<number>(sizes.length).fill(0);
+    for (let j = sizes.length - 1; j >= 0; j--) {
+      out[j] = v % sizes[j]!;
+      v = Math.floor(v / sizes[j]!);
+    }
+    return out;
+  };
+  const d = new Draft();
+  for (const x of l.inDims) d.ins.push({ name: x.name, bases: x.bases.map((b) => split(flat(b))) });
+  sizes.forEach((size, j) => d.outs.push({ name: dimName(j), size }));
+  return d;
+}
+
+/** Grows the draft to `sizes` by `offset` bits, dim by dim in `order` (LayoutUtils `ensureLayoutNotSmallerThan`). */
+function growInOrder(d: Draft, sizes: readonly number[], order: readonly number[] = sizes.map((_, j) => j)): Draft {
+  for (const j of order) {
+    const have = d.outs.find((o) => o.name === dimName(j))?.size ?? 1;
+    if (have < sizes[j]!) d.id(sizes[j]! / have, 'offset', dimName(j));
+  }
+  return d;
+}
+
+/**
+ * #ttg.nvmma_shared (Triton's `nvmmaSharedToLinearLayout`), over the per-CTA shape s: the TMA block
+ * (each dim at most 256; the contiguous dim, the last or with `transposed` the first, one swizzle
+ * row of 8·W/b elements); W = 0: the identity over the block, last dim first; else the dims but the
+ * last collapsed into rows (swapped with the columns when transposed), one swizzle atom (8 rows,
+ * the row bits xor-ed into the columns) grown to that 2-D block, reshaped row-major to the block
+ * (transposed: to it rotated by one, then the last dim moved first); then grown to s, dim0 first.
+ */
 function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   checkKeys(a, { required: ['swizzlingByteWidth', 'transposed', 'elementBitWidth'], optional: ['fp4Padded', 'rank', 'CGALayout'] });
+  const what = '#ttg.nvmma_shared';
   const r = shape.length;
   const w = intParam(a, 'swizzlingByteWidth');
   const b = intParam(a, 'elementBitWidth');
   const transposed = boolParam(a, 'transposed', false);
   const fp4 = boolParam(a, 'fp4Padded', false);
-  if (![0, 32, 64, 128].includes(w)) throw domain(`#ttg.nvmma_shared: swizzlingByteWidth = ${w} (0, 32, 64 or 128)`);
-  if (![8, 16, 32, 64].includes(b)) throw domain(`#ttg.nvmma_shared: elementBitWidth = ${b} (8, 16, 32 or 64)`);
-  if (fp4 && (w !== 128 || b !== 8)) throw domain('#ttg.nvmma_shared: fp4Padded needs swizzlingByteWidth = 128 and elementBitWidth = 8');
-  if (a.params.has('rank') && intParam(a, 'rank') !== r) throw domain(`#ttg.nvmma_shared: rank = ${intParam(a, 'rank')} but the shape has rank ${r}`);
+  if (![0, 32, 64, 128].includes(w)) throw domain(`${what}: swizzlingByteWidth = ${w} (0, 32, 64 or 128)`);
+  if (![8, 16, 32, 64].includes(b)) throw domain(`${what}: elementBitWidth = ${b} (8, 16, 32 or 64)`);
+  if (fp4 && (w !== 128 || b !== 8)) throw domain(`${what}: fp4Padded needs swizzlingByteWidth = 128 and elementBitWidth = 8`);
+  if (a.params.has('rank') && intParam(a, 'rank') !== r) throw domain(`${what}: rank = ${intParam(a, 'rank')} but the shape has rank ${r}`);
   const cga = cgaParam(a, r);
-  const s = perCtaShape(cga, shape, '#ttg.nvmma_shared');
-  if (r === 1) return fit(new Draft().id(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.nvmma_shared');
-  const colDim = transposed ? r - 2 : r - 1;
-  const rowDim = transposed ? r - 1 : r - 2;
-  const sCol = s[colDim]!;
-  const sRow = s[rowDim]!;
-  const atomCols = w === 0 ? sCol : (8 * w) / b;
-  if (w > 0) {
-    if (sRow < 8) throw domain(`nvmma_shared with a ${w}-byte swizzle needs at least 8 rows (got ${sRow}); Triton 3.8.0 segfaults here`);
-    if (sCol * (fp4 ? 2 : 1) < atomCols) {
-      throw domain(`nvmma_shared with a ${w}-byte swizzle of ${b}-bit elements needs at least ${atomCols / (fp4 ? 2 : 1)} columns (got ${sCol})`);
+  const s = perCtaShape(cga, shape, what);
+  // getTMABlockShape(s, b, w, fp4, transposed, packedSize = true)
+  const contig = transposed ? 0 : r - 1;
+  const tma = s.map((x, d) => Math.min(d === contig && fp4 ? 2 * x : x, 256));
+  if (w !== 0) {
+    const atom = (8 * w) / b;
+    if (tma[contig]! < atom) {
+      throw domain(`${what}: a ${w}-byte swizzle of ${b}-bit elements needs a block of at least ${atom} elements along dim ${contig} (Triton aborts)`);
     }
+    tma[contig] = atom;
   }
-  const packed = (c: number): number => (fp4 ? Math.floor(c / 16) * 8 + (c % 8) : c);
-  const [perPhase, maxPhase] = NVMMA_PHASES[w] ?? [1, 1];
+  if (fp4) tma[contig] = tma[contig]! / 2;
+  if (w === 0) {
+    // the identity over the block (the last dim first; transposed: dim0 first), grown from the last dim down
+    const down = Array.from({ length: r }, (_, j) => r - 1 - j);
+    const d = new Draft();
+    for (const j of transposed ? [...down].reverse() : down) d.id(tma[j]!, 'offset', dimName(j));
+    return fit(growInOrder(d, s, down), cga, shape, 'offset', what);
+  }
+  if (r < 2) throw domain(`${what}: a ${w}-byte swizzle needs rank at least 2 (Triton asserts)`);
+  const lead = tma.slice(0, r - 1).reduce((x, y) => x * y, 1);
+  const collapsed = transposed ? [tma[r - 1]!, lead] : [lead, tma[r - 1]!];
+  // getCoreMatrixLinearLayout: 8 rows x 8·W/b columns (fp4Padded: each column c read as c/16·8 + c mod 8)
+  const [perPhase, maxPhase] = NVMMA_PHASES[w]!;
   const vec = 128 / b;
-  const at = (row: number, col: number): number[] => {
-    const v = new Array<number>(r).fill(0);
-    v[rowDim] = row;
-    v[colDim] = col;
-    return v;
-  };
+  const packed = (c: number): number => (fp4 ? Math.floor(c / 16) * 8 + (c % 8) : c);
   const bases: number[][] = [];
-  for (let c = 1; c < atomCols; c *= 2) bases.push(at(0, packed(c)));
-  for (let row = 1; row < Math.min(8, sRow); row *= 2) bases.push(at(row, w === 0 ? 0 : packed(vec * (Math.floor(row / perPhase) % maxPhase))));
-  for (let row = 8; row < sRow; row *= 2) bases.push(at(row, 0));
-  for (let d = r - 3; d >= 0; d--) {
-    for (let i = 1; i < s[d]!; i *= 2) {
-      const v = new Array<number>(r).fill(0);
-      v[d] = i;
-      bases.push(v);
-    }
+  for (let c = 1; c < (8 * w) / b; c *= 2) bases.push([0, packed(c)]);
+  for (let row = 1; row < 8; row *= 2) bases.push([row, packed(vec * (Math.floor(row / perPhase) % maxPhase))]);
+  const tile = Draft.wrap(inferred([{ name: 'offset', bases }], standardNames(2), what, true));
+  const tileCols = tile.outs[1]!.size;
+  if (collapsed[1]! * (fp4 ? 2 : 1) < tileCols || collapsed[0]! < 8) {
+    throw domain(`${what}: the per-CTA block collapses to ${collapsed[0]} x ${collapsed[1]}, below one ${8} x ${tileCols} swizzle atom (Triton aborts)`);
   }
-  const atomPacked = fp4 ? atomCols / 2 : atomCols;
-  for (let c = atomPacked; c < sCol; c *= 2) bases.push(at(0, c));
-  return fit(Draft.wrap(inferred([{ name: 'offset', bases }], standardNames(r), '#ttg.nvmma_shared', true)), cga, shape, 'offset', '#ttg.nvmma_shared');
+  const grown = growInOrder(tile, collapsed).layout();
+  const target = transposed ? [...tma.slice(1), tma[0]!] : tma;
+  let nd = reshapeOuts(grown, target);
+  if (transposed) nd = Draft.wrap(moveLastFirst(nd.layout()));
+  return fit(growInOrder(nd, s), cga, shape, 'offset', what);
+}
+
+/** LayoutUtils `transposeLinearLayout` with order [r−1, 0, 1, …, r−2]: the last out-dim becomes dim0. */
+function moveLastFirst(l: LinearLayout): LinearLayout {
+  const r = l.outDims.length;
+  const perm = [r - 1, ...Array.from({ length: r - 1 }, (_, j) => j)];
+  return {
+    inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map((b) => perm.map((j) => b[j]!)) })),
+    outDims: perm.map((j, k) => ({ name: dimName(k), size: l.outDims[j]!.size })),
+  };
 }
 
 /** Text of an attribute value (to hand a nested `#ttg.linear` to the forms reader). */
@@ -694,12 +751,14 @@ function linear(a: Attr, shape: readonly number[]): LinearLayout {
     });
   }
   if (l.outDims.length !== shape.length) throw domain(`#ttg.linear: rank ${l.outDims.length} but the shape has rank ${shape.length}`);
-  // dims in the order the in-bits (register, lane, warp, block; low bits first) first reach them, then the rest
+  // Triton's getRepOrder (= getOrder): the dims in the order the register bases first move them, then the rest
+  // from the last dim down
   const reach: string[] = [];
-  for (const d of l.inDims) {
-    for (const b of d.bases) b.forEach((v, j) => v !== 0 && !reach.includes(dimName(j)) && reach.push(dimName(j)));
+  for (const b of l.inDims.find((d) => d.name === 'register')?.bases ?? []) {
+    const j = b.findIndex((v) => v !== 0);
+    if (j >= 0 && !reach.includes(dimName(j))) reach.push(dimName(j));
   }
-  for (const n of standardNames(shape.length)) if (!reach.includes(n)) reach.push(n);
+  for (const n of standardNames(shape.length).reverse()) if (!reach.includes(n)) reach.push(n);
   const want = new Map(standardNames(shape.length).map((n, d) => [n, shape[d]!]));
   const grown = growTo(Draft.of(l).transpose(reach), want, 'register').layout();
   return Draft.of(shrinkTo(grown, want, true, '#ttg.linear')).transpose(standardNames(shape.length)).layout();

@@ -1,0 +1,402 @@
+#!/usr/bin/env python3
+"""Runs a seeded corpus of Triton encodings x shapes through Triton 3.8.0's own
+`toLinearLayout(shape, attr)` and through `layoutgpu batch` (op ll_from_encoding), and compares.
+
+A development oracle, not a test dependency: it needs a Triton wheel (pip install triton==3.8.0,
+which runs on a CPU, no GPU needed). How Triton is called:
+- the attribute is built with Gluon's layout classes (triton.experimental.gluon.language._layouts),
+  `layout._to_ir(GluonOpBuilder)`; its text is Triton's own printing (the attribute set on a module,
+  `module.str()`, aliases resolved);
+- that text is parsed back by MLIR (`ir.parse_mlir_module`), which runs the attribute verifiers:
+  a refusal there means layoutgpu must answer an error (kind `domain`);
+- the LL is `GluonOpBuilder.to_linear_layout(attr, shape)` (C++ `ttg::toLinearLayout`), read back
+  from the Gluon DistributedLinearLayout / SharedLinearLayout it returns.
+Each case runs in a forked child, so an abort (assert, fatal error, segfault) is seen as an abort;
+there layoutgpu must answer an error too (docs/linear.md, "Deviations from Triton").
+
+Run: python3 bench/triton-encodings.py [--count N] [--seed S] [--fixtures PATH] [--show K]
+"""
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+
+from triton._C.libtriton import ir, gluon_ir  # noqa: E402
+from triton.experimental.gluon.language import _layouts as L  # noqa: E402
+from triton.experimental.gluon.language.amd import _layouts as AL  # noqa: E402
+
+# ---------------------------------------------------------------------------------------------
+# Triton side
+
+ALIAS_RE = re.compile(r'^(#[A-Za-z_][A-Za-z0-9_$]*) = (.*)$')
+USE_RE = re.compile(r'#[A-Za-z_][A-Za-z0-9_$.]*')
+
+
+def resolve_aliases(module_text):
+    """The module's `x.y = ATTR` attribute with every alias written in place."""
+    aliases = {}
+    for line in module_text.splitlines():
+        m = ALIAS_RE.match(line)
+        if m:
+            aliases[m.group(1)] = m.group(2)
+    m = re.search(r'module attributes \{x\.y = (.*)\} \{', module_text)
+    text = m.group(1)
+    for _ in range(20):
+        new = USE_RE.sub(lambda u: aliases.get(u.group(0), u.group(0)), text)
+        if new == text:
+            break
+        text = new
+    return text
+
+
+def attr_text(ctx, b, attr):
+    mod = b.create_module()
+    mod.set_attr('x.y', attr)
+    return resolve_aliases(mod.str())
+
+
+def verifies(ctx, text):
+    """MLIR parses `text` (running Triton's attribute verifiers)."""
+    with tempfile.NamedTemporaryFile('w', suffix='.mlir', delete=False) as f:
+        f.write('module attributes {x.y = %s} {}\n' % text)
+    try:
+        ir.parse_mlir_module(f.name, ctx)
+        return True
+    except Exception:
+        return False
+    finally:
+        os.unlink(f.name)
+
+
+def canon_ll(res, shape):
+    if isinstance(res, L.DistributedLinearLayout):
+        bases = [['register', res.reg_bases], ['lane', res.lane_bases], ['warp', res.warp_bases], ['block', res.block_bases]]
+        out = list(res.shape)
+    elif isinstance(res, L.SharedLinearLayout):
+        bases = [['offset', res.offset_bases], ['block', res.block_bases]]
+        out = list(shape)
+        for _, bs in bases:
+            for v in bs:
+                for d, x in enumerate(v):
+                    assert x < out[d], 'a shared LL value beyond the shape'
+    else:
+        raise TypeError(type(res))
+    return {'bases': [[n, [list(map(int, v)) for v in bs]] for n, bs in bases], 'outDims': [[f'dim{d}', int(s)] for d, s in enumerate(out)]}
+
+
+def child(layout, shape, w):
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    b = gluon_ir.GluonOpBuilder(ctx)
+    try:
+        attr = layout._to_ir(b)
+        text = attr_text(ctx, b, attr)
+    except Exception as e:  # the builder refuses: no text
+        os.write(w, (json.dumps({'kind': 'nobuild', 'why': str(e)[:200]}) + '\n').encode())
+        return
+    ok = verifies(ctx, text)
+    os.write(w, (json.dumps({'kind': 'text', 'text': text, 'verifies': ok}) + '\n').encode())
+    if not ok:
+        return
+    try:
+        res = canon_ll(b.to_linear_layout(attr, list(shape)), shape)
+        os.write(w, (json.dumps({'kind': 'll', 'll': res}) + '\n').encode())
+    except Exception as e:
+        os.write(w, (json.dumps({'kind': 'raised', 'why': str(e)[:200]}) + '\n').encode())
+
+
+def triton_answer(layout, shape):
+    """{'text', 'triton': 'ok'|'refused'|'abort'|'raised', 'll'} or None when the builder refuses."""
+    r, w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(r)
+        try:
+            child(layout, shape, w)
+        finally:
+            os._exit(0)
+    os.close(w)
+    data = b''
+    while True:
+        chunk = os.read(r, 1 << 16)
+        if not chunk:
+            break
+        data += chunk
+    os.close(r)
+    os.waitpid(pid, 0)
+    msgs = [json.loads(x) for x in data.decode().splitlines() if x]
+    if not msgs or msgs[0]['kind'] == 'nobuild':
+        return None
+    out = {'text': msgs[0]['text']}
+    if not msgs[0]['verifies']:
+        out['triton'] = 'refused'
+    elif len(msgs) < 2:
+        out['triton'] = 'abort'
+    elif msgs[1]['kind'] == 'raised':
+        out['triton'] = 'raised'
+        out['why'] = msgs[1]['why']
+    else:
+        out['triton'] = 'ok'
+        out['ll'] = msgs[1]['ll']
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# The corpus
+
+def pow2(rng, lo, hi):
+    return 2 ** rng.randint(lo, hi)
+
+
+def split_pow2(rng, total_log2, r):
+    """r powers of two whose product is 2^total_log2."""
+    xs = [0] * r
+    for _ in range(total_log2):
+        xs[rng.randrange(r)] += 1
+    return [2 ** x for x in xs]
+
+
+def perm(rng, r):
+    p = list(range(r))
+    rng.shuffle(p)
+    return p
+
+
+def cga(rng, r, allow=True):
+    """A CGALayout (block bases in CTA tiles): unit vectors (tiling bits) then some zero (broadcast) bits."""
+    if not allow or rng.random() < 0.6:
+        return []
+    n = rng.randint(1, 3)
+    used = [0] * r
+    out = []
+    for _ in range(n):
+        if rng.random() < 0.25:
+            out.append([0] * r)
+        else:
+            d = rng.randrange(r)
+            v = [0] * r
+            v[d] = 2 ** used[d]
+            used[d] += 1
+            out.append(v)
+    return out
+
+
+def shape_for(rng, r, max_bits=14):
+    while True:
+        s = [pow2(rng, 0, 8) for _ in range(r)]
+        if sum(x.bit_length() - 1 for x in s) <= max_bits:
+            return s
+
+
+def blocked(rng, r=None, allow_cga=True):
+    r = r or rng.choice([1, 2, 2, 2, 3, 3, 4])
+    lanes = 6 if rng.random() < 0.1 else 5
+    return L.BlockedLayout([pow2(rng, 0, 3) for _ in range(r)], split_pow2(rng, lanes, r), split_pow2(rng, rng.randint(0, 3), r), perm(rng, r),
+                           cga(rng, r, allow_cga))
+
+
+def mma_v2(rng, r=None, allow_cga=True):
+    r = r or rng.choice([2, 2, 3])
+    return L.NVMMADistributedLayout([2, 0], split_pow2(rng, rng.randint(0, 3), r), [16, 8] if r == 2 else [1, 16, 8], cga(rng, r, allow_cga))
+
+
+def mma_v3(rng, allow_cga=True):
+    n = rng.choice([8, 16, 32, 64, 128, 256])
+    k = rng.choice([8, 16, 32])
+    warps = rng.choice([[4, 1], [8, 1], [4, 2], [16, 1], [1, 4], [2, 2]])
+    return L.NVMMADistributedLayout([3, 0], warps, [16, n, k], cga(rng, 2, allow_cga))
+
+
+def mfma(rng, r=None, allow_cga=True):
+    r = r or rng.choice([2, 2, 3])
+    instr = rng.choice([[32, 32, 8], [16, 16, 16], [32, 32, 16], [16, 16, 32], [64, 4, 4], [4, 64, 4], [32, 32, 64], [16, 16, 128]])
+    tiles = None if rng.random() < 0.7 else split_pow2(rng, rng.randint(0, 2), r)
+    return AL.AMDMFMALayout(rng.randint(1, 4), instr, rng.random() < 0.5, split_pow2(rng, rng.randint(0, 3), r),
+                            rng.choice([None, 32, 64]), tiles, cga(rng, r, allow_cga))
+
+
+def dot_op(rng):
+    kind = rng.choice(['v2', 'v2', 'v3', 'blocked', 'mfma', 'mfma'])
+    op = rng.randint(0, 1)
+    if kind == 'v2':
+        return L.DotOperandLayout(op, mma_v2(rng), rng.choice([1, 2, 4, 8, 16]))
+    if kind == 'v3':
+        return L.DotOperandLayout(0 if rng.random() < 0.85 else 1, mma_v3(rng), rng.choice([1, 2, 4, 8]))
+    if kind == 'blocked':
+        return L.DotOperandLayout(op, blocked(rng, rng.choice([2, 3])), 0 if rng.random() < 0.9 else 2)
+    return L.DotOperandLayout(op, mfma(rng), rng.choice([1, 2, 4, 8, 16]))
+
+
+def linear(rng, r=None):
+    """A DistributedLinearLayout: distinct unit vectors and some zeros, surjective on its shape."""
+    r = r or rng.choice([1, 2, 2, 3])
+    shape = shape_for(rng, r, 9)
+    units = [[2 ** i if d == e else 0 for e in range(r)] for d in range(r) for i in range(shape[d].bit_length() - 1)]
+    rng.shuffle(units)
+    dims = {'reg': [], 'lane': [], 'warp': [], 'block': []}
+    for u in units:
+        dims[rng.choice(['reg', 'reg', 'lane', 'lane', 'warp', 'block'])].append(u)
+    for k in dims:
+        if rng.random() < 0.2:
+            dims[k].insert(rng.randint(0, len(dims[k])), [0] * r)
+    return L.DistributedLinearLayout(dims['reg'], dims['lane'], dims['warp'], dims['block'], shape)
+
+
+def shared_linear(rng):
+    r = rng.choice([1, 2, 2, 3])
+    shape = shape_for(rng, r, 10)
+    units = [[2 ** i if d == e else 0 for e in range(r)] for d in range(r) for i in range(shape[d].bit_length() - 1)]
+    rng.shuffle(units)
+    if not units:
+        units = [[0] * r]
+    # an xor swizzle sometimes: add a lower unit of another dim
+    off = [list(u) for u in units]
+    for v in off:
+        if rng.random() < 0.3 and r > 1:
+            d = rng.randrange(r)
+            if v[d] == 0 and shape[d] > 1:
+                v[d] = 2 ** rng.randrange(shape[d].bit_length() - 1)
+    nblock = rng.randint(0, min(2, len(off) - 1))
+    blocks = off[len(off) - nblock:] if nblock else []
+    off = off[:len(off) - nblock] if nblock else off
+    return L.SharedLinearLayout(off, blocks, rng.choice([16, 16, 128])), shape
+
+
+def swizzled(rng):
+    r = rng.choice([1, 2, 2, 2, 3])
+    return L.SwizzledSharedLayout(rng.choice([1, 2, 4, 8, 16, 3]), rng.choice([1, 2, 4, 8, 3]), rng.choice([1, 2, 4, 8, 16, 6]), perm(rng, r),
+                                  cga(rng, r))
+
+
+def nvmma(rng):
+    r = rng.choice([2, 2, 2, 3])
+    w = rng.choice([0, 32, 64, 128, 128])
+    bits = rng.choice([8, 16, 16, 32, 64])
+    fp4 = w == 128 and bits == 8 and rng.random() < 0.4
+    transposed = rng.random() < 0.3 and r == 2
+    return L.NVMMASharedLayout(w, bits, r, transposed, fp4, cga(rng, r))
+
+
+def slice_of(rng):
+    kind = rng.choice(['blocked', 'blocked', 'v2', 'v3', 'mfma', 'dot', 'linear', 'slice'])
+    p = {'blocked': lambda: blocked(rng, rng.choice([2, 3, 4])), 'v2': lambda: mma_v2(rng), 'v3': lambda: mma_v3(rng),
+         'mfma': lambda: mfma(rng), 'dot': lambda: dot_op(rng), 'linear': lambda: linear(rng, rng.choice([2, 3])),
+         'slice': lambda: L.SliceLayout(0, blocked(rng, 3))}[kind]()
+    return L.SliceLayout(rng.randrange(p.rank if kind != 'slice' else 2), p)
+
+
+GENS = {
+    'blocked': lambda rng: blocked(rng),
+    'slice': slice_of,
+    'nvidia_mma_v2': lambda rng: mma_v2(rng),
+    'nvidia_mma_v3': lambda rng: mma_v3(rng),
+    'dot_op': dot_op,
+    'amd_mfma': lambda rng: mfma(rng),
+    'swizzled_shared': swizzled,
+    'nvmma_shared': nvmma,
+    'linear': lambda rng: linear(rng),
+    'shared_linear': shared_linear,
+}
+
+
+def rank_of(layout):
+    if isinstance(layout, L.SliceLayout):
+        return rank_of(layout.parent) - 1
+    if isinstance(layout, L.DotOperandLayout):
+        return rank_of(layout.parent)
+    if isinstance(layout, L.NVMMASharedLayout):
+        return layout.rank
+    if isinstance(layout, L.DistributedLinearLayout):
+        return len(layout.shape)
+    if hasattr(layout, 'order'):
+        return len(layout.order)
+    return len(layout.warps_per_cta)
+
+
+def corpus(count, seed):
+    """(kind, layout, shape) triples, `count` per kind."""
+    rng = random.Random(seed)
+    out = []
+    for kind, gen in GENS.items():
+        for _ in range(count):
+            try:
+                x = gen(rng)
+            except AssertionError:
+                continue
+            if isinstance(x, tuple):  # shared_linear: its own shape (sometimes another one)
+                layout, shape = x
+                if rng.random() < 0.2:
+                    shape = shape_for(rng, len(shape), 10)
+            else:
+                layout = x
+                shape = shape_for(rng, rank_of(layout))
+            out.append((kind, layout, shape))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Comparing
+
+def run_batch(reqs):
+    text = ''.join(json.dumps(r) + '\n' for r in reqs)
+    p = subprocess.run(['node', '--import', 'tsx', os.path.join(ROOT, 'src', 'cli', 'main.ts'), 'batch'], input=text, capture_output=True, text=True, cwd=ROOT)
+    got = [json.loads(x) for x in p.stdout.splitlines() if x.strip()]
+    if len(got) != len(reqs):
+        sys.exit(f'layoutgpu batch answered {len(got)} of {len(reqs)} requests: {p.stderr[-400:]}')
+    return got
+
+
+def main():
+    args = sys.argv[1:]
+    opt = {'--count': '30', '--seed': '1', '--fixtures': '', '--show': '5'}
+    while args:
+        k = args.pop(0)
+        opt[k] = args.pop(0)
+    cases = corpus(int(opt['--count']), int(opt['--seed']))
+    rows = []
+    for kind, layout, shape in cases:
+        t = triton_answer(layout, shape)
+        if t is None:
+            continue
+        rows.append((kind, shape, t))
+    reqs = [{'id': i, 'op': 'll_from_encoding', 'args': [t['text'], shape]} for i, (_, shape, t) in enumerate(rows)]
+    got = run_batch(reqs)
+    stats = {}
+    bad = {}
+    fixtures = []
+    for (kind, shape, t), req, g in zip(rows, reqs, got):
+        s = stats.setdefault(kind, {'agree': 0, 'disagree': 0, 'ok': 0, 'err': 0})
+        if t['triton'] == 'ok':
+            s['ok'] += 1
+            agree = g['ok'] and g['result'] == t['ll']
+            resp = {'id': req['id'], 'ok': True, 'result': t['ll']}
+        else:
+            s['err'] += 1
+            agree = (not g['ok']) and g['error']['kind'] == 'domain'
+            resp = {'id': req['id'], 'ok': False, 'error': {'kind': 'domain', 'triton': t['triton']}}
+        s['agree' if agree else 'disagree'] += 1
+        if not agree:
+            bad.setdefault(kind, []).append((req, t, g))
+        fixtures.append({'request': req, 'response': resp})
+    for kind, s in stats.items():
+        print(f"{kind:16} agree {s['agree']:4}  disagree {s['disagree']:4}   (triton ok {s['ok']}, error {s['err']})")
+    n = int(opt['--show'])
+    for kind, xs in bad.items():
+        for req, t, g in xs[:n]:
+            print('\n--', kind, json.dumps(req['args']))
+            print('   triton:', t['triton'], json.dumps(t.get('ll')), t.get('why', ''))
+            print('   ours:  ', json.dumps(g.get('result') if g['ok'] else g['error']))
+    if opt['--fixtures']:
+        with open(opt['--fixtures'], 'w') as f:
+            for x in fixtures:
+                f.write(json.dumps(x) + '\n')
+
+
+if __name__ == '__main__':
+    main()

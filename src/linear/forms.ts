@@ -74,7 +74,9 @@ function fromJsonObject(x: unknown, bad: ErrorKind): LinearLayout {
     const bases = (e[1] as unknown[]).map((b, i) => {
       if (!Array.isArray(b)) return fail(`basis ${e[0]}=${2 ** i} must be an array of integers`);
       b.forEach((v) => {
-        if (!isInt(v)) fail(`basis ${e[0]}=${2 ** i} has ${JSON.stringify(v)}, not an integer`);
+        // an array or object is named, not printed: it may be nested 100,000 deep
+        const shown = Array.isArray(v) ? 'an array' : typeof v === 'object' && v !== null ? 'an object' : JSON.stringify(v);
+        if (!isInt(v)) fail(`basis ${e[0]}=${2 ** i} has ${shown}, not an integer`);
       });
       return b as number[];
     });

@@ -1428,6 +1428,11 @@ describe('regressions found by the fuzzer', () => {
     expect(inf).toMatchObject({ ok: false, kind: 'bad-request' });
     const huge = await s.call('crd2idx', [2 ** 53 + 2, '(4,8)']);
     expect(huge).toMatchObject({ ok: false, kind: 'domain' });
+    // a basis entry nested 100,000 deep is named, not printed (printing it overflowed the stack)
+    const deep = `${'['.repeat(100_000)}${']'.repeat(100_000)}`;
+    const nested = await s.call('ll_parse', [], `[{"bases":[["in",[${deep}]]],"outDims":[["out",2]]}]`);
+    expect(nested).toMatchObject({ ok: false, kind: 'bad-request' });
+    if (!nested.ok) expect(nested.message).toMatch(/basis in=1 has an array, not an integer$/);
     const big30 = { bases: [['in', []]], outDims: [['out', 2 ** 30]] };
     const pr = await s.call('ll_product', [big30, big30]);
     expect(pr).toMatchObject({ ok: false, kind: 'overflow' });

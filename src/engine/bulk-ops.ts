@@ -8,7 +8,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
 import { compose } from '../algebra/compose.js';
-import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction, innerLayout, isComposed, makeComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from '../op-spec.js';
 import type { CompactReport, Digest } from './backend.js';
 import { checkRange } from './prep.js';
@@ -22,6 +22,12 @@ const L = (name: string) => ({ name, kind: 'layout' as const });
 /** a layout function: plain or composed Sw o K o L (docs/semantics.md §9.1: every bulk check takes them) */
 const F = (name: string) => ({ name, kind: 'layout-fn' as const });
 const I = (name: string) => ({ name, kind: 'int' as const });
+/** a layout function of any size: eval_range and digest_range of an empty range compute no value of Φ, so
+ *  they answer whatever the offsets would be; any other range holds L to the exact bound (`bounded`) */
+const FA = (name: string) => ({ name, kind: 'any-layout-fn' as const });
+
+/** L as the bounded parse takes it: `overflow` where a value of Φ may pass 2^53 − 1 (cute/composed.ts makeComposed) */
+const bounded = (l: LayoutFunction): LayoutFunction => parseLayoutFunction(formatLayoutFunction(l), 'L');
 
 function range(l: LayoutFunction, lo: unknown, hi: unknown): [number, number] {
   for (const v of [lo, hi]) {
@@ -53,21 +59,23 @@ export const bulkOps: OpSpec[] = [
   {
     name: 'eval_range',
     summary: `[Φ_L(lo), …, Φ_L(hi−1)], hi − lo ≤ ${EVAL_RANGE_LIMIT}`,
-    args: [F('L'), I('lo'), I('hi')],
+    args: [FA('L'), I('lo'), I('hi')],
     async run([l, lo, hi], ctx) {
       const [a, b] = range(l as LayoutFunction, lo, hi);
       if (b - a > EVAL_RANGE_LIMIT) throw new LayoutError('domain', `eval_range answers at most ${EVAL_RANGE_LIMIT} offsets, asked for ${b - a}`);
-      const v = await (await ctx.backend()).evalRange(l as LayoutFunction, a, b);
+      if (a === b) return [];
+      const v = await (await ctx.backend()).evalRange(bounded(l as LayoutFunction), a, b);
       return Array.from(v);
     },
   },
   {
     name: 'digest_range',
     summary: 'count, exact sum, min and max of Φ_L over [lo, hi)',
-    args: [F('L'), I('lo'), I('hi')],
+    args: [FA('L'), I('lo'), I('hi')],
     async run([l, lo, hi], ctx) {
       const [a, b] = range(l as LayoutFunction, lo, hi);
-      return digestJson(await (await ctx.backend()).digestRange(l as LayoutFunction, a, b));
+      if (a === b) return { count: 0, sum: '0', min: null, max: null };
+      return digestJson(await (await ctx.backend()).digestRange(bounded(l as LayoutFunction), a, b));
     },
   },
   {

@@ -11,6 +11,8 @@ import { parseLayout } from '../../src/algebra/notation.js';
 import { makeComposed, phiComposed, type ComposedLayout } from '../../src/cute/composed.js';
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
+import { makeContext } from '../../src/cli/context.js';
+import { runOp } from '../../src/ops.js';
 import { prepare } from '../../src/engine/prep.js';
 import { swizzledDigest } from '../../src/engine/swizzle-digest.js';
 import { randInt, randomLayout } from '../helpers/brute.js';
@@ -78,5 +80,18 @@ describe('the digest of a swizzled layout by the swizzle’s period', () => {
     expect(d.sum).toBe(ends.sum + inner(a1, b1) + tail.sum);
     expect(d.min).toBe(Math.min(ends.min, a1));
     expect(d.max).toBe(Math.max(tail.max, b1 - 1));
+  });
+
+  it('an empty range computes no value of Φ: answered for a layout whose offsets pass 2^53, which any other range refuses (repro 12)', async () => {
+    const ctx = makeContext('cpu');
+    const far = 'Sw<4,33,-30> o ((8,3)):((3486784401,2147483647))';
+    expect(await runOp('eval_range', [far, 24, 24], ctx)).toEqual([]);
+    expect(await runOp('digest_range', [far, 5, 5], ctx)).toEqual({ count: 0, sum: '0', min: null, max: null });
+    await expect(runOp('eval_range', [far, 0, 2], ctx)).rejects.toMatchObject({ kind: 'overflow' });
+    await expect(runOp('digest_range', [far, 0, 24], ctx)).rejects.toMatchObject({ kind: 'overflow' });
+    // a range past the size is still domain, an ordinary layout still answers
+    await expect(runOp('eval_range', [far, 0, 25], ctx)).rejects.toMatchObject({ kind: 'domain' });
+    expect(await runOp('eval_range', ['Sw<3,3,3> o (8,64):(64,1)', 0, 4], ctx)).toEqual([0, 72, 144, 216]);
+    await ctx.dispose();
   });
 });

@@ -18,7 +18,6 @@ import {
   countWavefronts,
   instructions,
   threadsPerPhase,
-  WARP,
   type BankReport,
   type Instructions,
 } from '../memory/banks.js';
@@ -155,12 +154,18 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const active = activeAtomThreads(x, at);
   const live = (t: number): boolean => active[t % at]!;
   const all = active.every((a) => a);
-  const counted = all ? countWavefronts(ins, scratch) : maskedWavefronts(ins, live);
-  const { sectors, minSectors } = sectorCounts(all ? ins : fillInactive(ins, live));
-  const { phases, wavefronts, worst } = counted;
+  const filled = all ? { ins, dead: 0 } : fillInactive(ins, live);
+  const counted = countWavefronts(filled.ins, scratch);
+  const { sectors, minSectors } = sectorCounts(filled.ins);
+  const phases = counted.phases - filled.dead;
+  const wavefronts = counted.wavefronts - filled.dead;
+  const worst = counted.worst;
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
   return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
 }
+
+/** Threads per warp (memory/banks.ts's WARP, a local constant in the hot loops). */
+const WARP = 32;
 
 // scratch of one analysis, reused by the next (copyBankConflicts is synchronous)
 const pools = { table: new Pool32(), addr: new Pool() };
@@ -225,47 +230,35 @@ function phaseLanes(ins: Instructions, g: number, f: number): { first: number; n
   return { first: f * tpp, n: Math.min(tpp, lanes - f * tpp) };
 }
 
-/** countWavefronts with threads left out: phases holding no live thread are no phases. */
-function maskedWavefronts(ins: Instructions, live: (t: number) => boolean): ReturnType<typeof countWavefronts> {
+/**
+ * The instructions with each left-out lane on the address of a live lane of its phase (so it adds
+ * no word to any bank), or of its instruction when the phase has none (a phase of one address:
+ * one wavefront), and the number of such dead phases, which are no phases: countWavefronts of the
+ * result less one phase and one wavefront per dead phase is the count over the live lanes, and
+ * the sector counts see only live addresses.
+ */
+function fillInactive(ins: Instructions, live: (t: number) => boolean): { ins: Instructions; dead: number } {
+  const addr = Float64Array.from(ins.addr);
   const tpp = threadsPerPhase(ins.width);
-  const buf = new Float64Array(WARP);
-  let phases = 0;
-  let total = 0;
-  const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
+  let dead = 0;
   for (let g = 0; g < ins.warps; g++) {
     const lanes = Math.min(WARP, ins.threads - g * WARP);
-    for (let k = 0; k < ins.perWarp; k++) {
-      const row = (g * ins.perWarp + k) * WARP;
-      for (let f = 0; f * tpp < lanes; f++) {
-        const { first, n } = phaseLanes(ins, g, f);
-        let m = 0;
-        for (let i = first; i < first + n; i++) if (live(g * WARP + i)) buf[m++] = ins.addr[row + i]!;
-        if (m === 0) continue;
-        const c = scratch.phase(buf, 0, m, ins.width);
-        phases++;
-        total += c;
-        if (c > worst.wavefronts) Object.assign(worst, { warp: g, instruction: k, phase: f, wavefronts: c });
+    let first = -1;
+    for (let i = 0; i < lanes && first < 0; i++) if (live(g * WARP + i)) first = i;
+    for (let f = 0; f * tpp < lanes; f++) {
+      const { first: p0, n } = phaseLanes(ins, g, f);
+      let lead = -1;
+      for (let i = p0; i < p0 + n && lead < 0; i++) if (live(g * WARP + i)) lead = i;
+      if (lead < 0) dead += ins.perWarp;
+      const src = lead >= 0 ? lead : first;
+      if (src < 0) continue;
+      for (let k = 0; k < ins.perWarp; k++) {
+        const row = (g * ins.perWarp + k) * WARP;
+        for (let i = p0; i < p0 + n; i++) if (!live(g * WARP + i)) addr[row + i] = addr[row + src]!;
       }
     }
   }
-  return { phases, wavefronts: total, worst };
-}
-
-/** The instructions with each left-out lane on a live lane's address of the same instruction
- *  (so that the sector counts see only live accesses). */
-function fillInactive(ins: Instructions, live: (t: number) => boolean): Instructions {
-  const addr = Float64Array.from(ins.addr);
-  for (let g = 0; g < ins.warps; g++) {
-    const lanes = Math.min(WARP, ins.threads - g * WARP);
-    let lead = -1;
-    for (let i = 0; i < lanes && lead < 0; i++) if (live(g * WARP + i)) lead = i;
-    if (lead < 0) continue;
-    for (let k = 0; k < ins.perWarp; k++) {
-      const row = (g * ins.perWarp + k) * WARP;
-      for (let i = 0; i < lanes; i++) if (!live(g * WARP + i)) addr[row + i] = addr[row + lead]!;
-    }
-  }
-  return { ...ins, addr };
+  return { ins: { ...ins, addr }, dead };
 }
 
 /** The worst phase's lowest bank with that many distinct words, and the live threads on it. */

@@ -6,20 +6,20 @@
  *
  * The rule of the identity: each op is first done on I = make_layout(shape(T)) (for a composed
  * T, of its inner layout), where every division exists, giving index maps into T's domain;
- * the answer is x ↦ Φ_T(o_S + Φ_S(x)) over the result's top-level modes, found exactly by
- * layoutOfTable (plain: offset Φ_T(o_S) and the rest; composed Sw∘K∘L: offset 0 and
- * Sw ∘ (K + o′) ∘ L′). Only what the result contains has to exist.
+ * the answer is x ↦ Φ_T(o_S + Φ_S(x)) over the result's top-level modes (plain: offset Φ_T(o_S)
+ * and the rest; composed Sw∘K∘L: offset 0 and Sw ∘ (K + o′) ∘ L′). It is found as an exact
+ * composite T ∘ (S, 2:o_S) when that exists (algebra/compose.ts), else point by point by
+ * layoutOfTable, so only what the result contains has to exist.
  */
 import { compose } from '../algebra/compose.js';
 import { LayoutError, domainError, isLayoutError } from '../algebra/errors.js';
 import { coalesce } from '../algebra/coalesce.js';
-import { flat, mode, modes, rank, size, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { flat, mode, modes, phi, rank, size, tupleOfModes, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout } from '../algebra/notation.js';
 import { isCompact } from '../algebra/properties.js';
 import { innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
 import { zippedDivide } from '../cute/divide.js';
 import { rightInverse } from '../cute/inverse.js';
-import { phi } from '../algebra/layout.js';
 import { sliceLayout, sliceOffset, type SliceCoord } from '../cute/slice.js';
 import { isByMode, type Tiler } from '../cute/tiler.js';
 import { checkPoints, layoutOfTable } from './function-layout.js';

@@ -15,6 +15,7 @@ import { phi } from '../../src/algebra/layout.js';
 import { logicalDivide } from '../../src/algebra/divide.js';
 import { benchCommand } from '../../src/cli/bench.js';
 import { prepareGpuKernel } from '../../src/bench/gpu.js';
+import { prepareCpuKernel } from '../../src/bench/cpu.js';
 
 let gpu: AcquiredBenchEnv;
 beforeAll(async () => {
@@ -37,24 +38,30 @@ const TILE_CASES: [string, string][] = [
   ['(32,32):(32,1)', '(16,32):(1,32)'], // tiles of 512: each thread loops twice
 ];
 
-const check = (env: BenchEnv, o: Partial<BenchOptions>) =>
-  runBench(env, { layouts: LAYOUTS.slice(0, 1), elems: [4], samples: 10, checkOnly: true, ...o });
+const check = (env: BenchEnv, o: Partial<BenchOptions>) => runBench(env, { layouts: LAYOUTS.slice(0, 1), elems: [4], samples: 10, checkOnly: true, ...o });
 
 describe('bench --kernels compact times a cleared bitmap (issue 18)', () => {
   it('every timed repetition starts on a cleared bitmap: the output after the samples passes the check', async () => {
     // an injective layout, and a broadcast whose collisions the check counts
-    for (const flat of [{ shapes: [64, 64], strides: [64, 1] }, { shapes: [4, 6], strides: [0, 1] }]) {
+    for (const flat of [
+      { shapes: [64, 64], strides: [64, 1] },
+      { shapes: [4, 6], strides: [0, 1] },
+    ]) {
       const n = sizeOf(flat.shapes);
       const spec = { kind: 'compact' as const, shapes: flat.shapes, strides: flat.strides, n, elemBytes: 4 };
       const ref = { offsets: referenceOffsets(flat.shapes, flat.strides), cosize: cosizeOf(flat.shapes, flat.strides) };
-      const k = await prepareGpuKernel(gpu.env.gpu!, spec, ref, { samples: 10, targetSeconds: 0.001, maxReps: 4 });
-      try {
-        for (let i = 0; i < 3; i++) await k!.sample();
-        // an uncleared bitmap would count every index of the later repetitions as a collision
-        await k!.recheck!();
-        expect((await k!.times()).secs).toHaveLength(3);
-      } finally {
-        k!.dispose();
+      for (const k of [
+        await prepareGpuKernel(gpu.env.gpu!, spec, ref, { samples: 10, targetSeconds: 0.001, maxReps: 4 }),
+        await prepareCpuKernel(spec, ref, { samples: 10, targetSeconds: 0.001, maxReps: 4 }),
+      ]) {
+        try {
+          for (let i = 0; i < 3; i++) await k!.sample();
+          // an uncleared bitmap would count every index of the later repetitions as a collision
+          await k!.recheck!();
+          expect((await k!.times()).secs).toHaveLength(3);
+        } finally {
+          k!.dispose();
+        }
       }
     }
   });
@@ -132,7 +139,9 @@ describe.each(['gpu', 'cpu'] as const)('bench kernels on the %s', (which) => {
   it.each(['gather', 'scatter', 'eval', 'reduce'] as const)('%s against the wrong layout is caught', async (k) => {
     // the kernel runs (64,64):(64,1), the reference is Φ of another layout (the transpose's
     // offsets have the same sum, so reduce gets one with another sum)
-    await expect(check(env(), { layouts: ['(64,64):(64,1)'], kernels: [k], referenceLayout: k === 'reduce' ? '(64,64):(2,128)' : '(64,64):(1,64)' })).rejects.toThrow(BenchVerifyError);
+    await expect(
+      check(env(), { layouts: ['(64,64):(64,1)'], kernels: [k], referenceLayout: k === 'reduce' ? '(64,64):(2,128)' : '(64,64):(1,64)' }),
+    ).rejects.toThrow(BenchVerifyError);
   });
 });
 
@@ -192,7 +201,15 @@ describe('report and CLI', () => {
   });
 
   it('bad input: one stderr line, exit 2', async () => {
-    for (const argv of [[], ['(4,4'], ['(4,4):(1,4)', '--elem', '3'], ['(4,4):(1,4)', '--iters', '5'], ['(4,4):(1,4)', '--backend', 'x'], ['(4,4):(1,4)', '--what'], ['(4,4):(1,4)', '--tile', '(3,']]) {
+    for (const argv of [
+      [],
+      ['(4,4'],
+      ['(4,4):(1,4)', '--elem', '3'],
+      ['(4,4):(1,4)', '--iters', '5'],
+      ['(4,4):(1,4)', '--backend', 'x'],
+      ['(4,4):(1,4)', '--what'],
+      ['(4,4):(1,4)', '--tile', '(3,'],
+    ]) {
       const err: string[] = [];
       const code = await benchCommand.run(argv, { stdout: () => undefined, stderr: (s) => void err.push(s), isTTY: false });
       expect(code, argv.join(' ')).toBe(2);
@@ -205,7 +222,11 @@ describe('report and CLI', () => {
 
   it('the CLI on the CPU prints a table and writes JSON', async () => {
     const out: string[] = [];
-    const code = await benchCommand.run(['(16,16):(16,1)', '--backend', 'cpu', '--json', '--kernels', 'copy,gather'], { stdout: (s) => void out.push(s), stderr: () => undefined, isTTY: false });
+    const code = await benchCommand.run(['(16,16):(16,1)', '--backend', 'cpu', '--json', '--kernels', 'copy,gather'], {
+      stdout: (s) => void out.push(s),
+      stderr: () => undefined,
+      isTTY: false,
+    });
     expect(code).toBe(0);
     const j = JSON.parse(out.join(''));
     expect(j.backend).toBe('cpu');

@@ -133,6 +133,24 @@ describe('partition_A/B/C of every thread, over plain and swizzled tensors', () 
     });
   });
 
+  it('every thread of the SM80 2×2×1 tiled MMA over a swizzled 64×32 tile (A, B, C)', () => {
+    const name = 'SM80_16x8x16_F32F16F16F32_TN';
+    const m = makeTiledMma(name, parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));
+    const spec: MmaSpec = { name, L: parseL('(2,2,1):(1,2,4)'), P: [parseL('32:1'), parseL('32:1'), parseL('16:1')] };
+    const { values, dims } = vFunction(spec);
+    const coords = threadCoords(layoutsWithFunction(values)[0]!, dims);
+    const tensor = 'Sw<3,3,3> o 64 o (64,32):(32,1)';
+    for (const x of ['A', 'B', 'C'] as const) {
+      const ns = [64, 32];
+      for (let t = 0; t < m.T; t++) {
+        const r = partitionMma(m, x, t, parseLayoutFunction(tensor));
+        const [I, J] = x === 'A' ? [0, 2] : x === 'B' ? [1, 2] : [0, 1];
+        const guide = [x === 'A' ? 8 : 4, 64 / (m.atom.shapeMNK[I]! * 2), 32 / (m.atom.shapeMNK[J]! * (J === 2 ? 1 : 2))];
+        expectTensor(r, tensor, guide, (el) => mmaPartitionIndex(spec, coords, x, t, ns, el), `${x} t=${t}`);
+      }
+    }
+  });
+
   it('thread out of range and tiles that do not divide the tensor', () => {
     const m = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'));
     expect(() => partitionMma(m, 'A', 128, parseLayoutFunction('(32,16)'))).toThrow(/outside \[0, 128\)/);
@@ -181,6 +199,21 @@ describe('partition_S/D of every thread', () => {
       const guide = [modeSizes(tv)[1]!, ...c.tiler.map((ti, i) => ns[i]! / ti), ...ns.slice(c.tiler.length)];
       expectTensor(r, tensor, guide, copyIndex(c, side, t, ns), `${c.atom.name} ${side} t=${t} ${tensor}`);
     });
+  });
+});
+
+describe('partition_S/D of every thread of the SM80 ldmatrix copy for A', () => {
+  it('over plain and swizzled 64×32 tiles', () => {
+    const mma = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));
+    const c = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma, operand: 'A' });
+    for (const tensor of ['(64,32):(32,1)', 'Sw<3,3,3> o (64,32):(32,1)']) {
+      for (const side of ['S', 'D'] as const) {
+        for (let t = 0; t < c.threads; t++) {
+          const r = partitionCopy(c, side, t, parseLayoutFunction(tensor));
+          expectTensor(r, tensor, [8, 2, 2], copyIndex(c, side, t, [64, 32]), `${side} t=${t} ${tensor}`);
+        }
+      }
+    }
   });
 });
 

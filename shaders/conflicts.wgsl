@@ -34,7 +34,7 @@ struct SParams {
 // pass 0: the candidates that need vector checks (the others skip it), by number
 @group(0) @binding(6) var<storage, read> check_ids: array<u32>;
 
-// y ↦ Sw(K + y) for candidate c (SPEC §9.1)
+// y ↦ Sw(K + y) for candidate c (docs/semantics.md §9.1)
 fn swz(c: u32, y: u32) -> u32 {
   let b = cands[8u * c];
   let v = y + cands[8u * c + 3u];

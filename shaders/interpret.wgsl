@@ -3,7 +3,7 @@
 //
 // layouts: packed flat layouts, coalesced on the host. A layout at word offset o is
 //   [h, K, mask, S, then m modes of 4 words: shape, stride, magic, shifts]
-// with h = m | 2^31 for a composed layout Sw<B,M,S> o K o L (SPEC §9.1): its value is
+// with h = m | 2^31 for a composed layout Sw<B,M,S> o K o L (docs/semantics.md §9.1): its value is
 // Sw(K + Φ_L(x)), Sw(y) = y XOR ((y AND mask) >> S) (a negative S shifts left), mask =
 // (2^B − 1) << (M + max(0, S)); h = m (plain) skips the outer function.
 // where (magic, shifts) are the host-precomputed constants of the division by the shape

@@ -1,6 +1,6 @@
 /**
  * `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec v] [--tv2 <TV2> [--elem2 e2]
- * [--vec2 v2]] <source>`: candidate memory layouts ranked by total wavefronts (SPEC §9.2); a
+ * [--vec2 v2]] <source>`: candidate memory layouts ranked by total wavefronts (docs/semantics.md §9.2); a
  * candidate is conflict-free when every instruction of every access takes exactly its phases.
  * Sources: --swizzles <base> (every Sw<B,M,S> o base, 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10), --file
  * (one layout per line, plain or composed), --enumerate / --random (src/verify/sources.ts).
@@ -26,7 +26,7 @@ Ranks candidate memory layouts M (tile index → element offset) for the access 
 value) → tile index (and TV2, e.g. the write side): first those that keep the vector width (the
 explicit --vec, else the widest the TVs and, with --swizzles, the base layout allow), then by
 fewer instructions, then by fewer shared-memory wavefronts; conflict-free: every instruction
-takes exactly its phases (SPEC §9.2). A candidate that is not injective is no shared-memory
+takes exactly its phases (docs/semantics.md §9.2). A candidate that is not injective is no shared-memory
 layout: it is excluded (and counted). The candidate count comes first, and a progress bar on a
 terminal.
 

@@ -1,5 +1,5 @@
 /**
- * CuTe's swizzle functor Sw<B,M,S> (SPEC §9.1, CuTe `swizzle.hpp`): on offsets,
+ * CuTe's swizzle functor Sw<B,M,S> (docs/semantics.md §9.1, CuTe `swizzle.hpp`): on offsets,
  *   y ↦ y XOR ((y AND Ymask) >> S),  Ymask = (2^B − 1) << (M + max(0, S)),
  * a right shift by a negative S read as a left shift by −S. With |S| ≥ B the source field
  * [M + max(0,S), +B) and the target field [M + max(0,−S), +B) do not overlap, so Sw is an
@@ -44,7 +44,7 @@ export function applySwizzleBig(sw: Swizzle, y: bigint): bigint {
 }
 
 /**
- * A validated Sw<B,M,S> (SPEC §9.1): B ≥ 0, M ≥ 0 and |S| ≥ B, else `domain` naming the
+ * A validated Sw<B,M,S> (docs/semantics.md §9.1): B ≥ 0, M ≥ 0 and |S| ≥ B, else `domain` naming the
  * swizzle. Example: makeSwizzle(3, 3, 3) is the 128-byte swizzle of 2-byte elements.
  */
 export function makeSwizzle(bits: number, base: number, shift: number): Swizzle {

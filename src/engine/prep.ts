@@ -1,10 +1,10 @@
 /**
  * What both backends do to a layout before running Φ in bulk, and the closed forms of the
- * digest (BATCH-PROTOCOL.md "Bulk checks"). Pure, no I/O, exact.
+ * digest (docs/protocol.md, "Bulk checks"). Pure, no I/O, exact.
  *
  * `prepare(L)` reduces L to the shortest flat list of modes with the same function:
  * entries of shape 1 contribute nothing to Φ (their coordinate is always 0) and neighbours
- * with d(i+1) = s_i·d_i merge (SPEC §3, coal♭). The generated code runs on that list.
+ * with d(i+1) = s_i·d_i merge (docs/semantics.md §3, coal♭). The generated code runs on that list.
  */
 import { cosize, flat, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
@@ -21,7 +21,7 @@ export const MAX_EXACT = Number.MAX_SAFE_INTEGER;
 /** digest_range enumerates up to this many indices; beyond, the closed form answers */
 export const ENUMERATE_LIMIT = 2 ** 36;
 /** the bulk checks (compact, complement, compose) enumerate at most this many indices
- *  (BATCH-PROTOCOL "Bulk checks": beyond, `overflow` at once) */
+ *  (docs/protocol.md, "Bulk checks": beyond, `overflow` at once) */
 export const CHECK_LIMIT = 2 ** 40;
 
 export interface Prepared {
@@ -37,7 +37,7 @@ export interface Prepared {
   readonly exactCosize: boolean;
   /** offsets need 64 bits (cosize > 2^32) */
   readonly wideOffset: boolean;
-  /** a composed layout Sw o K o L (SPEC §9.1): Φ(x) = Sw(K + Φ_L(x)); the modes above are L's */
+  /** a composed layout Sw o K o L (docs/semantics.md §9.1): Φ(x) = Sw(K + Φ_L(x)); the modes above are L's */
   readonly swizzle?: Swizzle;
   /** K (0 for a plain layout) */
   readonly koff: number;
@@ -57,7 +57,7 @@ export function swizzleBound(sw: Swizzle, ymax: number): number {
   return (Math.floor(ymax / block) + 1) * block;
 }
 
-/** The evaluator's view of a layout function: a plain layout or Sw o K o L (SPEC §9.1).
+/** The evaluator's view of a layout function: a plain layout or Sw o K o L (docs/semantics.md §9.1).
  *  `overflow` when Φ may reach 2^53 (offsets are exact doubles below it). */
 export function prepare(l: LayoutFunction): Prepared {
   if (!isComposed(l)) return preparePlain(l);
@@ -87,7 +87,7 @@ export function outerPrepared(p: Prepared, v: number): number {
   return p.swizzle ? applySwizzle(p.swizzle, p.koff + v) : v;
 }
 
-/** coal♭ of L♭ (SPEC §3): drop shape-1 entries, merge d(i+1) = s_i·d_i. */
+/** coal♭ of L♭ (docs/semantics.md §3): drop shape-1 entries, merge d(i+1) = s_i·d_i. */
 function preparePlain(l: Layout): Prepared {
   const f = flat(l);
   const shapes: number[] = [];

@@ -1,5 +1,5 @@
 /**
- * The accesses of a thread-value layout to a memory layout (SPEC §9.2): the element offset of
+ * The accesses of a thread-value layout to a memory layout (docs/semantics.md §9.2): the element offset of
  * value j of thread t is Φ_M(Φ_TV(t, j)), and the vectors each instruction moves. Shared by
  * the bank model (banks.ts), the sector count (sectors.ts) and the swizzle search.
  */
@@ -96,7 +96,7 @@ export class Pool {
 }
 
 /**
- * Check a TV layout (SPEC §9.2: plain, rank 2, at most MAX_ACCESSES values) and tabulate it.
+ * Check a TV layout (docs/semantics.md §9.2: plain, rank 2, at most MAX_ACCESSES values) and tabulate it.
  * Errors: `domain` for a composed or non-rank-2 TV, `overflow` beyond MAX_ACCESSES.
  */
 export function threadValues(tv: LayoutFunction, pool?: Pool): ThreadValues {
@@ -268,7 +268,7 @@ export function vectorFault(offsets: Float64Array, tvs: ThreadValues, v: number,
 const isPow2 = (v: number): boolean => Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0;
 
 /**
- * The vector width (SPEC §9.2): an explicit v must be a power of two with v·e ≤ 16 that divides
+ * The vector width (docs/semantics.md §9.2): an explicit v must be a power of two with v·e ≤ 16 that divides
  * the value count and keeps every thread's vectors contiguous and aligned (else `domain`
  * naming the thread); the default tries 16/e, 8/e, …, 1 and takes the first that does.
  */

@@ -1,5 +1,5 @@
 /**
- * Shared-memory bank conflicts (SPEC §9.2, BATCH-PROTOCOL `bank_conflicts`): 32 banks of
+ * Shared-memory bank conflicts (docs/semantics.md §9.2, docs/protocol.md `bank_conflicts`): 32 banks of
  * 4-byte words, word w in bank w mod 32; a warp's instruction moving w = v·e bytes per thread
  * is served in phases of 32, 32, 32, 16, 8 threads (w = 1, 2, 4, 8, 16); in a phase, threads
  * on the same word share it, and the phase takes as many wavefronts as the most distinct words
@@ -32,7 +32,7 @@ export const WARP = 32;
 /** Threads served together by one phase, for w bytes per thread. */
 export const threadsPerPhase = (w: number): number => (w <= 4 ? 32 : 128 / w);
 
-/** The worst phase of an analysis (BATCH-PROTOCOL: first in (warp, instruction, phase) order
+/** The worst phase of an analysis (docs/protocol.md: first in (warp, instruction, phase) order
  *  among equals; its lowest bank with that many distinct words; the threads touching it). */
 export interface WorstPhase {
   instruction: number;
@@ -43,7 +43,7 @@ export interface WorstPhase {
   threads: number[];
 }
 
-/** The `bank_conflicts` result (BATCH-PROTOCOL). */
+/** The `bank_conflicts` result (docs/protocol.md). */
 export interface BankReport {
   vector: number;
   instructions: number;
@@ -93,7 +93,7 @@ class BankScratch {
   }
 }
 
-/** Lay out the byte addresses instruction by instruction (SPEC §9.2: instruction k of warp g
+/** Lay out the byte addresses instruction by instruction (docs/semantics.md §9.2: instruction k of warp g
  *  moves values k·v … k·v+v−1 of threads 32g … 32g+31; the address is e·offset). */
 export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number, v: number, pool?: Pool): Instructions {
   const { threads: T, values: V } = tvs;
@@ -117,7 +117,7 @@ export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number
 const LIMIT = 2 ** 30;
 
 /**
- * The instructions of one pass fused with the vector check (SPEC §9.2): with y the offset of
+ * The instructions of one pass fused with the vector check (docs/semantics.md §9.2): with y the offset of
  * value k·w + i of thread t, table[x] at x = t + T·(k·w + i), or table[index[x]] when an index
  * is given (then every index must be below n), the candidate offset o = Sw(K + y) of the vector
  * lead (i = 0) must be ≡ 0 (mod w) and every value i at o + i; the byte address e·o goes to
@@ -255,7 +255,7 @@ const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Po
 const scratch = new BankScratch();
 
 /**
- * bank_conflicts(M, TV, e[, v]) (SPEC §9.2, BATCH-PROTOCOL): M a memory layout (plain or
+ * bank_conflicts(M, TV, e[, v]) (docs/semantics.md §9.2, docs/protocol.md): M a memory layout (plain or
  * composed: tile index → element offset), TV a plain rank-2 thread-value layout, e the
  * element size in bytes (1, 2, 4, 8, 16), v the values per instruction (default: the widest
  * contiguous, aligned vector). Errors: `domain` for a bad e, v, TV, a TV value ≥ size(M) or a

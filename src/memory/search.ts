@@ -1,6 +1,6 @@
 /**
  * The conflict-free search (issue 12, item 4): candidate memory layouts ranked by the total
- * wavefronts of one or more access patterns (SPEC §9.2). The swizzle source enumerates every
+ * wavefronts of one or more access patterns (docs/semantics.md §9.2). The swizzle source enumerates every
  * Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10. The CPU path here computes the same
  * counts as bankConflicts, sharing each group's tables (the candidates over one inner layout
  * differ only in the outer function) and skipping the worst phase and the sectors;
@@ -35,7 +35,7 @@ export interface CandidateResult {
   readonly phases: number | null;
   readonly conflictFree: boolean;
   readonly error?: string;
-  /** per pattern, the vector width the access takes (SPEC §9.2: the explicit v, or the widest) */
+  /** per pattern, the vector width the access takes (docs/semantics.md §9.2: the explicit v, or the widest) */
   readonly vectors?: readonly number[];
   /** the instructions of every pattern summed (per pattern: warps · values / vector) */
   readonly instructions?: number;
@@ -51,7 +51,7 @@ export const NOT_INJECTIVE: CandidateResult = {
   excluded: 'not-injective',
 };
 
-/** The instructions of one warp-by-warp access at vector width v (SPEC §9.2: instruction k of
+/** The instructions of one warp-by-warp access at vector width v (docs/semantics.md §9.2: instruction k of
  *  warp g moves values k·v … k·v+v−1 of threads 32g … 32g+31). */
 export const instructionCount = (tvs: { threads: number; values: number }, v: number): number => Math.ceil(tvs.threads / WARP) * (tvs.values / v);
 
@@ -349,7 +349,7 @@ function searchOne(
 }
 
 /**
- * The vector width each pattern should keep: the explicit v, else SPEC §9.2's default, the widest
+ * The vector width each pattern should keep: the explicit v, else docs/semantics.md §9.2's default, the widest
  * power of two ≤ 16/e that divides the value count and, when the search has a base layout (the
  * layout every swizzle candidate is built on), that the base keeps contiguous and aligned.
  * Errors: those of the patterns (checkPatterns).

@@ -2,7 +2,7 @@
  * The batch form of the conflict-free search: `verify` with the property
  * ["conflict-free", TV, e] or ["conflict-free", TV, e, v] over candidate memory layouts (plain or
  * composed) answers one boolean per candidate: whether every instruction of the access takes
- * exactly its phases (SPEC §9.2). `--backend gpu` runs shaders/conflicts.wgsl, otherwise the CPU.
+ * exactly its phases (docs/semantics.md §9.2). `--backend gpu` runs shaders/conflicts.wgsl, otherwise the CPU.
  */
 import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';

@@ -44,7 +44,7 @@ function composeOutcome(b: string, a: string): { c: Layout } | { kind: string; m
   }
 }
 
-/** Additivity at x by brute force: Φ_B(Φ_A(x)) against Σ_i Φ_B(x_i·d_i) (SPEC §5). */
+/** Additivity at x by brute force: Φ_B(Φ_A(x)) against Σ_i Φ_B(x_i·d_i) (docs/semantics.md §5). */
 function additiveAtB(b: BL, a: BL, x: number): boolean {
   const { s, d } = flatB(a);
   let r = x;

@@ -1,5 +1,5 @@
 /**
- * slice and dice (SPEC §8.5): the examples; on random layouts and random coordinates, the
+ * slice and dice (docs/semantics.md §8.5): the examples; on random layouts and random coordinates, the
  * kept modes are exactly those at the `_` (slice) or integer (dice) positions, and, by
  * brute force over every index of L, the indices that agree with C are mapped by L to
  * offset(C) + Φ_slice (slice) or, with `_` fixed at 0, to Φ_dice (dice), in order.
@@ -39,7 +39,7 @@ function leafIndices(i: number, ls: ReadonlyArray<{ s: Tup }>): number[] {
 }
 
 describe('slice and dice', () => {
-  it('SPEC §8.5 examples', () => {
+  it('docs/semantics.md §8.5 examples', () => {
     expect(ok('slice', '(4,(2,3)):(1,(4,8))', '(_,(1,_))')).toBe('(4,3):(1,8)');
     expect(ok('dice', '(4,(2,3)):(1,(4,8))', '(_,5)')).toBe('((2,3)):((4,8))');
     expect(ok('slice', '(4,(2,3)):(1,(4,8))', '_')).toBe('(4,(2,3)):(1,(4,8))');
@@ -59,7 +59,7 @@ describe('slice and dice', () => {
     expect(sliceOffset(l, '(_,(1,_))')).toBe(4);
     expect(sliceOffset(l, '(3,5)')).toBe(ok('eval_coord', '(4,(2,3)):(1,(4,8))', '(3,5)'));
     expect(sliceOffset(l, '_')).toBe(0);
-    // on a composed layout (SPEC §9.1): Sw o (K + o) o slice(L, C); dice keeps K
+    // on a composed layout (docs/semantics.md §9.1): Sw o (K + o) o slice(L, C); dice keeps K
     expect(ok('slice', 'Sw<3,3,3> o 5 o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o 133 o (64):(1)');
     expect(ok('slice', 'Sw<3,3,3> o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o 128 o (64):(1)');
     expect(ok('dice', 'Sw<3,3,3> o (8,64):(64,1)', '(2,_)')).toBe('Sw<3,3,3> o (8):(64)');

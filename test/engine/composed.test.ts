@@ -1,5 +1,5 @@
 /**
- * Composed layouts Sw<B,M,S> o K o L (SPEC §9.1) in the evaluator: Φ(x) = Sw(K + Φ_L(x)).
+ * Composed layouts Sw<B,M,S> o K o L (docs/semantics.md §9.1) in the evaluator: Φ(x) = Sw(K + Φ_L(x)).
  * The CPU backend against a brute force (phiComposed of src/cute/composed.ts), the GPU
  * backend against the CPU backend: eval, digest, compact, compose (B, A and C composed) and
  * tiles; the 64-bit paths; the generated WGSL applies the XOR after the layout function.

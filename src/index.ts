@@ -95,6 +95,40 @@ export {
   targetVectors,
   rankResults,
 } from './memory/search.js';
+// the hardware's atoms (docs/atoms.md): MMA and copy atoms by CuTe's names, tiled MMAs and
+// copies, per-thread partitions, local tiles, and the bank conflicts of a tiled copy
+export { type MmaAtomData, type CopyAtomData } from './atoms/types.js';
+export { mmaAtomData, copyAtomData, mmaAtomNames, copyAtomNames } from './atoms/registry.js';
+export { type MmaAtom, type CopyAtom, mmaAtom, copyAtom } from './atoms/atom.js';
+export { type TiledMma, type Operand, makeTiledMma } from './atoms/tiled-mma.js';
+export { type TiledCopy, makeTiledCopy, makeTiledCopyFromMma } from './atoms/tiled-copy.js';
+export { type TensorResult, partitionMma, partitionCopy, localTile, localPartition, parseProjection } from './atoms/partition.js';
+export { type CopySide, copyBankConflicts } from './atoms/conflicts.js';
+export { layoutOfTable } from './atoms/function-layout.js';
+export { type TvPicture, mmaPicture, copyPicture, tvAscii, tvSvg, tvTikz } from './render/tv.js';
+// Triton's linear layouts (docs/linear.md): the value, its printed forms, Triton's operations
+// (receiver first, ll-prefixed here where a name would clash), the encodings, the bridge to CuTe
+export { type LinearLayout, type InDim, type OutDim, makeLinearLayout, identity1D, zeros1D, supremum } from './linear/value.js';
+export { parseLL, formatLL, toCanonicalJson, tritonString } from './linear/forms.js';
+export {
+  apply as llApply,
+  compose as llCompose,
+  product as llProduct,
+  invert as llInvert,
+  pseudoinvert as llPseudoinvert,
+  invertAndCompose as llInvertAndCompose,
+  isInjective as llIsInjective,
+  isSurjective as llIsSurjective,
+  isInvertible as llIsInvertible,
+  divideLeft as llDivideLeft,
+  divideRight as llDivideRight,
+  sublayout as llSublayout,
+  freeVariableMasks as llFreeVariableMasks,
+  equalLayouts as llEqual,
+} from './linear/operations.js';
+export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL, fromLL, defaultKind } from './linear/bridge.js';
+export { llFromEncoding } from './linear/encodings.js';
+export { llBankConflicts } from './linear/banks.js';
 export { ops, opsByName, runOp } from './ops.js';
 export type { OpSpec, OpContext, Json } from './op-spec.js';
 export type * from './engine/backend.js';

@@ -273,8 +273,9 @@ export class ThreadedCpuBackend implements Backend {
   }
 }
 
-/** `threads` > 1: the threaded backend over `cpu`; else `cpu` itself. */
+/** `threads` > 1 (bounded by the cores available): the threaded backend over `cpu`; else `cpu` itself. */
 export function withThreads(cpu: Backend, threads: number): Backend {
-  if (threads <= 1 || !(cpu instanceof CpuBackend)) return cpu;
-  return new ThreadedCpuBackend(cpu, threads);
+  const n = boundThreads(threads); // at most the cores available (pool.ts)
+  if (n <= 1 || !(cpu instanceof CpuBackend)) return cpu;
+  return new ThreadedCpuBackend(cpu, n);
 }

@@ -11,17 +11,19 @@ import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const show = (l: Layout): string => formatLayout(l);
+/** A wrong JSON value for a message: scalars as JSON, an array or object only named (it may be nested 100,000 deep). */
+const shown = (v: unknown): string => (Array.isArray(v) ? 'an array' : typeof v === 'object' && v !== null ? 'an object' : JSON.stringify(v));
 
 /** An atom name argument: a JSON string (anything else is `bad-request`). */
 function atomName(op: string, v: unknown): string {
-  if (typeof v !== 'string') throw badRequest(`${op} argument name must be a string (an atom name), got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string') throw badRequest(`${op} argument name must be a string (an atom name), got ${shown(v)}`);
   return v;
 }
 
 /** The names, `{"mma": […], "copy": […]}`, or only the key of `kind` ("mma" or "copy"). */
 export function atomsList(kind?: unknown): { mma?: string[]; copy?: string[] } {
   if (kind === undefined) return { mma: mmaAtomNames(), copy: copyAtomNames() };
-  if (typeof kind !== 'string') throw badRequest(`atoms argument kind must be the string "mma" or "copy", got ${JSON.stringify(kind)}`);
+  if (typeof kind !== 'string') throw badRequest(`atoms argument kind must be the string "mma" or "copy", got ${shown(kind)}`);
   if (kind === 'mma') return { mma: mmaAtomNames() };
   if (kind === 'copy') return { copy: copyAtomNames() };
   throw domainError(`atoms: kind must be "mma" or "copy", got '${kind}'`);

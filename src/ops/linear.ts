@@ -51,7 +51,11 @@ function inputs(op: string, v: unknown): Record<string, number> {
   const x = jsonValue(op, 'the inputs', v);
   if (typeof x !== 'object' || x === null || Array.isArray(x)) throw badRequest(`${op}: the inputs must be an object {in-dim: integer}`);
   for (const [k, n] of Object.entries(x)) {
-    if (typeof n !== 'number' || !Number.isInteger(n)) throw badRequest(`${op}: input '${k}' must be a JSON integer, got ${JSON.stringify(n)}`);
+    if (typeof n !== 'number' || !Number.isInteger(n)) {
+      // an array or object is named, not printed: it may be nested 100,000 deep
+      const shown = Array.isArray(n) ? 'an array' : typeof n === 'object' && n !== null ? 'an object' : JSON.stringify(n);
+      throw badRequest(`${op}: input '${k}' must be a JSON integer, got ${shown}`);
+    }
   }
   return x as Record<string, number>;
 }

@@ -1433,6 +1433,15 @@ describe('regressions found by the fuzzer', () => {
     const nested = await s.call('ll_parse', [], `[{"bases":[["in",[${deep}]]],"outDims":[["out",2]]}]`);
     expect(nested).toMatchObject({ ok: false, kind: 'bad-request' });
     if (!nested.ok) expect(nested.message).toMatch(/basis in=1 has an array, not an integer$/);
+    for (const [op, raw] of [
+      ['mma_atom', `[${deep}]`],
+      ['atoms', `[${deep}]`],
+      ['ll_apply', `[${LLI},{"in":${deep}}]`],
+    ] as const) {
+      const r = await s.call(op, [], raw);
+      expect(r).toMatchObject({ ok: false, kind: 'bad-request' });
+      if (!r.ok) expect(r.message).toMatch(/got an array$/);
+    }
     const big30 = { bases: [['in', []]], outDims: [['out', 2 ** 30]] };
     const pr = await s.call('ll_product', [big30, big30]);
     expect(pr).toMatchObject({ ok: false, kind: 'overflow' });

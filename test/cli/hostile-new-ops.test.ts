@@ -263,6 +263,9 @@ const LL_WIDE = '{"bases":[["in",[[1,0]]]],"outDims":[["out",4]]}';
 const LL_NAMELESS = '{"bases":[["",[[1]]]],"outDims":[["",2]]}';
 const deepParen = '('.repeat(3000) + '1' + ')'.repeat(3000);
 const deepArr = '['.repeat(3000) + ']'.repeat(3000);
+/** nested deeper than any recursion over it can go */
+const deeperArr = '['.repeat(100_000) + ']'.repeat(100_000);
+const deeperObj = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
 
 /** Hostile JSON values (raw text). */
 const HOSTILE: string[] = [
@@ -297,6 +300,8 @@ const HOSTILE: string[] = [
   '[-1]',
   '[9007199254740993]',
   deepArr,
+  deeperArr,
+  deeperObj,
   q(''),
   q(' '),
   q('abc'),

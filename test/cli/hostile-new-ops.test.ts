@@ -1701,3 +1701,43 @@ describe('batch: differential checks between the new ops', () => {
     expect(await s.end()).toEqual([]);
   });
 });
+
+describe("batch: CuTe's names agree with the ops they name", () => {
+  it('composition = compose, get(L, i…) = mode(…(L, i+1)), crd2idx = eval_coord, idx2crd = coord (results and error kinds)', async () => {
+    const s = new Session();
+    const g = rng(2718);
+    const shapes = ['(4,8)', '((2,2),8)', '(4,(2,4))', '(3,5)', '8', '(2,3,4)', '((2,3),(4,5))'];
+    const same = (a: Awaited<ReturnType<Session['call']>>, b: Awaited<ReturnType<Session['call']>>): boolean =>
+      a.ok === b.ok && (a.ok ? str(a.result) === str((b as { result: unknown }).result) : a.kind === (b as { kind: string }).kind);
+    for (let it = 0; it < 40; it++) {
+      const sh = g.pick(shapes);
+      const layout = g.chance(0.5) ? sh : `${sh}:${sh.replace(/\d+/g, () => String(g.int(40)))}`;
+      const tiler = g.pick(['2', '4:2', '<2,4>', '<_,2>', '(2,2)', '3:3', '<2:2,(2,2):(1,4)>', '_', '16:1', '<4,4,4>']);
+      const c1 = await s.call('composition', [layout, tiler]);
+      const c2 = await s.call('compose', [layout, tiler]);
+      s.check(same(c1, c2), `composition ${layout} ${tiler} -> ${str(c1)}; compose -> ${str(c2)}`);
+      const i = g.int(4);
+      const j = g.int(3);
+      const g1 = await s.call('get', [layout, i, j]);
+      const m1 = await s.call('mode', [layout, i + 1]);
+      const m2 = m1.ok ? await s.call('mode', [m1.result, j + 1]) : m1;
+      // get<i,j> of a depth-0 mode j = 0 is the mode itself (CuTe's get<0> of an integer)
+      if (!(m1.ok && !(m1.result as string).startsWith('(') && j === 0))
+        s.check(same(g1, m2), `get ${layout} ${i} ${j} -> ${str(g1)}; mode(mode) -> ${str(m2)}`);
+      const size = layoutFn(sh).size;
+      const x = g.int(size + 2);
+      const crd = await s.call('idx2crd', [x, sh]);
+      const crd2 = await s.call('coord', [sh, x]);
+      s.check(same(crd, crd2), `idx2crd ${x} ${sh} -> ${str(crd)}; coord -> ${str(crd2)}`);
+      if (crd.ok) {
+        const e1 = await s.call('crd2idx', [crd.result, layout]);
+        const e2 = await s.call('eval_coord', [layout, crd.result]);
+        s.check(same(e1, e2), `crd2idx ${str(crd.result)} ${layout} -> ${str(e1)}; eval_coord -> ${str(e2)}`);
+        s.check(!e1.ok || e1.result === layoutFn(layout).phi(x), `crd2idx ${str(crd.result)} ${layout} -> ${str(e1)}, Φ(${x}) = ${layoutFn(layout).phi(x)}`);
+        const e3 = await s.call('crd2idx', [x, layout]);
+        s.check(!e3.ok || e3.result === layoutFn(layout).phi(x), `crd2idx ${x} ${layout} -> ${str(e3)}`);
+      }
+    }
+    expect(await s.end()).toEqual([]);
+  });
+});

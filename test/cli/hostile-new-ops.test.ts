@@ -1519,7 +1519,7 @@ describe('the CLI forms of the new ops: bad input is one stderr line, exit 2, no
 });
 
 describe('batch: differential checks between the new ops', () => {
-  it('from_ll with dims out of order, several in- and out-dims, broadcast shared offsets; ll_bank_conflicts = bank_conflicts of the from_ll forms', async () => {
+  it('from_ll: dims out of order, several in- and out-dims, broadcast shared offsets; ll_bank_conflicts = bank_conflicts of the from_ll forms', async () => {
     const s = new Session();
     const g = rng(31337);
     for (let it = 0; it < 50; it++) {

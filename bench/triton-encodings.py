@@ -111,6 +111,39 @@ def child(layout, shape, w):
         os.write(w, (json.dumps({'kind': 'raised', 'why': str(e)[:200]}) + '\n').encode())
 
 
+def arg_type(text, shape, shared):
+    dims = 'x'.join(map(str, shape))
+    if shared:
+        return '!ttg.memdesc<%sxf16, %s, #ttg.shared_memory, mutable>' % (dims, text)
+    return 'tensor<%sxf32, %s>' % (dims, text)
+
+
+def text_child(text, shape, shared, w):
+    """The raw-text route: MLIR parses `text` (verifiers), then a function argument of that type gives the layout."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
+    ctx = ir.context()
+    ir.load_dialects(ctx)
+    b = gluon_ir.GluonOpBuilder(ctx)
+    ok = verifies(ctx, text)
+    os.write(w, (json.dumps({'kind': 'text', 'text': text, 'verifies': ok}) + '\n').encode())
+    if not ok:
+        return
+    src = 'module attributes {"ttg.num-warps" = 4 : i32} {\n tt.func @f(%%a: %s) { tt.return }\n}\n' % arg_type(text, shape, shared)
+    with tempfile.NamedTemporaryFile('w', suffix='.mlir', delete=False) as f:
+        f.write(src)
+    try:
+        m = ir.parse_mlir_module(f.name, ctx)
+        v = m.get_function('f').args(0)
+        layout = b.get_gluon_layout_from_memdesc(v) if shared else b.get_gluon_layout_from_tensor(v)
+        attr = layout._to_ir(b) if not isinstance(layout, (L.DistributedLinearLayout, L.SharedLinearLayout)) else layout._to_ir(b)
+        res = canon_ll(b.to_linear_layout(attr, list(shape)), shape)
+        os.write(w, (json.dumps({'kind': 'll', 'll': res}) + '\n').encode())
+    except Exception as e:
+        os.write(w, (json.dumps({'kind': 'raised', 'why': str(e)[:200]}) + '\n').encode())
+    finally:
+        os.unlink(f.name)
+
+
 def triton_answer(layout, shape):
     """{'text', 'triton': 'ok'|'refused'|'abort'|'raised', 'll'} or None when the builder refuses."""
     r, w = os.pipe()
@@ -118,7 +151,10 @@ def triton_answer(layout, shape):
     if pid == 0:
         os.close(r)
         try:
-            child(layout, shape, w)
+            if isinstance(layout, tuple):  # ('text', text, shared)
+                text_child(layout[1], shape, layout[2], w)
+            else:
+                child(layout, shape, w)
         finally:
             os._exit(0)
     os.close(w)
@@ -274,13 +310,29 @@ def swizzled(rng):
                                   cga(rng, r))
 
 
-def nvmma(rng):
-    r = rng.choice([2, 2, 2, 3])
+def nvmma(rng, r=None, transposed=None):
+    r = r or rng.choice([2, 2, 2, 3])
     w = rng.choice([0, 32, 64, 128, 128])
     bits = rng.choice([8, 16, 16, 32, 64])
     fp4 = w == 128 and bits == 8 and rng.random() < 0.4
-    transposed = rng.random() < 0.3 and r == 2
+    transposed = (rng.random() < 0.3 and r == 2) if transposed is None else transposed
     return L.NVMMASharedLayout(w, bits, r, transposed, fp4, cga(rng, r))
+
+
+def nvmma_shape(rng, layout):
+    """Mostly shapes holding a swizzle atom (8 rows, 8·W/b columns per CTA), sometimes any shape."""
+    r = layout.rank
+    if rng.random() < 0.25 or layout.swizzle_byte_width == 0:
+        return shape_for(rng, r)
+    atom = 8 * layout.swizzle_byte_width // layout.element_bitwidth // (2 if layout.fp4_padded else 1)
+    blocks = 2 ** len(layout.cga_layout)
+    while True:
+        s = shape_for(rng, r, 16)
+        contig, row = (r - 2, r - 1) if layout.transposed else (r - 1, r - 2)
+        s[contig] = max(s[contig], atom * blocks)
+        s[row] = max(s[row], 8 * blocks)
+        if sum(x.bit_length() - 1 for x in s) <= 18:
+            return s
 
 
 def slice_of(rng):
@@ -300,6 +352,7 @@ GENS = {
     'amd_mfma': lambda rng: mfma(rng),
     'swizzled_shared': swizzled,
     'nvmma_shared': nvmma,
+    'nvmma_shared_r3T': lambda rng: nvmma(rng, 3, True),
     'linear': lambda rng: linear(rng),
     'shared_linear': shared_linear,
 }
@@ -319,6 +372,113 @@ def rank_of(layout):
     return len(layout.warps_per_cta)
 
 
+B = '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>'
+MMA2 = '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>'
+MMA3 = '#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64, 16]}>'
+CGA = '#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = %s}>'
+MFMA = '#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>'
+
+# Hand-written texts (mostly ones Triton's parser or verifiers refuse), with the error kind the spec gives
+# layoutgpu's answer when Triton refuses: (text, shape, shared, kind).
+RAW = [
+    ('#ttg.blocked<{sizePerThread = [1, 3], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 1]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4, 1], warpsPerCTA = [4, 1], order = [1, 0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 3], warpsPerCTA = [4, 1], order = [1, 0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [3, 1], order = [1, 0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 8], warpsPerCTA = [4, 1], order = [1, 0]}>', [32, 32], False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], foo = 1}>', [32, 32], False, 'parse'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], order = [1, 0]}>', [32, 32], False, 'parse'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[1, 1]]}>', [32, 32], False,
+     'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[3, 0]]}>', [32, 32], False,
+     'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[0, 2]]}>', [32, 32], False,
+     'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[0, 1], [0, 1]]}>', [32, 32],
+     False, 'domain'),
+    ('#ttg.blocked<{sizePerThread = [1, 4], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0], CGALayout = [[0, 0, 1]]}>', [32, 32], False,
+     'domain'),
+    (CGA % '[[0, 2], [0, 1]]', [64, 64], False, 'domain'),
+    (CGA % '[[0, 0], [0, 1]]', [64, 64], False, 'domain'),
+    (CGA % '[[0, 1], [0, 0], [0, 2]]', [64, 64], False, 'domain'),
+    (CGA % '[[2, 0]]', [64, 64], False, 'domain'),
+    (CGA % '[[1, 0], [0, 1], [0, 0], [2, 0]]', [64, 64], False, 'domain'),
+    (CGA % '[[0, 0], [0, 0]]', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 1, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>', [32, 32], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 4, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 8]}>', [32, 32], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 1, warpsPerCTA = [2, 2], instrShape = [16, 8]}>', [32, 32], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>', [32, 32], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 3], instrShape = [16, 8]}>', [32, 32], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 24, 16]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 512, 16]}>', [64, 512], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [32, 64, 16]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [2, 1], instrShape = [16, 64, 16]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [1, 1, 4], instrShape = [16, 64, 16]}>', [2, 64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2, 1], instrShape = [2, 16, 8]}>', [2, 64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2, 1], instrShape = [16, 8]}>', [2, 64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [1, 16, 8]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [8, 8]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 4]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [24, 8]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 64]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 1, warpsPerCTA = [1, 1], instrShape = [16, 64, 0]}>', [64, 64], False, 'domain'),
+    ('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 4, 16]}>', [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 3}>' % MMA3, [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>, kWidth = 2}>',
+     [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 3}>' % MFMA, [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 1, parent = %s}>' % B, [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 1, parent = %s}>' % B, [2, 64, 64], False, 'domain'),
+    ('#ttg.amd_mfma<{version = 5, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true}>', [64, 64], False, 'domain'),
+    ('#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [8, 8, 8], isTransposed = true}>', [64, 64], False, 'domain'),
+    ('#ttg.amd_mfma<{version = 3, warpsPerCTA = [2, 2], instrShape = [32, 32, 8], isTransposed = true, elementBitWidth = 16}>', [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 2, parent = %s, kWidth = 2}>' % MMA2, [32, 32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 0}>' % MMA2, [32, 32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s}>' % MMA2, [32, 32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 3}>' % MMA2, [32, 32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 1, parent = %s, kWidth = 2}>' % MMA3, [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 2}>' % B, [32, 32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 0}>' % MFMA, [64, 64], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = #ttg.slice<{dim = 0, parent = %s}>, kWidth = 2}>' % B, [32], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, kWidth = 2}>', [32, 32], False,
+     'domain'),
+    ('#ttg.slice<{dim = 2, parent = %s}>' % B, [32, 32], False, 'domain'),
+    ('#ttg.swizzled_shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [1, 0]}>', [32, 32], True, 'domain'),
+    ('#ttg.swizzled_shared<{vec = 1, perPhase = 0, maxPhase = 1, order = [1, 0]}>', [32, 32], True, 'domain'),
+    ('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 0, order = [1, 0]}>', [32, 32], True, 'domain'),
+    ('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 2]}>', [32, 32], True, 'domain'),
+    ('#ttg.nvmma_shared<{swizzlingByteWidth = 96, transposed = false, elementBitWidth = 16}>', [32, 64], True, 'domain'),
+    ('#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 12}>', [32, 64], True, 'domain'),
+    ('#ttg.nvmma_shared<{swizzlingByteWidth = 64, transposed = false, elementBitWidth = 8, fp4Padded = true}>', [32, 64], True, 'domain'),
+    ('#ttg.nvmma_shared<{swizzlingByteWidth = 128, transposed = false, elementBitWidth = 16, rank = 3}>', [32, 64], True, 'domain'),
+    ('#ttg.linear<{register = [[0, 3]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = [], block = []}>', [4, 8], False, 'domain'),
+    ('#ttg.linear<{register = [[0, 1]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = [], block = []}>', [4, 8], False, 'domain'),
+    ('#ttg.linear<{register = [[1, 1]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = [], block = []}>', [4, 8], False, 'domain'),
+    ('#ttg.linear<{register = [[0, 8]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = []}>', [4, 16], False, 'parse'),
+    ('#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}, alignment = 16>', [4, 4], True, 'domain'),
+    ('#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 1], [2, 0]]}, alignment = 16>', [4, 4], True, 'domain'),
+    ('#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}, alignment = 12>', [4, 4], True, 'domain'),
+    ('#ttg.shared_linear<{offset = [[0, 1], [0, 1], [1, 0], [2, 0]]}, alignment = 16>', [4, 4], True, 'domain'),
+    ('#ttg.shared_linear<{offset = [[0, 1], [0, 2], [1, 0], [2, 0]]}, alignment = 16>', [8, 4], True, 'domain'),
+]
+
+
+RAW_KIND = {text: kind for text, _, _, kind in RAW}
+
+
+def odd_shapes(rng, count):
+    """Registered layouts with a shape of the wrong rank or not of powers of two (Triton aborts or refuses)."""
+    out = []
+    for _ in range(count):
+        layout = rng.choice([lambda: blocked(rng, 2), lambda: mma_v2(rng, 2), lambda: swizzled(rng), lambda: nvmma(rng)])()
+        r = rank_of(layout)
+        shape = shape_for(rng, r + rng.choice([-1, 1]) if r > 1 else 2) if rng.random() < 0.5 else [rng.choice([3, 6, 12, 24])] + shape_for(rng, r - 1)
+        out.append(('odd_shape', layout, [x for x in shape][:max(len(shape), 1)] or [1]))
+    return out
+
+
 def corpus(count, seed):
     """(kind, layout, shape) triples, `count` per kind."""
     rng = random.Random(seed)
@@ -335,8 +495,11 @@ def corpus(count, seed):
                     shape = shape_for(rng, len(shape), 10)
             else:
                 layout = x
-                shape = shape_for(rng, rank_of(layout))
+                shape = nvmma_shape(rng, layout) if isinstance(layout, L.NVMMASharedLayout) else shape_for(rng, rank_of(layout))
             out.append((kind, layout, shape))
+    out.extend(odd_shapes(rng, count // 4))
+    for text, shape, shared, _ in RAW:
+        out.append(('raw_text', ('text', text, shared), shape))
     return out
 
 
@@ -376,16 +539,22 @@ def main():
             s['ok'] += 1
             agree = g['ok'] and g['result'] == t['ll']
             resp = {'id': req['id'], 'ok': True, 'result': t['ll']}
+        elif t['triton'] == 'raised' and 'offset_bases must not be empty' in t.get('why', ''):
+            # Triton's C++ answers (no offset bits), but Gluon's SharedLinearLayout cannot hold it: not compared
+            s['unshown'] = s.get('unshown', 0) + 1
+            continue
         else:
             s['err'] += 1
-            agree = (not g['ok']) and g['error']['kind'] == 'domain'
-            resp = {'id': req['id'], 'ok': False, 'error': {'kind': 'domain', 'triton': t['triton']}}
+            want = RAW_KIND.get(t['text'], 'domain') if kind == 'raw_text' else 'domain'
+            agree = (not g['ok']) and g['error']['kind'] == want
+            resp = {'id': req['id'], 'ok': False, 'error': {'kind': want, 'triton': t['triton']}}
         s['agree' if agree else 'disagree'] += 1
         if not agree:
             bad.setdefault(kind, []).append((req, t, g))
         fixtures.append({'request': req, 'response': resp})
     for kind, s in stats.items():
-        print(f"{kind:16} agree {s['agree']:4}  disagree {s['disagree']:4}   (triton ok {s['ok']}, error {s['err']})")
+        extra = f", not shown by Gluon {s['unshown']}" if s.get('unshown') else ''
+        print(f"{kind:16} agree {s['agree']:4}  disagree {s['disagree']:4}   (triton ok {s['ok']}, error {s['err']}{extra})")
     n = int(opt['--show'])
     for kind, xs in bad.items():
         for req, t, g in xs[:n]:

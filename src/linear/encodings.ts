@@ -313,6 +313,16 @@ function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayou
   const names = standardNames(r);
   if (cga === null) return makeLinearLayout([{ name: 'block', bases: [] }], names.map((name) => ({ name, size: 1 })));
   if (cga.length > MAX_DIM_LOG2) throw domain(`${what}: CGALayout has ${cga.length} vectors, beyond 2^${MAX_DIM_LOG2} blocks`);
+  const seen = new Set<string>();
+  for (const v of cga) {
+    const nz = v.filter((x) => x !== 0);
+    if (nz.length === 0) continue;
+    const key = v.join(',');
+    if (nz.length > 1 || !isPow2(nz[0]!) || seen.has(key)) {
+      throw domain(`${what}: CGALayout vector [${v.join(', ')}] is not a unit vector distinct from the others (Triton's verifier)`);
+    }
+    seen.add(key);
+  }
   return inferred([{ name: 'block', bases: cga }], names, `${what} CGALayout`);
 }
 
@@ -353,6 +363,14 @@ function rankOf(a: Attr): number {
     }
     case 'swizzled_shared':
       return intsParamLoose(a, 'order');
+    case 'nvmma_shared': {
+      // `rank` when printed, else the CGALayout vectors' length, else 2 (Triton's default)
+      const rank = a.params.get('rank');
+      if (typeof rank === 'number') return rank;
+      const cga = a.params.get('CGALayout');
+      if (Array.isArray(cga) && cga.length > 0 && Array.isArray(cga[0])) return (cga[0] as readonly AttrValue[]).length;
+      return 2;
+    }
     default:
       return -1;
   }
@@ -442,16 +460,8 @@ function mmaParams(a: Attr, r: number): Mma {
   if (version !== 2 && version !== 3) throw domain(`#ttg.nvidia_mma: versionMajor = ${version} (2 or 3 are covered)`);
   if (minor < 0) throw domain(`#ttg.nvidia_mma: versionMinor = ${minor} is negative`);
   const warps = pow2List(a, 'warpsPerCTA', r);
+  // Triton's verifier does not read instrShape; the accumulator layout does (nvidiaMma), the operands do not
   const instr = intsParam(a, 'instrShape');
-  if (version === 2) {
-    const ok = instr.join(',') === (r === 2 ? '16,8' : r === 3 ? '1,16,8' : '');
-    if (!ok) throw domain(`#ttg.nvidia_mma v2: instrShape = [${instr.join(', ')}] must be [16, 8] (rank 2) or [1, 16, 8] (rank 3)`);
-  } else {
-    const n = instr[1] ?? 0;
-    if (r !== 2 || instr.length !== 3 || instr[0] !== 16 || !isPow2(n) || n < 8 || n > 256 || !(instr[2]! > 0)) {
-      throw domain(`#ttg.nvidia_mma v3: instrShape = [${instr.join(', ')}] must be [16, N, K] with N a power of two in 8..256, rank 2`);
-    }
-  }
   return { version, warps, instr, cga: cgaParam(a, r) };
 }
 
@@ -459,6 +469,13 @@ function mmaParams(a: Attr, r: number): Mma {
 function nvidiaMma(a: Attr, shape: readonly number[]): LinearLayout {
   const r = shape.length;
   const mma = mmaParams(a, r);
+  // v2: the tile is instrShape (one entry per dim); v3 (rank 2 only): its M and N (Triton asserts otherwise)
+  if (mma.version === 2 && mma.instr.length !== r) {
+    throw domain(`#ttg.nvidia_mma v2: instrShape = [${mma.instr.join(', ')}] needs ${r} entries, one per dim (Triton asserts)`);
+  }
+  if (mma.version === 3 && (r !== 2 || mma.instr.length < 2)) {
+    throw domain(`#ttg.nvidia_mma v3: rank ${r} with instrShape = [${mma.instr.join(', ')}]: rank 2 and [M, N, …] (Triton asserts)`);
+  }
   const tileShape = mma.version === 2 ? mma.instr : [mma.instr[0]!, mma.instr[1]!];
   const order = matrixOrder(r, true);
   const tile = mmaTile(tileShape, 2, order, order, '#ttg.nvidia_mma');
@@ -527,7 +544,7 @@ function mfmaParams(a: Attr, r: number): Mfma {
   checkKeys(a, { required: ['version', 'warpsPerCTA', 'instrShape', 'isTransposed'], optional: ['tilesPerWarp', 'elementBitWidth', 'CGALayout'] });
   if (r !== 2 && r !== 3) throw domain(`#ttg.amd_mfma: rank ${r} (2 or 3)`);
   const version = intParam(a, 'version');
-  if (version < 1 || version > 4) throw domain(`#ttg.amd_mfma: version = ${version} (1 to 4)`);
+  if (version < 0 || version > 4) throw domain(`#ttg.amd_mfma: version = ${version} (0 to 4, Triton's verifier)`);
   const warps = pow2List(a, 'warpsPerCTA', r);
   const instr = intsParam(a, 'instrShape');
   const [mDim, nDim] = instr;
@@ -607,8 +624,9 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
   const vec = intParam(a, 'vec');
   const perPhase = intParam(a, 'perPhase');
   const maxPhase = intParam(a, 'maxPhase');
-  for (const [k, v] of [['vec', vec], ['perPhase', perPhase], ['maxPhase', maxPhase]] as const) {
-    if (v < 1 || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${v} must be a positive integer`);
+  // vec may be 0 (no swizzle); perPhase or maxPhase 0 divide by zero in Triton
+  for (const [k, v, lo] of [['vec', vec, 0], ['perPhase', perPhase, 1], ['maxPhase', maxPhase, 1]] as const) {
+    if (v < lo || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${v} must be an integer from ${lo} up`);
   }
   const cga = cgaParam(a, r);
   const s = perCtaShape(cga, shape, '#ttg.swizzled_shared');
@@ -688,11 +706,16 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   }
   if (fp4) tma[contig] = tma[contig]! / 2;
   if (w === 0) {
-    // the identity over the block (the last dim first; transposed: dim0 first), grown from the last dim down
-    const down = Array.from({ length: r }, (_, j) => r - 1 - j);
+    // The identity over the block, the last dim first, out-dims in the order dim r−1, …, dim0 (the order in which
+    // they are grown). Transposed: Triton builds it over the block rotated by one and moves the entries by
+    // position, so rotated dim 0 lands on dim r−1 and rotated dim q ≥ 1 on dim q−1 (right for rank 2; for
+    // rank 3 some dims get another dim's size, then broadcast or grow when fitted).
+    const rotated = transposed ? [...tma.slice(1), tma[0]!] : tma;
+    const target = (q: number): number => (!transposed ? q : q === 0 ? r - 1 : q - 1);
     const d = new Draft();
-    for (const j of transposed ? [...down].reverse() : down) d.id(tma[j]!, 'offset', dimName(j));
-    return fit(growInOrder(d, s, down), cga, shape, 'offset', what);
+    for (let j = r - 1; j >= 0; j--) d.id(1, 'offset', dimName(j));
+    for (let q = r - 1; q >= 0; q--) d.id(rotated[q]!, 'offset', dimName(target(q)));
+    return fit(d, cga, shape, 'offset', what);
   }
   if (r < 2) throw domain(`${what}: a ${w}-byte swizzle needs rank at least 2 (Triton asserts)`);
   const lead = tma.slice(0, r - 1).reduce((x, y) => x * y, 1);

@@ -20,7 +20,7 @@ import { compose } from '../src/algebra/compose.js';
 import { complement } from '../src/algebra/complement.js';
 import { logicalDivide, logicalProduct } from '../src/algebra/divide.js';
 import { coalesce } from '../src/algebra/coalesce.js';
-import { opsByName, parseArgs, type OpContext } from '../src/ops.js';
+import { opsByName, parseArgs, type OpContext } from '../src/ops/table.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const corpusPath = process.argv[2] ?? join(root, 'bench', 'corpus', 'algebra.jsonl');

@@ -7,7 +7,7 @@
  */
 import { copyAtom, mmaAtom } from '../src/atoms/atom.js';
 import { copyAtomNames, mmaAtomNames } from '../src/atoms/registry.js';
-import { runOpDirect, type OpContext } from '../src/ops.js';
+import { runOpDirect, type OpContext } from '../src/ops/table.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

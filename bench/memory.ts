@@ -60,7 +60,7 @@ const search = await import('../src/memory/search.js');
       const { acquireNodeDevice } = await import('../src/engine/device-node.js');
       const d = await acquireNodeDevice();
       console.log(`GPU: ${d.adapter.description ?? ''} ${d.adapter.software ? '(software adapter)' : ''}`);
-      const { GpuConflictSearch } = await import('../src/memory/search-gpu.js');
+      const { GpuConflictSearch } = await import('../src/engine/conflicts-gpu.js');
       const gpu = new GpuConflictSearch(d.device);
       await gpu.search(cands, patterns);
       const t0 = performance.now();

@@ -129,6 +129,6 @@ export {
 export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL, fromLL, defaultKind } from './linear/bridge.js';
 export { llFromEncoding } from './linear/encodings.js';
 export { llBankConflicts } from './linear/banks.js';
-export { ops, opsByName, runOp } from './ops.js';
-export type { OpSpec, OpContext, Json } from './op-spec.js';
+export { ops, opsByName, runOp } from './ops/table.js';
+export type { OpSpec, OpContext, Json } from './ops/spec.js';
 export type * from './engine/backend.js';

@@ -16,7 +16,7 @@ import { localTile, parseProjection, partitionCopy, partitionMma, type TensorRes
 import { copyBankConflicts } from '../atoms/conflicts.js';
 import { threadCoord, type TiledMma } from '../atoms/tiled-mma.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
-import { formatBankReport } from '../memory/ops.js';
+import { formatBankReport } from '../ops/memory.js';
 import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';

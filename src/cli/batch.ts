@@ -14,7 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import { withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
-import { runOpDirect, type Json, type OpContext } from '../ops.js';
+import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { topLevelMember } from './json-span.js';
 import { makeContext, withRequestDeadline } from './context.js';
 

@@ -254,7 +254,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     }
     if (d && (backend === 'gpu' || !d.adapter.software)) {
       try {
-        const { GpuConflictSearch } = await import('../memory/search-gpu.js');
+        const { GpuConflictSearch } = await import('../engine/conflicts-gpu.js');
         const gpu = new GpuConflictSearch(d.device);
         await inParts(1 << 16, (cs) => gpu.search(cs, patterns));
         used = `gpu (${adapterLine(d.adapter)})`;

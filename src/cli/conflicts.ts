@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { bankMap, instructionTable, type InstructionRow } from '../memory/banks.js';
-import { formatBankReport } from '../memory/ops.js';
+import { formatBankReport } from '../ops/memory.js';
 import { accessorsOf, bankSvg, bankTikz, type BankLabel } from '../render/banks.js';
 import { composedPicture } from '../render/composed.js';
 import { MAX_SHOW } from '../render/grid.js';

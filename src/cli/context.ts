@@ -2,7 +2,7 @@
 import { withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Backend, BackendChoice, RunOptions } from '../engine/backend.js';
-import type { OpContext } from '../op-spec.js';
+import type { OpContext } from '../ops/spec.js';
 import { createNodeBackend } from './node-backend.js';
 
 export interface CliContext extends OpContext {

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
-import type { Json, OpContext } from '../op-spec.js';
+import type { Json, OpContext } from '../ops/spec.js';
 import { formatLL, parseLL } from '../linear/forms.js';
 import { linearOps } from '../ops/linear.js';
 import { parseOptions, Usage } from './args.js';

@@ -4,7 +4,7 @@
  * JSON array `[128,64]`. Prints Triton's print of the LL, or the canonical JSON object with --json.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { opsByName, runOpDirect, type Json } from '../ops.js';
+import { opsByName, runOpDirect, type Json } from '../ops/table.js';
 import type { Command } from './commands.js';
 import { makeContext } from './context.js';
 

@@ -5,16 +5,16 @@
  */
 import { withDeadline } from '../algebra/deadline.js';
 import type { BackendChoice } from '../engine/backend.js';
-import { ops, opsByName, runOpDirect, type Json, type OpSpec } from '../ops.js';
+import { ops, opsByName, runOpDirect, type Json, type OpSpec } from '../ops/table.js';
 import { runBatch } from './batch.js';
 import { makeContext, withRequestDeadline } from './context.js';
 import { parseDuration } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
 import { reportError, Usage, type Io } from './report.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
-import { bulkOps } from '../engine/bulk-ops.js';
+import { bulkOps } from '../ops/bulk.js';
 import { hardwareGpuNodes } from '../engine/device-node.js';
-import { verifyOps } from '../verify/ops.js';
+import { verifyOps } from '../ops/verify.js';
 import { stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 import { readFileSync } from 'node:fs';

@@ -8,15 +8,15 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
-import { conflictsSource } from './conflicts-wgsl.js';
+import { conflictsSource } from '../memory/conflicts-wgsl.js';
 import { bitsBelow, swizzleWithin, topBit, type Swizzle } from '../cute/swizzle.js';
 import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
-import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, searchCpu, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from './search.js';
-import { BankScratch } from './banks.js';
-import type { ThreadValues } from './access.js';
-import type { PhaseTable } from './phases.js';
+import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, searchCpu, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from '../memory/search.js';
+import { BankScratch } from '../memory/banks.js';
+import type { ThreadValues } from '../memory/access.js';
+import type { PhaseTable } from '../memory/phases.js';
+import { USAGE } from './webgpu.js';
 
-const USAGE = { MAP_READ: 1, COPY_SRC: 4, COPY_DST: 8, UNIFORM: 64, STORAGE: 128 } as const;
 const WG = 64;
 const MAX_X = 65535;
 /** invocations of one dispatch at most */

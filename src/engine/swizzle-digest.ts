@@ -17,8 +17,15 @@
  */
 import { gcd } from '../algebra/arith.js';
 import { checkDeadline } from '../algebra/deadline.js';
-import { applySwizzle, bitsBelow, swizzleWithin, topBit } from '../cute/swizzle.js';
-import type { Prepared } from './prep.js';
+import { applySwizzle, bitsBelow, type Swizzle, swizzleWithin, topBit } from '../cute/swizzle.js';
+
+/** What the digest reads of a prepared composed layout (prep.ts's Prepared): coal♭ of L, K and the swizzle. */
+export interface SwizzledFlat {
+  readonly shapes: readonly number[];
+  readonly strides: readonly number[];
+  readonly koff: number;
+  readonly swizzle?: Swizzle;
+}
 
 /** low coordinates of one box enumerated at most */
 export const LOW_LIMIT = 2 ** 22;
@@ -33,7 +40,7 @@ interface Digit {
 }
 
 /** the split digits, least significant first (see the header) */
-function splitDigits(p: Prepared, T: number): Digit[] {
+function splitDigits(p: SwizzledFlat, T: number): Digit[] {
   const out: Digit[] = [];
   for (let i = 0; i < p.shapes.length; i++) {
     const s = p.shapes[i]!;
@@ -90,7 +97,7 @@ function boxes(ds: readonly Digit[], lo: number, hi: number): Box[] {
  * Pre: p composed. Example: swizzledDigest(prepare(Sw<3,3,3> o 2^40:1), 0, 2^40) enumerates
  * 512 low coordinates.
  */
-export function swizzledDigest(p: Prepared, lo: number, hi: number): { sum: bigint; min: number; max: number } | null {
+export function swizzledDigest(p: SwizzledFlat, lo: number, hi: number): { sum: bigint; min: number; max: number } | null {
   let ymax = p.koff;
   for (let i = 0; i < p.shapes.length; i++) ymax += (p.shapes[i]! - 1) * p.strides[i]!;
   const sw = swizzleWithin(p.swizzle!, bitsBelow(ymax + 1));

@@ -2,7 +2,7 @@
  * The atoms' ops of the table (spread into src/ops.ts; docs/atoms.md, "Atoms"): `atoms` (the names),
  * `mma_atom` and `copy_atom` (an atom's layouts, CuTe `MMA_Traits<Op>` and `Copy_Atom<Op, T>`).
  */
-import type { Json, OpSpec } from '../op-spec.js';
+import type { Json, OpSpec } from './spec.js';
 import type { Layout } from '../algebra/layout.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { formatLayout } from '../algebra/notation.js';

@@ -9,9 +9,9 @@ import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
 import { compose } from '../algebra/compose.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import type { Json, OpSpec } from '../op-spec.js';
-import type { CompactReport, Digest } from './backend.js';
-import { checkRange } from './prep.js';
+import type { Json, OpSpec } from './spec.js';
+import type { CompactReport, Digest } from '../engine/backend.js';
+import { checkRange } from '../engine/prep.js';
 
 /** eval_range answers at most this many offsets */
 export const EVAL_RANGE_LIMIT = 65_536;

@@ -7,8 +7,8 @@
  * checks) get the same rule without each entry knowing about swizzles.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { sliceOffset } from './slice.js';
-import type { ArgKind, Json, OpSpec } from '../op-spec.js';
+import { sliceOffset } from '../cute/slice.js';
+import type { ArgKind, Json, OpSpec } from './spec.js';
 import {
   composedPrefix,
   coordToOffsetFn,
@@ -21,7 +21,7 @@ import {
   phiLayoutFunctionBig,
   type ComposedLayout,
   type LayoutFunction,
-} from './composed.js';
+} from '../cute/composed.js';
 
 /** Ops whose layout result on Sw o K o L is Sw o K o (the result on L) (CuTe's
  *  layout_composed.hpp: composition, the divides and products, tile_to_shape, flatten,

@@ -5,12 +5,12 @@
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
-import type { ArgSpec, OpSpec } from '../op-spec.js';
-import { downcast, upcast } from './cast.js';
-import { maxCommonLayout, maxCommonVector } from './common.js';
-import { filter, filterZeros } from './filter.js';
-import { leftInverse, rightInverse } from './inverse.js';
-import { dice, sliceLayout } from './slice.js';
+import type { ArgSpec, OpSpec } from './spec.js';
+import { downcast, upcast } from '../cute/cast.js';
+import { maxCommonLayout, maxCommonVector } from '../cute/common.js';
+import { filter, filterZeros } from '../cute/filter.js';
+import { leftInverse, rightInverse } from '../cute/inverse.js';
+import { dice, sliceLayout } from '../cute/slice.js';
 
 const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 

@@ -11,7 +11,7 @@ import type { Tuple } from '../algebra/tuple.js';
 import { coordToOffsetFn, innerLayout, isComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
-import type { Json, OpSpec } from '../op-spec.js';
+import type { Json, OpSpec } from './spec.js';
 
 const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
 

@@ -7,11 +7,11 @@ import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayout, parseIntegerTuple } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import type { ArgSpec, OpSpec } from '../op-spec.js';
-import { flatDivide, tiledDivide, zippedDivide } from './divide.js';
-import { makeOrderedLayout, type LayoutOrder } from './make.js';
-import { blockedProduct, flatProduct, rakedProduct, tiledProduct, tileToShape, zippedProduct } from './product.js';
-import type { Tiler } from './tiler.js';
+import type { ArgSpec, OpSpec } from './spec.js';
+import { flatDivide, tiledDivide, zippedDivide } from '../cute/divide.js';
+import { makeOrderedLayout, type LayoutOrder } from '../cute/make.js';
+import { blockedProduct, flatProduct, rakedProduct, tiledProduct, tileToShape, zippedProduct } from '../cute/product.js';
+import type { Tiler } from '../cute/tiler.js';
 
 const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 const tiler = (name: string): ArgSpec => ({ name, kind: 'tiler' });

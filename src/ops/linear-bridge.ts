@@ -7,7 +7,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { formatLayoutFunction } from '../cute/composed.js';
-import type { Json, OpSpec } from '../op-spec.js';
+import type { Json, OpSpec } from './spec.js';
 import { llBankConflicts } from '../linear/banks.js';
 import { checkLinear, fromLL, toLL, type BridgeKind } from '../linear/bridge.js';
 import { llFromEncoding } from '../linear/encodings.js';

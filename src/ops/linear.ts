@@ -4,7 +4,7 @@
  * of docs/linear.md, "Forms"; LL results are the canonical JSON object.
  */
 import { LayoutError } from '../algebra/errors.js';
-import type { ArgSpec, Json, OpSpec } from '../op-spec.js';
+import type { ArgSpec, Json, OpSpec } from './spec.js';
 import { formatLL, parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
 import {
   apply,

@@ -1,9 +1,9 @@
 /**
  * The memory-system ops of the table (spread into src/ops.ts): `bank_conflicts` (SPEC §9.2).
  */
-import type { Json, OpSpec } from '../op-spec.js';
+import type { Json, OpSpec } from './spec.js';
 import type { LayoutFunction } from '../cute/composed.js';
-import { bankConflicts, type BankReport } from './banks.js';
+import { bankConflicts, type BankReport } from '../memory/banks.js';
 
 /** A readable rendering of a bank_conflicts result (the CLI's default output). */
 export function formatBankReport(r: BankReport): string {

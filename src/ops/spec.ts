@@ -2,8 +2,8 @@
  * The shape of one entry of the operations table (`ops.ts`). The CLI, `batch` and the page
  * all read the same table, so argument checking, results and printing never drift.
  */
-import type { Json } from './algebra/json.js';
-import type { Backend, BackendChoice } from './engine/backend.js';
+import type { Json } from '../algebra/json.js';
+import type { Backend, BackendChoice } from '../engine/backend.js';
 
 /** How an argument arrives (a JSON value in `batch`, a string on the command line). */
 export type ArgKind =

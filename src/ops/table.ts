@@ -3,32 +3,32 @@
  * results and printing never drift. Each entry names the paper's operation; arguments are
  * parsed by `parseArgs` below from JSON (batch, page) or strings (CLI).
  */
-import * as L from './algebra/layout.js';
-import type { Layout } from './algebra/layout.js';
-import type { Profile, Tuple } from './algebra/tuple.js';
-import { LayoutError } from './algebra/errors.js';
-import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from './algebra/notation.js';
-import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from './algebra/coalesce.js';
-import { complement, isComplementable, isNComplementable } from './algebra/complement.js';
-import { isCompact, isTractable } from './algebra/properties.js';
-import type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
-import { bulkOps } from './engine/bulk-ops.js';
-import { composeByMode, logicalDivideByMode } from './cute/divide.js';
-import { logicalProductByMode } from './cute/product.js';
-import { cuteOps, parseOrder } from './cute/ops.js';
-import { parseLayoutArg, parseTiler, type Tiler } from './cute/tiler.js';
-import { verifyOps } from './verify/ops.js';
-import { looksComposed, parseLayoutFunction } from './cute/composed.js';
-import { plainNeeded, withComposed } from './cute/composed-ops.js';
-import { memoryOps } from './memory/ops.js';
-import { cuteMoreOps } from './cute/ops-more.js';
-import { cuteNameOps, didYouMean } from './ops/cute-names.js';
-import { atomsOps } from './ops/atoms.js';
-import { tiledOps } from './ops/tiled.js';
-import { linearOps } from './ops/linear.js';
-import { linearBridgeOps } from './ops/linear-bridge.js';
+import * as L from '../algebra/layout.js';
+import type { Layout } from '../algebra/layout.js';
+import type { Profile, Tuple } from '../algebra/tuple.js';
+import { LayoutError } from '../algebra/errors.js';
+import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from '../algebra/notation.js';
+import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from '../algebra/coalesce.js';
+import { complement, isComplementable, isNComplementable } from '../algebra/complement.js';
+import { isCompact, isTractable } from '../algebra/properties.js';
+import type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
+import { bulkOps } from './bulk.js';
+import { composeByMode, logicalDivideByMode } from '../cute/divide.js';
+import { logicalProductByMode } from '../cute/product.js';
+import { cuteOps, parseOrder } from './cute.js';
+import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
+import { verifyOps } from './verify.js';
+import { looksComposed, parseLayoutFunction } from '../cute/composed.js';
+import { plainNeeded, withComposed } from './composed.js';
+import { memoryOps } from './memory.js';
+import { cuteMoreOps } from './cute-more.js';
+import { cuteNameOps, didYouMean } from './cute-names.js';
+import { atomsOps } from './atoms.js';
+import { tiledOps } from './tiled.js';
+import { linearOps } from './linear.js';
+import { linearBridgeOps } from './linear-bridge.js';
 
-export type { ArgSpec, Json, OpContext, OpSpec } from './op-spec.js';
+export type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
 
 const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
 /** a layout of any size (structural ops; size and cosize exact as BigInt) */

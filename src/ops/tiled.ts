@@ -5,7 +5,7 @@
  * (a tiled MMA `{"atom", "layout"?, "permutation"?}`, a tiled copy `{"atom", "bits", "thr",
  * "val"?}` or `{"atom", "bits", "mma", "operand"}`).
  */
-import type { Json, OpSpec } from '../op-spec.js';
+import type { Json, OpSpec } from './spec.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
@@ -16,7 +16,7 @@ import { makeTiledMma, type Operand, type TiledMma } from '../atoms/tiled-mma.js
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
 import { localPartition, localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
 import { copyBankConflicts, type CopySide } from '../atoms/conflicts.js';
-import { formatBankReport } from '../memory/ops.js';
+import { formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);

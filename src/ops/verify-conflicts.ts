@@ -8,8 +8,8 @@ import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import type { Json, OpContext } from '../op-spec.js';
-import type { AccessPattern } from './search.js';
+import type { Json, OpContext } from './spec.js';
+import type { AccessPattern } from '../memory/search.js';
 
 /** Whether a verify property is the conflict-free one. */
 export const isConflictFreeProperty = (p: unknown): boolean => Array.isArray(p) && p[0] === 'conflict-free';
@@ -46,10 +46,10 @@ export async function conflictFreeVerify(prop: readonly unknown[], cands: unknow
   });
   if (layouts.length === 0) return [];
   const device = await deviceOf(ctx);
-  const search = await import('./search.js');
+  const search = await import('../memory/search.js');
   due();
   const results = device
-    ? await new (await import('./search-gpu.js')).GpuConflictSearch(device).search(layouts, [pattern], due)
+    ? await new (await import('../engine/conflicts-gpu.js')).GpuConflictSearch(device).search(layouts, [pattern], due)
     : due.within(() => search.searchCpu(layouts, [pattern]));
   return results.map((r) => r.conflictFree);
 }

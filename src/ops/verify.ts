@@ -11,9 +11,9 @@ import { currentDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { plainNeeded } from '../cute/composed-ops.js';
-import type { Json, OpContext, OpSpec } from '../op-spec.js';
-import type { VerifyEngine } from './engine.js';
+import { plainNeeded } from './composed.js';
+import type { Json, OpContext, OpSpec } from './spec.js';
+import type { VerifyEngine } from '../verify/engine.js';
 
 // The engines load on first use: the ops table (and so `batch`) starts without them.
 const engines = new WeakMap<object, VerifyEngine>();
@@ -21,13 +21,13 @@ let cpu: VerifyEngine | null = null;
 
 /** the verification engine for an op context */
 export async function engineFor(ctx: OpContext): Promise<VerifyEngine> {
-  if (ctx.backendChoice === 'cpu') return (cpu ??= new (await import('./cpu.js')).CpuVerifyEngine());
+  if (ctx.backendChoice === 'cpu') return (cpu ??= new (await import('../verify/cpu.js')).CpuVerifyEngine());
   const b = await ctx.backend();
   const device = (b as unknown as { device?: GPUDevice }).device;
-  if (b.info.backend !== 'gpu' || !device) return (cpu ??= new (await import('./cpu.js')).CpuVerifyEngine());
+  if (b.info.backend !== 'gpu' || !device) return (cpu ??= new (await import('../verify/cpu.js')).CpuVerifyEngine());
   let e = engines.get(device);
   if (!e) {
-    const { GpuVerifyEngine } = await import('./gpu.js');
+    const { GpuVerifyEngine } = await import('../verify/gpu.js');
     e = new GpuVerifyEngine(device, { adapter: b.info.adapter, software: b.info.software });
     engines.set(device, e);
   }
@@ -45,9 +45,9 @@ export const verifyOp: OpSpec = {
     // the request's deadline (batch --request-timeout), carried across the awaits below
     const at = currentDeadline();
     // ["conflict-free", TV, e(, v)]: the memory system's search (src/memory/verify-op.ts)
-    const mem = await import('../memory/verify-op.js');
+    const mem = await import('./verify-conflicts.js');
     if (mem.isConflictFreeProperty(prop)) return withDeadline(at - performance.now(), () => mem.conflictFreeVerify(prop as unknown[], cands, ctx));
-    const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('./run.js');
+    const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('../verify/run.js');
     const p = propertyFromJson(prop);
     if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
     if (candidateArity(p) !== 1) throw new LayoutError('bad-request', `verify: ${propertyText(p)} needs its other operand, e.g. ["${propertyText(p)}", B]`);
@@ -62,7 +62,7 @@ export const verifyOp: OpSpec = {
     if (fns.length === 0) return [];
     const engine = await engineFor(ctx);
     const chunk = fns.some(isComposed)
-      ? { first: 0, count: fns.length, flat: (await import('./packed.js')).batchOfFunctions(fns) }
+      ? { first: 0, count: fns.length, flat: (await import('../verify/packed.js')).batchOfFunctions(fns) }
       : { first: 0, count: fns.length, items: fns.map((l) => [l as Layout]) };
     const r = await withDeadline(at - performance.now(), () => checkChunk(p, chunk, engine));
     return Array.from(r.ok, (v) => v === 1);

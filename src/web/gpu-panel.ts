@@ -14,7 +14,7 @@ import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Backend, BackendName } from '../engine/backend.js';
 import { CpuBackend } from '../engine/cpu.js';
 import { browserDeviceSource, gpuBackendOn, type DeviceSource } from '../engine/select.js';
-import { opsByName, runOpDirect, type Json, type OpContext } from '../ops.js';
+import { opsByName, runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { fill, h } from './dom.js';
 
 export type CheckName = 'check_compact' | 'check_complement' | 'check_compose' | 'tile_map';

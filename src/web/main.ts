@@ -10,7 +10,7 @@ import { looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute
 import { mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
 import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
-import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops.js';
+import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops/table.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES, type Example } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';

@@ -346,7 +346,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
         const device = await hooks.device();
         const t0 = performance.now();
         const results = device
-          ? await new (await import('../memory/search-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
+          ? await new (await import('../engine/conflicts-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
           : searchCpu(cands, [pattern]);
         const target = targetVectors([pattern], base);
         const ranked = rankResults(cands, results, target);

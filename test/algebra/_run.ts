@@ -1,5 +1,5 @@
 /** Test-side access to the op table (src/ops.ts): every call as a client sees it. */
-import { runOpDirect, type Json, type OpContext } from '../../src/ops.js';
+import { runOpDirect, type Json, type OpContext } from '../../src/ops/table.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 
 const ctx: OpContext = {

@@ -11,7 +11,7 @@ import { COPY_ATOMS, MMA_ATOMS, copyAtomData, copyAtomNames, mmaAtomData, mmaAto
 import { copyAtom, mmaAtom } from '../../src/atoms/atom.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { LayoutError } from '../../src/algebra/errors.js';
-import { runOp, type OpContext } from '../../src/ops.js';
+import { runOp, type OpContext } from '../../src/ops/table.js';
 import { formatAtomsList } from '../../src/ops/atoms.js';
 
 const ctx: OpContext = {

@@ -16,7 +16,7 @@ import { mmaAtomNames } from '../../src/atoms/registry.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { LayoutError } from '../../src/algebra/errors.js';
-import { runOp, type OpContext } from '../../src/ops.js';
+import { runOp, type OpContext } from '../../src/ops/table.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',

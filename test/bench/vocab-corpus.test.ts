@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { opsByName, parseArgs } from '../../src/ops.js';
+import { opsByName, parseArgs } from '../../src/ops/table.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CORPUS = join(ROOT, 'bench', 'vocab-corpus.jsonl');

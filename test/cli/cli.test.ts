@@ -3,7 +3,7 @@
  * ONE line on stderr and no stack trace.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { algebraOps } from '../../src/ops.js';
+import { algebraOps } from '../../src/ops/table.js';
 import { main } from '../../src/cli/main.js';
 import { parseL, phiB, sizeB } from '../helpers/brute.js';
 import { cli, ensureBuilt } from './_build.js';

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runCheck, runDigest, runEval, runTiles, runWgsl, briefAdapter } from '../../src/cli/evaluator.js';
-import { runOp } from '../../src/ops.js';
+import { runOp } from '../../src/ops/table.js';
 import { makeContext } from '../../src/cli/context.js';
 import { mulberry32, phiB, randInt, sizeB, type BL } from '../helpers/brute.js';
 

@@ -53,7 +53,7 @@ vi.mock('../../src/atoms/registry.js', async (importOriginal) => {
 });
 
 const { main, TOOL_NAMES } = await import('../../src/cli/main.js');
-const { ops } = await import('../../src/ops.js');
+const { ops } = await import('../../src/ops/table.js');
 
 const KINDS: readonly ErrorKind[] = [
   'bad-request',

@@ -6,8 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { op } from '../algebra/_run.js';
 import { readPairs } from '../helpers/fixtures.js';
-import { cuteMoreOps } from '../../src/cute/ops-more.js';
-import { opsByName } from '../../src/ops.js';
+import { cuteMoreOps } from '../../src/ops/cute-more.js';
+import { opsByName } from '../../src/ops/table.js';
 import { main } from '../../src/cli/main.js';
 
 const mine = new Set(cuteMoreOps.map((o) => o.name));

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import * as lib from '../../src/index.js';
-import { runOpDirect } from '../../src/ops.js';
-import type { OpContext } from '../../src/op-spec.js';
+import { runOpDirect } from '../../src/ops/table.js';
+import type { OpContext } from '../../src/ops/spec.js';
 import { closestNames } from '../../src/ops/cute-names.js';
 import { divisionTiles } from '../../src/cli/show.js';
 import { divisionTiling } from '../../src/render/tiles.js';

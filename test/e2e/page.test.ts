@@ -26,7 +26,7 @@ import { indexToCoord, phi, size } from '../../src/algebra/layout.js';
 import { formatTuple, parseLayout } from '../../src/algebra/notation.js';
 import { gridShape } from '../../src/render/grid.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import { algebraOps, runOp, type OpContext } from '../../src/ops.js';
+import { algebraOps, runOp, type OpContext } from '../../src/ops/table.js';
 import { innerLayout, parseLayoutFunction } from '../../src/cute/composed.js';
 import { applySwizzle } from '../../src/cute/swizzle.js';
 import { threadValues } from '../../src/memory/access.js';

@@ -14,7 +14,7 @@ import { wgslFor } from '../../src/engine/codegen.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
-import { runOp } from '../../src/ops.js';
+import { runOp } from '../../src/ops/table.js';
 import { testDevice } from './gpu-device.js';
 import { int, randomLayout, rng } from './gen.js';
 

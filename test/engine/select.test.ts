@@ -10,7 +10,7 @@ import { CpuBackend } from '../../src/engine/cpu.js';
 import { hardwareGpuNodes, probeNodeAdapter } from '../../src/engine/device-node.js';
 import { autoMayOpenDevice } from '../../src/engine/gpu-nodes.js';
 import { mayOpenDevice } from '../../src/cli/quiet-stderr.js';
-import { ops } from '../../src/ops.js';
+import { ops } from '../../src/ops/table.js';
 import { createBackend, probeOnce, type AcquiredDevice, type AdapterGuess, type DeviceSource } from '../../src/engine/select.js';
 
 /** a device source that counts its calls and never yields a device, with the given probe */

@@ -12,7 +12,7 @@ import { makeComposed, phiComposed, type ComposedLayout } from '../../src/cute/c
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import { makeContext } from '../../src/cli/context.js';
-import { runOp } from '../../src/ops.js';
+import { runOp } from '../../src/ops/table.js';
 import { prepare } from '../../src/engine/prep.js';
 import { swizzledDigest } from '../../src/engine/swizzle-digest.js';
 import { randInt, randomLayout } from '../helpers/brute.js';

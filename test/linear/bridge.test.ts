@@ -9,8 +9,8 @@ import { checkLinear, fromLL, toLL, type BridgeKind } from '../../src/linear/bri
 import { parseLL, toCanonicalJson } from '../../src/linear/forms.js';
 import { formatLayoutFunction, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
 import type { LinearLayout } from '../../src/linear/value.js';
-import { runOp } from '../../src/ops.js';
-import type { OpContext } from '../../src/op-spec.js';
+import { runOp } from '../../src/ops/table.js';
+import type { OpContext } from '../../src/ops/spec.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { flatValue, inBitsOf, int, outBitsOf, pick, randomLL, randomSurjective, shuffle, split, unflattenIn, valueOf, type Rng } from './_ll.js';

@@ -14,7 +14,7 @@ import { makeContext } from '../../src/cli/context.js';
 import { cosizeLayoutFunction, parseLayoutFunction } from '../../src/cute/composed.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { searchCpu } from '../../src/memory/search.js';
-import { runOpDirect } from '../../src/ops.js';
+import { runOpDirect } from '../../src/ops/table.js';
 
 const FIX = join(__dirname, '..', 'fixtures', 'repro');
 const lines = (f: string): { id: string; op: string; args: unknown[] }[] =>

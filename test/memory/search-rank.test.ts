@@ -11,13 +11,13 @@ import { parseLayout } from '../../src/algebra/notation.js';
 import { innerLayout, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { bankConflicts } from '../../src/memory/banks.js';
-import { GpuConflictSearch } from '../../src/memory/search-gpu.js';
+import { GpuConflictSearch } from '../../src/engine/conflicts-gpu.js';
 import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
 import { phi } from '../../src/algebra/layout.js';
 import { verifyTestDevice } from '../verify/device.js';
-import { conflictFreeVerify } from '../../src/memory/verify-op.js';
+import { conflictFreeVerify } from '../../src/ops/verify-conflicts.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import type { OpContext } from '../../src/op-spec.js';
+import type { OpContext } from '../../src/ops/spec.js';
 
 const READ: AccessPattern = { tv: parseLayout('((8,4),(8,2)):((1,64),(8,256))'), e: 2 };
 const WRITE: AccessPattern = { tv: parseLayout('((8,8),8):((64,1),8)'), e: 2 };

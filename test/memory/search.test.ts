@@ -11,7 +11,7 @@ import { makeComposed, parseLayoutFunction, type LayoutFunction } from '../../sr
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { conflictsSource } from '../../src/memory/conflicts-wgsl.js';
-import { GpuConflictSearch } from '../../src/memory/search-gpu.js';
+import { GpuConflictSearch } from '../../src/engine/conflicts-gpu.js';
 import { rankResults, searchCpu, swizzleCandidates, type AccessPattern } from '../../src/memory/search.js';
 import { verifyTestDevice } from '../verify/device.js';
 import { loop, strip } from './_search.js';

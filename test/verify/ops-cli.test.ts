@@ -10,10 +10,10 @@ import type { Backend } from '../../src/engine/backend.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { adapterLine } from '../../src/engine/select.js';
-import type { OpContext } from '../../src/op-spec.js';
+import type { OpContext } from '../../src/ops/spec.js';
 import { verifyCommand } from '../../src/cli/verify.js';
 import { INTERPRET_COPY } from '../../src/verify/interpret-wgsl.js';
-import { verifyOps } from '../../src/verify/ops.js';
+import { verifyOps } from '../../src/ops/verify.js';
 import { verifyTestDevice } from './device.js';
 import { scratchDir } from '../helpers/tmp.js';
 

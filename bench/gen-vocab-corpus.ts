@@ -1,6 +1,6 @@
 /**
  * Generator of bench/vocab-corpus.jsonl: the speed corpus of issue 10's new operations
- * (SPEC §8: by-mode compose/logical_divide/logical_product with tilers, zipped/tiled/flat
+ * (docs/semantics.md §8: by-mode compose/logical_divide/logical_product with tilers, zipped/tiled/flat
  * divide and product, blocked/raked products, tile_to_shape, make_layout, the inverses,
  * filters, common vectors, slices and casts). Seeded and deterministic: the committed corpus
  * is what `npx tsx bench/gen-vocab-corpus.ts` writes.
@@ -8,7 +8,7 @@
  * Inputs are small and realistic, as CuTe kernels write them: rank ≤ 4, size ≤ 2^16, mostly
  * power-of-two extents, column-major, row-major or ordered compact strides (sometimes padded,
  * broadcast or nested), and by-mode tilers of length 1–3 written as CuTe's Shape tilers
- * (`(32,16)`) or as `<…>` lists with `_`, integers, layouts and nested lists (SPEC §8.2).
+ * (`(32,16)`) or as `<…>` lists with `_`, integers, layouts and nested lists (docs/semantics.md §8.2).
  * Most requests succeed; the ones that fail (a tile that does not divide, a divisibility
  * failure) fail as real use does.
  *
@@ -158,12 +158,12 @@ const gen = (op: string, make: () => (string | number)[]): void => {
   for (let i = 0; i < PER_OP; i++) reqs.push({ id: `${op}-${i}`, op, args: make() });
 };
 
-// by-mode compose / divide / product with tilers (SPEC §8.3)
+// by-mode compose / divide / product with tilers (docs/semantics.md §8.3)
 gen('compose', () => {
   const a = randomLayout();
   return [showL(a), tilerFor(a)];
 });
-// `_` in a zipped/tiled/flat tiler needs a rank-2 mode (SPEC §8.3): rarer there
+// `_` in a zipped/tiled/flat tiler needs a rank-2 mode (docs/semantics.md §8.3): rarer there
 for (const op of ['logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide']) {
   gen(op, () => {
     const a = randomLayout();
@@ -204,7 +204,7 @@ gen('make_layout', () => {
   return [show(s), show(s.map(fill))];
 });
 
-// SPEC §8.5
+// docs/semantics.md §8.5
 gen('right_inverse', () => [showL(randomLayout({ pad: 0.2, broadcast: 0.1 }))]);
 gen('left_inverse', () => [showL(randomLayout({ pad: 0.2, broadcast: 0.1 }))]);
 gen('filter', () => [showL(randomLayout({ broadcast: 0.5 }))]);

@@ -1,5 +1,5 @@
 /**
- * Coalesce (SPEC §3; paper 2.1.4, 2.3.3, 2.3.4).
+ * Coalesce (docs/semantics.md §3; paper 2.1.4, 2.3.3, 2.3.4).
  */
 import { mul } from './arith.js';
 import { domainError } from './errors.js';

@@ -1,5 +1,5 @@
 /**
- * Complement (SPEC §4; paper 2.1.6, 2.3.6).
+ * Complement (docs/semantics.md §4; paper 2.1.6, 2.3.6).
  * Entries of shape 1 take no part in complementability or in the complement (as in CuTe).
  */
 import { MAX_EXACT, mul } from './arith.js';

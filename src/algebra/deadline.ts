@@ -1,5 +1,5 @@
 /**
- * Cooperative deadlines (BATCH-PROTOCOL.md: error kind `timeout`). The algebra is synchronous,
+ * Cooperative deadlines (docs/protocol.md: error kind `timeout`). The algebra is synchronous,
  * so a request is bounded by its own long loops: they call `checkDeadline()` every few thousand
  * steps, which throws `LayoutError('timeout')` once the deadline set by `withDeadline` has
  * passed. Outside `withDeadline` there is no deadline and the check costs one comparison.

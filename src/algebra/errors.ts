@@ -1,4 +1,4 @@
-/** The error kinds of the batch protocol (BATCH-PROTOCOL.md). */
+/** The error kinds of the batch protocol (docs/protocol.md). */
 export type ErrorKind =
   | 'bad-request'
   | 'parse'
@@ -14,7 +14,7 @@ export type ErrorKind =
 /** Every failure of the library travels as a LayoutError: a protocol kind and a sentence
  *  that names the culprit. Only the outermost layer (CLI, batch, page) turns it into text. */
 export class LayoutError extends Error {
-  /** the protocol kind (BATCH-PROTOCOL.md): bad-request, parse, domain, not-composable, not-complementable, overflow, gpu, timeout */
+  /** the protocol kind (docs/protocol.md): bad-request, parse, domain, not-composable, not-complementable, overflow, gpu, timeout */
   readonly kind: ErrorKind;
   constructor(kind: ErrorKind, message: string) {
     // No stack trace: these are answers, not bugs, and batch makes many of them.

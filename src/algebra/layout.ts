@@ -1,5 +1,5 @@
 /**
- * Layouts (SPEC §2, Defs. 2.3.1.1 – 2.3.1.24): L = S:D, a nested tuple S of positive integers
+ * Layouts (docs/semantics.md §2, Defs. 2.3.1.1 – 2.3.1.24): L = S:D, a nested tuple S of positive integers
  * (the shape) and a congruent nested tuple D of non-negative integers (the stride).
  * Every Layout value built by `makeLayout` is validated: its size and cosize are exact
  * integers at most 2^53 − 1, so Φ can be evaluated exactly everywhere on its domain.

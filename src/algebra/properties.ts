@@ -1,6 +1,6 @@
 /**
- * Properties of layouts: compact (SPEC §4, Def. 2.3.5.1), non-degenerate (Def. 2.3.1.24),
- * tractable (SPEC §7, Def. 2.3.10.1).
+ * Properties of layouts: compact (docs/semantics.md §4, Def. 2.3.5.1), non-degenerate (Def. 2.3.1.24),
+ * tractable (docs/semantics.md §7, Def. 2.3.10.1).
  */
 import { coalesce } from './coalesce.js';
 import { sortedEntries } from './complement.js';

@@ -1,12 +1,12 @@
 /**
- * Nested tuples (SPEC §1, paper §2.2): a positive integer or a finite tuple of nested tuples.
+ * Nested tuples (docs/semantics.md §1, paper §2.2): a positive integer or a finite tuple of nested tuples.
  * Values are immutable: functions here never mutate their arguments.
  */
 import { mul } from './arith.js';
 import { domainError } from './errors.js';
 
 /**
- * A nested tuple (SPEC §1): a positive integer, or a finite tuple of nested tuples.
+ * A nested tuple (docs/semantics.md §1): a positive integer, or a finite tuple of nested tuples.
  * @example const t: Tuple = [4, [9, 25]]; // (4,(9,25))
  */
 export type Tuple = number | readonly Tuple[];
@@ -63,7 +63,7 @@ export function size(t: Tuple): number {
 }
 
 /**
- * The profile of t: t with every integer replaced by `*` (SPEC §1).
+ * The profile of t: t with every integer replaced by `*` (docs/semantics.md §1).
  * @example profile([4, [9, 25]]) // ['*', ['*', '*']]
  */
 export function profile(t: Tuple): Profile {
@@ -132,7 +132,7 @@ function sizeUpTo(s: Tuple, bound: number): number {
 
 function modesRelative(s: Tuple, bar: Tuple, out: Tuple[]): boolean {
   if (typeof bar === 'number') {
-    // SPEC §1: an integer S̄ has profile *, so X1 = S itself: every S of size S̄ refines it,
+    // docs/semantics.md §1: an integer S̄ has profile *, so X1 = S itself: every S of size S̄ refines it,
     // at any depth ((4), ((2,2)) and (((7,7))) refine 4, 4 and 49).
     if (sizeUpTo(s, bar) !== bar) return false;
     out.push(s);
@@ -144,7 +144,7 @@ function modesRelative(s: Tuple, bar: Tuple, out: Tuple[]): boolean {
   return true;
 }
 
-/** Whether S refines S̄ (SPEC §1): S = (X1..Xm)_{prof(S̄)} with size(Xi) = the i-th entry of S̄.
+/** Whether S refines S̄ (docs/semantics.md §1): S = (X1..Xm)_{prof(S̄)} with size(Xi) = the i-th entry of S̄.
  *  Example: `refines([[7, 7]], 49)` and `refines([7, [4], 2], [7, 4, 2])` are true,
  *  `refines(4, [4])` is false. */
 export function refines(s: Tuple, bar: Tuple): boolean {

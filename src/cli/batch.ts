@@ -1,5 +1,5 @@
 /**
- * `layoutgpu batch`: the machine interface of BATCH-PROTOCOL.md. JSON Lines in, exactly one
+ * `layoutgpu batch`: the machine interface of docs/protocol.md. JSON Lines in, exactly one
  * response per request, in order; a bad line gets an ok:false answer and the batch goes on.
  * Requests are answered as soon as their line arrives (a client may wait for each answer).
  *

@@ -1,6 +1,6 @@
 /**
  * `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--json]`:
- * shared-memory bank conflicts of a TV access to a memory layout (SPEC §9.2): a readable table
+ * shared-memory bank conflicts of a TV access to a memory layout (docs/semantics.md §9.2): a readable table
  * per instruction, the worst phase, sectors; `--svg` the tile coloured by bank with the
  * conflicted cells marked; `--json` the protocol's object.
  */
@@ -21,7 +21,7 @@ import { reportError } from './report.js';
 
 const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--tikz <file>] [--label <what>] [--json]
 
-Shared-memory bank conflicts (SPEC §9.2) of the access TV (thread, value) → tile index to the
+Shared-memory bank conflicts (docs/semantics.md §9.2) of the access TV (thread, value) → tile index to the
 memory layout M (tile index → element offset; plain or Sw<B,M,S> o L), with e-byte elements.
 Prints instructions, phases and wavefronts, the worst phase with its bank and threads, and the
 32-byte sectors against the least possible.

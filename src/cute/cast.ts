@@ -1,5 +1,5 @@
 /**
- * Recasts (SPEC §8.5; CuTe's static `upcast<N>` and `downcast<N>` of include/cute/layout.hpp):
+ * Recasts (docs/semantics.md §8.5; CuTe's static `upcast<N>` and `downcast<N>` of include/cute/layout.hpp):
  * the element grows (upcast) or shrinks (downcast) N times, entry by entry, structure kept.
  */
 import { MAX_EXACT, overflow } from '../algebra/arith.js';

@@ -1,5 +1,5 @@
 /**
- * Filters (SPEC §8.5; CuTe `filter_zeros`, `filter` of include/cute/layout.hpp).
+ * Filters (docs/semantics.md §8.5; CuTe `filter_zeros`, `filter` of include/cute/layout.hpp).
  */
 import { coalesce } from '../algebra/coalesce.js';
 import type { Layout } from '../algebra/layout.js';

@@ -1,5 +1,5 @@
 /**
- * Right and left inverses (SPEC §8.5; CuTe `right_inverse`, `left_inverse` of
+ * Right and left inverses (docs/semantics.md §8.5; CuTe `right_inverse`, `left_inverse` of
  * include/cute/layout.hpp, C++'s algorithm, not pycute's). Both work on coal(L): its entries,
  * sorted stably by stride, and the prefix products p_i of its shapes (the strides of the
  * compact column-major layout of coal(L)'s shape).
@@ -46,7 +46,7 @@ function sortedCoalesced(l: Layout): Sorted {
 }
 
 /**
- * CuTe's `right_inverse(L)` (SPEC §8.5): in coal(L) sorted stably by stride, starting from
+ * CuTe's `right_inverse(L)` (docs/semantics.md §8.5): in coal(L) sorted stably by stride, starting from
  * stride 1, take every entry whose stride equals the running product (then multiply it by
  * the entry's shape); R = coal((those shapes):(their prefix products p_i)). Φ_L(Φ_R(i)) = i
  * for every i < size(R); R = 1:0 when no entry has stride 1. Not necessarily the largest such
@@ -68,7 +68,7 @@ export function rightInverse(l: Layout): Layout {
 }
 
 /**
- * CuTe C++'s `left_inverse(L)` (SPEC §8.5): coal(L) sorted stably by stride, stride-0 entries
+ * CuTe C++'s `left_inverse(L)` (docs/semantics.md §8.5): coal(L) sorted stably by stride, stride-0 entries
  * skipped; each non-zero stride d_j must be divisible by the previous one d_(j−1) (d_0 = 1).
  * R = coal((d_1/d_0, …, d_k/d_(k−1), s_k):(0, p_1, …, p_k)), or s:0 when every stride is 0.
  * For an injective L, Φ_R(Φ_L(i)) = i for every i < size(L).

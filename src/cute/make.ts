@@ -1,5 +1,5 @@
 /**
- * Making layouts (SPEC §8.4, CuTe `make_layout(shape)`, `make_layout(shape, LayoutRight)`,
+ * Making layouts (docs/semantics.md §8.4, CuTe `make_layout(shape)`, `make_layout(shape, LayoutRight)`,
  * `make_ordered_layout(shape, order)` of layout.hpp and stride.hpp): compact layouts of a
  * shape whose strides follow an order of its entries.
  */
@@ -63,7 +63,7 @@ function refold(like: Tuple, d: readonly number[], pos: { at: number }): Tuple {
   return out;
 }
 
-/** make_layout(S[, O]) (SPEC §8.4): the compact layout of shape S, column-major by default
+/** make_layout(S[, O]) (docs/semantics.md §8.4): the compact layout of shape S, column-major by default
  *  (CuTe `make_layout(S)`; a shape-1 entry gets the running product like any other), row-major
  *  for 'row' (the last entry has stride 1), or ordered by a tuple O congruent to S (CuTe
  *  `make_ordered_layout`: entry j's stride is the product of the entries whose order is less).

@@ -1,5 +1,5 @@
 /**
- * Slicing (SPEC §8.5; CuTe `slice`, `dice` of include/cute/int_tuple.hpp and layout.hpp).
+ * Slicing (docs/semantics.md §8.5; CuTe `slice`, `dice` of include/cute/int_tuple.hpp and layout.hpp).
  * A slice coordinate has the nesting of L's shape down to where it stops: each member is an
  * integer (an integer may stand for a whole sub-tuple, read colexicographically), `_`, or a
  * tuple that goes one level deeper. `slice` keeps the sub-layouts at the `_` positions, `dice`
@@ -200,7 +200,7 @@ function gather(op: string, l: Layout, c: Node, keepFree: boolean): Acc {
 }
 
 /**
- * CuTe's `slice(C, L)` (SPEC §8.5): the tuple of L's sub-layouts at the `_` positions of C,
+ * CuTe's `slice(C, L)` (docs/semantics.md §8.5): the tuple of L's sub-layouts at the `_` positions of C,
  * left to right at any level; C = `_` gives L itself. C as text or parsed.
  * Errors: `parse` (text), `domain` when C does not fit L's shape or an integer is beyond its
  * mode's size. Example: sliceLayout(parseLayout('(4,(2,3)):(1,(4,8))'), '(_,(1,_))') is (4,3):(1,8).
@@ -213,7 +213,7 @@ export function sliceLayout(l: Layout, c: SliceCoord | string): Layout {
 }
 
 /**
- * CuTe's `dice(C, L)` (SPEC §8.5): the tuple of L's sub-layouts at the integer positions of C,
+ * CuTe's `dice(C, L)` (docs/semantics.md §8.5): the tuple of L's sub-layouts at the integer positions of C,
  * left to right at any level; C = `_` gives ():(), an integer C gives the 1-tuple (L).
  * Errors as for sliceLayout. Example: dice(parseLayout('(4,(2,3)):(1,(4,8))'), '(_,5)') is
  * ((2,3)):((4,8)).
@@ -224,7 +224,7 @@ export function dice(l: Layout, c: SliceCoord | string): Layout {
 }
 
 /**
- * The offset of a slice (SPEC §8.5, CuTe `slice_and_offset`): Φ_L at C with every `_` read as
+ * The offset of a slice (docs/semantics.md §8.5, CuTe `slice_and_offset`): Φ_L at C with every `_` read as
  * 0, i.e. Σ over C's integers of the sub-layout's function there. Errors as for sliceLayout.
  * Example: sliceOffset(parseLayout('(4,(2,3)):(1,(4,8))'), '(_,(1,_))') is 4.
  */

@@ -1,7 +1,7 @@
 /**
  * The evaluator's contract: everything that runs Φ in bulk. Two implementations answer it
  * identically: `cpu.ts` (generated, specialised JavaScript) and `gpu.ts` (generated WGSL on a
- * GPUDevice). Results have exactly the keys of BATCH-PROTOCOL.md "Bulk checks"; integers that
+ * GPUDevice). Results have exactly the keys of docs/protocol.md "Bulk checks"; integers that
  * may exceed 2^53 − 1 are bigint here and printed by the protocol layer.
  */
 import type { Layout } from '../algebra/layout.js';
@@ -103,7 +103,7 @@ export type EvalSink = (start: number, values: Uint32Array | Float64Array) => vo
  * Errors: LayoutError `domain` (range outside [0, size L]), `overflow`, `timeout` (opts.timeoutMs),
  * `gpu` (a lost device or failed shader, GPU only).
  *
- * Every method takes a layout function (SPEC §9.1): a plain Layout or a composed Sw o K o L,
+ * Every method takes a layout function (docs/semantics.md §9.1): a plain Layout or a composed Sw o K o L,
  * whose Φ(x) = Sw(K + Φ_L(x)). Deadlines: RunOptions.timeoutMs and the batch request's
  * `currentDeadline()` (read when the method is called) stop a run with a LayoutError of kind
  * `timeout` that says what completed. The checks beyond 2^40 indices answer `overflow` at once.

@@ -34,7 +34,7 @@ export function closedOrOverflow(p: Prepared, lo: number, hi: number): Digest {
 }
 
 /** A ⊘ B by the algebra, with the tile geometry (shared by both backends). For a composed A =
- *  Sw o K o L, A ⊘ B = Sw o K o (L ⊘ B) (SPEC §9.1: the algebra acts on the inner layout). */
+ *  Sw o K o L, A ⊘ B = Sw o K o (L ⊘ B) (docs/semantics.md §9.1: the algebra acts on the inner layout). */
 export function tileDivision(a: LayoutFunction, b: Layout): { divided: LayoutFunction; tileSize: number; tiles: number } {
   const n = layoutSize(innerLayout(a));
   const divided: LayoutFunction = isComposed(a) ? { ...a, inner: logicalDivide(a.inner, b) } : logicalDivide(a, b);

@@ -139,7 +139,7 @@ export function cpuSource(l: LayoutFunction): string {
 }
 
 /**
- * Source of `const OUT = (v) => …`: the outer function of a composed layout, Sw(K + v) (SPEC
+ * Source of `const OUT = (v) => …`: the outer function of a composed layout, Sw(K + v) (docs/semantics.md
  * §9.1), as cheap as its bound allows (32-bit bit operations while every value is below 2^31,
  * exact double arithmetic while B ≤ 30, BigInt beyond); null for a plain layout.
  */

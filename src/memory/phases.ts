@@ -1,6 +1,6 @@
 /**
  * The phases of one access pattern over one base layout, tabulated once so that the swizzle
- * search (search.ts) can price every Sw<B,M,S> o base from them (SPEC §9.2). Two exact facts:
+ * search (search.ts) can price every Sw<B,M,S> o base from them (docs/semantics.md §9.2). Two exact facts:
  *
  * 1. Sw(y) = y ⊕ f(y & mask) with f a shift of the masked bits, so f(a | b) = f(a) | f(b).
  *    When the base holds vectors of w values (aligned, contiguous), the candidate holds them

@@ -1,5 +1,5 @@
 /**
- * Global-memory sectors (SPEC §9.2, BATCH-PROTOCOL `bank_conflicts`): per instruction, the
+ * Global-memory sectors (docs/semantics.md §9.2, docs/protocol.md `bank_conflicts`): per instruction, the
  * distinct 32-byte sectors its bytes touch, against ⌈distinct bytes ÷ 32⌉, summed over the
  * instructions. Each thread's w-byte access is w-aligned (w ≤ 16), so it lies in one sector,
  * and two accesses of one instruction are equal or disjoint.

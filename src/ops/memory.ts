@@ -1,5 +1,5 @@
 /**
- * The memory-system ops of the table (spread into src/ops.ts): `bank_conflicts` (SPEC §9.2).
+ * The memory-system ops of the table (spread into src/ops.ts): `bank_conflicts` (docs/semantics.md §9.2).
  */
 import type { Json, OpSpec } from './spec.js';
 import type { LayoutFunction } from '../cute/composed.js';
@@ -26,7 +26,7 @@ export function formatBankReport(r: BankReport): string {
 
 export const bankConflictsOp: OpSpec = {
   name: 'bank_conflicts',
-  summary: 'shared-memory wavefronts of a TV access to memory layout M with e-byte elements (SPEC §9.2)',
+  summary: 'shared-memory wavefronts of a TV access to memory layout M with e-byte elements (docs/semantics.md §9.2)',
   args: [
     { name: 'M', kind: 'layout-fn' },
     { name: 'TV', kind: 'layout-fn' },

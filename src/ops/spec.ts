@@ -14,8 +14,8 @@ export type ArgKind =
   | 'tuple' //   a string in tuple notation, parsed to a Tuple (e.g. S̄ of relative coalesce)
   | 'profile' // a string such as (*,(*,*))
   | 'coord' //   a string such as (1,(2,0)): a nested coordinate (entries ≥ 0)
-  | 'tiler' //   a string: a layout, an integer, `_`, a shape tuple or `<T1,…,Tk>` (SPEC §8.2)
-  | 'order' //   a string: "col", "row" or a nested tuple of integers (make_layout's O, SPEC §8.4)
+  | 'tiler' //   a string: a layout, an integer, `_`, a shape tuple or `<T1,…,Tk>` (docs/semantics.md §8.2)
+  | 'order' //   a string: "col", "row" or a nested tuple of integers (make_layout's O, docs/semantics.md §8.4)
   | 'int' //     a JSON integer (a string or a fraction is bad-request)
   | 'json'; //   any JSON value, checked by the op itself
 

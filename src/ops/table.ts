@@ -38,7 +38,7 @@ const int = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', o
 const sizeArg = (name: string, optional = false): ArgSpec => ({ name, kind: 'int', optional, huge: 'overflow' });
 const show = formatLayout;
 
-/** A JSON integer: a number while exact, else a decimal string (BATCH-PROTOCOL.md). */
+/** A JSON integer: a number while exact, else a decimal string (docs/protocol.md). */
 export function jsonInt(n: number | bigint): Json {
   if (typeof n === 'bigint') return n <= BigInt(Number.MAX_SAFE_INTEGER) && n >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
   return n;
@@ -131,19 +131,19 @@ export const algebraOps: OpSpec[] = [
   },
   {
     name: 'compose',
-    summary: 'B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B\'s modes beyond it dropped (SPEC §8.3)',
+    summary: 'B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B\'s modes beyond it dropped (docs/semantics.md §8.3)',
     args: [layout('B'), tiler('A')],
     run: ([b, a]) => show(composeByMode(b as Layout, a as Tiler)),
   },
   {
     name: 'logical_divide',
-    summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1); by mode for a tiler B (SPEC §8.3)',
+    summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1); by mode for a tiler B (docs/semantics.md §8.3)',
     args: [layout('A'), tiler('B')],
     run: ([a, b]) => show(logicalDivideByMode(a as Layout, b as Tiler)),
   },
   {
     name: 'logical_product',
-    summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1); by mode for a tiler B (SPEC §8.3)',
+    summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1); by mode for a tiler B (docs/semantics.md §8.3)',
     args: [layout('A'), tiler('B')],
     run: ([a, b]) => show(logicalProductByMode(a as Layout, b as Tiler)),
   },
@@ -201,7 +201,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'coord':
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      // a composed layout where a plain one (or a tiler) is needed (SPEC §9.1): domain, once it parses
+      // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
       if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'tiler') return parseTiler(v, a.name);
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);

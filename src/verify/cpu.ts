@@ -7,7 +7,7 @@
  * - injective: quick answers (a zero stride on a shape ≥ 2 or cosize < size: no; sorted strides
  *   with every d_k > Σ_{j<k} (s_j − 1)·d_j: yes), else a bitmap walk of Φ (odometer, no division).
  * - equality jobs: odometers over A and C, Φ_B by division.
- * - composed candidates Sw o K o L (FlatBatch.outer, SPEC §9.1): Φ = Sw(K + Φ_L). Injective iff
+ * - composed candidates Sw o K o L (FlatBatch.outer, docs/semantics.md §9.1): Φ = Sw(K + Φ_L). Injective iff
  *   L is (y ↦ Sw(K + y) is injective); compact by a walk of Φ into a bitmap of size(L).
  * No allocation per candidate: scratch typed arrays are reused.
  */

@@ -1,5 +1,5 @@
 /**
- * The algebra's laws as fuzzing properties (SPEC.md §3–§6). Each law computes the algebra's
+ * The algebra's laws as fuzzing properties (docs/semantics.md §3–§6). Each law computes the algebra's
  * answer on the CPU, checks its structure with code independent of the algebra, and asks the
  * verification engine for the bulk checks (Φ equalities, compactness), so that thousands of
  * candidates are checked in one dispatch. A failing candidate is shrunk on the CPU to a
@@ -8,7 +8,7 @@
  * - law:coalesce  R = coal(L): same size, same Φ, R♭ has no shape-1 entry and no mergeable
  *   neighbours, and R is 1:0 when empty, depth 0 when of length 1, flat otherwise.
  * - law:complement  comp(A) and comp(A, N) for N = 2·span(A): answered exactly when A is
- *   (N-)complementable by the criterion of SPEC §4 (re-implemented here), then
+ *   (N-)complementable by the criterion of docs/semantics.md §4 (re-implemented here), then
  *   size(A)·size(comp) = span(A) resp. N, (A, comp) compact, comp in coalesced form; and
  *   comp(A, span + 1) is refused when span > 1.
  * - law:compose  C = B∘A (pairs [B, A]): C exists ⇒ cosize(A) ≤ size(B), size(C) = size(A),
@@ -80,7 +80,7 @@ const show = formatLayout;
 // ---------------------------------------------------------------------------------------------
 // independent structure checks
 
-/** R is in the coalesced form of SPEC §3 (1:0, depth-0 s:d with s > 1, or flat of length ≥ 2
+/** R is in the coalesced form of docs/semantics.md §3 (1:0, depth-0 s:d with s > 1, or flat of length ≥ 2
  *  without shape-1 entries or mergeable neighbours); null when it is, else why not */
 function coalescedFormFailure(r: Layout): string | null {
   if (typeof r.shape === 'number') {
@@ -117,7 +117,7 @@ function spanOf(l: Layout): number {
   return m === 0 ? 1 : s[m - 1]! * d[m - 1]!;
 }
 
-/** complementable (N-complementable when n is given), SPEC §4 */
+/** complementable (N-complementable when n is given), docs/semantics.md §4 */
 function complementable(l: Layout, n?: number): boolean {
   const { s, d } = sortedEntries(l);
   for (let i = 0; i < s.length; i++) {

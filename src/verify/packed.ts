@@ -15,7 +15,7 @@ export interface FlatBatch {
   readonly start: Uint32Array;
   readonly shapes: Float64Array;
   readonly strides: Float64Array;
-  /** composed candidates Sw<B,M,S> o K o L (SPEC §9.1), Φ(x) = Sw(K + Φ_L(x)); absent: every
+  /** composed candidates Sw<B,M,S> o K o L (docs/semantics.md §9.1), Φ(x) = Sw(K + Φ_L(x)); absent: every
    *  candidate is plain (Sw = identity, K = 0) */
   readonly outer?: OuterFunctions;
 }
@@ -45,7 +45,7 @@ export const offsetAt = (b: FlatBatch, i: number): number => (b.outer ? b.outer.
 /** Whether candidate i is composed with a non-identity outer function (Sw ≠ id or K > 0). */
 export const isComposedAt = (b: FlatBatch, i: number): boolean => !!b.outer && (b.outer.swizzle[3 * i] !== 0 || b.outer.offset[i] !== 0);
 
-/** The outer function of candidate i on an inner value y: Sw(K + y) (SPEC §9.1).
+/** The outer function of candidate i on an inner value y: Sw(K + y) (docs/semantics.md §9.1).
  *  @example outerAt(b, i, phi(L, x)) // Φ(x) of Sw o K o L */
 export function outerAt(b: FlatBatch, i: number, y: number): number {
   if (!b.outer) return y;

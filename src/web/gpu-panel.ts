@@ -6,7 +6,7 @@
  * The checks go through the ops table (src/ops.ts) like every other operation of the page, so
  * the page, the CLI and `batch` answer alike. Until the evaluator's bulk ops are registered in
  * that table (src/engine/bulk-ops.ts), the page calls the same Backend methods itself and
- * shapes the answer as BATCH-PROTOCOL.md "Bulk checks" does.
+ * shapes the answer as docs/protocol.md "Bulk checks" does.
  */
 import { LayoutError } from '../algebra/errors.js';
 import { concat, phi, size, type Layout } from '../algebra/layout.js';

@@ -54,7 +54,7 @@ function extraArgs(spec: OpSpec): Extra {
   const out: Extra = {};
   const others: ArgSpec[] = [];
   for (const a of rest) {
-    // a tiler (SPEC §8.2) takes the second layout's field: a layout, a shape or <…>
+    // a tiler (docs/semantics.md §8.2) takes the second layout's field: a layout, a shape or <…>
     const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn';
     if (isLayout && !out.layout2) out.layout2 = a;
     else if (!isLayout) others.push(a);
@@ -141,7 +141,7 @@ interface Parsed {
 /** Parses an input. With `anySize` (the op takes layouts of any size: the structural ops,
  *  size, cosize, eval), a layout beyond 2^53 − 1 is not an inline error: the op's exact answer
  *  is the one outcome shown for the input (there is just no picture). With `asTiler`, the input
- *  is a tiler field (SPEC §8.2). */
+ *  is a tiler field (docs/semantics.md §8.2). */
 function parse(text: string, what: string, anySize = false, asTiler = false, fn = false): Parsed {
   if (!text.trim()) return { layout: null, error: null };
   try {
@@ -282,7 +282,7 @@ function tilesOfPermutation(z: Layout): Tiling {
   return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!, rank(z) >= 2 ? tileCoordIn(mode(z, 2)) : undefined);
 }
 
-/** the ops whose result pictures are coloured by tile (SPEC §8.3): mode 1 of a zipped or tiled
+/** the ops whose result pictures are coloured by tile (docs/semantics.md §8.3): mode 1 of a zipped or tiled
  *  result is the tile; a logical divide or product by a by-mode tiler is unzipped first */
 const TILED_RESULTS = new Set(['logical_divide', 'logical_product', 'zipped_divide', 'tiled_divide', 'zipped_product', 'tiled_product']);
 

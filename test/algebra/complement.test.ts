@@ -36,7 +36,7 @@ describe('sortEntries', () => {
     const n = 200_000;
     const rng = mulberry32(200_000);
     // shape-1 entries with random strides, shuffled: size 1, tractable exactly when the
-    // sorted non-zero strides divide each other (SPEC §7)
+    // sorted non-zero strides divide each other (docs/semantics.md §7)
     const strides = Array.from({ length: n }, () => 2 ** randInt(rng, 0, 40));
     const l = `(${new Array(n).fill(1).join(',')}):(${strides.join(',')})`;
     expect(ok('is_tractable', l)).toBe(true);

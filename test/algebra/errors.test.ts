@@ -1,5 +1,5 @@
 /**
- * Error kinds (BATCH-PROTOCOL.md): domain, overflow, parse, not-complementable,
+ * Error kinds (docs/protocol.md): domain, overflow, parse, not-complementable,
  * not-composable, bad-request, each with a message that names the culprit.
  */
 import { describe, expect, it } from 'vitest';
@@ -190,8 +190,8 @@ describe('bad-request through the op table', () => {
 
 describe('error kinds at the edges', () => {
   it('⊗ with a non-complementable A is not-complementable, whatever its span (stride-0 A: span 0)', () => {
-    // SPEC §6: the failures of ⊗ are those of complement, reported as such. A = 4:0 has a
-    // stride-0 entry of shape 4, so it is not complementable (SPEC §4); its "span" s·d is 0.
+    // docs/semantics.md §6: the failures of ⊗ are those of complement, reported as such. A = 4:0 has a
+    // stride-0 entry of shape 4, so it is not complementable (docs/semantics.md §4); its "span" s·d is 0.
     for (const a of ['4:0', '(1,4):(5,0)', '(2,2):(0,0)', '((3,1)):((0,7))']) {
       const e = err('logical_product', a, '2:1');
       expect(e.kind, `${a} ⊗ 2:1: ${e.message}`).toBe('not-complementable');
@@ -221,7 +221,7 @@ describe('error kinds at the edges', () => {
   });
 });
 
-describe('not-composable is decided by Φ, not refused (SPEC §5)', () => {
+describe('not-composable is decided by Φ, not refused (docs/semantics.md §5)', () => {
   // compose.ts refuses some large questions with `overflow` ("needs N evaluations, above the
   // limit"); these three have a small, definite answer, so `overflow` is the wrong kind.
   it('additivity fails at x = 3 although A is large', () => {

@@ -1,5 +1,5 @@
 /**
- * The examples of the seed section 2.3 (and of SPEC.md), through the op table, each with its
+ * The examples of the seed section 2.3 (and of docs/semantics.md), through the op table, each with its
  * answer and each re-checked by the independent brute-force oracle of test/helpers/brute.ts.
  * Where the extracted text lost the answer (most of them: formulas did not survive), the
  * expected value was computed by hand from the definitions; the comment says so and shows
@@ -373,7 +373,7 @@ describe('2.3.4 relative coalesce', () => {
       expect(ok('coalesce', t, shape) === t).toBe(nd);
     }
   });
-  it('refinement: every S of size S̄ refines an integer S̄, at any depth (SPEC §1, corrected)', () => {
+  it('refinement: every S of size S̄ refines an integer S̄, at any depth (docs/semantics.md §1, corrected)', () => {
     expect(ok('coalesce', '((7,7)):((88,32))', '49')).toBe('(7,7):(88,32)');
     expect(ok('coalesce', '(4):(1)', '4')).toBe('4:1');
     expect(ok('coalesce', '(((7,7))):(((88,32)))', '49')).toBe('(7,7):(88,32)');
@@ -451,7 +451,7 @@ describe('2.3.6 complement', () => {
     expect(ok('complement', A, 16384)).toBe('(2,2):(4,8192)');
     checkComplement(A, 16384, '(2,2):(4,8192)');
   });
-  it('SPEC §4: shape-1 entries take no part; comp(1:0) = 1:0; comp((4,1):(1,0), 8) = 2:4', () => {
+  it('docs/semantics.md §4: shape-1 entries take no part; comp(1:0) = 1:0; comp((4,1):(1,0), 8) = 2:4', () => {
     expect(ok('complement', '1:0')).toBe('1:0');
     expect(ok('complement', '(4,1):(1,0)', 8)).toBe('2:4');
     checkComplement('(4,1):(1,0)', 8, '2:4');
@@ -498,11 +498,11 @@ describe('2.3.7 composition', () => {
     expect(ok('compose', '(9,8,3,8):(24,3,1,384)', '((3,(2,2)),24):((3,(9,18)),72)')).toBe(want);
     checkCompose('(9,8,3,8):(24,3,1,384)', '((3,(2,2)),24):((3,(9,18)),72)', want);
   });
-  it('SPEC §5: (4,3):(1,10) ∘ 2:3 = 2:3 (CuTe refuses it)', () => {
+  it('docs/semantics.md §5: (4,3):(1,10) ∘ 2:3 = 2:3 (CuTe refuses it)', () => {
     expect(ok('compose', '(4,3):(1,10)', '2:3')).toBe('2:3');
     checkCompose('(4,3):(1,10)', '2:3', '2:3');
   });
-  it('SPEC §5: (2,2):(1,10) ∘ (2,2):(1,1) does not exist (fails at x = 3)', () => {
+  it('docs/semantics.md §5: (2,2):(1,10) ∘ (2,2):(1,1) does not exist (fails at x = 3)', () => {
     const e = err('compose', '(2,2):(1,10)', '(2,2):(1,1)');
     expect(e.kind).toBe('not-composable');
     expect(e.message).toMatch(/x = 3/);

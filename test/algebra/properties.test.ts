@@ -61,7 +61,7 @@ const forSeeds = seededRuns(0x5eed2026);
 
 
 /** Replace random subtrees of a shape by their size, keeping it refined by the original
- *  (an integer of S̄ is refined by every S of that size, at any depth: SPEC §1). */
+ *  (an integer of S̄ is refined by every S of that size, at any depth: docs/semantics.md §1). */
 function groupShape(rng: () => number, s: Tup): Tup {
   if (typeof s === 'number') return s;
   if (rng() < 0.3) return sizeT(s);
@@ -85,14 +85,14 @@ function randomCompact(rng: () => number): BL {
 }
 
 describe('coalesce', () => {
-  it('coal(L) preserves Φ, is coalesced, and is the minimal flat form (SPEC §3)', () => {
+  it('coal(L) preserves Φ, is coalesced, and is the minimal flat form (docs/semantics.md §3)', () => {
     forSeeds(400, (rng) => {
       const l = randomLayout(rng, { maxLen: 6, maxShape: 5, maxStride: 12 });
       const c = coalesce(l);
       const tag = `coal(${showL(l)}) = ${showL(c)}`;
       expect(sameFunction(l, c), tag).toBe(true);
       expect(isCoalescedB(c), tag).toBe(true);
-      // the same layout as SPEC's construction, re-derived independently
+      // the same layout as the semantics' construction, re-derived independently
       expect(layoutEq(c, coalB(l)), `${tag}, expected ${showL(coalB(l))}`).toBe(true);
       // minimality: no flat layout of smaller rank has Φ_L (exhaustive for small sizes)
       if (sizeB(l) > 1 && sizeB(l) <= 720) {
@@ -155,7 +155,7 @@ describe('complement', () => {
     });
   });
 
-  it('is_complementable / N-complementable agree with SPEC §4 on arbitrary layouts, and failures are not-complementable', () => {
+  it('is_complementable / N-complementable agree with docs/semantics.md §4 on arbitrary layouts, and failures are not-complementable', () => {
     let yes = 0;
     forSeeds(400, (rng) => {
       const a = randomLayout(rng, { maxLen: 4, maxShape: 4, maxStride: 16 });
@@ -418,7 +418,7 @@ describe('notation and predicates', () => {
     expect(yes).toBeLessThan(runs(400) * 0.9);
   });
 
-  it('is_tractable matches SPEC §7 (sorted L♭, consecutive non-zero strides); compact and complementable imply tractable', () => {
+  it('is_tractable matches docs/semantics.md §7 (sorted L♭, consecutive non-zero strides); compact and complementable imply tractable', () => {
     let yes = 0;
     forSeeds(400, (rng) => {
       const r = rng();
@@ -426,8 +426,8 @@ describe('notation and predicates', () => {
       const want = isTractableSpec(l);
       if (want) yes++;
       expect(isTractable(l), showL(l)).toBe(want);
-      // SPEC §7's corollaries hold for non-degenerate layouts; a degenerate entry 1:d takes part
-      // in the sorted chain as the definition reads (see the report: SPEC is ambiguous there)
+      // docs/semantics.md §7's corollaries hold for non-degenerate layouts; a degenerate entry 1:d takes part
+      // in the sorted chain as the definition reads (see the report: docs/semantics.md is ambiguous there)
       if (isNondegenerateB(l) && (isCompactB(l) || isComplementableSpec(l))) expect(isTractable(l), showL(l)).toBe(true);
     });
     expect(yes).toBeLessThan(runs(400) * 0.95);

@@ -54,7 +54,7 @@ function distinct(xs: Int32Array, bound = maxOf(xs) + 1): number {
 const cross = (...lists: readonly (readonly string[])[]): string[] =>
   lists.reduce<string[]>((acc, l) => acc.flatMap((a) => l.map((b) => a + b)), ['']);
 
-/** SPEC's required MMA names, written out from the rule. */
+/** the semantics' required MMA names, written out from the rule. */
 function requiredMma(): string[] {
   const int8 = cross(['SM80_'], ['8x8x16', '16x8x16', '16x8x32'], ['_S32'], ['S8', 'U8'], ['S8', 'U8'], ['S32_TN'], ['', '_SATURATE']);
   const int4 = cross(['SM80_'], ['8x8x32', '16x8x32', '16x8x64'], ['_S32'], ['S4', 'U4'], ['S4', 'U4'], ['S32_TN'], ['', '_SATURATE']);
@@ -94,7 +94,7 @@ function requiredMma(): string[] {
   ];
 }
 
-/** SPEC's 43 required copy names. */
+/** the semantics' 43 required copy names. */
 function requiredCopy(): string[] {
   return [
     ...cross(['UniversalCopy<uint'], ['8', '16', '32', '64', '128'], ['_t>']),

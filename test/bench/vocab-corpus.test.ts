@@ -1,6 +1,6 @@
 /**
  * bench/vocab-corpus.jsonl is what the seeded bench/gen-vocab-corpus.ts writes, and every
- * request of it names an op of the table whose arguments parse (tilers as SPEC §8.2 reads
+ * request of it names an op of the table whose arguments parse (tilers as docs/semantics.md §8.2 reads
  * them), so the bench times issue 10's ops and not parse errors.
  */
 import { spawnSync } from 'node:child_process';

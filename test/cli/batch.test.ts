@@ -1,5 +1,5 @@
 /**
- * `layoutgpu batch` (BATCH-PROTOCOL.md) as a client sees it: a spawned process, JSON Lines in,
+ * `layoutgpu batch` (docs/protocol.md) as a client sees it: a spawned process, JSON Lines in,
  * exactly one response per request, in order, the right kinds, exit code 0.
  */
 import { beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The (tile, rest) coordinates of a by-mode divide or product (SPEC §8.3), enumerated from the
+ * The (tile, rest) coordinates of a by-mode divide or product (docs/semantics.md §8.3), enumerated from the
  * tiler's structure alone: for a one-dimensional tile (or `_`) a mode of R is (tile, rest);
  * for a by-mode <T1,…,Tk>, modes 1..k split recursively and the other modes belong to the rest.
  */

@@ -1,6 +1,6 @@
 /**
  * The zipped, tiled and flat forms of a by-mode divide or product against its logical form
- * (SPEC §8.3), for the tests of both: every element of R = logical(A, T) at its (tile, rest)
+ * (docs/semantics.md §8.3), for the tests of both: every element of R = logical(A, T) at its (tile, rest)
  * coordinate (splitCoords) is where zipped, tiled and flat put the same (tile, rest).
  */
 import { expect } from 'vitest';

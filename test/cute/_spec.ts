@@ -1,4 +1,4 @@
-/** SPEC §8.5's constructions re-derived from its text, on the brute side (no src/ imports). */
+/** docs/semantics.md §8.5's constructions re-derived from its text, on the brute side (no src/ imports). */
 import { coalB, flatB, phiB, sizeB, type BL } from '../helpers/brute.js';
 
 /** coal(L)'s entries with their prefix products, sorted stably by stride (independent). */
@@ -13,7 +13,7 @@ function sortedCoal(l: BL): Array<{ s: number; d: number; p: number }> {
   return es.map((e, i) => ({ e, i })).sort((a, b) => a.e.d - b.e.d || a.i - b.i).map((x) => x.e);
 }
 
-/** SPEC §8.5's right_inverse, re-derived from the text. */
+/** docs/semantics.md §8.5's right_inverse, re-derived from the text. */
 export function rightInverseSpec(l: BL): BL {
   const s: number[] = [];
   const d: number[] = [];
@@ -27,7 +27,7 @@ export function rightInverseSpec(l: BL): BL {
   return coalB({ shape: s, stride: d });
 }
 
-/** SPEC §8.5's left_inverse, re-derived from the text; null where divisibility fails. */
+/** docs/semantics.md §8.5's left_inverse, re-derived from the text; null where divisibility fails. */
 export function leftInverseSpec(l: BL): BL | null {
   const es = sortedCoal(l);
   const nz = es.filter((e) => e.d !== 0);
@@ -45,7 +45,7 @@ export function leftInverseSpec(l: BL): BL | null {
   return coalB({ shape: s, stride: d });
 }
 
-/** SPEC §8.5's max_common_vector by brute force of its definition: with R = right_inverse(B),
+/** docs/semantics.md §8.5's max_common_vector by brute force of its definition: with R = right_inverse(B),
  *  the largest N ≤ size(R) with Φ_A(Φ_R(n)) = n for all n < N (Φ_A only below size(A)). */
 export function maxCommonVectorSpec(a: BL, b: BL): number {
   const r = rightInverseSpec(b);

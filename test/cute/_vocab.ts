@@ -1,5 +1,5 @@
 /**
- * Test-side helpers for CuTe's vocabulary (SPEC §8): tilers as plain data with their text,
+ * Test-side helpers for CuTe's vocabulary (docs/semantics.md §8): tilers as plain data with their text,
  * a brute-force by-mode application over test/helpers/brute.ts (exhaustive composites), and
  * evaluation at nested coordinates. Nothing here imports src/.
  */
@@ -12,7 +12,7 @@ export type BT = { layout: BL } | { items: BT[] } | '_';
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
 export const forSeeds = seededRuns(0x7113_2026);
 
-/** mode_i(L), 1-based; a depth-0 layout is its own mode (SPEC §2). */
+/** mode_i(L), 1-based; a depth-0 layout is its own mode (docs/semantics.md §2). */
 export function modeB(l: BL, i: number): BL {
   if (typeof l.shape === 'number') {
     if (i !== 1) throw new Error(`modeB: ${i} of depth-0 ${showL(l)}`);
@@ -45,7 +45,7 @@ export function digits(l: BL, x: number): number[] {
   return out;
 }
 
-/** The text of a tiler (the forms SPEC §8.2 accepts, chosen at random where there is a choice). */
+/** The text of a tiler (the forms docs/semantics.md §8.2 accepts, chosen at random where there is a choice). */
 export function tilerText(t: BT, rng?: () => number): string {
   if (t === '_') return '_';
   if ('layout' in t) {

@@ -1,5 +1,5 @@
 /**
- * upcast and downcast (SPEC §8.5, CuTe's static rules): the examples; on random layouts the
+ * upcast and downcast (docs/semantics.md §8.5, CuTe's static rules): the examples; on random layouts the
  * entry rules, structure kept; upcast(downcast(L, N), N) = L; with one stride-1 entry,
  * Φ of downcast(L, N) at (c·N + k in that entry) is N·Φ_L(c) + k; bad input.
  */
@@ -12,7 +12,7 @@ import { forSeeds, kindOf, lib } from './_seeds.js';
 const cdiv = (a: number, b: number): number => Math.ceil(a / b);
 
 describe('upcast and downcast', () => {
-  it('SPEC §8.5 examples', () => {
+  it('docs/semantics.md §8.5 examples', () => {
     expect(ok('upcast', '(4,8):(1,4)', 2)).toBe('(2,8):(1,2)');
     expect(ok('downcast', '(4,8):(1,4)', 2)).toBe('(8,8):(1,8)');
     expect(ok('upcast', '((4,2),8):((1,0),16)', 8)).toBe('((1,2),8):((1,0),2)');

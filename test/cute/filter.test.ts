@@ -1,5 +1,5 @@
 /**
- * filter_zeros and filter (SPEC §8.5): the examples, and on random layouts, against brute
+ * filter_zeros and filter (docs/semantics.md §8.5): the examples, and on random layouts, against brute
  * force: filter_zeros keeps the structure and the strides and gives shape 1 exactly to the
  * stride-0 entries; filter(L) is coalesced, has no stride-0 entry, and takes the same
  * values as L on the entries of non-zero stride.
@@ -11,7 +11,7 @@ import { coalB, flatB, isCoalescedB, layoutEq, profB, randomLayout, showL, tupEq
 import { forSeeds, lib } from './_seeds.js';
 
 describe('filter_zeros and filter', () => {
-  it('SPEC §8.5 examples', () => {
+  it('docs/semantics.md §8.5 examples', () => {
     expect(ok('filter_zeros', '(4,1,(2,3)):(1,5,(0,8))')).toBe('(4,1,(1,3)):(1,5,(0,8))');
     expect(ok('filter', '(4,1,(2,3)):(1,5,(0,8))')).toBe('(4,3):(1,8)');
     expect(ok('filter', '(4,2):(0,0)')).toBe('1:0');

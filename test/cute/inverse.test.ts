@@ -1,5 +1,5 @@
 /**
- * right_inverse and left_inverse (SPEC §8.5): the examples, and properties against brute
+ * right_inverse and left_inverse (docs/semantics.md §8.5): the examples, and properties against brute
  * force Φ on random layouts: Φ_L(Φ_R(i)) = i for i < size(R); for an injective L,
  * Φ_R(Φ_L(i)) = i; CuTe's greedy construction re-derived independently.
  */
@@ -25,7 +25,7 @@ import { leftInverseSpec, rightInverseSpec } from './_spec.js';
 const injective = (l: BL): boolean => new Set(valuesB(l)).size === sizeB(l);
 
 describe('right_inverse', () => {
-  it('SPEC §8.5 examples', () => {
+  it('docs/semantics.md §8.5 examples', () => {
     expect(ok('right_inverse', '(4,8):(1,5)')).toBe('4:1');
     expect(ok('right_inverse', '(2,4,6):(4,1,8)')).toBe('(4,2,6):(2,1,8)');
     expect(ok('right_inverse', '(2,3):(1,1)')).toBe('2:1');
@@ -35,7 +35,7 @@ describe('right_inverse', () => {
     expect(ok('right_inverse', '(4,(2,8)):(8,(1,32))')).toBe('2:4'); // 4:8 is not reached from 2:1
   });
 
-  it('Φ_L(Φ_R(i)) = i for i < size(R), R coalesced, as SPEC constructs it (random layouts)', () => {
+  it('Φ_L(Φ_R(i)) = i for i < size(R), R coalesced, as docs/semantics.md constructs it (random layouts)', () => {
     forSeeds(500, (rng) => {
       const l = randomLayout(rng, { maxLen: 5, maxShape: 6, maxStride: 16 });
       const r = rightInverse(lib(l)) as BL;
@@ -50,7 +50,7 @@ describe('right_inverse', () => {
 });
 
 describe('left_inverse', () => {
-  it("SPEC §8.5 examples (CuTe C++'s, not pycute's)", () => {
+  it("docs/semantics.md §8.5 examples (CuTe C++'s, not pycute's)", () => {
     expect(ok('left_inverse', '(4,8):(1,5)')).toBe('(5,8):(1,4)');
     expect(ok('left_inverse', '4:2')).toBe('(2,4):(0,1)');
     expect(ok('left_inverse', '(4,6):(1,5)')).toBe('(5,6):(1,4)');
@@ -68,7 +68,7 @@ describe('left_inverse', () => {
     expect(err('left_inverse', '2:4503599627370496').kind).toBe('overflow');
   });
 
-  it('Φ_R(Φ_L(i)) = i for an injective L (chains and random layouts); failures exactly where SPEC says', () => {
+  it('Φ_R(Φ_L(i)) = i for an injective L (chains and random layouts); failures exactly where docs/semantics.md says', () => {
     let inverted = 0;
     forSeeds(500, (rng) => {
       const l = rng() < 0.5 ? randomComplementable(rng).a : randomLayout(rng, { maxLen: 4, maxShape: 5, maxStride: 12 });

@@ -1,5 +1,5 @@
 /**
- * make_layout (SPEC §8.4): column-major, row-major and ordered compact layouts, against their
+ * make_layout (docs/semantics.md §8.4): column-major, row-major and ordered compact layouts, against their
  * definitions by brute force (compact; col-major is the identity function; ordered: the
  * entries sorted by order form a column-major layout).
  */
@@ -9,7 +9,7 @@ import { entriesB, isCompactB, phiB, pick, randInt, showT, sizeB, type Tup } fro
 import { err, ok } from '../algebra/_run.js';
 import { cutePrint, forSeeds } from './_vocab.js';
 
-describe('SPEC §8.4 examples', () => {
+describe('docs/semantics.md §8.4 examples', () => {
   const cases: Array<[string[], string]> = [
     [['(4,(2,3))'], '(4,(2,3)):(1,(4,8))'],
     [['(4,8)', 'row'], '(4,8):(8,1)'],

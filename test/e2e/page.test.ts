@@ -269,7 +269,7 @@ describe('the browser demo in headless Chromium', () => {
     expect(await again.getByTestId('op').inputValue()).toBe('logical_product');
     expect(await again.getByTestId('layout-input-2').inputValue()).toBe('(3,5):(5,1)');
     await again.close();
-    // CuTe's vocabulary (SPEC §8.3): a shape tiler in the second field; a zipped result is
+    // CuTe's vocabulary (docs/semantics.md §8.3): a shape tiler in the second field; a zipped result is
     // coloured by tile (mode 1 the tile, mode 2 which tile), and A's cells by the tile they fall in
     await page.getByTestId('op').selectOption('zipped_divide');
     await page.getByTestId('layout-input').fill('(4,8):(1,4)');

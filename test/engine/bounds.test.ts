@@ -1,5 +1,5 @@
 /**
- * Bounded bulk checks (BATCH-PROTOCOL "Bulk checks"): beyond 2^40 indices check_compact,
+ * Bounded bulk checks (docs/protocol.md "Bulk checks"): beyond 2^40 indices check_compact,
  * check_complement and check_compose answer `overflow` at once; enumerations that cannot
  * finish in time answer `timeout` (RunOptions.timeoutMs, or the batch request's deadline set by
  * withDeadline) with what completed, on both backends. Outcomes are asserted, not wall times.

@@ -1,5 +1,5 @@
 /**
- * An independent brute-force oracle for the layout algebra (SPEC.md), used by the tests.
+ * An independent brute-force oracle for the layout algebra (docs/semantics.md), used by the tests.
  * Nothing here imports src/: every function is re-derived from the definitions, by
  * pointwise evaluation or exhaustive search where the definition is semantic.
  */
@@ -70,10 +70,10 @@ export const depthB = (t: Tup): number => (typeof t === 'number' ? 0 : 1 + Math.
 export const sizeT = (t: Tup): number => entriesB(t).reduce((a, b) => a * b, 1);
 export const profB = (t: Tup): string => (typeof t === 'number' ? '*' : `(${t.map(profB).join(',')})`);
 
-/** S refines S̄ (SPEC §1): the modes of S relative to S̄, or null. */
+/** S refines S̄ (docs/semantics.md §1): the modes of S relative to S̄, or null. */
 export function relModesT(s: Tup, bar: Tup): Tup[] | null {
   if (typeof bar === 'number') {
-    // every S of size S̄ refines an integer S̄, at any depth (SPEC §1)
+    // every S of size S̄ refines an integer S̄, at any depth (docs/semantics.md §1)
     return sizeT(s) === bar ? [s] : null;
   }
   if (typeof s === 'number' || s.length !== bar.length) return null;
@@ -113,7 +113,7 @@ export function cosizeB(l: BL): number {
   return 1 + s.reduce((a, si, i) => a + (si - 1) * d[i]!, 0);
 }
 
-/** Φ_L(x) by the colexicographic decomposition (SPEC §2). */
+/** Φ_L(x) by the colexicographic decomposition (docs/semantics.md §2). */
 export function phiB(l: BL, x: number): number {
   const { s, d } = flatB(l);
   let off = 0;
@@ -295,7 +295,7 @@ export function sortedB(l: BL, keepUnit = false): Array<[number, number]> {
   return es;
 }
 
-/** SPEC §4's complementability, read literally. */
+/** docs/semantics.md §4's complementability, read literally. */
 export function isComplementableSpec(a: BL, n?: number): boolean {
   const es = sortedB(a);
   for (let i = 0; i < es.length; i++) {
@@ -307,7 +307,7 @@ export function isComplementableSpec(a: BL, n?: number): boolean {
   return n % span === 0;
 }
 
-/** SPEC §7's tractability, read literally (shape-1 entries kept). */
+/** docs/semantics.md §7's tractability, read literally (shape-1 entries kept). */
 export function isTractableSpec(l: BL): boolean {
   const es = sortedB(l, true);
   for (let i = 0; i + 1 < es.length; i++) {
@@ -388,7 +388,7 @@ export function findComplementBrute(a: BL, n?: number, bound = 64): BL | null {
 
 // ---------------------------------------------------------------- divide / product by definition
 
-/** SPEC §4's comp(A, N) as a flat list (independent re-derivation), or null. */
+/** docs/semantics.md §4's comp(A, N) as a flat list (independent re-derivation), or null. */
 export function complementSpec(a: BL, n?: number): BL | null {
   if (!isComplementableSpec(a, n)) return null;
   const es = sortedB(a);
@@ -410,14 +410,14 @@ export function complementSpec(a: BL, n?: number): BL | null {
 /** A concatenation (L1, …, Lk). */
 export const concatB = (...ls: BL[]): BL => ({ shape: ls.map((l) => l.shape), stride: ls.map((l) => l.stride) });
 
-/** The least N of SPEC §6 for A ⊗ B. */
+/** The least N of docs/semantics.md §6 for A ⊗ B. */
 export function productN(a: BL, b: BL): number {
   const need = sizeB(a) * cosizeB(b);
   const sp = spanB(a);
   return Math.ceil(need / sp) * sp;
 }
 
-// ---------------------------------------------------------------- coalesce (SPEC §3, re-derived)
+// ---------------------------------------------------------------- coalesce (docs/semantics.md §3, re-derived)
 
 /** coal♭ on entry lists: drop shape 1, merge i, i+1 while d(i+1) = s_i·d_i. */
 export function coalFlatB(s: readonly number[], d: readonly number[]): { s: number[]; d: number[] } {
@@ -444,7 +444,7 @@ export function coalB(l: BL): BL {
   return { shape: c.s, stride: c.d };
 }
 
-/** The comp(A) / comp(A, N) of SPEC §4 (the flat list, then coal), or null if none. */
+/** The comp(A) / comp(A, N) of docs/semantics.md §4 (the flat list, then coal), or null if none. */
 export function complementB(a: BL, n?: number): BL | null {
   const f = complementSpec(a, n);
   return f === null ? null : coalB(f);
@@ -547,7 +547,7 @@ export function randomComplementable(rng: () => number, maxN = 4096): { a: BL; n
     const span = k ? s[k - 1]! * d[k - 1]! : 1;
     const n = span * pick(rng, [1, 1, 2, 3, 4]);
     if (n > maxN) continue;
-    // shape-1 entries take no part (SPEC §4)
+    // shape-1 entries take no part (docs/semantics.md §4)
     if (rng() < 0.2) {
       s.push(1);
       d.push(randInt(rng, 0, 9));

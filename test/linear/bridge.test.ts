@@ -18,7 +18,7 @@ import { flatValue, inBitsOf, int, outBitsOf, pick, randomLL, randomSurjective, 
 const forSeeds = seededRuns(0x11b41d6e);
 
 // ---------------------------------------------------------------------------------------------
-// The oracle: Φ of a CuTe layout function from the definitions (SPEC-free: docs/semantics.md)
+// The oracle: Φ of a CuTe layout function from the definitions (from docs/semantics.md)
 
 interface Cute {
   shapes: number[];

@@ -1,5 +1,5 @@
 /**
- * bank_conflicts (SPEC §9.2, BATCH-PROTOCOL) against an independent brute-force counter, the
+ * bank_conflicts (docs/semantics.md §9.2, docs/protocol.md) against an independent brute-force counter, the
  * published cases, the worked examples, and bad input.
  */
 import fc from 'fast-check';

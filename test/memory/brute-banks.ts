@@ -1,5 +1,5 @@
 /**
- * An independent brute-force bank counter for the tests (SPEC §9.2), written from the model
+ * An independent brute-force bank counter for the tests (docs/semantics.md §9.2), written from the model
  * and not from src/memory: enumerate threads, bytes, words and banks with Maps and Sets.
  */
 export interface BruteReport {

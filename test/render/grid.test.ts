@@ -37,7 +37,7 @@ describe('gridShape and makePicture', () => {
     );
   });
 
-  it('the SPEC example (4,8):(1,4) is 4 × 8, column-major', () => {
+  it('the semantics example (4,8):(1,4) is 4 × 8, column-major', () => {
     const g = gridShape(parseLayout('(4,8):(1,4)'));
     expect([g.rows, g.cols, g.index(3, 7)]).toEqual([4, 8, 31]);
   });

@@ -1,5 +1,5 @@
 /**
- * Composed candidates Sw<B,M,S> o K o L in the packed format (FlatBatch.outer, SPEC §9.1):
+ * Composed candidates Sw<B,M,S> o K o L in the packed format (FlatBatch.outer, docs/semantics.md §9.1):
  * both verification engines evaluate Φ(x) = Sw(K + Φ_L(x)) — Φ, compact, injective and the
  * equality jobs — identically to brute force over phiComposed, on the real adapter. And the
  * interpreter's stepping (a fixed grid, ranges crossing job boundaries, odometer carries)

@@ -29,7 +29,10 @@ if (!existsSync(corpusPath)) {
   process.exit(2);
 }
 const text = readFileSync(corpusPath, 'utf8');
-const requests = text.trim().split('\n').map((l) => JSON.parse(l) as { op: string; args: (string | number)[] });
+const requests = text
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { op: string; args: (string | number)[] });
 
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(',')) : undefined;
 const wanted = (op: string): boolean => only === undefined || only.has(op);
@@ -189,13 +192,24 @@ if (!existsSync(vocabPath)) {
   process.exit(2);
 }
 const vocabText = readFileSync(vocabPath, 'utf8');
-const vocab = vocabText.trim().split('\n').map((l) => JSON.parse(l) as { op: string; args: unknown[] });
+const vocab = vocabText
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { op: string; args: unknown[] });
 const ctx: OpContext = { backendChoice: 'cpu', backend: () => Promise.reject(new Error('no backend in the algebra bench')) };
 // divide/product family ≥ 300k ops/s each, the rest ≥ 1M ops/s (issue 10 "Speed")
 const family = new Set([
-  'logical_divide', 'zipped_divide', 'tiled_divide', 'flat_divide',
-  'logical_product', 'zipped_product', 'tiled_product', 'flat_product',
-  'blocked_product', 'raked_product', 'tile_to_shape',
+  'logical_divide',
+  'zipped_divide',
+  'tiled_divide',
+  'flat_divide',
+  'logical_product',
+  'zipped_product',
+  'tiled_product',
+  'flat_product',
+  'blocked_product',
+  'raked_product',
+  'tile_to_shape',
 ]);
 const vjobs = new Map<string, { jobs: Job[]; failed: number; unparsed: number; missing: boolean }>();
 for (const r of vocab) {

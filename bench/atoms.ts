@@ -84,7 +84,10 @@ rate('op copy_atom [name, bits]', (i) => {
 
 const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1] ?? 0) || 1;
 const corpusFile = join(dirname(fileURLToPath(import.meta.url)), 'corpus', 'atoms.jsonl');
-const tiledRequests = readFileSync(corpusFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { op: string; args: unknown[] });
+const tiledRequests = readFileSync(corpusFile, 'utf8')
+  .trim()
+  .split('\n')
+  .map((l) => JSON.parse(l) as { op: string; args: unknown[] });
 
 /** Requests per second of f over the jobs, for about `seconds` (after a warm-up pass). */
 function rateOf(label: string, jobs: readonly (() => unknown)[], target: number): void {
@@ -93,7 +96,7 @@ function rateOf(label: string, jobs: readonly (() => unknown)[], target: number)
   let n = 0;
   const c0 = process.cpuUsage();
   const t0 = performance.now();
-  while (performance.now() - t0 < seconds * 1000) for (const j of jobs) (j(), n++);
+  while (performance.now() - t0 < seconds * 1000) for (const j of jobs) j(), n++;
   const wall = performance.now() - t0;
   const c = process.cpuUsage(c0);
   const perWall = (n * 1000) / wall;
@@ -118,37 +121,73 @@ const copyBuilder = (o: Record<string, unknown>): (() => TiledCopy) => {
 const byOp = (op: string): { op: string; args: unknown[] }[] => tiledRequests.filter((r) => r.op === op);
 
 console.log(`\ntiled atoms over ${corpusFile} (single thread, ${seconds} s per op)`);
-rateOf('makeTiledMma', byOp('make_tiled_mma').map((r) => {
-  const a = mmaParts(r.args[0] as Record<string, string>);
-  return () => makeTiledMma(...a);
-}), 50_000);
-rateOf('makeTiledCopy / makeTiledCopyFromMma', byOp('make_tiled_copy').map((r) => copyBuilder(r.args[0] as Record<string, unknown>)), 50_000);
-rateOf('partition_a/b/c', tiledRequests.filter((r) => /^partition_[abc]$/.test(r.op)).map((r) => {
-  const m = makeTiledMma(...mmaParts(r.args[0] as Record<string, string>));
-  const t = parseLayoutFunction(r.args[2] as string);
-  const x = r.op.slice(-1).toUpperCase() as Operand;
-  return () => partitionMma(m, x, r.args[1] as number, t);
-}), 200_000);
-rateOf('partition_s/d', tiledRequests.filter((r) => /^partition_[sd]$/.test(r.op)).map((r) => {
-  const c = copyBuilder(r.args[0] as Record<string, unknown>)();
-  const t = parseLayoutFunction(r.args[2] as string);
-  const s = r.op.slice(-1).toUpperCase() as 'S' | 'D';
-  return () => partitionCopy(c, s, r.args[1] as number, t);
-}), 200_000);
-rateOf('local_tile', byOp('local_tile').map((r) => {
-  const t = parseLayoutFunction(r.args[0] as string);
-  const tiler = parseTiler(r.args[1] as string);
-  const c = parseSliceCoord(r.args[2] as string);
-  return () => localTile(t, tiler, c);
-}), 200_000);
-rateOf('local_partition', byOp('local_partition').map((r) => {
-  const t = parseLayoutFunction(r.args[0] as string);
-  const thr = parseLayout(r.args[1] as string);
-  return () => localPartition(t, thr, r.args[2] as number);
-}), 200_000);
-rateOf('copy_bank_conflicts (128×64 fp16, 128 threads)', byOp('copy_bank_conflicts').map((r) => {
-  const c = copyBuilder(r.args[0] as Record<string, unknown>)();
-  const m = parseLayoutFunction(r.args[1] as string);
-  return () => copyBankConflicts(c, m);
-}), 10_000);
-rateOf('op make_tiled_mma (batch path, cached by argument)', byOp('make_tiled_mma').map((r) => () => runOpDirect('make_tiled_mma', r.args, ctx)), 50_000);
+rateOf(
+  'makeTiledMma',
+  byOp('make_tiled_mma').map((r) => {
+    const a = mmaParts(r.args[0] as Record<string, string>);
+    return () => makeTiledMma(...a);
+  }),
+  50_000,
+);
+rateOf(
+  'makeTiledCopy / makeTiledCopyFromMma',
+  byOp('make_tiled_copy').map((r) => copyBuilder(r.args[0] as Record<string, unknown>)),
+  50_000,
+);
+rateOf(
+  'partition_a/b/c',
+  tiledRequests
+    .filter((r) => /^partition_[abc]$/.test(r.op))
+    .map((r) => {
+      const m = makeTiledMma(...mmaParts(r.args[0] as Record<string, string>));
+      const t = parseLayoutFunction(r.args[2] as string);
+      const x = r.op.slice(-1).toUpperCase() as Operand;
+      return () => partitionMma(m, x, r.args[1] as number, t);
+    }),
+  200_000,
+);
+rateOf(
+  'partition_s/d',
+  tiledRequests
+    .filter((r) => /^partition_[sd]$/.test(r.op))
+    .map((r) => {
+      const c = copyBuilder(r.args[0] as Record<string, unknown>)();
+      const t = parseLayoutFunction(r.args[2] as string);
+      const s = r.op.slice(-1).toUpperCase() as 'S' | 'D';
+      return () => partitionCopy(c, s, r.args[1] as number, t);
+    }),
+  200_000,
+);
+rateOf(
+  'local_tile',
+  byOp('local_tile').map((r) => {
+    const t = parseLayoutFunction(r.args[0] as string);
+    const tiler = parseTiler(r.args[1] as string);
+    const c = parseSliceCoord(r.args[2] as string);
+    return () => localTile(t, tiler, c);
+  }),
+  200_000,
+);
+rateOf(
+  'local_partition',
+  byOp('local_partition').map((r) => {
+    const t = parseLayoutFunction(r.args[0] as string);
+    const thr = parseLayout(r.args[1] as string);
+    return () => localPartition(t, thr, r.args[2] as number);
+  }),
+  200_000,
+);
+rateOf(
+  'copy_bank_conflicts (128×64 fp16, 128 threads)',
+  byOp('copy_bank_conflicts').map((r) => {
+    const c = copyBuilder(r.args[0] as Record<string, unknown>)();
+    const m = parseLayoutFunction(r.args[1] as string);
+    return () => copyBankConflicts(c, m);
+  }),
+  10_000,
+);
+rateOf(
+  'op make_tiled_mma (batch path, cached by argument)',
+  byOp('make_tiled_mma').map((r) => () => runOpDirect('make_tiled_mma', r.args, ctx)),
+  50_000,
+);

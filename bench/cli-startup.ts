@@ -20,7 +20,10 @@ if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) spawnSync('npm', ['run', 
 
 function once(backend: string): { ms: number; line: string } {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'layoutgpu.js'), 'check', 'compact', '(4,8):(1,4)', '--backend', backend], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'bin', 'layoutgpu.js'), 'check', 'compact', '(4,8):(1,4)', '--backend', backend], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   const ms = performance.now() - t0;
   if (r.status !== 0) throw new Error(`--backend ${backend}: exit ${r.status}: ${r.stderr}`);
   return { ms, line: r.stdout.split('\n').find((l) => l.startsWith('backend')) ?? '' };
@@ -44,7 +47,9 @@ for (let i = 0; i < RUNS; i++) {
 console.log(`layoutgpu check compact "(4,8):(1,4)": wall time of the whole process, median of ${RUNS} (min–max)`);
 for (const c of choices) {
   const t = times.get(c)!;
-  console.log(`  --backend ${c.padEnd(4)} ${median(t).toFixed(1).padStart(7)} ms  (${Math.min(...t).toFixed(1)}–${Math.max(...t).toFixed(1)})   ${lines.get(c)}`);
+  console.log(
+    `  --backend ${c.padEnd(4)} ${median(t).toFixed(1).padStart(7)} ms  (${Math.min(...t).toFixed(1)}–${Math.max(...t).toFixed(1)})   ${lines.get(c)}`,
+  );
 }
 const d = median(times.get('auto')!) - median(times.get('cpu')!);
 console.log(`auto − cpu: ${d.toFixed(1)} ms (goal ≤ 50 ms): ${d <= 50 ? 'met' : 'NOT met'}`);

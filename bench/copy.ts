@@ -76,7 +76,9 @@ for (const g of [BENCH_GROUPS, 1024]) {
 }
 
 console.log(`copy baselines — ${adapterLine(dev.adapter)}`);
-console.log(`${n} elements of ${elemBytes} bytes (${((n * elemBytes) / 2 ** 20).toFixed(0)} MiB each way); GB/s of bytes moved (read + write), median of ${samples} interleaved samples`);
+console.log(
+  `${n} elements of ${elemBytes} bytes (${((n * elemBytes) / 2 ** 20).toFixed(0)} MiB each way); GB/s of bytes moved (read + write), median of ${samples} interleaved samples`,
+);
 const ref = { offsets: new Uint32Array(0), cosize: n };
 const prepared: { v: Variant; k: PreparedKernel }[] = [];
 for (const v of variants) {

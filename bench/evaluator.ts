@@ -219,7 +219,13 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const re = refEval(l);
     const rcs = refCompact(l);
     // warm: compile every pipeline and run once
-    for (const [k, s] of [['eval', ge], ['eval', re], ['compact', gc], ['compact', rcs]] as const) await gpu.time(k, s, n, 1);
+    for (const [k, s] of [
+      ['eval', ge],
+      ['eval', re],
+      ['compact', gc],
+      ['compact', rcs],
+    ] as const)
+      await gpu.time(k, s, n, 1);
     const E: number[] = [];
     const RE: number[] = [];
     const C: number[] = [];

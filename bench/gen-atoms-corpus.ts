@@ -109,14 +109,20 @@ for (let i = 0; i < PER_OP; i++) {
   const rows = pick([32, 64, 128]);
   const cols = pick([32, 64]);
   const thr = pick(['(8,4)', '(4,8):(8,1)', '(16,8)', '(32,4):(4,1)']);
-  const n = thr.replace(/:.*/, '').replace(/[()]/g, '').split(',').map(Number).reduce((a, b) => a * b, 1);
+  const n = thr
+    .replace(/:.*/, '')
+    .replace(/[()]/g, '')
+    .split(',')
+    .map(Number)
+    .reduce((a, b) => a * b, 1);
   add('local_partition', [tensor(rows, cols), thr, int(0, n - 1)]);
 }
 for (let i = 0; i < PER_OP; i++) {
   const mma = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' };
-  const copy = rng() < 0.5
-    ? { atom: CP128, bits: 16, thr: pick(['(16,8):(8,1)', '(32,4):(4,1)']), val: '(1,8)' }
-    : { atom: pick(['SM75_U32x4_LDSM_N', 'SM75_U32x2_LDSM_N']), bits: 16, mma, operand: 'A' };
+  const copy =
+    rng() < 0.5
+      ? { atom: CP128, bits: 16, thr: pick(['(16,8):(8,1)', '(32,4):(4,1)']), val: '(1,8)' }
+      : { atom: pick(['SM75_U32x4_LDSM_N', 'SM75_U32x2_LDSM_N']), bits: 16, mma, operand: 'A' };
   add('copy_bank_conflicts', [copy, pick(['(128,64):(64,1)', 'Sw<3,3,3> o (128,64):(64,1)', 'Sw<2,3,3> o (128,64):(64,1)'])]);
 }
 

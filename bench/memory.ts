@@ -70,7 +70,9 @@ const search = await import('../src/memory/search.js');
         n++;
       }
       const gpuRate = (n * cands.length * 1000) / (performance.now() - t0);
-      console.log(`${'  = candidates/s on the GPU (wall clock, whole search incl. transfers)'.padEnd(64)} ${gpuRate.toFixed(0).padStart(10)}  (${(gpuRate / loopRate).toFixed(1)}× the loop)`);
+      console.log(
+        `${'  = candidates/s on the GPU (wall clock, whole search incl. transfers)'.padEnd(64)} ${gpuRate.toFixed(0).padStart(10)}  (${(gpuRate / loopRate).toFixed(1)}× the loop)`,
+      );
       d.release();
     }
   }

@@ -86,7 +86,9 @@ const fmt = (r: number): string => (r >= 1e6 ? `${(r / 1e6).toFixed(2)}M` : r >=
 
 async function main(): Promise<void> {
   if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) throw new Error('build first: npm run build');
-  const search = quick ? ['compact', '--random', '100000', '--seed', '11', '--max-size', '65536'] : ['compact', '--random', '400000', '--seed', '11', '--max-size', '65536'];
+  const search = quick
+    ? ['compact', '--random', '100000', '--seed', '11', '--max-size', '65536']
+    : ['compact', '--random', '400000', '--seed', '11', '--max-size', '65536'];
   const nSearch = Number(search[2]);
   // the same search, large enough that threads pay for their start (the issue's 400,000 now
   // take ~0.13 s on one thread, less than a thread costs to boot and warm on 2 cores)
@@ -97,11 +99,30 @@ async function main(): Promise<void> {
   const workloads: { name: string; args: string[]; n: number; unit: string }[] = [
     { name: `verify ${search.join(' ')}`, args: ['verify', ...search, '--backend', 'cpu', '--json'], n: nSearch, unit: 'candidates' },
     { name: `verify ${large.join(' ')}`, args: ['verify', ...large, '--backend', 'cpu', '--json'], n: nLarge, unit: 'candidates' },
-    { name: 'verify compact --enumerate --size 64 --max-rank 3', args: ['verify', 'compact', '--enumerate', '--size', '64', '--max-rank', '3', '--backend', 'cpu', '--json'], n: 0, unit: 'candidates' },
-    { name: `verify law:coalesce --random ${quick ? 20000 : 100000} --seed 7`, args: ['verify', 'law:coalesce', '--random', quick ? '20000' : '100000', '--seed', '7', '--backend', 'cpu', '--json'], n: quick ? 20000 : 100000, unit: 'candidates' },
+    {
+      name: 'verify compact --enumerate --size 64 --max-rank 3',
+      args: ['verify', 'compact', '--enumerate', '--size', '64', '--max-rank', '3', '--backend', 'cpu', '--json'],
+      n: 0,
+      unit: 'candidates',
+    },
+    {
+      name: `verify law:coalesce --random ${quick ? 20000 : 100000} --seed 7`,
+      args: ['verify', 'law:coalesce', '--random', quick ? '20000' : '100000', '--seed', '7', '--backend', 'cpu', '--json'],
+      n: quick ? 20000 : 100000,
+      unit: 'candidates',
+    },
     { name: `check compact ${big}`, args: ['check', 'compact', big, '--backend', 'cpu', '--json'], n: nBig, unit: 'indices' },
     // 2^28 offsets, column-major: past the single-threaded byte map, windows of offsets per thread
-    ...(quick ? [] : [{ name: 'check compact (16384,16384):(16384,1)', args: ['check', 'compact', '(16384,16384):(16384,1)', '--backend', 'cpu', '--json'], n: 2 ** 28, unit: 'indices' }]),
+    ...(quick
+      ? []
+      : [
+          {
+            name: 'check compact (16384,16384):(16384,1)',
+            args: ['check', 'compact', '(16384,16384):(16384,1)', '--backend', 'cpu', '--json'],
+            n: 2 ** 28,
+            unit: 'indices',
+          },
+        ]),
     { name: `digest ${big}`, args: ['digest', big, '--backend', 'cpu', '--json'], n: nBig, unit: 'indices' },
   ];
   const rows: Row[] = [];
@@ -111,9 +132,21 @@ async function main(): Promise<void> {
       const r = await best([...w.args, '--threads', String(t)]);
       const n = w.n || (JSON.parse(r.stdout) as { candidates: number }).candidates;
       base ??= r;
-      const row: Row = { workload: w.name, threads: t, wall: r.wall, seconds: r.seconds, rate: n / r.seconds, speedup: base.wall / r.wall, speedupReport: base.seconds / r.seconds, same: r.answer === base.answer };
+      const row: Row = {
+        workload: w.name,
+        threads: t,
+        wall: r.wall,
+        seconds: r.seconds,
+        rate: n / r.seconds,
+        speedup: base.wall / r.wall,
+        speedupReport: base.seconds / r.seconds,
+        same: r.answer === base.answer,
+      };
       rows.push(row);
-      if (!asJson) console.log(`${w.name.padEnd(62)} threads ${t}: ${r.wall.toFixed(3)} s wall (${r.seconds.toFixed(3)} s in the report), ${fmt(row.rate)} ${w.unit}/s, speed-up ${row.speedup.toFixed(2)}× wall, ${row.speedupReport.toFixed(2)}× report${row.same ? '' : '  DIFFERENT ANSWER'}`);
+      if (!asJson)
+        console.log(
+          `${w.name.padEnd(62)} threads ${t}: ${r.wall.toFixed(3)} s wall (${r.seconds.toFixed(3)} s in the report), ${fmt(row.rate)} ${w.unit}/s, speed-up ${row.speedup.toFixed(2)}× wall, ${row.speedupReport.toFixed(2)}× report${row.same ? '' : '  DIFFERENT ANSWER'}`,
+        );
     }
   }
 
@@ -133,7 +166,11 @@ async function main(): Promise<void> {
   for (let i = 0; i < repeat; i++) {
     const t0 = performance.now();
     const rs = await Promise.all(
-      Array.from({ length: shards }, (_, i) => runCli(['verify', ...shardSearch, '--backend', 'cpu', '--json', '--threads', '1', '--out', join(dir, `m${i + 1}.txt`)], { LAYOUTGPU_SHARD: `${i + 1}/${shards}` })),
+      Array.from({ length: shards }, (_, i) =>
+        runCli(['verify', ...shardSearch, '--backend', 'cpu', '--json', '--threads', '1', '--out', join(dir, `m${i + 1}.txt`)], {
+          LAYOUTGPU_SHARD: `${i + 1}/${shards}`,
+        }),
+      ),
     );
     parallelWall = Math.min(parallelWall, (performance.now() - t0) / 1000);
     rs.forEach((r, i) => requireOk(r, i));

@@ -111,7 +111,9 @@ async function main(): Promise<void> {
   const run = await runVerify({ property: { kind: 'compact' }, source: enumerateSource(ENUM), engine: cpu, maxExamples: 0 });
   const cpuSec = (now() - t0) / 1000;
   const cpuRate = total / cpuSec;
-  console.log(`  cpu engine (fused scan, as \`verify compact --enumerate\` runs it): ${cpuSec.toFixed(2)} s, ${fmt(cpuRate)} (${run.passed} compact), ${(cpuRate / b1.rate).toFixed(1)}× the baseline`);
+  console.log(
+    `  cpu engine (fused scan, as \`verify compact --enumerate\` runs it): ${cpuSec.toFixed(2)} s, ${fmt(cpuRate)} (${run.passed} compact), ${(cpuRate / b1.rate).toFixed(1)}× the baseline`,
+  );
   let yes = 0;
   let out: Uint8Array = new Uint8Array(CHUNK);
   t0 = now();
@@ -121,7 +123,9 @@ async function main(): Promise<void> {
   }
   const matSec = (now() - t0) / 1000;
   const matRate = total / matSec;
-  console.log(`  cpu engine, materialised chunks (generation + structural check of each): ${matSec.toFixed(2)} s, ${fmt(matRate)} (${yes} compact), ${(matRate / b1.rate).toFixed(1)}× the baseline`);
+  console.log(
+    `  cpu engine, materialised chunks (generation + structural check of each): ${matSec.toFixed(2)} s, ${fmt(matRate)} (${yes} compact), ${(matRate / b1.rate).toFixed(1)}× the baseline`,
+  );
   rows.push(
     ['enumerate size 64', 'baseline isCompact', fmt(b1.rate)],
     ['enumerate size 64', 'cpu fused scan', `${fmt(cpuRate)}  ${(cpuRate / b1.rate).toFixed(1)}×`],
@@ -148,7 +152,9 @@ async function main(): Promise<void> {
     }
     const gRate = gn / ((now() - t0) / 1000);
     for (const b of gs) cy += sum(cpu.bitmapCheckSync('compact', b));
-    console.log(`  gpu interpreter (${gn} candidates, evenly spaced chunks): ${fmt(gRate)}, ${(gRate / b1.rate).toFixed(2)}× the baseline; verdicts ${gy === cy ? 'agree with the cpu' : 'DIFFER'}`);
+    console.log(
+      `  gpu interpreter (${gn} candidates, evenly spaced chunks): ${fmt(gRate)}, ${(gRate / b1.rate).toFixed(2)}× the baseline; verdicts ${gy === cy ? 'agree with the cpu' : 'DIFFER'}`,
+    );
     rows.push(['enumerate size 64', 'gpu (sampled)', `${fmt(gRate)}  ${(gRate / b1.rate).toFixed(2)}×`]);
   }
 
@@ -185,8 +191,14 @@ async function main(): Promise<void> {
   const cRate = rl.length / cSec;
   const cRateAll = rl.length / (cSec + packSec);
   console.log(`  cpu engine on the packed candidates: ${fmt(cRate)}, ${(cRate / b2.rate).toFixed(1)}× the baseline; ${sum(out)} compact`);
-  console.log(`  (packing given Layout objects first: ${fmt(cRateAll)}, ${(cRateAll / b2.rate).toFixed(1)}× — the walk of the nested tuples costs about what isCompact does)`);
-  rows.push(['random 100k ≤ 4096', 'baseline isCompact', fmt(b2.rate)], ['random 100k ≤ 4096', 'cpu (packed)', `${fmt(cRate)}  ${(cRate / b2.rate).toFixed(1)}×`], ['random 100k ≤ 4096', 'cpu (+ packing Layouts)', `${fmt(cRateAll)}  ${(cRateAll / b2.rate).toFixed(1)}×`]);
+  console.log(
+    `  (packing given Layout objects first: ${fmt(cRateAll)}, ${(cRateAll / b2.rate).toFixed(1)}× — the walk of the nested tuples costs about what isCompact does)`,
+  );
+  rows.push(
+    ['random 100k ≤ 4096', 'baseline isCompact', fmt(b2.rate)],
+    ['random 100k ≤ 4096', 'cpu (packed)', `${fmt(cRate)}  ${(cRate / b2.rate).toFixed(1)}×`],
+    ['random 100k ≤ 4096', 'cpu (+ packing Layouts)', `${fmt(cRateAll)}  ${(cRateAll / b2.rate).toFixed(1)}×`],
+  );
   if (gpu) {
     t0 = now();
     const g = await gpu.bitmapCheck('compact', packed);
@@ -194,7 +206,9 @@ async function main(): Promise<void> {
     const gRate = rl.length / gSec;
     let differ = 0;
     for (let i = 0; i < g.length; i++) if (g[i] !== out[i]) differ++;
-    console.log(`  gpu interpreter: ${fmt(gRate)} (${(totalIdx / gSec / 1e6).toFixed(1)} M indices/s over ${totalIdx} indices), ${(gRate / b2.rate).toFixed(2)}× the baseline; ${differ === 0 ? 'verdicts agree with the cpu' : `${differ} verdicts DIFFER`}`);
+    console.log(
+      `  gpu interpreter: ${fmt(gRate)} (${(totalIdx / gSec / 1e6).toFixed(1)} M indices/s over ${totalIdx} indices), ${(gRate / b2.rate).toFixed(2)}× the baseline; ${differ === 0 ? 'verdicts agree with the cpu' : `${differ} verdicts DIFFER`}`,
+    );
     rows.push(['random 100k ≤ 4096', 'gpu', `${fmt(gRate)}  ${(gRate / b2.rate).toFixed(2)}×`]);
   }
 

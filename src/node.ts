@@ -9,4 +9,12 @@
  * @module layoutgpu
  */
 export * from './browser.js';
-export { type NodeDevice, type NodeDeviceOptions, acquireNodeDevice, autoMayOpenDevice, hardwareGpuNodes, nodeDeviceSource, probeNodeAdapter } from './engine/device-node.js';
+export {
+  type NodeDevice,
+  type NodeDeviceOptions,
+  acquireNodeDevice,
+  autoMayOpenDevice,
+  hardwareGpuNodes,
+  nodeDeviceSource,
+  probeNodeAdapter,
+} from './engine/device-node.js';

@@ -55,9 +55,15 @@ function write(): void {
     seconds: (Date.now() - t0) / 1000,
   };
   writeFileSync(join(outDir, 'bench.json'), JSON.stringify({ ...header, errors, runs: reports }, null, 2) + '\n');
-  writeFileSync(join(outDir, 'bench.txt'), reports.map((r) => `== ${r.name}\n${renderTable(r.report)}`).join('\n') + (errors.length ? `\nerrors:\n${errors.join('\n')}\n` : ''));
+  writeFileSync(
+    join(outDir, 'bench.txt'),
+    reports.map((r) => `== ${r.name}\n${renderTable(r.report)}`).join('\n') + (errors.length ? `\nerrors:\n${errors.join('\n')}\n` : ''),
+  );
   if (reports.length) {
-    const merged: BenchReport = { ...reports[0]!.report, layouts: reports.flatMap((r) => r.report.layouts.map((l) => ({ ...l, layout: `${r.name}: ${l.layout}` }))) };
+    const merged: BenchReport = {
+      ...reports[0]!.report,
+      layouts: reports.flatMap((r) => r.report.layouts.map((l) => ({ ...l, layout: `${r.name}: ${l.layout}` }))),
+    };
     writeFileSync(join(outDir, 'bench.svg'), renderSvg(merged));
   }
   // the issue's goals
@@ -71,7 +77,9 @@ function write(): void {
             : r.kernel === 'reduce' || r.kernel === 'compact'
               ? `${(r.indicesPerSecond / 1e6).toFixed(0)} M idx/s`
               : `${r.gbps.toFixed(1)} GB/s`;
-        lines.push(`${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (iqr ±${((r.timing.iqr * 100) / 2).toFixed(1)}%, ${r.timing.method})`);
+        lines.push(
+          `${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (iqr ±${((r.timing.iqr * 100) / 2).toFixed(1)}%, ${r.timing.method})`,
+        );
       }
     }
   }
@@ -83,10 +91,14 @@ function write(): void {
   const d = reports.find((r) => r.name === 'd');
   const evalD = d?.report.layouts[0]?.results.find((x) => x.kernel === 'eval');
   if (evalD) {
-    lines.push(`eval of d (grid-stride, generated): ${evalD.gbps.toFixed(0)} GB/s of offsets written = ${((evalD.gbps / 4300) * 100).toFixed(1)}% of an H200's ~4300 GB/s`);
+    lines.push(
+      `eval of d (grid-stride, generated): ${evalD.gbps.toFixed(0)} GB/s of offsets written = ${((evalD.gbps / 4300) * 100).toFixed(1)}% of an H200's ~4300 GB/s`,
+    );
   }
   const id = reports.find((r) => r.name === 'identity');
-  if (id) for (const r of id.report.layouts[0]!.results.filter((x) => x.kernel === 'gather')) lines.push(`identity gather ${r.elemBytes} B: ${((r.efficiency ?? 0) * 100).toFixed(1)}% of the plain copy (goal ≥ 90%)`);
+  if (id)
+    for (const r of id.report.layouts[0]!.results.filter((x) => x.kernel === 'gather'))
+      lines.push(`identity gather ${r.elemBytes} B: ${((r.efficiency ?? 0) * 100).toFixed(1)}% of the plain copy (goal ≥ 90%)`);
   writeFileSync(join(outDir, 'summary.txt'), lines.join('\n') + '\n');
 }
 

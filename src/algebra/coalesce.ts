@@ -108,8 +108,14 @@ export function coalesceRelative(l: Layout, bar: T.Tuple): Layout {
   const ms = relativeModes(l, bar).map(coalesce);
   const p = T.profile(bar);
   return {
-    shape: T.substituteTuples(p, ms.map((m) => m.shape)),
-    stride: T.substituteTuples(p, ms.map((m) => m.stride)),
+    shape: T.substituteTuples(
+      p,
+      ms.map((m) => m.shape),
+    ),
+    stride: T.substituteTuples(
+      p,
+      ms.map((m) => m.stride),
+    ),
   };
 }
 

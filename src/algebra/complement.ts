@@ -135,12 +135,7 @@ export function complement(a: Layout, n?: number): Layout {
 /** comp(A) (n undefined) or comp(A, n), coalesced and flat, from A's sorted complementable
  *  entries (Defs. 2.3.6.5, 2.3.6.7); `not-complementable` when s_m·d_m does not divide n.
  *  Neighbours are merged as they are made (coal♭, Def. 2.1.4.x). */
-export function complementOfSorted(
-  a: Layout,
-  shapes: readonly number[],
-  strides: readonly number[],
-  n: number | undefined,
-): Flat {
+export function complementOfSorted(a: Layout, shapes: readonly number[], strides: readonly number[], n: number | undefined): Flat {
   const cs: number[] = [];
   const cd: number[] = [];
   let reach = 1; // s_{i-1}·d_{i-1}, the span covered so far
@@ -150,10 +145,7 @@ export function complementOfSorted(
   }
   if (n !== undefined) {
     if (n % reach !== 0) {
-      throw new LayoutError(
-        'not-complementable',
-        `${formatLayout(a)} is not ${n}-complementable: s·d = ${reach} does not divide N = ${n}`,
-      );
+      throw new LayoutError('not-complementable', `${formatLayout(a)} is not ${n}-complementable: s·d = ${reach} does not divide N = ${n}`);
     }
     pushCoalesced(cs, cd, n / reach, reach);
   }

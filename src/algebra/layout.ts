@@ -89,8 +89,7 @@ function validate(shape: Tuple, stride: Tuple, unbounded: boolean): Layout {
 }
 
 /** Build a flat layout (s1..sm):(d1..dm). */
-export const makeFlat = (shapes: readonly number[], strides: readonly number[]): Layout =>
-  makeLayout([...shapes], [...strides]);
+export const makeFlat = (shapes: readonly number[], strides: readonly number[]): Layout => makeLayout([...shapes], [...strides]);
 
 /** A depth-0 layout s:d. */
 export const makeEntry = (s: number, d: number): Layout => makeLayout(s, d);
@@ -219,8 +218,14 @@ export function substitute(l: Layout, p: Profile): Layout {
   if (n !== r) throw domainError(`profile has ${n} entries but the layout has rank ${r}`);
   const ms = modes(l);
   return {
-    shape: T.substituteTuples(p, ms.map((m) => m.shape)),
-    stride: T.substituteTuples(p, ms.map((m) => m.stride)),
+    shape: T.substituteTuples(
+      p,
+      ms.map((m) => m.shape),
+    ),
+    stride: T.substituteTuples(
+      p,
+      ms.map((m) => m.stride),
+    ),
   };
 }
 

@@ -30,8 +30,7 @@ export class Parser {
     this.skipSpace();
     const pasted = pastedForm(this.text, this.pos, this.what);
     if (pasted) throw pasted;
-    const got =
-      this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
+    const got = this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
   }
 
@@ -84,7 +83,7 @@ export class Parser {
     }
     if (this.pos === digitsAt) {
       this.pos = start;
-      this.fail(allowNegative ? "an integer or '('" : "an integer");
+      this.fail(allowNegative ? "an integer or '('" : 'an integer');
     }
     if (this.pos - digitsAt > 15) v = Number(t.slice(digitsAt, this.pos));
     if (neg) v = -v;
@@ -167,7 +166,12 @@ const TENSOR_PRINT = /^\s*(?:tensor\s*<\s*)?(?:[a-z]+_)?ptr\s*[[<]/;
 export function pastedForm(text: string, pos: number, what: string): LayoutError | null {
   if (TENSOR_PRINT.test(text)) {
     const o = / o (?=\s*[_(\dS])/.exec(text.slice(text.search(/[\])>]/) + 1));
-    const rest = o ? text.slice(text.search(/[\])>]/) + 1 + o.index + 3).trim().replace(/>\s*$/, '') : '';
+    const rest = o
+      ? text
+          .slice(text.search(/[\])>]/) + 1 + o.index + 3)
+          .trim()
+          .replace(/>\s*$/, '')
+      : '';
     return new LayoutError(
       'parse',
       `${what}: this is a print(tensor) line (a pointer composed with a layout), not a layout; paste the layout after the pointer's ' o '${rest ? `: ${rest}` : ''}`,

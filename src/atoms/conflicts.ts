@@ -12,15 +12,7 @@ import { mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 import { sourceLow, topBit } from '../cute/swizzle.js';
 import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
-import {
-  BankScratch,
-  BANKS,
-  countWavefronts,
-  instructions,
-  threadsPerPhase,
-  type BankReport,
-  type Instructions,
-} from '../memory/banks.js';
+import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, type BankReport, type Instructions } from '../memory/banks.js';
 import { sectorCounts } from '../memory/sectors.js';
 import { checkPoints } from './function-layout.js';
 import { checkCopyTensor } from './partition.js';

@@ -170,7 +170,16 @@ export function operandGeometry(m: MmaCore, x: Operand): OperandGeometry {
   const tI = m.tileShape[I]!;
   const tJ = m.tileShape[J]!;
   const g: OperandGeometry = {
-    I, J, S, VX, atomI, atomJ, LI, LJ, tI, tJ,
+    I,
+    J,
+    S,
+    VX,
+    atomI,
+    atomJ,
+    LI,
+    LJ,
+    tI,
+    tJ,
     atomTab: phiTable(atomX),
     RI: tI / (atomI * LI),
     RJ: tJ / (atomJ * LJ),

@@ -68,14 +68,21 @@ export interface SubLayout {
 }
 
 export const sizeOf = (shapes: readonly number[]): number => shapes.reduce((a, b) => a * b, 1);
-export const cosizeOf = (shapes: readonly number[], strides: readonly number[]): number =>
-  shapes.reduce((acc, s, i) => acc + (s - 1) * strides[i]!, 0) + 1;
+export const cosizeOf = (shapes: readonly number[], strides: readonly number[]): number => shapes.reduce((acc, s, i) => acc + (s - 1) * strides[i]!, 0) + 1;
 
 /**
  * Cut `shapes` (all but the first `keep` entries) until size ≤ maxIndices and
  * max(size, cosize)·elemBytes ≤ maxBufferBytes.
  */
-export function cutToCaps(text: string, shapes0: readonly number[], strides: readonly number[], elemBytes: number, caps: Caps, keep = 0, outer?: Outer): SubLayout {
+export function cutToCaps(
+  text: string,
+  shapes0: readonly number[],
+  strides: readonly number[],
+  elemBytes: number,
+  caps: Caps,
+  keep = 0,
+  outer?: Outer,
+): SubLayout {
   const shapes = [...shapes0];
   const fits = (): boolean => {
     const n = sizeOf(shapes);

@@ -24,7 +24,9 @@ export function renderTable(rep: BenchReport): string {
   const head = ['kernel', 'elem', 'n', 'median', 'iqr', 'min…max', 'reps', 'rate', 'eff'];
   for (const l of rep.layouts) {
     lines.push(`${l.layout}${l.capped ? `   benched as ${l.benched} (cut to the caps)` : ''}`);
-    lines.push(`  size ${l.size}, cosize ${l.cosize}, ${l.injective ? 'injective' : 'not injective'}${l.tile ? `; tile ${l.tile.tiler}: ${l.tile.tiles} tiles of ${l.tile.tileSize}${l.tile.capped ? ` (benched ${l.tile.benched})` : ''}` : ''}`);
+    lines.push(
+      `  size ${l.size}, cosize ${l.cosize}, ${l.injective ? 'injective' : 'not injective'}${l.tile ? `; tile ${l.tile.tiler}: ${l.tile.tiles} tiles of ${l.tile.tileSize}${l.tile.capped ? ` (benched ${l.tile.benched})` : ''}` : ''}`,
+    );
     const rows = l.results.map((r) => [
       r.kernel,
       r.kernel === 'eval' || r.kernel === 'reduce' || r.kernel === 'compact' ? '-' : `${r.elemBytes} B`,
@@ -53,7 +55,8 @@ const esc = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;'
 export function renderSvg(rep: BenchReport): string {
   const kinds = ['gather', 'scatter', 'tile'];
   const series: string[] = [];
-  for (const k of kinds) for (const e of rep.elems) if (rep.layouts.some((l) => l.results.some((r) => r.kernel === k && r.elemBytes === e))) series.push(`${k} ${e} B`);
+  for (const k of kinds)
+    for (const e of rep.elems) if (rep.layouts.some((l) => l.results.some((r) => r.kernel === k && r.elemBytes === e))) series.push(`${k} ${e} B`);
   const colours = ['#4477aa', '#66ccee', '#228833', '#ccbb44', '#ee6677', '#aa3377', '#bbbbbb', '#000000', '#997700'];
   const groups = rep.layouts.map((l) => ({
     label: l.layout,
@@ -75,7 +78,9 @@ export function renderSvg(rep: BenchReport): string {
   const legendY = top + plotH + 120;
   const height = legendY + Math.ceil(series.length / 3) * 18 + 20;
   const out: string[] = [];
-  out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`);
+  out.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="sans-serif" font-size="11">`,
+  );
   out.push(`<rect width="100%" height="100%" fill="white"/>`);
   out.push(`<text x="${left}" y="16" font-size="13">layoutgpu bench: efficiency = GB/s ÷ the plain copy's (1.0 = as fast as a copy)</text>`);
   out.push(`<text x="${left}" y="31" font-size="10" fill="#555">${esc(`${rep.backend}: ${rep.adapter}`)}</text>`);
@@ -89,7 +94,9 @@ export function renderSvg(rep: BenchReport): string {
     g.bars.forEach((b, bi) => {
       if (b === undefined) return;
       const x = x0 + bi * barW;
-      out.push(`<rect x="${x}" y="${y(b).toFixed(1)}" width="${barW - 2}" height="${(y(0) - y(b)).toFixed(1)}" fill="${colours[bi % colours.length]}"><title>${esc(`${g.label} ${series[bi]}: ${b.toFixed(3)}`)}</title></rect>`);
+      out.push(
+        `<rect x="${x}" y="${y(b).toFixed(1)}" width="${barW - 2}" height="${(y(0) - y(b)).toFixed(1)}" fill="${colours[bi % colours.length]}"><title>${esc(`${g.label} ${series[bi]}: ${b.toFixed(3)}`)}</title></rect>`,
+      );
     });
     const cx = x0 + (series.length * barW) / 2;
     const label = g.label.length > 40 ? g.label.slice(0, 39) + '…' : g.label;

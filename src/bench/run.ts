@@ -152,8 +152,26 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
   const tilePlans = tiler ? layouts.map((l) => planTiles(l, tiler, maxElem, caps)) : [];
   const refLayout = opts.referenceLayout !== undefined ? parseFn(opts.referenceLayout, 'reference layout') : undefined;
 
-  const prep = async (kind: BenchKernel, shapes: readonly number[], strides: readonly number[], n: number, elemBytes: number, ref: Reference, tileSize?: number, outer?: Outer): Promise<PreparedKernel | null> => {
-    const spec: KernelSpec = { kind, shapes, strides, n, elemBytes, groups: env.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS, ...(tileSize ? { tileSize } : {}), ...(outer ? { outer } : {}) };
+  const prep = async (
+    kind: BenchKernel,
+    shapes: readonly number[],
+    strides: readonly number[],
+    n: number,
+    elemBytes: number,
+    ref: Reference,
+    tileSize?: number,
+    outer?: Outer,
+  ): Promise<PreparedKernel | null> => {
+    const spec: KernelSpec = {
+      kind,
+      shapes,
+      strides,
+      n,
+      elemBytes,
+      groups: env.software ? SOFTWARE_GROUPS : HARDWARE_GROUPS,
+      ...(tileSize ? { tileSize } : {}),
+      ...(outer ? { outer } : {}),
+    };
     const o = { samples: opts.samples, ...tp, ...(opts.mutate?.[kind] ? { mutate: opts.mutate[kind] } : {}), ...(opts.checkOnly ? { checkOnly: true } : {}) };
     if (env.backend === 'gpu') return prepareGpuKernel(env.gpu!, spec, ref, o);
     return prepareCpuKernel(spec, ref, o);
@@ -179,7 +197,16 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
         j.k = await j.prepare!();
       }
       if (opts.checkOnly) {
-        for (const j of jobs) rep.results.push({ kernel: j.kernel, elemBytes: j.elemBytes, n: j.n, bytes: j.bytes, timing: summarize([], 0, env.backend === 'cpu' ? 'cpu' : 'wall'), gbps: NaN, indicesPerSecond: NaN });
+        for (const j of jobs)
+          rep.results.push({
+            kernel: j.kernel,
+            elemBytes: j.elemBytes,
+            n: j.n,
+            bytes: j.bytes,
+            timing: summarize([], 0, env.backend === 'cpu' ? 'cpu' : 'wall'),
+            gbps: NaN,
+            indicesPerSecond: NaN,
+          });
         return;
       }
       for (let i = 0; i < opts.samples; i++) {
@@ -190,7 +217,15 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
         const t = await j.k!.times();
         j.secs = t.secs;
         const timing = summarize(t.secs, j.k!.reps, t.method);
-        j.result = { kernel: j.kernel, elemBytes: j.elemBytes, n: j.n, bytes: j.bytes, timing, gbps: j.bytes / timing.median / 1e9, indicesPerSecond: j.n / timing.median };
+        j.result = {
+          kernel: j.kernel,
+          elemBytes: j.elemBytes,
+          n: j.n,
+          bytes: j.bytes,
+          timing,
+          gbps: j.bytes / timing.median / 1e9,
+          indicesPerSecond: j.n / timing.median,
+        };
       }
       for (const j of jobs) {
         if (j.copy?.secs && j.secs) {
@@ -243,7 +278,8 @@ export async function runBench(env: BenchEnv, opts: BenchOptions): Promise<Bench
         wanted.has('copy') ? job('copy', e, m, 2 * m * e, () => prep('copy', [m], [1], m, e, { offsets: new Uint32Array(m), cosize: m })) : undefined;
       const copy = copyJob(n);
       const jobs: PJob[] = copy ? [copy] : [];
-      if (wanted.has('gather')) jobs.push(job('gather', e, n, 2 * n * e, () => prep('gather', plan.shapes, plan.strides, n, e, ref, undefined, plan.outer), copy));
+      if (wanted.has('gather'))
+        jobs.push(job('gather', e, n, 2 * n * e, () => prep('gather', plan.shapes, plan.strides, n, e, ref, undefined, plan.outer), copy));
       if (wanted.has('scatter')) {
         if (!injective) {
           if (e === opts.elems[0]) rep.skipped.push({ kernel: 'scatter', reason: 'Φ is not injective' });

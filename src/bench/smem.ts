@@ -32,9 +32,13 @@ export interface SmemReport {
   runs: SmemRun[];
 }
 
-
 /** The word addresses of every (thread, instruction) and the geometry, from bank_conflicts' model. */
-function plan(m: LayoutFunction, tv: LayoutFunction, e: number, v: number | undefined): { addr: Uint32Array; report: BankReport; words: number; tileWords: number; threads: number; instr: number } {
+function plan(
+  m: LayoutFunction,
+  tv: LayoutFunction,
+  e: number,
+  v: number | undefined,
+): { addr: Uint32Array; report: BankReport; words: number; tileWords: number; threads: number; instr: number } {
   const report = bankConflicts(m, tv, e, v);
   const w = report.vector * e;
   if (w < 4) throw new LayoutError('domain', `bench --smem moves whole 4-byte words: v*e = ${w} bytes per thread is below 4`);
@@ -53,7 +57,15 @@ function plan(m: LayoutFunction, tv: LayoutFunction, e: number, v: number | unde
 }
 
 /** Run the benchmark on a device: M against the identity layout of its tile. */
-export async function runSmem(device: GPUDevice, adapter: { line: string; software: boolean }, m: LayoutFunction, tv: LayoutFunction, e: number, v?: number, samples = 10): Promise<SmemReport> {
+export async function runSmem(
+  device: GPUDevice,
+  adapter: { line: string; software: boolean },
+  m: LayoutFunction,
+  tv: LayoutFunction,
+  e: number,
+  v?: number,
+  samples = 10,
+): Promise<SmemReport> {
   // the baseline: M without its swizzle (the unswizzled layout), or for a plain M the
   // identity of its tile
   const baseline = isComposed(m) ? m.inner : makeLayout(size(m), 1);
@@ -63,19 +75,32 @@ export async function runSmem(device: GPUDevice, adapter: { line: string; softwa
   ];
   const threads = plans[0]!.p.threads;
   const maxWords = Math.floor((device.limits.maxComputeWorkgroupStorageSize ?? 16384) / 4);
-  if (threads > (device.limits.maxComputeInvocationsPerWorkgroup ?? 256)) throw new LayoutError('domain', `bench --smem: ${threads} threads exceed the workgroup limit`);
+  if (threads > (device.limits.maxComputeInvocationsPerWorkgroup ?? 256))
+    throw new LayoutError('domain', `bench --smem: ${threads} threads exceed the workgroup limit`);
   const rounds = 64;
   const workgroups = 256;
   const runs: SmemRun[] = [];
   const pipelines = new PipelineCache(device);
   for (const { name, p } of plans) {
-    if (p.tileWords > maxWords) throw new LayoutError('domain', `bench --smem: the tile needs ${p.tileWords} words of workgroup memory, the adapter has ${maxWords}`);
-    const code = SHADERS.smem.replace(/THREADS/g, `${p.threads}u`).replace(/INSTR/g, `${p.instr}u`).replace(/WORDS_PER/g, `${p.words}u`).replace(/TILE_WORDS/g, `${Math.max(1, p.tileWords)}`).replace(/REPS/g, `${rounds}u`)
+    if (p.tileWords > maxWords)
+      throw new LayoutError('domain', `bench --smem: the tile needs ${p.tileWords} words of workgroup memory, the adapter has ${maxWords}`);
+    const code = SHADERS.smem
+      .replace(/THREADS/g, `${p.threads}u`)
+      .replace(/INSTR/g, `${p.instr}u`)
+      .replace(/WORDS_PER/g, `${p.words}u`)
+      .replace(/TILE_WORDS/g, `${Math.max(1, p.tileWords)}`)
+      .replace(/REPS/g, `${rounds}u`)
       .replace(/@workgroup_size\((\d+)u\)/, '@workgroup_size($1)');
     const pipe = pipelines.get(code, 'main', 'smem');
     const addrBuf = upload(device, p.addr as Uint32Array<ArrayBuffer>, USAGE.STORAGE, 'smem addresses', 16);
     const res = device.createBuffer({ size: 16, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST });
-    const bind = device.createBindGroup({ layout: pipe.getBindGroupLayout(0), entries: [{ binding: 0, resource: { buffer: addrBuf } }, { binding: 1, resource: { buffer: res } }] });
+    const bind = device.createBindGroup({
+      layout: pipe.getBindGroupLayout(0),
+      entries: [
+        { binding: 0, resource: { buffer: addrBuf } },
+        { binding: 1, resource: { buffer: res } },
+      ],
+    });
     const once = async (): Promise<number> => {
       const t0 = performance.now();
       const enc = device.createCommandEncoder();
@@ -112,9 +137,15 @@ export function formatSmem(r: SmemReport, mText: string): string {
   ];
   for (const run of r.runs) {
     const w = run.report.wavefronts / run.report.instructions;
-    lines.push(`${run.layout.padEnd(10)} ${w.toFixed(2).padStart(16)}  ${String(run.report.conflicts).padStart(9)}  ${run.nsPerInstruction.toFixed(3).padStart(8)}   ${run.mismatches === 0 ? 'yes' : `NO (${run.mismatches} mismatches)`}`);
+    lines.push(
+      `${run.layout.padEnd(10)} ${w.toFixed(2).padStart(16)}  ${String(run.report.conflicts).padStart(9)}  ${run.nsPerInstruction.toFixed(3).padStart(8)}   ${run.mismatches === 0 ? 'yes' : `NO (${run.mismatches} mismatches)`}`,
+    );
   }
   const [a, b] = r.runs;
-  if (a && b) lines.push('', `M = ${mText}: ${(a.nsPerInstruction / b.nsPerInstruction).toFixed(2)}× the ${b.layout} layout's time per access; predicted ${(a.report.wavefronts / Math.max(1, b.report.wavefronts)).toFixed(2)}× its wavefronts`);
+  if (a && b)
+    lines.push(
+      '',
+      `M = ${mText}: ${(a.nsPerInstruction / b.nsPerInstruction).toFixed(2)}× the ${b.layout} layout's time per access; predicted ${(a.report.wavefronts / Math.max(1, b.report.wavefronts)).toFixed(2)}× its wavefronts`,
+    );
   return lines.join('\n') + '\n';
 }

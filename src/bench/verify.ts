@@ -35,7 +35,7 @@ export function checkOutput(kind: CheckKind, out: Uint32Array, offsets: Uint32Ar
   switch (kind) {
     case 'copy':
       if (out.length < n * W) fail(kind, `only ${out.length / W} elements`);
-      for (let k = 0; k < n * W; k++) if (out[k] !== ((k + 1) >>> 0)) fail(kind, `dst word ${k} = ${out[k]}, expected ${(k + 1) >>> 0}`);
+      for (let k = 0; k < n * W; k++) if (out[k] !== (k + 1) >>> 0) fail(kind, `dst word ${k} = ${out[k]}, expected ${(k + 1) >>> 0}`);
       return;
     case 'gather':
     case 'tile':

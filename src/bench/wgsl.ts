@@ -102,9 +102,7 @@ export function kernelSource(spec: KernelSpec): string {
     spec.kind === 'copy' ? '' : `// layout (${spec.shapes.join(',')}):(${spec.strides.join(',')})`,
     `const N: u32 = ${n}u;`,
   ];
-  const idx = [
-    `fn flat_wg(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`,
-  ];
+  const idx = [`fn flat_wg(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`];
   const args = '@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32';
   const body: string[] = [];
   switch (spec.kind) {
@@ -147,7 +145,12 @@ export function kernelSource(spec: KernelSpec): string {
       break;
     }
     case 'eval':
-      body.push(...gridStride(['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> out: array<u32>;'], ['    out[t] = phi(t);']));
+      body.push(
+        ...gridStride(
+          ['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> out: array<u32>;'],
+          ['    out[t] = phi(t);'],
+        ),
+      );
       break;
     case 'compact':
       body.push(

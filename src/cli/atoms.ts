@@ -164,7 +164,7 @@ thrLayoutVMNK, the tile shape, the threads and the TV layouts of A (MÃ—K), B (NÃ
 `;
 
 export const mmaCommand: Command = {
-  summary: 'a tiled MMA: TV layouts of A, B, C, a thread\'s values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)',
+  summary: "a tiled MMA: TV layouts of A, B, C, a thread's values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)",
   run: (argv, io) =>
     guarded(io, () => {
       const p = parseOptions(argv, ['--help', '--json', '--ascii'], [...MMA_OPTS, '--thread', ...PICTURE_OPTS], 'mma');
@@ -196,7 +196,7 @@ values: the tiler, threads, values, the tiler TV layout and the source and desti
 `;
 
 export const copyCommand: Command = {
-  summary: 'a tiled copy: tiler, source and destination TV layouts, a thread\'s values, pictures (--bits, --thr/--val or --mma --operand)',
+  summary: "a tiled copy: tiler, source and destination TV layouts, a thread's values, pictures (--bits, --thr/--val or --mma --operand)",
   run: (argv, io) =>
     guarded(io, () => {
       const p = parseOptions(argv, ['--help', '--json', '--ascii'], [...COPY_OPTS, ...MMA_OPTS, '--thread', ...PICTURE_OPTS], 'copy');

@@ -40,7 +40,15 @@ export async function runSmemCommand(argv: string[], io: { stdout: (s: string) =
     const tv = parseLayoutFunction(tvText, 'TV');
     const d = await acquireNodeDevice();
     release = () => d.release();
-    const r = await runSmem(d.device, { line: adapterLine(d.adapter), software: d.adapter.software }, m, tv, num(eText, '--elem')!, num(a.opt.get('--vec'), '--vec'), num(a.opt.get('--iters'), '--iters') ?? 10);
+    const r = await runSmem(
+      d.device,
+      { line: adapterLine(d.adapter), software: d.adapter.software },
+      m,
+      tv,
+      num(eText, '--elem')!,
+      num(a.opt.get('--vec'), '--vec'),
+      num(a.opt.get('--iters'), '--iters') ?? 10,
+    );
     io.stdout(a.flags.has('--json') ? JSON.stringify(r, null, 2) + '\n' : formatSmem(r, formatLayoutFunction(m)));
     return r.runs.every((x) => x.mismatches === 0) ? 0 : 1;
   } catch (e) {

@@ -44,7 +44,6 @@ Options:
   --svg FILE        an SVG bar chart of the efficiencies
 `;
 
-
 const FLAGS = ['--help', '--json'];
 const OPTIONS = ['--elem', '--iters', '--backend', '--svg', '--tile', '--limit', '--kernels'];
 const KERNELS: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile', 'compact'];
@@ -85,10 +84,13 @@ async function run(argv: string[], io: BenchIo): Promise<number> {
     if (tile !== undefined) parseLayout(tile, 'tiler');
     let kernels: BenchKernel[] | undefined;
     if (a.opt.has('--kernels')) {
-      kernels = a.opt.get('--kernels')!.split(',').map((k) => {
-        if (!KERNELS.includes(k as BenchKernel)) throw new Usage(`--kernels: unknown kernel '${k}' (${KERNELS.join(', ')})`);
-        return k as BenchKernel;
-      });
+      kernels = a.opt
+        .get('--kernels')!
+        .split(',')
+        .map((k) => {
+          if (!KERNELS.includes(k as BenchKernel)) throw new Usage(`--kernels: unknown kernel '${k}' (${KERNELS.join(', ')})`);
+          return k as BenchKernel;
+        });
     }
     const svg = a.opt.get('--svg');
     const acquired = await acquireBenchEnv(backend);

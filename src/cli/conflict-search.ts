@@ -12,7 +12,16 @@ import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
-import { compareRanked, rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult, type Ranked } from '../memory/search.js';
+import {
+  compareRanked,
+  rankResults,
+  searchCpu,
+  swizzleCandidates,
+  targetVectors,
+  type AccessPattern,
+  type CandidateResult,
+  type Ranked,
+} from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { hashText } from '../verify/merge.js';
@@ -130,7 +139,24 @@ function vecWhy(patterns: readonly AccessPattern[]): string {
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
 
 /** the options that define a search (its candidates, patterns and ranking), for a shard report's identity */
-const SEARCH_OPTIONS = ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--size', '--max-rank', '--max-stride', '--random', '--seed', '--max-depth', '--max-shape', '--max-size', '--top'];
+const SEARCH_OPTIONS = [
+  '--tv',
+  '--elem',
+  '--vec',
+  '--tv2',
+  '--elem2',
+  '--vec2',
+  '--swizzles',
+  '--size',
+  '--max-rank',
+  '--max-stride',
+  '--random',
+  '--seed',
+  '--max-depth',
+  '--max-shape',
+  '--max-size',
+  '--top',
+];
 
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
 export async function runConflictSearch(argv: readonly string[], io: Out): Promise<number> {
@@ -145,9 +171,16 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const p = parseOptions(
     argv,
     ['--help', '--json', '--enumerate'],
-    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed'].concat(
-      ['--max-depth', '--max-shape', '--max-size', '--backend', '--top', '--out', '--timeout', '--shard'],
-    ),
+    ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed'].concat([
+      '--max-depth',
+      '--max-shape',
+      '--max-size',
+      '--backend',
+      '--top',
+      '--out',
+      '--timeout',
+      '--shard',
+    ]),
     'verify conflict-free',
   );
   if (p.flags.has('--help')) {
@@ -163,7 +196,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     if ('kind' in l) throw new LayoutError('domain', `${name}: the TV layout must be a plain layout; ${text.trim()} is a composed layout`);
     return l;
   };
-  const pat = (t: string, name: string, el: number, v: number | undefined): AccessPattern => (v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v });
+  const pat = (t: string, name: string, el: number, v: number | undefined): AccessPattern =>
+    v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v };
   const patterns = [pat(tv, '--tv', e, int(p.opt.get('--vec'), '--vec'))];
   const tv2 = p.opt.get('--tv2');
   if (tv2 !== undefined) patterns.push(pat(tv2, '--tv2', int(p.opt.get('--elem2'), '--elem2') ?? e, int(p.opt.get('--vec2'), '--vec2')));
@@ -208,7 +242,13 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     const seed = int(p.opt.get('--seed'), '--seed');
     if (seed === undefined) throw new Usage('--random K needs --seed S');
     const o: Parameters<typeof randomSource>[0] = { count: int(p.opt.get('--random'), '--random')!, seed, arity: 1, composable: false };
-    for (const [k, name] of [['maxDepth', '--max-depth'], ['maxRank', '--max-rank'], ['maxShape', '--max-shape'], ['maxStride', '--max-stride'], ['maxSize', '--max-size']] as const) {
+    for (const [k, name] of [
+      ['maxDepth', '--max-depth'],
+      ['maxRank', '--max-rank'],
+      ['maxShape', '--max-shape'],
+      ['maxStride', '--max-stride'],
+      ['maxSize', '--max-size'],
+    ] as const) {
       const v = int(p.opt.get(name), name);
       if (v !== undefined) (o as unknown as Record<string, number>)[k] = v;
     }
@@ -273,9 +313,17 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const free = { length: tally.conflictFree };
   const excluded = tally.excluded;
   // a shard's report says which search it belongs to (layoutgpu merge checks that the shards are of one search)
-  const identity = { property: 'conflict-free', options: SEARCH_OPTIONS.map((o) => [o, p.opt.get(o) ?? null]), enumerate: p.flags.has('--enumerate'), file: fileText === undefined ? null : hashText(fileText) };
+  const identity = {
+    property: 'conflict-free',
+    options: SEARCH_OPTIONS.map((o) => [o, p.opt.get(o) ?? null]),
+    enumerate: p.flags.has('--enumerate'),
+    file: fileText === undefined ? null : hashText(fileText),
+  };
   const shardJson = shard
-    ? { shard: { k: shard.k, n: shard.n, first: range[0], end: range[1], of: whole.total }, search: { key: hashText(JSON.stringify(identity)), top, out: out ?? null } }
+    ? {
+        shard: { k: shard.k, n: shard.n, first: range[0], end: range[1], of: whole.total },
+        search: { key: hashText(JSON.stringify(identity)), top, out: out ?? null },
+      }
     : {};
   const vecText = (v: readonly number[] | undefined): string => (v === undefined ? '-' : v.join('/'));
   const timedOut = (): number => {
@@ -307,14 +355,16 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     );
     return partial ? timedOut() : 0;
   }
-  const rows = ranked.slice(0, top).map((r, i) => [
-    String(i + 1),
-    vecText(r.vectors),
-    String(r.instructions ?? '-'),
-    String(r.wavefronts ?? '-'),
-    String(r.phases ?? '-'),
-    `${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}${r.wavefronts !== null && !r.kept ? '  (narrows the vector)' : ''}`,
-  ]);
+  const rows = ranked
+    .slice(0, top)
+    .map((r, i) => [
+      String(i + 1),
+      vecText(r.vectors),
+      String(r.instructions ?? '-'),
+      String(r.wavefronts ?? '-'),
+      String(r.phases ?? '-'),
+      `${r.layout}${r.conflictFree ? '  conflict-free' : r.error ? `  (${r.error})` : ''}${r.wavefronts !== null && !r.kept ? '  (narrows the vector)' : ''}`,
+    ]);
   const head = ['rank', 'vector', 'instructions', 'wavefronts', 'phases', 'layout'];
   const width = head.map((h, k) => Math.max(h.length, ...rows.map((r) => (k === 5 ? 0 : r[k]!.length))));
   const fmt = (r: string[]): string => r.map((c, k) => (k === 5 ? c : c.padStart(width[k]!))).join('  ');

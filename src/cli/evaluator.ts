@@ -218,7 +218,8 @@ stride are folded in as constants.
     // the generic kernels: one source for every layout (the verify interpreter, the swizzle search)
     if (k === 'interpret' || k === 'conflicts') {
       expectArgs(p, 0, 0, `layoutgpu wgsl --kernel ${k}`);
-      const generic = k === 'interpret' ? (await import('../verify/interpret-wgsl.js')).interpretSource() : (await import('../memory/conflicts-wgsl.js')).conflictsSource();
+      const generic =
+        k === 'interpret' ? (await import('../verify/interpret-wgsl.js')).interpretSource() : (await import('../memory/conflicts-wgsl.js')).conflictsSource();
       io.stdout(p.flags.has('--json') ? JSON.stringify({ kernel: k, source: generic }) + '\n' : generic.endsWith('\n') ? generic : generic + '\n');
       return 0;
     }
@@ -264,7 +265,11 @@ evaluator uses. --dawn passes options to Dawn, e.g. disable-dawn-features=timest
       );
     }
     expectArgs(p, 0, 0, 'layoutgpu gpu-info [--json]');
-    const dawn = p.opt.get('--dawn')?.split(',').filter((s) => s) ?? [];
+    const dawn =
+      p.opt
+        .get('--dawn')
+        ?.split(',')
+        .filter((s) => s) ?? [];
     const t0 = performance.now();
     const d = await acquireNodeDevice({ dawn });
     const ms = performance.now() - t0;
@@ -380,7 +385,9 @@ u32 (u64 when cosize(L) > 2^32), any length; without, printed (at most ${PRINT_L
           : { ...base, values: values! };
         io.stdout(JSON.stringify({ ...body, ...rc.meta() }) + '\n');
       } else if (file) {
-        io.stdout(`wrote ${hi - lo} offsets of ${formatLayoutFunction(l)} [${lo}, ${hi}) to ${out} as ${width === 4 ? 'u32' : 'u64'} little-endian (${file.bytes} bytes)\n${rc.line()}\n`);
+        io.stdout(
+          `wrote ${hi - lo} offsets of ${formatLayoutFunction(l)} [${lo}, ${hi}) to ${out} as ${width === 4 ? 'u32' : 'u64'} little-endian (${file.bytes} bytes)\n${rc.line()}\n`,
+        );
       } else {
         io.stdout(`${values!.join(' ')}\n${rc.line()}\n`);
       }
@@ -424,11 +431,7 @@ Count, exact sum, min and max of Φ_L over [lo, hi) (default: the whole layout),
 
 function compactText(r: CompactReport, what: string): string {
   const w =
-    r.witness === null
-      ? ''
-      : r.witness.length === 2
-        ? `\nwitness      Φ(${r.witness[0]}) = Φ(${r.witness[1]})`
-        : `\nwitness      Φ(${r.witness[0]}) ≥ size`;
+    r.witness === null ? '' : r.witness.length === 2 ? `\nwitness      Φ(${r.witness[0]}) = Φ(${r.witness[1]})` : `\nwitness      Φ(${r.witness[0]}) ≥ size`;
   return `${what}: ${r.compact ? 'yes' : 'no'}\nimage        ${r.image}\nout of range ${r.outOfRange}\ncollisions   ${r.collisions}${w}`;
 }
 
@@ -535,13 +538,23 @@ check that the tiles together hit A's image exactly as often as A does.` + RUN_H
       }
       const covers = t.covers ?? null;
       if (p.flags.has('--json')) {
-        const body: Record<string, Json> = { A: formatLayoutFunction(a), B: formatLayout(b), divided: formatLayoutFunction(divided), tileSize: t.tileSize, tiles: t.tiles, covers };
+        const body: Record<string, Json> = {
+          A: formatLayoutFunction(a),
+          B: formatLayout(b),
+          divided: formatLayoutFunction(divided),
+          tileSize: t.tileSize,
+          tiles: t.tiles,
+          covers,
+        };
         if (out !== undefined) Object.assign(body, { out, bytes });
         else body.offsets = t.offsets;
         io.stdout(JSON.stringify({ ...body, ...rc.meta() }) + '\n');
       } else {
         const head = `A ⊘ B = ${formatLayoutFunction(divided)}: ${t.tiles} tiles of ${t.tileSize}`;
-        const rows = out !== undefined ? `wrote ${t.tiles}×${t.tileSize} offsets to ${out} (${bytes} bytes)` : t.offsets.map((r, k) => `tile ${k}: ${r.join(' ')}`).join('\n');
+        const rows =
+          out !== undefined
+            ? `wrote ${t.tiles}×${t.tileSize} offsets to ${out} (${bytes} bytes)`
+            : t.offsets.map((r, k) => `tile ${k}: ${r.join(' ')}`).join('\n');
         io.stdout(`${head}\n${rows}\ntiles cover A's image exactly as A does: ${covers === null ? 'not checked' : covers ? 'yes' : 'NO'}\n${rc.line()}\n`);
       }
       return covers === false ? 1 : 0;

@@ -16,7 +16,8 @@ function skipWs(s: string, i: number): number {
 function stringEnd(s: string, i: number): number {
   for (let j = i + 1; j < s.length; j++) {
     const c = s.charCodeAt(j);
-    if (c === 0x5c) j++; // backslash: the next character is escaped
+    if (c === 0x5c)
+      j++; // backslash: the next character is escaped
     else if (c === 0x22) return j + 1;
   }
   return s.length;

@@ -30,7 +30,7 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
   eval: { summary: 'Φ over a range, printed or to a file (--out) as u32/u64 little-endian', load: () => evaluator('eval') },
   digest: { summary: 'count, exact sum, min and max of Φ over a range', load: () => evaluator('digest') },
   check: { summary: 'check compact <L> | complement <A> <B> | compose <B> <A> [<C>], in bulk', load: () => evaluator('check') },
-  tiles: { summary: "the tile address map of A ⊘ B, with the check that the tiles cover A", load: () => evaluator('tiles') },
+  tiles: { summary: 'the tile address map of A ⊘ B, with the check that the tiles cover A', load: () => evaluator('tiles') },
   verify: {
     summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
     load: async () => (await import('./verify.js')).verifyCommand,
@@ -39,16 +39,34 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
     load: async () => (await import('./conflicts.js')).conflictsCommand,
   },
-  mma: { summary: "a tiled MMA: TV layouts of A, B, C, a thread's values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)", load: async () => (await import('./atoms.js')).mmaCommand },
-  copy: { summary: 'a tiled copy: tiler, source and destination TV layouts, pictures (--bits, --thr/--val or --mma --operand)', load: async () => (await import('./atoms.js')).copyCommand },
-  partition: { summary: "a thread's part of a tensor for a tiled MMA's operand or a tiled copy's side: {offset, layout}", load: async () => (await import('./atoms.js')).partitionCommand },
-  'local-tile': { summary: 'local_tile(T, tiler, coord[, proj]): the tile of T at a coordinate of the rest', load: async () => (await import('./atoms.js')).localTileCommand },
+  mma: {
+    summary: "a tiled MMA: TV layouts of A, B, C, a thread's values, pictures (--layout, --permutation, --thread, --ascii/--svg/--tikz)",
+    load: async () => (await import('./atoms.js')).mmaCommand,
+  },
+  copy: {
+    summary: 'a tiled copy: tiler, source and destination TV layouts, pictures (--bits, --thr/--val or --mma --operand)',
+    load: async () => (await import('./atoms.js')).copyCommand,
+  },
+  partition: {
+    summary: "a thread's part of a tensor for a tiled MMA's operand or a tiled copy's side: {offset, layout}",
+    load: async () => (await import('./atoms.js')).partitionCommand,
+  },
+  'local-tile': {
+    summary: 'local_tile(T, tiler, coord[, proj]): the tile of T at a coordinate of the rest',
+    load: async () => (await import('./atoms.js')).localTileCommand,
+  },
   merge: {
     summary: 'the report of a whole search from the --json reports of its shards (verify --shard k/n)',
     load: async () => (await import('./merge.js')).mergeCommand,
   },
-  ll: { summary: "Triton's linear-layout operations: ll parse|format|apply|compose|invert|… on any LL form (- for stdin)", load: async () => (await import('./linear.js')).linearCommand },
-  'll-from-encoding': { summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64", load: async () => (await import('./ll-encoding.js')).llEncodingCommand },
+  ll: {
+    summary: "Triton's linear-layout operations: ll parse|format|apply|compose|invert|… on any LL form (- for stdin)",
+    load: async () => (await import('./linear.js')).linearCommand,
+  },
+  'll-from-encoding': {
+    summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64",
+    load: async () => (await import('./ll-encoding.js')).llEncodingCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,
@@ -98,9 +116,7 @@ function version(): string {
 const commandNames = (): string[] => [...ops.map((o) => o.name.replace(/_/g, '-')), ...Object.keys(toolCommands), 'show', 'batch'];
 
 function usageOf(spec: OpSpec): string {
-  const args = spec.args
-    .map((a) => (a.variadic ? `<${a.name}>...` : a.optional ? `[<${a.name}>]` : `<${a.name}>`))
-    .join(' ');
+  const args = spec.args.map((a) => (a.variadic ? `<${a.name}>...` : a.optional ? `[<${a.name}>]` : `<${a.name}>`)).join(' ');
   return `layoutgpu ${spec.name.replace(/_/g, '-')} ${args} [--json] [--timeout DURATION]`;
 }
 
@@ -164,11 +180,7 @@ function backendOption(argv: string[]): BackendChoice {
   return b;
 }
 
-export async function main(
-  argv: string[],
-  io: Io,
-  stdin: AsyncIterable<Buffer | string> | (() => AsyncIterable<Buffer | string>),
-): Promise<number> {
+export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer | string> | (() => AsyncIterable<Buffer | string>)): Promise<number> {
   const args = [...argv];
   const cmd = args.shift();
   try {
@@ -178,7 +190,11 @@ export async function main(
     }
     if (cmd === 'batch') {
       if (takeFlag(args, '--help')) {
-        io.stdout('layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n--threads N: worker threads for the CPU\'s bulk checks (default: the available cores; 1: one thread).\nOps: ' + ops.map((o) => o.name).join(', ') + '\n');
+        io.stdout(
+          'layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n--threads N: worker threads for the CPU\'s bulk checks (default: the available cores; 1: one thread).\nOps: ' +
+            ops.map((o) => o.name).join(', ') +
+            '\n',
+        );
         return 0;
       }
       const b = takeOption(args, '--backend') ?? 'cpu';
@@ -187,7 +203,11 @@ export async function main(
       const requestTimeoutMs = t === undefined ? undefined : parseDuration(t, '--request-timeout');
       const threads = await threadsOption(args);
       if (args.length) throw new Usage(`batch: unexpected argument '${args[0]}'`);
-      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, { backend: b, threads, ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}) });
+      await runBatch(typeof stdin === 'function' ? stdin() : stdin, io.stdout, {
+        backend: b,
+        threads,
+        ...(requestTimeoutMs !== undefined ? { requestTimeoutMs } : {}),
+      });
       return 0;
     }
     if (cmd === '--version' || cmd === '-V' || cmd === 'version') {

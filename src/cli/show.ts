@@ -86,7 +86,10 @@ export const showCommand: Command = {
       const svg = p.opt.get('--svg');
       const tikz = p.opt.get('--tikz');
       if (svg === '-' && tikz === '-') throw new Usage('only one of --svg and --tikz can go to stdout (-)');
-      for (const [name, v] of [['--svg', svg], ['--tikz', tikz]] as const) {
+      for (const [name, v] of [
+        ['--svg', svg],
+        ['--tikz', tikz],
+      ] as const) {
         if (v === '') throw new Usage(`${name} needs a file name`);
       }
       // a composed layout Sw o K o L: the grid of L, cells labelled with the swizzled offsets

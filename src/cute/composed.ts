@@ -82,8 +82,7 @@ export function formatLayoutFunction(l: LayoutFunction): string {
 }
 
 /** `Sw<B,M,S> o ` or `Sw<B,M,S> o K o `: what precedes the inner layout in the print. */
-export const composedPrefix = (c: ComposedLayout): string =>
-  `${formatSwizzle(c.swizzle)} o ${c.offset > 0 ? `${c.offset} o ` : ''}`;
+export const composedPrefix = (c: ComposedLayout): string => `${formatSwizzle(c.swizzle)} o ${c.offset > 0 ? `${c.offset} o ` : ''}`;
 
 /** Unicode White_Space as the notation reads it (notation.ts: JS \s plus NEL, less the BOM) */
 const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '\ufeff' && (c === '\u0085' || /\s/.test(c));
@@ -169,7 +168,10 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
   composeSign();
   space();
   if (/^(smem_|gmem_|rmem_)?ptr/.test(text.slice(p))) {
-    throw new LayoutError('parse', `${what}: a swizzle on a pointer (CuTe's '${text.slice(p).split(/[\s(]/)[0]}') is not accepted at offset ${p}; write Sw<B,M,S> o L`);
+    throw new LayoutError(
+      'parse',
+      `${what}: a swizzle on a pointer (CuTe's '${text.slice(p).split(/[\s(]/)[0]}') is not accepted at offset ${p}; write Sw<B,M,S> o L`,
+    );
   }
   // an offset K: an integer followed by ` o ` (a layout's first integer is followed by ':')
   let offset = 0;

@@ -14,7 +14,6 @@ import type { Tuple } from '../algebra/tuple.js';
  *  nested tuple of integers congruent to the shape (CuTe's `Step`). */
 export type LayoutOrder = 'col' | 'row' | Tuple;
 
-
 /** The `domain` error of an order with two equal entries. */
 function tie(order: Tuple, x: number): never {
   throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);

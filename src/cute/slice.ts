@@ -231,4 +231,3 @@ export function dice(l: Layout, c: SliceCoord | string): Layout {
 export function sliceOffset(l: Layout, c: SliceCoord | string): number {
   return gather('slice', l, nodeOf(c, 'slice coordinate'), true).offset;
 }
-

@@ -194,15 +194,7 @@ function where(path: string): string {
  *  modes than A, naming both counts. `sizeKept` declares that apply(X, T) always has the size
  *  and cosize of X (logical_divide: X ∘ a bijection of [0, size X)), so that with keepRest the
  *  result has A's and the concatenation needs no overflow check. */
-export function byMode(
-  op: string,
-  a: Layout,
-  t: Tiler,
-  apply: (a: Layout, t: Layout) => Layout,
-  keepRest: boolean,
-  path = '',
-  sizeKept = false,
-): Layout {
+export function byMode(op: string, a: Layout, t: Tiler, apply: (a: Layout, t: Layout) => Layout, keepRest: boolean, path = '', sizeKept = false): Layout {
   // Example: byMode('compose', (12,(4,8)):(59,(13,1)), <3:4,8:2>, compose, false) = (3,(2,4)):(236,(26,1))
   if (t === UNDERSCORE) return a;
   if (!isByMode(t)) return apply(a, t as Layout);
@@ -241,8 +233,7 @@ function inMode(op: string, at: string, a: Layout, t: Layout, apply: (a: Layout,
 }
 
 /** Mode i + 1 of a valid layout (0-based i < rank, unchecked: the callers loop below rank). */
-const modeAt = (a: Layout, i: number): Layout =>
-  typeof a.shape === 'number' ? a : { shape: a.shape[i]!, stride: (a.stride as readonly Tuple[])[i]! };
+const modeAt = (a: Layout, i: number): Layout => (typeof a.shape === 'number' ? a : { shape: a.shape[i]!, stride: (a.stride as readonly Tuple[])[i]! });
 
 /** CuTe's `zip2_by` (docs/semantics.md §8.3): R is the by-mode divide or product of A by T. With a by-mode T
  *  of length k, every mode i ≤ k of R splits into (tile_i, rest_i) (recursively for a nested

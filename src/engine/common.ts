@@ -28,7 +28,10 @@ export function checkComposeArgs(a: Prepared, b: Prepared, c: Prepared, cosizeA?
 export function closedOrOverflow(p: Prepared, lo: number, hi: number): Digest {
   const d = closedDigest(p, lo, hi);
   if (!d) {
-    throw new LayoutError('overflow', `digest_range of ${p.text} over ${hi - lo} indices: the swizzle's period leaves more than 2^22 low coordinates per part (2^26 in all) to enumerate, past the 2^36 indices enumerated directly`);
+    throw new LayoutError(
+      'overflow',
+      `digest_range of ${p.text} over ${hi - lo} indices: the swizzle's period leaves more than 2^22 low coordinates per part (2^26 in all) to enumerate, past the 2^36 indices enumerated directly`,
+    );
   }
   return { count: hi - lo, ...d };
 }

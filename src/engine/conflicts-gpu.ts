@@ -11,7 +11,20 @@ import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/co
 import { conflictsSource } from '../memory/conflicts-wgsl.js';
 import { bitsBelow, swizzleWithin, topBit, type Swizzle } from '../cute/swizzle.js';
 import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
-import { checkPatterns, fastPlan, groupCandidates, groupPlan, instructionCount, NOT_INJECTIVE, searchCpu, shortcut, type AccessPattern, type CandidateResult, type FastPlan, type GroupPlan } from '../memory/search.js';
+import {
+  checkPatterns,
+  fastPlan,
+  groupCandidates,
+  groupPlan,
+  instructionCount,
+  NOT_INJECTIVE,
+  searchCpu,
+  shortcut,
+  type AccessPattern,
+  type CandidateResult,
+  type FastPlan,
+  type GroupPlan,
+} from '../memory/search.js';
 import { BankScratch } from '../memory/banks.js';
 import type { ThreadValues } from '../memory/access.js';
 import type { PhaseTable } from '../memory/phases.js';
@@ -57,7 +70,11 @@ export class GpuConflictSearch {
    * identity there); candidates whose byte addresses pass 32 bits are answered by searchCpu.
    * `due`: the request's deadline (`timeout` between dispatches and inside the CPU work).
    */
-  async search(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[], due: CarriedDeadline = carryDeadline('the conflict-free search')): Promise<CandidateResult[]> {
+  async search(
+    cands: readonly LayoutFunction[],
+    patterns: readonly AccessPattern[],
+    due: CarriedDeadline = carryDeadline('the conflict-free search'),
+  ): Promise<CandidateResult[]> {
     const tvs = checkPatterns(patterns);
     const P = patterns.length;
     const groups = due.within(() => groupCandidates(cands, tvs));
@@ -150,8 +167,7 @@ export class GpuConflictSearch {
         if (isComposed(c)) {
           const sw = swizzleOf(i, c);
           cw.set([sw.bits, sw.base, sw.shift >>> 0, c.offset, groupAt.get(i)!, skip], 8 * k);
-        }
-        else cw.set([0, 0, 0, 0, groupAt.get(i)!, skip], 8 * k);
+        } else cw.set([0, 0, 0, 0, groupAt.get(i)!, skip], 8 * k);
       });
       // the candidates with a pattern to check (bit p of word 5 clear for some p)
       const all = (1 << P) - 1;
@@ -184,11 +200,19 @@ export class GpuConflictSearch {
           phases += f;
           if (w > f) free = false;
         }
-        out[i] = error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions };
+        out[i] =
+          error !== undefined
+            ? { wavefronts: null, phases: null, conflictFree: false, error }
+            : { wavefronts, phases, conflictFree: free, vectors, instructions };
       });
     }
     if (onCpu.length > 0) {
-      const cpu = due.within(() => searchCpu(onCpu.map((i) => cands[i]!), patterns));
+      const cpu = due.within(() =>
+        searchCpu(
+          onCpu.map((i) => cands[i]!),
+          patterns,
+        ),
+      );
       onCpu.forEach((i, k) => (out[i] = cpu[k]!));
     }
     return out;
@@ -243,7 +267,11 @@ export class GpuConflictSearch {
     const mk = this.upload;
     const S = USAGE.STORAGE | USAGE.COPY_DST;
     const params = mk(new Uint32Array([n, 0, 2, total]), USAGE.UNIFORM | USAGE.COPY_DST, 'conflicts classes params');
-    const bufs = [mk(jobs, S, 'conflicts class jobs'), mk(table, S, 'conflicts class tables'), mk(new Uint32Array(n), S | USAGE.COPY_SRC, 'conflicts class out')];
+    const bufs = [
+      mk(jobs, S, 'conflicts class jobs'),
+      mk(table, S, 'conflicts class tables'),
+      mk(new Uint32Array(n), S | USAGE.COPY_SRC, 'conflicts class out'),
+    ];
     const pipe = this.pipe('main_classes');
     const enc = d.createCommandEncoder({ label: 'conflicts classes' });
     const groups = Math.max(1, Math.ceil(total / WG));
@@ -271,7 +299,15 @@ export class GpuConflictSearch {
   }
 
   /** the two passes over n candidates; perCand: invocations per candidate of pass 0 and pass 1 */
-  private async dispatch(cw: Uint32Array, n: number, ids: Uint32Array, pats: Uint32Array, P: number, base: Uint32Array, perCand: number[]): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
+  private async dispatch(
+    cw: Uint32Array,
+    n: number,
+    ids: Uint32Array,
+    pats: Uint32Array,
+    P: number,
+    base: Uint32Array,
+    perCand: number[],
+  ): Promise<{ flags: Uint32Array; totals: Uint32Array }> {
     const d = this.device;
     const mk = this.upload;
     const S = USAGE.STORAGE | USAGE.COPY_DST;
@@ -284,7 +320,9 @@ export class GpuConflictSearch {
       mk(ids.length ? ids : new Uint32Array(1), S, 'conflicts check ids'),
     ];
     const counts = [ids.length, n];
-    const params = [0, 1].map((pass) => mk(new Uint32Array([counts[pass]!, P, pass, perCand[pass]!]), USAGE.UNIFORM | USAGE.COPY_DST, `conflicts params ${pass}`));
+    const params = [0, 1].map((pass) =>
+      mk(new Uint32Array([counts[pass]!, P, pass, perCand[pass]!]), USAGE.UNIFORM | USAGE.COPY_DST, `conflicts params ${pass}`),
+    );
     const pipe = this.pipe();
     const enc = d.createCommandEncoder({ label: 'conflicts' });
     for (const pass of [0, 1]) {

@@ -7,27 +7,9 @@
  * accumulated in doubles only while exact, then flushed into a bigint.
  */
 import type { Layout } from '../algebra/layout.js';
-import type {
-  Backend,
-  BackendInfo,
-  CompactReport,
-  ComposeReport,
-  Digest,
-  EvalSink,
-  RunOptions,
-  TileMap,
-} from './backend.js';
+import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
 import type { LayoutFunction } from '../cute/composed.js';
-import {
-  checkEnumerable,
-  checkRange,
-  ENUMERATE_LIMIT,
-  prepare,
-  runDeadline,
-  timeoutError,
-  TWO32,
-  type Prepared,
-} from './prep.js';
+import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, timeoutError, TWO32, type Prepared } from './prep.js';
 import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './common.js';
 import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
 
@@ -89,7 +71,12 @@ function scanSource(m: Modes, params: string[], pre: string, run: string, post: 
   const base = n === 1 ? '0' : 'o1';
   lines.push(`${ind}let k = ${K(m.s[0]!)} - c0; if (k > n - i) k = n - i;`);
   lines.push(`${ind}const o = ${base} + c0 * ${K(m.d[0]!)};`);
-  lines.push(run.split('\n').map((l) => ind + l.trim()).join('\n'));
+  lines.push(
+    run
+      .split('\n')
+      .map((l) => ind + l.trim())
+      .join('\n'),
+  );
   lines.push(`${ind}i += k;`);
   lines.push(`${ind}if (i >= n) break outer;`);
   lines.push(`${ind}c0 = 0;`);
@@ -168,7 +155,8 @@ function outerSource(p: Prepared): string | null {
 }
 
 function compile(p: Prepared): Compiled {
-  const key = p.shapes.join(',') + ':' + p.strides.join(',') + ':' + p.size + (p.swizzle ? `:${p.swizzle.bits},${p.swizzle.base},${p.swizzle.shift},${p.koff}` : '');
+  const key =
+    p.shapes.join(',') + ':' + p.strides.join(',') + ':' + p.size + (p.swizzle ? `:${p.swizzle.bits},${p.swizzle.base},${p.swizzle.shift},${p.koff}` : '');
   const hit = cache.get(key);
   if (hit) return hit;
   const m = modesOf(p);
@@ -277,7 +265,21 @@ function compile(p: Prepared): Compiled {
     compactBytes: make<CompactBytesFn>(compactBytesSrc),
     find: make<FindFn>(findSrc),
     phi: make<PhiFn>(phiSrc),
-    source: [header, '// eval', fillSrc, '// digest', digestSrc, '// compact', compactSrc, '// compact (byte map)', compactBytesSrc, '// find', findSrc, '// phi', phiSrc].join('\n'),
+    source: [
+      header,
+      '// eval',
+      fillSrc,
+      '// digest',
+      digestSrc,
+      '// compact',
+      compactSrc,
+      '// compact (byte map)',
+      compactBytesSrc,
+      '// find',
+      findSrc,
+      '// phi',
+      phiSrc,
+    ].join('\n'),
   };
   cache.set(key, c);
   if (cache.size > 256) cache.delete(cache.keys().next().value as string);
@@ -286,7 +288,15 @@ function compile(p: Prepared): Compiled {
 
 /** Runs `work(start, n)` over [lo, hi) in blocks, with progress; past `deadline` (Date.now()
  *  clock, runDeadline) a `timeout` error says what completed. */
-function blocks(lo: number, hi: number, opts: RunOptions | undefined, deadline: number, done0: number, total: number, work: (start: number, n: number) => void): void {
+function blocks(
+  lo: number,
+  hi: number,
+  opts: RunOptions | undefined,
+  deadline: number,
+  done0: number,
+  total: number,
+  work: (start: number, n: number) => void,
+): void {
   let done = done0;
   for (let s = lo; s < hi; ) {
     const n = Math.min(BLOCK, hi - s);

@@ -18,16 +18,7 @@ import { blocksLength, sortedByStride, windowBlocks } from './window-plan.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import type { LayoutFunction } from '../cute/composed.js';
-import type {
-  Backend,
-  BackendInfo,
-  CompactReport,
-  ComposeReport,
-  Digest,
-  EvalSink,
-  RunOptions,
-  TileMap,
-} from './backend.js';
+import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
 import { digestPerThread, genCompose, genSingle, genTiles, walkFor, WG } from './codegen.js';
 import { checkComposeArgs, closedOrOverflow, sameMultiset, splitTiles, tileDivision } from './common.js';
 import { checkEnumerable, checkRange, ENUMERATE_LIMIT, prepare, runDeadline, TWO32, type Prepared } from './prep.js';
@@ -274,14 +265,17 @@ export class GpuBackend implements Backend {
    * Encodes the dispatches (≤ SLOTS per submit, one uniform slot each) with the given storage
    * buffers, plus `after` (copies) in the last command buffer, and submits.
    */
-  private submit(pipe: GPUComputePipeline, storage: GPUBuffer[], ds: Dispatch[], before?: (e: GPUCommandEncoder) => void, after?: (e: GPUCommandEncoder) => void): void {
+  private submit(
+    pipe: GPUComputePipeline,
+    storage: GPUBuffer[],
+    ds: Dispatch[],
+    before?: (e: GPUCommandEncoder) => void,
+    after?: (e: GPUCommandEncoder) => void,
+  ): void {
     this.checkAlive();
     const bg = this.device.createBindGroup({
       layout: pipe.getBindGroupLayout(0),
-      entries: [
-        { binding: 0, resource: { buffer: this.paramsBuf, size: 32 } },
-        ...storage.map((buffer, i) => ({ binding: i + 1, resource: { buffer } })),
-      ],
+      entries: [{ binding: 0, resource: { buffer: this.paramsBuf, size: 32 } }, ...storage.map((buffer, i) => ({ binding: i + 1, resource: { buffer } }))],
     });
     for (let first = 0; first < Math.max(1, ds.length); first += SLOTS) {
       const part = ds.slice(first, first + SLOTS);
@@ -491,7 +485,11 @@ export class GpuBackend implements Backend {
     const plans: number[][] = [[0, size]];
     for (let w = 1; w < windows; w++) plans.push(windowBlocks(sorted, w * wbits, Math.min(wbits, span - w * wbits), this.opts.windowBits ? 1 : GPU_BLOCK));
     const pipeSorted = windows > 1 ? await this.pipeline(genSingle('compact', sorted, true, walkFor(sorted, this.softwareWalk)).source, 2) : pipe;
-    const pr = this.progress(plans.reduce((a, bl) => a + blocksLength(bl), 0), opts, deadline);
+    const pr = this.progress(
+      plans.reduce((a, bl) => a + blocksLength(bl), 0),
+      opts,
+      deadline,
+    );
     const [cnt, rb] = await this.counters(4);
     let oor = 0;
     let coll = 0;
@@ -712,7 +710,10 @@ export class GpuBackend implements Backend {
       this.device.queue.writeBuffer(this.paramsBuf, 0, data);
       const bg = this.device.createBindGroup({
         layout: pipe.getBindGroupLayout(0),
-        entries: [{ binding: 0, resource: { buffer: this.paramsBuf, size: 32 } }, { binding: 1, resource: { buffer: out } }],
+        entries: [
+          { binding: 0, resource: { buffer: this.paramsBuf, size: 32 } },
+          { binding: 1, resource: { buffer: out } },
+        ],
       });
       const run = (stamp: boolean): void => {
         const enc = this.device.createCommandEncoder();

@@ -10,7 +10,9 @@ export type TaskHandler = (payload: never, ctx: { deadline: number; progress(don
 
 /** the handler of a task kind, from `module` (a URL of a module exporting `handlers`) or the engine's own; an unknown kind is an Error */
 export async function handlerFor(kind: string, module?: string): Promise<TaskHandler> {
-  const mod = (module === undefined ? await import('./threaded-tasks.js') : await import(/* @vite-ignore */ module)) as { handlers: Record<string, TaskHandler> };
+  const mod = (module === undefined ? await import('./threaded-tasks.js') : await import(/* @vite-ignore */ module)) as {
+    handlers: Record<string, TaskHandler>;
+  };
   const table = mod.handlers;
   const h = table[kind];
   if (!h) throw new Error(`unknown task kind '${kind}'`);

@@ -33,7 +33,13 @@ export interface AdapterDescription {
 const SOFTWARE = /llvmpipe|lavapipe|swiftshader|software|warp|basic render|microsoft basic/i;
 
 /** Whether an adapter is a software rasteriser (lavapipe, SwiftShader, WARP). */
-export function isSoftwareAdapter(info: { vendor?: string; architecture?: string; device?: string; description?: string; isFallbackAdapter?: boolean }): boolean {
+export function isSoftwareAdapter(info: {
+  vendor?: string;
+  architecture?: string;
+  device?: string;
+  description?: string;
+  isFallbackAdapter?: boolean;
+}): boolean {
   if (info.isFallbackAdapter) return true;
   return SOFTWARE.test([info.vendor, info.architecture, info.device, info.description].join(' '));
 }

@@ -98,7 +98,10 @@ export const handlers = {
    * window's own bitmap; out-of-range offsets are not counted here (the caller derives them
    * from the hits). Returns the hits (set bits plus collisions) and the collisions.
    */
-  compactWindow(p: { l: FlatSpec; blocks: number[]; bits: SharedArrayBuffer; w0: number; wn: number }, ctx: TaskCtx): { hits: number; coll: number; collV: number } {
+  compactWindow(
+    p: { l: FlatSpec; blocks: number[]; bits: SharedArrayBuffer; w0: number; wn: number },
+    ctx: TaskCtx,
+  ): { hits: number; coll: number; collV: number } {
     const c = cpu.compiled(layoutOf(p.l));
     const bits = new Uint32Array(p.bits);
     const st = { oor: 0, oorW: -1, coll: 0, collV: Infinity, countOor: false };
@@ -113,7 +116,6 @@ export const handlers = {
     for (let i = 0; i < bits.length; i++) set += popcount(bits[i]!);
     return { hits: set + st.coll, coll: st.coll, collV: st.collV };
   },
-
 
   find(p: { l: FlatSpec; lo: number; hi: number; v: number }, ctx: TaskCtx): { first: number; last: number } {
     const c = cpu.compiled(layoutOf(p.l));

@@ -69,7 +69,7 @@ export interface ConversionAccesses {
 export function conversionAccesses(r: LinearLayout, s: LinearLayout): ConversionAccesses {
   const rPos = dimPositions(r);
   const sPos = dimPositions(s);
-  if (rPos === null || rPos.length === 0) throw domain('ll_bank_conflicts: R\'s out-dims must be exactly dim0 … dim(k-1)');
+  if (rPos === null || rPos.length === 0) throw domain("ll_bank_conflicts: R's out-dims must be exactly dim0 … dim(k-1)");
   if (sPos === null || sPos.length !== rPos.length) throw domain('ll_bank_conflicts: S must have the same out-dims as R (dim0 … dim(k-1))');
   const sizes = rPos.map((j) => r.outDims[j]!.size);
   sPos.forEach((j, d) => {

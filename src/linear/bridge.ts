@@ -32,7 +32,7 @@ const and53 = (a: number, b: number): number => ((hi32(a) & hi32(b)) >>> 0) * TW
 /** a OR b for exact integers in [0, 2^53) */
 const or53 = (a: number, b: number): number => ((hi32(a) | hi32(b)) >>> 0) * TWO32 + (((a >>> 0) | (b >>> 0)) >>> 0);
 /** the index of the lowest / highest set bit of a > 0 (below 2^53) */
-const lowBit = (a: number): number => ((a >>> 0) !== 0 ? 31 - Math.clz32((a >>> 0) & -(a >>> 0)) : 32 + lowBit(hi32(a)));
+const lowBit = (a: number): number => (a >>> 0 !== 0 ? 31 - Math.clz32((a >>> 0) & -(a >>> 0)) : 32 + lowBit(hi32(a)));
 const highBit = (a: number): number => (hi32(a) !== 0 ? 32 + 31 - Math.clz32(hi32(a)) : 31 - Math.clz32(a >>> 0));
 
 /** whether every value is below 2^31 (32-bit operations are exact on them) */
@@ -242,7 +242,11 @@ function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): 
       throw new LayoutError('overflow', `to_ll tv: in-dim '${d.name}' would have 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
     }
   }
-  return makeLinearLayout(inDims, tile.map((t, d) => ({ name: `dim${d}`, size: t })), 'overflow');
+  return makeLinearLayout(
+    inDims,
+    tile.map((t, d) => ({ name: `dim${d}`, size: t })),
+    'overflow',
+  );
 }
 
 function sharedLL(c: LayoutFunction, images: readonly number[], given?: readonly number[]): LinearLayout {
@@ -586,7 +590,14 @@ export function fromLL(l: LinearLayout, kind?: BridgeKind): LayoutFunction {
   if (sw === null) {
     throw new LayoutError('not-representable', 'from_ll: the map is not a CuTe layout with integer strides and not Sw<B,M,S> o (one), for any B, M, S');
   }
-  const inner = coalesceRelative(bitLayout(map.images.map((v) => applySwizzle(sw, v)), map.modeBits, single), map.guide);
+  const inner = coalesceRelative(
+    bitLayout(
+      map.images.map((v) => applySwizzle(sw, v)),
+      map.modeBits,
+      single,
+    ),
+    map.guide,
+  );
   // every value of Sw o inner is below 2^m: exact when m ≤ 53 (else the bounds are checked)
   return makeComposed(sw, 0, inner, map.outBits > 53);
 }

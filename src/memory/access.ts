@@ -206,7 +206,17 @@ function beyond(index: Float64Array, threads: number, n: number, x: number): nev
 
 /** out[x] = Sw(K + t[index[x]]) with the swizzle as 32-bit mask and shifts (all fit), checking
  *  each index against n (hot loop kept free of closures). */
-function swizzledGather(t: Float64Array, index: Float64Array, out: Float64Array, n: number, k: number, mask: number, r: number, l: number, threads: number): Float64Array {
+function swizzledGather(
+  t: Float64Array,
+  index: Float64Array,
+  out: Float64Array,
+  n: number,
+  k: number,
+  mask: number,
+  r: number,
+  l: number,
+  threads: number,
+): Float64Array {
   const len = index.length;
   checkDeadline('the offsets of an access');
   for (let x = 0; x < len; x++) {
@@ -278,7 +288,10 @@ export function vectorWidth(offsets: Float64Array, tvs: ThreadValues, e: number,
     if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
     const f = vectorFault(offsets, tvs, v);
     if (f) {
-      throw new LayoutError('domain', `thread ${f.thread}: the vector of values ${f.value}..${f.value + v - 1} is not contiguous and aligned in memory (${f.reason}; v = ${v}, e = ${e})`);
+      throw new LayoutError(
+        'domain',
+        `thread ${f.thread}: the vector of values ${f.value}..${f.value + v - 1} is not contiguous and aligned in memory (${f.reason}; v = ${v}, e = ${e})`,
+      );
     }
     return v;
   }

@@ -181,7 +181,10 @@ export function vectorInstructions(
 }
 
 /** Phases and wavefronts summed, and the worst phase (warp, instruction, phase, wavefronts). */
-export function countWavefronts(ins: Instructions, scratch = new BankScratch()): {
+export function countWavefronts(
+  ins: Instructions,
+  scratch = new BankScratch(),
+): {
   phases: number;
   wavefronts: number;
   worst: { warp: number; instruction: number; phase: number; wavefronts: number };
@@ -227,7 +230,11 @@ function worstBank(ins: Instructions, g: number, k: number, f: number, c: number
     }
   }
   let bank = -1;
-  for (let b = 0; b < BANKS; b++) if ((byBank.get(b)?.size ?? 0) === c) { bank = b; break; }
+  for (let b = 0; b < BANKS; b++)
+    if ((byBank.get(b)?.size ?? 0) === c) {
+      bank = b;
+      break;
+    }
   const threads: number[] = [];
   for (let i = first; i < first + lanes; i++) if (wordsOf(i).some((w) => w % BANKS === bank)) threads.push(g * WARP + i);
   return { bank, threads };
@@ -237,7 +244,14 @@ const vectorOk = (v: number, e: number): boolean => Number.isInteger(v) && v >= 
 
 /** The fast path of bankConflicts: Φ_TV and M's Φ by 32-bit tables (M not much larger than
  *  what is accessed), the widest vector w; null when any of it does not hold. */
-function fastInstructions(m: LayoutFunction, tv: Layout, shape: { threads: number; values: number }, e: number, w: number, v: number | undefined): Instructions | null {
+function fastInstructions(
+  m: LayoutFunction,
+  tv: Layout,
+  shape: { threads: number; values: number },
+  e: number,
+  w: number,
+  v: number | undefined,
+): Instructions | null {
   if (shape.values % w !== 0 || (v !== undefined && !vectorOk(w, e))) return null;
   const inner = innerLayout(m);
   const n = size(inner);

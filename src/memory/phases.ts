@@ -119,7 +119,21 @@ export function phaseTable(base: Float64Array, tvs: ThreadValues, e: number, w: 
       }
     }
   }
-  return { w, width, e, phases: p, classes: q, mult: mult.subarray(0, q), first: first.subarray(0, q), lanes: lanes.subarray(0, q), lead, vary: vary.subarray(0, q), count: count.subarray(0, q), union, total };
+  return {
+    w,
+    width,
+    e,
+    phases: p,
+    classes: q,
+    mult: mult.subarray(0, q),
+    first: first.subarray(0, q),
+    lanes: lanes.subarray(0, q),
+    lead,
+    vary: vary.subarray(0, q),
+    count: count.subarray(0, q),
+    union,
+    total,
+  };
 }
 
 /** The swizzle as 32-bit mask and shifts: Sw(y) = y ^ (((y & mask) >>> r) << l); null when

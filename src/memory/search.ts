@@ -74,8 +74,7 @@ export function injectiveInner(inner: Layout): boolean {
 export function swizzleCandidates(base: Layout): ComposedLayout[] {
   const out: ComposedLayout[] = [];
   for (let b = 1; b <= 5; b++)
-    for (let m = 0; m <= 7; m++)
-      for (let s = -10; s <= 10; s++) if (Math.abs(s) >= b) out.push(makeComposed(makeSwizzle(b, m, s), 0, base));
+    for (let m = 0; m <= 7; m++) for (let s = -10; s <= 10; s++) if (Math.abs(s) >= b) out.push(makeComposed(makeSwizzle(b, m, s), 0, base));
   return out;
 }
 
@@ -345,7 +344,9 @@ function searchOne(
     instructionsSum += instructionCount(tvs[p]!, v);
     if (r.wavefronts > r.phases) free = false;
   }
-  return error !== undefined ? { wavefronts: null, phases: null, conflictFree: false, error } : { wavefronts, phases, conflictFree: free, vectors, instructions: instructionsSum };
+  return error !== undefined
+    ? { wavefronts: null, phases: null, conflictFree: false, error }
+    : { wavefronts, phases, conflictFree: free, vectors, instructions: instructionsSum };
 }
 
 /**
@@ -388,7 +389,10 @@ export const keepsVectors = (r: CandidateResult, target: readonly number[]): boo
  * last), then those that keep the vectors before those that narrow them, then fewer
  * instructions, then fewer wavefronts, ties in candidate order.
  */
-export function compareRanked(a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>, b: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>): number {
+export function compareRanked(
+  a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
+  b: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
+): number {
   const ea = a.wavefronts === null ? 1 : 0;
   const eb = b.wavefronts === null ? 1 : 0;
   if (ea !== eb) return ea - eb;
@@ -400,6 +404,11 @@ export function compareRanked(a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructi
  *  (omitted: every accessible candidate counts as keeping them). */
 export function rankResults(cands: readonly LayoutFunction[], results: readonly CandidateResult[], target?: readonly number[]): Ranked[] {
   return results
-    .map((r, index) => ({ ...r, index, layout: formatLayoutFunction(cands[index]!), kept: target === undefined ? r.wavefronts !== null : keepsVectors(r, target) }))
+    .map((r, index) => ({
+      ...r,
+      index,
+      layout: formatLayoutFunction(cands[index]!),
+      kept: target === undefined ? r.wavefronts !== null : keepsVectors(r, target),
+    }))
     .sort(compareRanked);
 }

@@ -84,7 +84,13 @@ function section(title: string, names: readonly string[]): string {
   for (const [arch, group] of [...groups].sort(([a], [b]) => archNumber(a) - archNumber(b))) {
     lines.push(`  ${arch} (${group.length})`);
     for (let i = 0; i < group.length; i += perLine) {
-      lines.push('    ' + group.slice(i, i + perLine).map((n, j, row) => (j === row.length - 1 ? n : n.padEnd(width))).join(''));
+      lines.push(
+        '    ' +
+          group
+            .slice(i, i + perLine)
+            .map((n, j, row) => (j === row.length - 1 ? n : n.padEnd(width)))
+            .join(''),
+      );
     }
   }
   return lines.join('\n');

@@ -64,8 +64,7 @@ function jsonInt(n: number | bigint): Json {
   return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString();
 }
 
-const fnKind = (k: ArgKind): ArgKind | undefined =>
-  k === 'layout' ? 'layout-fn' : k === 'any-layout' ? 'any-layout-fn' : undefined;
+const fnKind = (k: ArgKind): ArgKind | undefined => (k === 'layout' ? 'layout-fn' : k === 'any-layout' ? 'any-layout-fn' : undefined);
 
 /** A composed layout (or its text) in an argument that needs a plain layout: `domain`. */
 export function plainNeeded(op: string, arg: string, l: LayoutFunction | string): LayoutError {
@@ -89,7 +88,8 @@ function wrap(spec: OpSpec): OpSpec {
       // a composed layout on the inner side of a composition (or any other argument): domain
       rest.forEach((a, i) => {
         if (typeof a === 'string' && looksComposed(a)) throw plainNeeded(name, spec.args[i + 1]?.name ?? `${i + 2}`, a);
-        if (typeof a === 'object' && a !== null && isComposed(a as LayoutFunction)) throw plainNeeded(name, spec.args[i + 1]?.name ?? `${i + 2}`, a as LayoutFunction);
+        if (typeof a === 'object' && a !== null && isComposed(a as LayoutFunction))
+          throw plainNeeded(name, spec.args[i + 1]?.name ?? `${i + 2}`, a as LayoutFunction);
       });
       if (own) return own(l, rest);
       const r = spec.run([l.inner, ...rest], ctx);
@@ -113,5 +113,4 @@ export function withComposed(ops: readonly OpSpec[]): OpSpec[] {
 }
 
 /** Parse an argument of kind `layout-fn` / `any-layout-fn`. */
-export const parseFnArg = (text: string, what: string, unbounded: boolean): LayoutFunction =>
-  parseLayoutFunction(text, what, unbounded);
+export const parseFnArg = (text: string, what: string, unbounded: boolean): LayoutFunction => parseLayoutFunction(text, what, unbounded);

@@ -46,7 +46,10 @@ const sliceOp = (name: string, summary: string, f: (l: Layout, c: string) => Lay
   summary,
   // any size: a slice needs no cosize (its sub-layouts are L's own entries), so a layout whose
   // cosize passes 2^53 still slices (docs/semantics.md §8.5)
-  args: [{ name: 'L', kind: 'any-layout' }, { name: 'C', kind: 'json' }],
+  args: [
+    { name: 'L', kind: 'any-layout' },
+    { name: 'C', kind: 'json' },
+  ],
   run: ([l, c]) => formatLayout(f(plain(name, l), coordText(name, c))),
 });
 
@@ -66,6 +69,6 @@ export const cuteMoreOps: OpSpec[] = [
   binary('max_common_layout', 'CuTe max_common_layout(A, B) = coal(right_inverse(B) ∘ N:1) (docs/semantics.md §8.5)', maxCommonLayout),
   sliceOp('slice', 'CuTe slice: the sub-layouts at the _ of C, e.g. "(_,(2,_))" (docs/semantics.md §8.5)', sliceLayout),
   sliceOp('dice', 'CuTe dice: the sub-layouts at the integers of C (docs/semantics.md §8.5)', dice),
-  castOp('upcast', "CuTe upcast<N>(L): elements N times larger (docs/semantics.md §8.5)", upcast),
-  castOp('downcast', "CuTe downcast<N>(L): elements N times smaller (docs/semantics.md §8.5)", downcast),
+  castOp('upcast', 'CuTe upcast<N>(L): elements N times larger (docs/semantics.md §8.5)', upcast),
+  castOp('downcast', 'CuTe downcast<N>(L): elements N times smaller (docs/semantics.md §8.5)', downcast),
 ];

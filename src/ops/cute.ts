@@ -29,7 +29,10 @@ export function parseOrder(v: unknown, what: string): LayoutOrder {
   const o = parseIntegerTuple(v, 'O');
   const neg = /-\s*\d+/.exec(v);
   if (neg) {
-    throw new LayoutError('parse', `O: entry ${neg[0].replace(/\s/g, '')} at offset ${neg.index} is negative; an order is a tuple of non-negative integers, e.g. (1,0)`);
+    throw new LayoutError(
+      'parse',
+      `O: entry ${neg[0].replace(/\s/g, '')} at offset ${neg.index} is negative; an order is a tuple of non-negative integers, e.g. (1,0)`,
+    );
   }
   return o;
 }

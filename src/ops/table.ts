@@ -131,7 +131,7 @@ export const algebraOps: OpSpec[] = [
   },
   {
     name: 'compose',
-    summary: 'B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B\'s modes beyond it dropped (docs/semantics.md §8.3)',
+    summary: "B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B's modes beyond it dropped (docs/semantics.md §8.3)",
     args: [layout('B'), tiler('A')],
     run: ([b, a]) => show(composeByMode(b as Layout, a as Tiler)),
   },
@@ -156,7 +156,19 @@ export const algebraOps: OpSpec[] = [
  * (withComposed). Each is a CLI subcommand and a `batch` op.
  * @example ops.map((o) => o.name).includes('logical_divide') // true
  */
-export const ops: OpSpec[] = withComposed([...algebraOps, ...cuteOps, ...bulkOps, ...verifyOps, ...cuteMoreOps, ...cuteNameOps, ...memoryOps, ...atomsOps, ...tiledOps, ...linearOps, ...linearBridgeOps]);
+export const ops: OpSpec[] = withComposed([
+  ...algebraOps,
+  ...cuteOps,
+  ...bulkOps,
+  ...verifyOps,
+  ...cuteMoreOps,
+  ...cuteNameOps,
+  ...memoryOps,
+  ...atomsOps,
+  ...tiledOps,
+  ...linearOps,
+  ...linearBridgeOps,
+]);
 /**
  * The ops table by protocol name.
  * @example opsByName.get('compose')!.summary
@@ -202,7 +214,8 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
       // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
-      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v)) throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
+      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
+        throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
       if (a.kind === 'tiler') return parseTiler(v, a.name);
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);

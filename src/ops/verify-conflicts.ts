@@ -17,8 +17,18 @@ export const isConflictFreeProperty = (p: unknown): boolean => Array.isArray(p) 
 /** The access pattern of ["conflict-free", TV, e(, v)]; `bad-request` for a malformed one. */
 export function patternOf(prop: readonly unknown[]): AccessPattern {
   const [, tv, e, v] = prop;
-  if (prop.length < 3 || prop.length > 4 || typeof tv !== 'string' || typeof e !== 'number' || !Number.isInteger(e) || (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v)))) {
-    throw new LayoutError('bad-request', 'verify: the property is ["conflict-free", TV, e] or ["conflict-free", TV, e, v] (TV a layout string, e and v integers)');
+  if (
+    prop.length < 3 ||
+    prop.length > 4 ||
+    typeof tv !== 'string' ||
+    typeof e !== 'number' ||
+    !Number.isInteger(e) ||
+    (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v)))
+  ) {
+    throw new LayoutError(
+      'bad-request',
+      'verify: the property is ["conflict-free", TV, e] or ["conflict-free", TV, e, v] (TV a layout string, e and v integers)',
+    );
   }
   const text = tv.trim();
   if (text.startsWith('Sw')) parseLayoutFunction(text, 'TV'); // a malformed swizzle answers as such

@@ -132,7 +132,10 @@ const GAP = 40;
 function placement(pic: TvPicture): { x: number[]; y: number[]; width: number; height: number } {
   const colW = new Map<number, number>();
   const rowH = new Map<number, number>();
-  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+  for (const {
+    panel: p,
+    slot: [sc, sr],
+  } of pic.panels) {
     colW.set(sc, Math.max(colW.get(sc) ?? 0, p.cols * CW + GAP));
     rowH.set(sr, Math.max(rowH.get(sr) ?? 0, p.rows * CH + GAP));
   }
@@ -192,12 +195,18 @@ export function tvTikz(pic: TvPicture, opts: { body?: boolean } = {}): string {
   // panel origins in cells: slot columns and rows sized by their widest and tallest panel
   const colW = new Map<number, number>();
   const rowH = new Map<number, number>();
-  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+  for (const {
+    panel: p,
+    slot: [sc, sr],
+  } of pic.panels) {
     colW.set(sc, Math.max(colW.get(sc) ?? 0, p.cols + 2));
     rowH.set(sr, Math.max(rowH.get(sr) ?? 0, p.rows + 2));
   }
   const offs = (m: Map<number, number>, k: number): number => [...m.entries()].filter(([j]) => j < k).reduce((a, [, v]) => a + v, 0);
-  for (const { panel: p, slot: [sc, sr] } of pic.panels) {
+  for (const {
+    panel: p,
+    slot: [sc, sr],
+  } of pic.panels) {
     const r0 = offs(rowH, sr);
     const c0 = offs(colW, sc);
     const title = p.title.replace(/×/g, '$\\times$');

@@ -427,7 +427,8 @@ export class GpuVerifyEngine implements VerifyEngine {
       const n = sizeAt(batch, i);
       sizes.push(n);
       total += n;
-      if (n > JOB_LIMIT || n > this.maxBinding / 4 || valueBoundAt(batch, i) > TWO32) throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
+      if (n > JOB_LIMIT || n > this.maxBinding / 4 || valueBoundAt(batch, i) > TWO32)
+        throw this.fail(`candidate ${i} is too large for the interpreter's eval mode`);
     }
     const due = carryDeadline('verify on the GPU');
     const res = new Float64Array(total);

@@ -426,9 +426,15 @@ function lawDivide(a: Layout, b: Layout, impl: LawImpl): Pending {
     } catch (e2) {
       return failWith(p, `comp(B, ${n}) threw ${kindOf(e2)}: ${msg(e2)}`);
     }
-    compositeChecks(a, concat(b, bs), () => {
-      throw e;
-    }, 'A∘(B, B*)', p);
+    compositeChecks(
+      a,
+      concat(b, bs),
+      () => {
+        throw e;
+      },
+      'A∘(B, B*)',
+      p,
+    );
     return p;
   }
   if (!ok) return failWith(p, `A ⊘ B = ${show(d)} although B is not ${n}-complementable`);
@@ -471,9 +477,15 @@ function lawProduct(a: Layout, b: Layout, impl: LawImpl): Pending {
     } catch (e2) {
       return failWith(p, `comp(A, ${n}) threw ${kindOf(e2)}: ${msg(e2)}`);
     }
-    compositeChecks(as, b, () => {
-      throw e;
-    }, 'A*∘B', p);
+    compositeChecks(
+      as,
+      b,
+      () => {
+        throw e;
+      },
+      'A*∘B',
+      p,
+    );
     return p;
   }
   if (!ok) return failWith(p, `A ⊗ B = ${show(prod)} although A is not ${n}-complementable`);

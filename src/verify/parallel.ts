@@ -44,8 +44,6 @@ export interface ThreadedVerifyOptions extends VerifyRunOptions {
   lazyWorkers?: { afterMs: number; minLeftMs: number } | null;
 }
 
-
-
 /**
  * runVerify over `threads` worker threads, with the same summary (but `seconds`). Parts of at
  * least 1,024 (laws) or 16,384 (searches) candidates, about 8 per thread, at most 2^18.

@@ -60,7 +60,8 @@ export function makeProperty(name: unknown, operands: readonly unknown[]): Prope
   }
   if (name.startsWith('law:') && (LAWS as readonly string[]).includes(name.slice(4))) {
     const law = name.slice(4) as LawName;
-    if (operands.length > 1 || (operands.length === 1 && lawArity(law) === 1)) throw bad(`${name} takes ${lawArity(law) === 1 ? 'no operand' : 'at most one operand'}`);
+    if (operands.length > 1 || (operands.length === 1 && lawArity(law) === 1))
+      throw bad(`${name} takes ${lawArity(law) === 1 ? 'no operand' : 'at most one operand'}`);
     return operands.length === 1 ? { kind: 'law', law, with: layoutArg(0, 'the other operand') } : { kind: 'law', law };
   }
   throw bad(`unknown property '${name}' (one of ${PROPERTY_NAMES.join(', ')})`);
@@ -122,9 +123,13 @@ function flatOf(chunk: Chunk): FlatBatch {
 export async function checkChunk(p: Property, chunk: Chunk, engine: VerifyEngine, impl: LawImpl = ALGEBRA): Promise<ChunkResult> {
   // composed candidates (docs/semantics.md §9.1): compact and injective read their Φ; the rest need plain layouts
   const f = chunk.flat;
-  const composedAt = f?.outer && p.kind !== 'compact' && p.kind !== 'injective' ? Array.from({ length: chunk.count }, (_, i) => i).find((i) => isComposedAt(f, i)) : undefined;
+  const composedAt =
+    f?.outer && p.kind !== 'compact' && p.kind !== 'injective' ? Array.from({ length: chunk.count }, (_, i) => i).find((i) => isComposedAt(f, i)) : undefined;
   if (composedAt !== undefined) {
-    throw new LayoutError('domain', `${propertyText(p)} needs plain layouts; candidate ${chunk.first + composedAt + 1} is a composed layout (compact and injective take them)`);
+    throw new LayoutError(
+      'domain',
+      `${propertyText(p)} needs plain layouts; candidate ${chunk.first + composedAt + 1} is a composed layout (compact and injective take them)`,
+    );
   }
   switch (p.kind) {
     case 'compact':
@@ -195,7 +200,9 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
   const p = o.property;
   const arity = candidateArity(p);
   if (o.source.arity !== arity && o.source.total !== 0) {
-    throw bad(`${propertyText(p)} takes ${arity === 2 ? 'pairs of layouts' : 'single layouts'} as candidates, the source gives ${o.source.arity === 2 ? 'pairs' : 'single layouts'}${arity === 2 ? ' (or give the other operand with --with)' : ''}`);
+    throw bad(
+      `${propertyText(p)} takes ${arity === 2 ? 'pairs of layouts' : 'single layouts'} as candidates, the source gives ${o.source.arity === 2 ? 'pairs' : 'single layouts'}${arity === 2 ? ' (or give the other operand with --with)' : ''}`,
+    );
   }
   const isLaw = p.kind === 'law';
   const chunkSize = o.chunkSize ?? (isLaw ? 2048 : 1 << 16);
@@ -217,33 +224,37 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
       o.onProgress?.(candidates, o.source.total);
     }
   } else
-  for (const chunk of o.source.chunks(chunkSize)) {
-    const r = await checkChunk(p, chunk, o.engine, impl);
-    for (let i = 0; i < chunk.count; i++) {
-      if (r.ok[i]) {
-        passed++;
-        if (r.outcomes?.[i]?.status === 'skip') skipped++;
-        if (!isLaw && (o.onMatch || examples.length < maxExamples)) {
-          const text = chunk.texts ? chunk.texts[i]! : chunk.items || chunk.item ? chunkItem(chunk, i).map(formatLayout).join(' ') : formatFlatAt(chunk.flat!, i);
-          o.onMatch?.(text);
-          if (examples.length < maxExamples) examples.push({ candidate: [text] });
+    for (const chunk of o.source.chunks(chunkSize)) {
+      const r = await checkChunk(p, chunk, o.engine, impl);
+      for (let i = 0; i < chunk.count; i++) {
+        if (r.ok[i]) {
+          passed++;
+          if (r.outcomes?.[i]?.status === 'skip') skipped++;
+          if (!isLaw && (o.onMatch || examples.length < maxExamples)) {
+            const text = chunk.texts
+              ? chunk.texts[i]!
+              : chunk.items || chunk.item
+                ? chunkItem(chunk, i).map(formatLayout).join(' ')
+                : formatFlatAt(chunk.flat!, i);
+            o.onMatch?.(text);
+            if (examples.length < maxExamples) examples.push({ candidate: [text] });
+          }
+        } else if (isLaw && examples.length < maxExamples) {
+          let items = chunkItem(chunk, i);
+          if (p.with) items = pairFor(p.law, items[0]!, p.with);
+          const fails = (c: readonly Layout[]): boolean => lawOutcomeSync(p.law, c, impl).status === 'fail';
+          const small = shrink(items, fails);
+          const why = lawOutcomeSync(p.law, small, impl);
+          examples.push({
+            candidate: items.map(formatLayout),
+            shrunk: small.map(formatLayout),
+            reason: why.reason ?? r.outcomes?.[i]?.reason ?? 'fails',
+          });
         }
-      } else if (isLaw && examples.length < maxExamples) {
-        let items = chunkItem(chunk, i);
-        if (p.with) items = pairFor(p.law, items[0]!, p.with);
-        const fails = (c: readonly Layout[]): boolean => lawOutcomeSync(p.law, c, impl).status === 'fail';
-        const small = shrink(items, fails);
-        const why = lawOutcomeSync(p.law, small, impl);
-        examples.push({
-          candidate: items.map(formatLayout),
-          shrunk: small.map(formatLayout),
-          reason: why.reason ?? r.outcomes?.[i]?.reason ?? 'fails',
-        });
       }
+      candidates += chunk.count;
+      o.onProgress?.(candidates, o.source.total);
     }
-    candidates += chunk.count;
-    o.onProgress?.(candidates, o.source.total);
-  }
   return {
     property: propertyText(p),
     source: o.source.describe,
@@ -258,4 +269,3 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
     fallbacks: o.engine.fallbacks,
   };
 }
-

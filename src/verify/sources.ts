@@ -94,7 +94,11 @@ export function sourceFromSpec(spec: SourceSpec): Source {
     case 'random':
       return randomSource(spec.options).slice!(spec.range[0], spec.range[1]);
     case 'list':
-      return listSource(spec.items.map((c, i) => c.map((t) => parseLayoutFunction(t, `candidate ${i + 1}`))), spec.describe, spec.arity);
+      return listSource(
+        spec.items.map((c, i) => c.map((t) => parseLayoutFunction(t, `candidate ${i + 1}`))),
+        spec.describe,
+        spec.arity,
+      );
   }
 }
 
@@ -653,7 +657,11 @@ export function listSource(cands: LayoutFunction[][], describe: string, arity = 
  *  composed layout is `domain` (the laws of two layouts need plain layouts). */
 function composedChunk(first: number, items: readonly LayoutFunction[][]): Chunk {
   const pair = items.findIndex((c) => c.length !== 1);
-  if (pair >= 0) throw new LayoutError('domain', `candidate ${first + pair + 1}: pairs need plain layouts; ${items[pair]!.map(formatLayoutFunction).join(' ')} has a composed one`);
+  if (pair >= 0)
+    throw new LayoutError(
+      'domain',
+      `candidate ${first + pair + 1}: pairs need plain layouts; ${items[pair]!.map(formatLayoutFunction).join(' ')} has a composed one`,
+    );
   const fns = items.map((c) => c[0]!);
   return { first, count: fns.length, flat: batchOfFunctions(fns), texts: fns.map(formatLayoutFunction) };
 }

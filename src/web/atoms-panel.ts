@@ -92,9 +92,11 @@ function operandPicture(
   });
   svg.append(s('text', { x: 2, y: 12, class: 'axis' }, caption));
   const step = Math.max(1, Math.ceil(16 / cw));
-  for (let c = 0; c < cols; c += step) svg.append(s('text', { class: 'axis', x: left + c * cw + cw / 2, y: top - 6, 'text-anchor': 'middle', 'font-size': 9 }, c));
+  for (let c = 0; c < cols; c += step)
+    svg.append(s('text', { class: 'axis', x: left + c * cw + cw / 2, y: top - 6, 'text-anchor': 'middle', 'font-size': 9 }, c));
   const rstep = Math.max(1, Math.ceil(12 / ch));
-  for (let r = 0; r < rows; r += rstep) svg.append(s('text', { class: 'axis', x: left - 4, y: top + r * ch + ch / 2 + 3, 'text-anchor': 'end', 'font-size': 9 }, r));
+  for (let r = 0; r < rows; r += rstep)
+    svg.append(s('text', { class: 'axis', x: left - 4, y: top + r * ch + ch / 2 + 3, 'text-anchor': 'end', 'font-size': 9 }, r));
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
       const cell = cells[r + rows * c];
@@ -110,7 +112,10 @@ function operandPicture(
         'data-holders': cell ? cell.holders : 0,
       });
       g.append(s('rect', { x, y, width: cw, height: ch, fill: cell ? threadColour(cell.thread) : '#fff', stroke: '#8884', 'stroke-width': 0.5 }));
-      if (cell && labels) g.append(s('text', { x: x + cw / 2, y: y + ch / 2 + 3, 'text-anchor': 'middle', 'font-size': 9, 'pointer-events': 'none' }, `T${cell.thread} V${cell.value}`));
+      if (cell && labels)
+        g.append(
+          s('text', { x: x + cw / 2, y: y + ch / 2 + 3, 'text-anchor': 'middle', 'font-size': 9, 'pointer-events': 'none' }, `T${cell.thread} V${cell.value}`),
+        );
       svg.append(g);
     }
   }
@@ -124,7 +129,13 @@ function row(label: string, input: HTMLElement): HTMLElement {
 /** Build the panel into `host` (a card of the page). */
 export function mountAtomsPanel(host: HTMLElement): void {
   const names = mmaAtomNames();
-  const search = h('input', { type: 'search', class: 'layout-in', 'data-testid': 'atoms-search', spellcheck: 'false', placeholder: 'search, e.g. 16x8x16 F32' });
+  const search = h('input', {
+    type: 'search',
+    class: 'layout-in',
+    'data-testid': 'atoms-search',
+    spellcheck: 'false',
+    placeholder: 'search, e.g. 16x8x16 F32',
+  });
   const list = h('select', { size: '8', 'data-testid': 'atoms-list', 'aria-label': 'MMA atoms' });
   const layoutIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'atoms-layout', spellcheck: 'false', value: DEFAULTS.layout });
   const permIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'atoms-perm', spellcheck: 'false', value: DEFAULTS.perm });
@@ -197,7 +208,10 @@ export function mountAtomsPanel(host: HTMLElement): void {
       const rows = c.tiler[0]!;
       const cols = c.tiler.slice(1).reduce((a, b) => a * b, 1);
       copyInfo.dataset['tiler'] = `(${c.tiler.join(',')})`;
-      fill(copyInfo, `${c.threads} threads × ${c.values} values of ${bits} bits, tile (${c.tiler.join(',')}); S ${formatLayout(c.layoutS_TV)}, D ${formatLayout(c.layoutD_TV)}`);
+      fill(
+        copyInfo,
+        `${c.threads} threads × ${c.values} values of ${bits} bits, tile (${c.tiler.join(',')}); S ${formatLayout(c.layoutS_TV)}, D ${formatLayout(c.layoutD_TV)}`,
+      );
       if (rows * cols > MAX_CELLS) {
         fill(copyPics, h('p', { class: 'placeholder' }, `a tile of more than ${MAX_CELLS} cells: too many to draw`));
         return;
@@ -242,7 +256,10 @@ export function mountAtomsPanel(host: HTMLElement): void {
   for (const el of [bitsIn, thrIn, valIn]) el.addEventListener('input', updateCopy);
   for (const el of [copySel, fromSel]) el.addEventListener('change', updateCopy);
   const fillList = (): void => {
-    const words = search.value.toLowerCase().split(/[\s_]+/).filter((w) => w !== '');
+    const words = search.value
+      .toLowerCase()
+      .split(/[\s_]+/)
+      .filter((w) => w !== '');
     const shown = names.filter((n) => words.every((w) => n.toLowerCase().includes(w)));
     fill(list, ...shown.slice(0, 500).map((n) => h('option', { value: n }, n)));
     if (shown.includes(selected)) list.value = selected;
@@ -258,7 +275,10 @@ export function mountAtomsPanel(host: HTMLElement): void {
       err.hidden = true;
       info.dataset['threads'] = String(m.threads);
       info.dataset['tile'] = `(${tM},${tN},${tK})`;
-      fill(info, `${selected}: ${m.threads} threads, tile (M,N,K) = (${tM},${tN},${tK}); A ${formatLayout(m.layoutA_TV)}, B ${formatLayout(m.layoutB_TV)}, C ${formatLayout(m.layoutC_TV)}`);
+      fill(
+        info,
+        `${selected}: ${m.threads} threads, tile (M,N,K) = (${tM},${tN},${tK}); A ${formatLayout(m.layoutA_TV)}, B ${formatLayout(m.layoutB_TV)}, C ${formatLayout(m.layoutC_TV)}`,
+      );
       if (Math.max(tM * tK, tN * tK, tM * tN) > MAX_CELLS) {
         fill(pics, h('p', { class: 'placeholder' }, `a tile of more than ${MAX_CELLS} cells: too many to draw`));
         return;
@@ -266,11 +286,32 @@ export function mountAtomsPanel(host: HTMLElement): void {
       fill(
         pics,
         // A: M×K, index m + tM·k
-        operandPicture('A', `A (M×K = ${tM}×${tK})`, tvCells(m.layoutA_TV, tM, tK, (i) => [i % tM, Math.floor(i / tM)]), tM, tK, (r, c) => r + tM * c),
+        operandPicture(
+          'A',
+          `A (M×K = ${tM}×${tK})`,
+          tvCells(m.layoutA_TV, tM, tK, (i) => [i % tM, Math.floor(i / tM)]),
+          tM,
+          tK,
+          (r, c) => r + tM * c,
+        ),
         // B: N×K, index n + tN·k, drawn K×N (row k, column n)
-        operandPicture('B', `B (K×N = ${tK}×${tN})`, tvCells(m.layoutB_TV, tK, tN, (i) => [Math.floor(i / tN), i % tN]), tK, tN, (r, c) => c + tN * r),
+        operandPicture(
+          'B',
+          `B (K×N = ${tK}×${tN})`,
+          tvCells(m.layoutB_TV, tK, tN, (i) => [Math.floor(i / tN), i % tN]),
+          tK,
+          tN,
+          (r, c) => c + tN * r,
+        ),
         // C: M×N, index m + tM·n
-        operandPicture('C', `C (M×N = ${tM}×${tN})`, tvCells(m.layoutC_TV, tM, tN, (i) => [i % tM, Math.floor(i / tM)]), tM, tN, (r, c) => r + tM * c),
+        operandPicture(
+          'C',
+          `C (M×N = ${tM}×${tN})`,
+          tvCells(m.layoutC_TV, tM, tN, (i) => [i % tM, Math.floor(i / tM)]),
+          tM,
+          tN,
+          (r, c) => r + tM * c,
+        ),
       );
     } catch (e) {
       mma = null;

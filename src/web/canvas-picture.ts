@@ -97,11 +97,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
   scroller.append(spacer);
   wrap.append(
     scroller,
-    h(
-      'p',
-      { class: 'note' },
-      `${n.toLocaleString('en')} cells (${rows} × ${cols})${colourNote}; scroll to see them all, hover for each cell.`,
-    ),
+    h('p', { class: 'note' }, `${n.toLocaleString('en')} cells (${rows} × ${cols})${colourNote}; scroll to see them all, hover for each cell.`),
   );
 
   let hovered = -1;

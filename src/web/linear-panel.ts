@@ -227,8 +227,7 @@ export function mountLinearPanel(host: HTMLElement): void {
     if (g === null || kind === 'function') pic = h('p', { class: 'placeholder' }, 'pictures are drawn for register and shared layouts of rank 1 or 2');
     else if (g.rows * g.cols > MAX_CELLS || inputs > MAX_INPUTS) {
       pic = h('p', { class: 'placeholder' }, `${g.rows * g.cols} cells from ${inputs} inputs: too many to draw (at most ${MAX_CELLS} cells)`);
-    }
-    else pic = kind === 'tv' ? registerPicture(l, g) : sharedPicture(l, g, Number(eSel.value));
+    } else pic = kind === 'tv' ? registerPicture(l, g) : sharedPicture(l, g, Number(eSel.value));
     const kindLine = h('p', { 'data-testid': 'll-kind', 'data-kind': kind }, `kind: ${kind}`);
     fill(llOut, kindLine, cute, h('pre', { 'data-testid': 'll-print' }, tritonString(l).slice(1)), h('div', { class: 'picture-box' }, pic));
   };

@@ -29,7 +29,31 @@ import { mountMemoryPanel } from './memory-panel.js';
 const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
 const GROUPS: [string, string[]][] = [
   ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
-  ['CuTe', ['zipped_divide', 'tiled_divide', 'flat_divide', 'zipped_product', 'tiled_product', 'flat_product', 'blocked_product', 'raked_product', 'tile_to_shape', 'make_layout', 'right_inverse', 'left_inverse', 'filter', 'filter_zeros', 'max_common_vector', 'max_common_layout', 'slice', 'dice', 'upcast', 'downcast']],
+  [
+    'CuTe',
+    [
+      'zipped_divide',
+      'tiled_divide',
+      'flat_divide',
+      'zipped_product',
+      'tiled_product',
+      'flat_product',
+      'blocked_product',
+      'raked_product',
+      'tile_to_shape',
+      'make_layout',
+      'right_inverse',
+      'left_inverse',
+      'filter',
+      'filter_zeros',
+      'max_common_vector',
+      'max_common_layout',
+      'slice',
+      'dice',
+      'upcast',
+      'downcast',
+    ],
+  ],
   ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
   ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
 ];
@@ -188,11 +212,7 @@ function showInlineError(el: HTMLElement, input: HTMLInputElement, text: string,
     const pos = Number(m[1]);
     el.dataset['position'] = String(pos);
     const mark = h('div', { class: 'caret-line' });
-    mark.append(
-      h('span', {}, text.slice(0, pos)),
-      h('mark', {}, pos < text.length ? text.slice(pos, pos + 1) : ' '),
-      h('span', {}, text.slice(pos + 1)),
-    );
+    mark.append(h('span', {}, text.slice(0, pos)), h('mark', {}, pos < text.length ? text.slice(pos, pos + 1) : ' '), h('span', {}, text.slice(pos + 1)));
     children.push(mark);
   } else {
     delete el.dataset['position'];
@@ -389,7 +409,21 @@ function update(): void {
   byId('arg-field').hidden = !extra.arg;
   if (extra.arg) {
     const a = extra.arg;
-    const hint = extra.more ? `${extra.more.length} integers, e.g. 0 16` : a.kind === 'int' ? 'an integer' : a.kind === 'tuple' ? 'a tuple, e.g. (4,(9,25))' : a.kind === 'coord' ? 'a coordinate, e.g. (1,(2,0))' : a.kind === 'profile' ? 'a profile, e.g. (*,(*,*))' : a.name === 'O' ? 'col, row or an order, e.g. (1,0)' : a.name === 'C' ? 'a coordinate with _, e.g. (_,(1,_))' : a.kind;
+    const hint = extra.more
+      ? `${extra.more.length} integers, e.g. 0 16`
+      : a.kind === 'int'
+        ? 'an integer'
+        : a.kind === 'tuple'
+          ? 'a tuple, e.g. (4,(9,25))'
+          : a.kind === 'coord'
+            ? 'a coordinate, e.g. (1,(2,0))'
+            : a.kind === 'profile'
+              ? 'a profile, e.g. (*,(*,*))'
+              : a.name === 'O'
+                ? 'col, row or an order, e.g. (1,0)'
+                : a.name === 'C'
+                  ? 'a coordinate with _, e.g. (_,(1,_))'
+                  : a.kind;
     fill(byId('arg-label'), h('var', {}, a.name), a.optional ? ' (optional)' : '');
     argInput.placeholder = hint;
   }
@@ -438,16 +472,26 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     const a0 = opsByName.get(st.op)?.args[0]?.name ?? 'L';
     const divides = st.op === 'logical_divide' || st.op === 'zipped_divide' || st.op === 'tiled_divide' || st.op === 'flat_divide';
     const tiled = divides && has2 ? divisionTiles(st.layout, st.layout2) : null;
-    hover.dataset['idle'] = tiled ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)` : 'hover a cell for its index, coordinate and offset';
+    hover.dataset['idle'] = tiled
+      ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)`
+      : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), pictureExports(l, tiled));
   } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
     // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
     hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
     hover.textContent = hover.dataset['idle'];
-    fill(pic, drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }), pictureExports(composedOrNull(st.layout)!, null));
+    fill(
+      pic,
+      drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }),
+      pictureExports(composedOrNull(st.layout)!, null),
+    );
   } else {
-    const msg = err ? 'no picture: the layout does not parse' : st.layout.trim() ? 'no picture: the layout is larger than 2^53 − 1 cells' : 'type a layout to see its picture';
+    const msg = err
+      ? 'no picture: the layout does not parse'
+      : st.layout.trim()
+        ? 'no picture: the layout is larger than 2^53 − 1 cells'
+        : 'type a layout to see its picture';
     fill(pic, h('p', { class: 'placeholder' }, msg));
     hover.textContent = '';
   }
@@ -582,7 +626,12 @@ async function runCheckButton(name: CheckName): Promise<void> {
     results.prepend(outcomeCard(o, cpu));
     if (o.backend === 'gpu' && o.error?.kind === 'gpu') {
       banner.hidden = false;
-      fill(banner, h('strong', {}, 'The GPU failed on this check.'), ' Choose “CPU” under “Run on” to keep checking on the CPU backend. ', h('span', { class: 'muted' }, o.error.message));
+      fill(
+        banner,
+        h('strong', {}, 'The GPU failed on this check.'),
+        ' Choose “CPU” under “Run on” to keep checking on the CPU backend. ',
+        h('span', { class: 'muted' }, o.error.message),
+      );
     }
     while (results.childElementCount > 6) results.lastElementChild?.remove();
   } finally {
@@ -599,7 +648,13 @@ function buildExamples(): void {
   const ul = byId('examples');
   for (const ex of EXAMPLES) {
     if (!opsByName.has(ex.op)) continue;
-    const b = h('button', { type: 'button', class: 'example', 'data-testid': 'example' }, h('span', { class: 'ref' }, ex.ref), h('span', { class: 'title' }, ex.title), h('code', {}, exampleText(ex)));
+    const b = h(
+      'button',
+      { type: 'button', class: 'example', 'data-testid': 'example' },
+      h('span', { class: 'ref' }, ex.ref),
+      h('span', { class: 'title' }, ex.title),
+      h('code', {}, exampleText(ex)),
+    );
     b.addEventListener('click', () => {
       input1.value = ex.layout;
       input2.value = ex.layout2 ?? '';
@@ -653,9 +708,9 @@ function start(): void {
       resultEl.click();
     }
   });
-  document.querySelectorAll<HTMLButtonElement>('[data-check]').forEach((b) =>
-    b.addEventListener('click', () => void runCheckButton(b.dataset['check'] as CheckName)),
-  );
+  document
+    .querySelectorAll<HTMLButtonElement>('[data-check]')
+    .forEach((b) => b.addEventListener('click', () => void runCheckButton(b.dataset['check'] as CheckName)));
   byId('copy-link').addEventListener('click', () => {
     const b = byId('copy-link');
     navigator.clipboard?.writeText(location.href).then(

@@ -157,18 +157,18 @@ describe('2.3.1 basic definitions', () => {
   it('2.3.1.6 / 2.3.1.7: the stated invariants, on layouts with the stated profiles (inputs lost)', () => {
     // 2.3.1.6: rank 3, len 6, depth 2, size 11760, prof (*,(*,*,*),(*,*)); 11760 = 16·3·5·7·7
     const a = '(16,(3,5,7),(7,1)):(1,(16,48,240),(1680,0))';
-    expect([ok('rank', a), ok('length', a), ok('depth', a), ok('size', a), ok('profile', a)]).toEqual([
-      3, 6, 2, 11760, '(*,(*,*,*),(*,*))',
-    ]);
+    expect([ok('rank', a), ok('length', a), ok('depth', a), ok('size', a), ok('profile', a)]).toEqual([3, 6, 2, 11760, '(*,(*,*,*),(*,*))']);
     // 2.3.1.7: rank 1, len 5, depth 3, size 32, prof ((*,*,*,(*,*)))
     const b = '((2,2,2,(2,2))):((1,2,4,(8,16)))';
-    expect([ok('rank', b), ok('length', b), ok('depth', b), ok('size', b), ok('profile', b)]).toEqual([
-      1, 5, 3, 32, '((*,*,*,(*,*)))',
-    ]);
+    expect([ok('rank', b), ok('length', b), ok('depth', b), ok('size', b), ok('profile', b)]).toEqual([1, 5, 3, 32, '((*,*,*,(*,*)))']);
     for (const t of [a, b]) {
       const l = P(t);
       expect([rankB(l.shape), entriesB(l.shape).length, depthB(l.shape), sizeB(l), profB(l.shape)]).toEqual([
-        ok('rank', t), ok('length', t), ok('depth', t), ok('size', t), ok('profile', t),
+        ok('rank', t),
+        ok('length', t),
+        ok('depth', t),
+        ok('size', t),
+        ok('profile', t),
       ]);
     }
   });

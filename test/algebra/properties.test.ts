@@ -49,7 +49,6 @@ import {
   sizeB,
   sizeT,
   spanB,
-
   valuesB,
   type BL,
   type Tup,
@@ -58,7 +57,6 @@ import { runs, seededRuns } from '../helpers/seeds.js';
 
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
 const forSeeds = seededRuns(0x5eed2026);
-
 
 /** Replace random subtrees of a shape by their size, keeping it refined by the original
  *  (an integer of S̄ is refined by every S of that size, at any depth: docs/semantics.md §1). */
@@ -81,7 +79,11 @@ function randomCompact(rng: () => number): BL {
     p *= si;
   }
   const idx = s.map((_, i) => i).sort(() => rng() - 0.5);
-  return nestRandom(rng, idx.map((i) => s[i]!), idx.map((i) => d[i]!));
+  return nestRandom(
+    rng,
+    idx.map((i) => s[i]!),
+    idx.map((i) => d[i]!),
+  );
 }
 
 describe('coalesce', () => {
@@ -131,7 +133,10 @@ describe('coalesce', () => {
       const bad: Tup[] = [typeof l.shape === 'number' ? [l.shape] : l.shape.length === 1 ? (l.shape[0] as Tup) : [sizeB(l) + 1]];
       for (const bar of bad) {
         if (refinesB(l.shape, bar)) continue;
-        expect(kindOf(() => coalesceRelative(l, bar)), `${showL(l)} over ${showT(bar)}`).toBe('domain');
+        expect(
+          kindOf(() => coalesceRelative(l, bar)),
+          `${showL(l)} over ${showT(bar)}`,
+        ).toBe('domain');
       }
     });
   });
@@ -165,7 +170,10 @@ describe('complement', () => {
       expect(isComplementable(a), showL(a)).toBe(want);
       expect(isNComplementable(a, n), `${showL(a)}, N = ${n}`).toBe(isComplementableSpec(a, n));
       if (!isComplementableSpec(a, n)) {
-        expect(kindOf(() => complement(a, n)), `${showL(a)}, N = ${n}`).toBe('not-complementable');
+        expect(
+          kindOf(() => complement(a, n)),
+          `${showL(a)}, N = ${n}`,
+        ).toBe('not-complementable');
       } else {
         const c = complement(a, n);
         expect(isCompactB(concatB(a, c))).toBe(true);
@@ -272,7 +280,10 @@ describe('composition', () => {
       const b = randomLayout(rng, { maxLen: 3, maxSize: 200 });
       const a = randomLayout(rng, { maxLen: 3, maxStride: 80 });
       if (cosizeB(a) <= sizeB(b)) return;
-      expect(kindOf(() => compose(b, a)), `${showL(b)} ∘ ${showL(a)}`).toBe('not-composable');
+      expect(
+        kindOf(() => compose(b, a)),
+        `${showL(b)} ∘ ${showL(a)}`,
+      ).toBe('not-composable');
     });
   });
 
@@ -448,7 +459,3 @@ describe('notation and predicates', () => {
     });
   });
 });
-
-
-
-

@@ -9,8 +9,7 @@ import { mmaAtomData } from '../../src/atoms/registry.js';
 
 /** The sizes of the top-level modes of a layout. */
 export const modeSizes = (l: BL): number[] => (typeof l.shape === 'number' ? [l.shape] : l.shape.map((s: Tup) => sizeT(s)));
-const modesB = (l: BL): BL[] =>
-  typeof l.shape === 'number' ? [l] : l.shape.map((s, i) => ({ shape: s, stride: (l.stride as readonly Tup[])[i]! }));
+const modesB = (l: BL): BL[] => (typeof l.shape === 'number' ? [l] : l.shape.map((s, i) => ({ shape: s, stride: (l.stride as readonly Tup[])[i]! })));
 const colex = (x: number, dims: readonly number[]): number[] =>
   dims.map((d) => {
     const c = x % d;

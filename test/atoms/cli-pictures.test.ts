@@ -69,7 +69,11 @@ describe('layoutgpu mma, copy, partition, local-tile, conflicts --copy', () => {
   });
 
   it('bad arguments exit 2 with one line naming the problem', async () => {
-    const bad = [['mma', 'nope'], ['copy', 'SM75_U32x4_LDSM_N', '--thr', '(32,1)'], ['mma', atom, '--thread', '32']];
+    const bad = [
+      ['mma', 'nope'],
+      ['copy', 'SM75_U32x4_LDSM_N', '--thr', '(32,1)'],
+      ['mma', atom, '--thread', '32'],
+    ];
     bad.push(['partition', 'Q', atom, '--thread', '0', '(16,16)']);
     for (const argv of bad) {
       const r = await run(argv);
@@ -87,7 +91,10 @@ describe('TV pictures', () => {
     const text = tvAscii(mmaPicture(m));
     const panels = text.split('\n\n').slice(1);
     const check = (panel: string, tv: BL, rows: number, cols: number, index: (r: number, c: number) => number): void => {
-      const lines = panel.split('\n').slice(2).filter((l) => l !== '');
+      const lines = panel
+        .split('\n')
+        .slice(2)
+        .filter((l) => l !== '');
       expect(lines).toHaveLength(rows);
       const h = holders(tv);
       lines.forEach((line, r) => {
@@ -121,7 +128,10 @@ describe('TV pictures', () => {
     const dir = mkdtempSync(join(tmpdir(), 'tv-'));
     try {
       const c = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: m, operand: 'A' });
-      for (const [name, tex] of [['mma.tex', tvTikz(mmaPicture(m))], ['copy.tex', tvTikz(copyPicture(c))]] as const) {
+      for (const [name, tex] of [
+        ['mma.tex', tvTikz(mmaPicture(m))],
+        ['copy.tex', tvTikz(copyPicture(c))],
+      ] as const) {
         writeFileSync(join(dir, name), tex);
         const flags = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape'];
         const r = spawnSync('pdflatex', [...flags, name], { cwd: dir, encoding: 'utf8', timeout: 120_000 });

@@ -51,8 +51,7 @@ function distinct(xs: Int32Array, bound = maxOf(xs) + 1): number {
   return n;
 }
 
-const cross = (...lists: readonly (readonly string[])[]): string[] =>
-  lists.reduce<string[]>((acc, l) => acc.flatMap((a) => l.map((b) => a + b)), ['']);
+const cross = (...lists: readonly (readonly string[])[]): string[] => lists.reduce<string[]>((acc, l) => acc.flatMap((a) => l.map((b) => a + b)), ['']);
 
 /** the semantics' required MMA names, written out from the rule. */
 function requiredMma(): string[] {
@@ -302,9 +301,28 @@ describe("the CLI's list of atoms", () => {
   it('names every atom once, under its architecture, the architectures in ascending order', () => {
     const text = formatAtomsList({ mma: mmaAtomNames(), copy: copyAtomNames() });
     const words = text.split(/\s+/).filter((w) => w !== '');
-    for (const n of [...mmaAtomNames(), ...copyAtomNames()]) expect(words.filter((w) => w === n), n).toHaveLength(1);
+    for (const n of [...mmaAtomNames(), ...copyAtomNames()])
+      expect(
+        words.filter((w) => w === n),
+        n,
+      ).toHaveLength(1);
     const heads = [...text.matchAll(/^ {2}(\w+) \((\d+)\)$/gm)].map((m) => [m[1]!, Number(m[2])] as const);
-    expect(heads.map(([a]) => a)).toEqual(['universal', 'SM61', 'SM70', 'SM75', 'SM80', 'SM89', 'SM90', 'SM120', 'universal', 'SM50', 'SM75', 'SM80', 'SM90', 'SM100']);
+    expect(heads.map(([a]) => a)).toEqual([
+      'universal',
+      'SM61',
+      'SM70',
+      'SM75',
+      'SM80',
+      'SM89',
+      'SM90',
+      'SM120',
+      'universal',
+      'SM50',
+      'SM75',
+      'SM80',
+      'SM90',
+      'SM100',
+    ]);
     expect(heads.reduce((a, [, n]) => a + n, 0)).toBe(414 + 43);
     expect(text.split('\n')[0]).toBe('MMA atoms (414)');
     expect(formatAtomsList({ copy: copyAtomNames() }).split('\n')[0]).toBe('copy atoms (43)');

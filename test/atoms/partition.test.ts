@@ -229,28 +229,49 @@ describe('local_tile and local_partition', () => {
       const useProj = r > 1 && rng() < 0.3;
       const drop = useProj ? randInt(rng, 0, r - 1) : -1;
       // with a projection, the dropped item of the tiler and of the coordinate are extra members
-      const tilerText = useProj ? `(${tile.map((t, i) => (i === drop ? [t, 7] : [t])).flat().join(',')})` : `(${tile.join(',')})`;
-      const cText = useProj ? `(${c.map((x, i) => (i === drop ? [x, 5] : [x])).flat().join(',')})` : `(${c.join(',')})`;
+      const tilerText = useProj
+        ? `(${tile
+            .map((t, i) => (i === drop ? [t, 7] : [t]))
+            .flat()
+            .join(',')})`
+        : `(${tile.join(',')})`;
+      const cText = useProj
+        ? `(${c
+            .map((x, i) => (i === drop ? [x, 5] : [x]))
+            .flat()
+            .join(',')})`
+        : `(${c.join(',')})`;
       const projText = useProj ? `(${tile.map((_, i) => (i === drop ? '1,X' : '1')).join(',')})` : undefined;
-      const proj = projText ? projText.slice(1, -1).split(',').map((p) => p === '1') : undefined;
+      const proj = projText
+        ? projText
+            .slice(1, -1)
+            .split(',')
+            .map((p) => p === '1')
+        : undefined;
       const res = localTile(parseLayoutFunction(tensor), parseTiler(tilerText), parseSliceCoord(cText), proj);
       const free = c.map((x, i) => (x === '_' ? i : -1)).filter((i) => i >= 0);
       const guide = [...tile, ...free.map((i) => reps[i]!)];
-      expectTensor(res, tensor, guide, (el) => {
-        const xs = colex(el, guide);
-        let idx = 0;
-        let p = 1;
-        for (let i = 0; i < r; i++) {
-          const k = c[i] === '_' ? xs[tile.length + free.indexOf(i)]! : (c[i] as number);
-          idx += p * (xs[i]! + tile[i]! * k);
-          p *= ns[i]!;
-        }
-        return idx;
-      }, `local_tile ${tensor} ${tilerText} ${cText} ${projText ?? ''}`);
+      expectTensor(
+        res,
+        tensor,
+        guide,
+        (el) => {
+          const xs = colex(el, guide);
+          let idx = 0;
+          let p = 1;
+          for (let i = 0; i < r; i++) {
+            const k = c[i] === '_' ? xs[tile.length + free.indexOf(i)]! : (c[i] as number);
+            idx += p * (xs[i]! + tile[i]! * k);
+            p *= ns[i]!;
+          }
+          return idx;
+        },
+        `local_tile ${tensor} ${tilerText} ${cText} ${projText ?? ''}`,
+      );
     });
   });
 
-  it('local_partition: the rest at the thread\'s coordinate', () => {
+  it("local_partition: the rest at the thread's coordinate", () => {
     forSeeds(60, (rng) => {
       const r = randInt(rng, 1, 3);
       const thrS = Array.from({ length: r }, () => pick(rng, [1, 2, 4, 3]));
@@ -271,16 +292,22 @@ describe('local_tile and local_partition', () => {
       for (let y = 0; y < sizeB(thr); y++) if (phiB(thr, y) === i0) x = y;
       const c = colex(x, thrS);
       const guide = [...reps, ...ns.slice(r)];
-      expectTensor(res, tensor, guide, (el) => {
-        const xs = colex(el, guide);
-        let idx = 0;
-        let q = 1;
-        for (let k = 0; k < ns.length; k++) {
-          idx += q * (k < r ? c[k]! + thrS[k]! * xs[k]! : xs[k]!);
-          q *= ns[k]!;
-        }
-        return idx;
-      }, `local_partition ${tensor} ${showL(thr)} ${i0}`);
+      expectTensor(
+        res,
+        tensor,
+        guide,
+        (el) => {
+          const xs = colex(el, guide);
+          let idx = 0;
+          let q = 1;
+          for (let k = 0; k < ns.length; k++) {
+            idx += q * (k < r ? c[k]! + thrS[k]! * xs[k]! : xs[k]!);
+            q *= ns[k]!;
+          }
+          return idx;
+        },
+        `local_partition ${tensor} ${showL(thr)} ${i0}`,
+      );
     });
   });
 

@@ -159,7 +159,7 @@ describe('make_tiled_mma against the definitions (every (t, v) of A, B, C)', () 
     expect(both).toBeGreaterThan(30);
   });
 
-  it('C with threads along K holds the same values for threads that differ only in k (not CuTe\'s get_layoutC_TV)', () => {
+  it("C with threads along K holds the same values for threads that differ only in k (not CuTe's get_layoutC_TV)", () => {
     const m = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,2)'));
     const c = asB(m.layoutC_TV);
     for (let t = 0; t < 128; t++) for (let w = 0; w < 4; w++) expect(phiB(c, t + 128 + 256 * w)).toBe(phiB(c, t + 256 * w));
@@ -179,7 +179,10 @@ function expectSides(c: TiledCopy, at: (t: number, v: number) => number, what: s
   const ref = asB(atom.ref);
   const AT = sizeB(asB(atom.thrID));
   const NR = sizeB(ref) / AT;
-  for (const [side, xl] of [['S', atom.src], ['D', atom.dst]] as const) {
+  for (const [side, xl] of [
+    ['S', atom.src],
+    ['D', atom.dst],
+  ] as const) {
     const x = asB(xl);
     const NX = sizeB(x) / AT;
     const where = new Map<number, number>();
@@ -222,7 +225,12 @@ describe('make_tiled_copy against the definitions', () => {
 
   it("from a tiled MMA's operand (make_tiled_copy_A/B/C)", () => {
     const m = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));
-    for (const [name, operand] of [['SM75_U32x4_LDSM_N', 'A'], ['SM75_U16x8_LDSM_T', 'B'], ['SM75_U32x2_LDSM_N', 'B'], ['SM90_U32x4_STSM_N', 'C']] as const) {
+    for (const [name, operand] of [
+      ['SM75_U32x4_LDSM_N', 'A'],
+      ['SM75_U16x8_LDSM_T', 'B'],
+      ['SM75_U32x2_LDSM_N', 'B'],
+      ['SM90_U32x4_STSM_N', 'C'],
+    ] as const) {
       const c = makeTiledCopyFromMma({ atom: name, bits: 16, mma: m, operand });
       const tv = asB(operand === 'A' ? m.layoutA_TV : operand === 'B' ? m.layoutB_TV : m.layoutC_TV);
       const T = modeSizes(tv)[0]!;

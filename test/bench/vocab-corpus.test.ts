@@ -27,7 +27,7 @@ describe('the vocabulary speed corpus', () => {
     }
   }, 60_000);
 
-  it("covers every op of issue 10, 1,000 requests each, all of them parsing", () => {
+  it('covers every op of issue 10, 1,000 requests each, all of them parsing', () => {
     const reqs = readFileSync(CORPUS, 'utf8')
       .trim()
       .split('\n')
@@ -40,11 +40,29 @@ describe('the vocabulary speed corpus', () => {
       expect(() => parseArgs(spec!, r.args), JSON.stringify(r)).not.toThrow();
     }
     const ops = [
-      'compose', 'logical_divide', 'logical_product',
-      'zipped_divide', 'tiled_divide', 'flat_divide', 'zipped_product', 'tiled_product', 'flat_product',
-      'blocked_product', 'raked_product', 'tile_to_shape', 'make_layout',
-      'right_inverse', 'left_inverse', 'filter', 'filter_zeros', 'max_common_vector', 'max_common_layout',
-      'slice', 'dice', 'upcast', 'downcast',
+      'compose',
+      'logical_divide',
+      'logical_product',
+      'zipped_divide',
+      'tiled_divide',
+      'flat_divide',
+      'zipped_product',
+      'tiled_product',
+      'flat_product',
+      'blocked_product',
+      'raked_product',
+      'tile_to_shape',
+      'make_layout',
+      'right_inverse',
+      'left_inverse',
+      'filter',
+      'filter_zeros',
+      'max_common_vector',
+      'max_common_layout',
+      'slice',
+      'dice',
+      'upcast',
+      'downcast',
     ];
     expect([...count.keys()].sort()).toEqual([...ops].sort());
     for (const op of ops) expect(count.get(op), op).toBe(1000);

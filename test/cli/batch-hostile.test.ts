@@ -67,7 +67,15 @@ describe('batch: the reproducers of issue 9', () => {
   });
 
   it('ids of any type and nesting come back as the exact text written', async () => {
-    const ids = ['123456789012345678901234567890', '[9007199254740993]', '{"id":9007199254740993}', '2e-400', '[ 1 ,\t{"a" : -0.0e0} ]', '"\\u00e9\\ud800"', 'true'];
+    const ids = [
+      '123456789012345678901234567890',
+      '[9007199254740993]',
+      '{"id":9007199254740993}',
+      '2e-400',
+      '[ 1 ,\t{"a" : -0.0e0} ]',
+      '"\\u00e9\\ud800"',
+      'true',
+    ];
     const run = await cli(['batch'], ids.map((id) => req(id)).join('\n') + '\n');
     expect(run.code).toBe(0);
     expect(run.stdout.split('\n').filter((l) => l !== '')).toEqual(ids.map((id) => `{"id":${id},"ok":true,"result":4}`));
@@ -93,7 +101,10 @@ describe('batch: the reproducers of issue 9', () => {
     const lines = [req('1', 'check_compact', `["${big}"]`), req('2'), req('3', 'check_compose', `["${big}","${big}"]`), req('4', 'rank', '["(2,2):(1,2)"]')];
     const run = await cli(['batch', '--request-timeout', '0.5', '--backend', 'cpu'], lines.join('\n') + '\n');
     expect(run.code, run.stderr).toBe(0);
-    const out = run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; ok: boolean; result?: unknown; error?: { kind: string; message: string } });
+    const out = run.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: number; ok: boolean; result?: unknown; error?: { kind: string; message: string } });
     expect(out.map((r) => r.id)).toEqual([1, 2, 3, 4]);
     expect(out[0]!.error?.kind).toBe('timeout');
     expect(out[0]!.error?.message).toMatch(/completed \d+ of \d+/);
@@ -106,12 +117,22 @@ describe('batch: the reproducers of issue 9', () => {
     // injective (Φ = 2a + 3b: the parity tells b) but not superincreasing: a walk of 2^27 indices
     const lines = [req('1', 'verify', '["injective",["(67108864,2):(2,3)"]]'), req('2')];
     const run = await cli(['batch', '--request-timeout', '50ms', '--backend', 'cpu'], lines.join('\n') + '\n');
-    const out = run.stdout.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { id: number; ok: boolean; error?: { kind: string } });
-    expect(out.map((r) => [r.id, r.ok, r.error?.kind])).toEqual([[1, false, 'timeout'], [2, true, undefined]]);
+    const out = run.stdout
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as { id: number; ok: boolean; error?: { kind: string } });
+    expect(out.map((r) => [r.id, r.ok, r.error?.kind])).toEqual([
+      [1, false, 'timeout'],
+      [2, true, undefined],
+    ]);
   });
 
   it('--request-timeout and --timeout refuse a non-positive or malformed duration: one line, exit 2', async () => {
-    for (const args of [['batch', '--request-timeout', '0'], ['batch', '--request-timeout', '-5'], ['size', '4:1', '--timeout', 'soon']]) {
+    for (const args of [
+      ['batch', '--request-timeout', '0'],
+      ['batch', '--request-timeout', '-5'],
+      ['size', '4:1', '--timeout', 'soon'],
+    ]) {
       const r = await cli(args, '');
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.split('\n').filter((l) => l !== '').length, r.stderr).toBe(1);
@@ -206,9 +227,21 @@ describe('batch fuzz: a few thousand hostile lines', () => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!;
     const jsonIds = fc.sample(fc.json({ depthSize: 'medium' }), { numRuns: 400, seed: 77 });
     const specialIds = [
-      '123456789012345678901234567890', '-99999999999999999999', '1e400', '2e-400', '9007199254740993', '[9007199254740993]',
-      '{"id":9007199254740993}', '"\\u0000"', '"\\ud800"', 'null', 'false', '-0', '[' .repeat(3000) + ']'.repeat(3000),
-      '{"a":' .repeat(2000) + '1' + '}'.repeat(2000), `"${'x'.repeat(10_000)}"`,
+      '123456789012345678901234567890',
+      '-99999999999999999999',
+      '1e400',
+      '2e-400',
+      '9007199254740993',
+      '[9007199254740993]',
+      '{"id":9007199254740993}',
+      '"\\u0000"',
+      '"\\ud800"',
+      'null',
+      'false',
+      '-0',
+      '['.repeat(3000) + ']'.repeat(3000),
+      '{"a":'.repeat(2000) + '1' + '}'.repeat(2000),
+      `"${'x'.repeat(10_000)}"`,
     ];
     const layouts = ['4:1', '(4,8):(1,4)', '((2,2),2):((3,0),10)', '9007199254740993:1', '(99999999999,99999999999):(1,0)', '(((((', '', '\u0000', '4:1\u00a0'];
     const ops = ['size', 'cosize', 'rank', 'eval', 'coalesce', 'complement', 'compose', 'is_tractable', 'frobnicate', 'parse'];
@@ -234,7 +267,10 @@ describe('batch fuzz: a few thousand hostile lines', () => {
         cases.push({ bytes: Buffer.from(`{ "args" : ${argsOf()} , "op" : ${pick(['5', 'null', '["size"]', '"size"'])}, "id" : ${id} }`), id });
       } else if (kind < 0.7) {
         // invalid UTF-8 inside a string of args: the id is still echoed
-        cases.push({ bytes: Buffer.concat([Buffer.from(`{"id":${id},"op":"size","args":["4:`), Buffer.from([pick([0xff, 0xc0, 0xed, 0xf8, 0x80])]), Buffer.from('1"]}')]), id });
+        cases.push({
+          bytes: Buffer.concat([Buffer.from(`{"id":${id},"op":"size","args":["4:`), Buffer.from([pick([0xff, 0xc0, 0xed, 0xf8, 0x80])]), Buffer.from('1"]}')]),
+          id,
+        });
       } else if (kind < 0.76) {
         // a NUL byte (raw, not escaped): not JSON
         cases.push({ bytes: Buffer.from(`{"id":${id},"op":"si\u0000ze","args":["4:1"]}`), id: 'null' });

@@ -28,10 +28,13 @@ describe('batch', () => {
       ['{"id":"s","op":"mode","args":["(4,8):(1,4)","1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['s', 'bad-request'])],
       ['{"id":"f","op":"mode","args":["(4,8):(1,4)",1.5]}', (r) => expect([r.id, r.error?.kind]).toEqual(['f', 'bad-request'])],
       ['{"op":"rank","args":["(4,8):(1,4)"]}', (r) => expect(r).toEqual({ id: null, ok: true, result: 2 })],
-      ['{"id":"p","op":"parse","args":["(4,8):(1,4"]}', (r) => {
-        expect([r.id, r.error?.kind]).toEqual(['p', 'parse']);
-        expect(r.error?.message).toContain('offset 10');
-      }],
+      [
+        '{"id":"p","op":"parse","args":["(4,8):(1,4"]}',
+        (r) => {
+          expect([r.id, r.error?.kind]).toEqual(['p', 'parse']);
+          expect(r.error?.message).toContain('offset 10');
+        },
+      ],
       ['[1,2]', (r) => expect([r.id, r.error?.kind]).toEqual([null, 'bad-request'])],
       ['{"id":"m","args":[]}', (r) => expect([r.id, r.error?.kind]).toEqual(['m', 'bad-request'])],
       ['{"id":"a","op":"size","args":"4:1"}', (r) => expect([r.id, r.error?.kind]).toEqual(['a', 'bad-request'])],
@@ -41,13 +44,18 @@ describe('batch', () => {
       ['{"id":"o","op":"parse","args":["9007199254740992:1"]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o', 'overflow'])],
       ['{"id":"o2","op":"mode","args":["(4,8):(1,4)",9007199254740993]}', (r) => expect([r.id, r.error?.kind]).toEqual(['o2', 'domain'])],
       ['{"id":"d","op":"eval","args":["(4,8):(1,4)",32]}', (r) => expect([r.id, r.error?.kind]).toEqual(['d', 'domain'])],
-      [`{"id":"bomb","op":"parse","args":["${bomb}"]}`, (r) => {
-        expect(r.id).toBe('bomb');
-        expect(r.ok).toBe(false);
-      }],
+      [
+        `{"id":"bomb","op":"parse","args":["${bomb}"]}`,
+        (r) => {
+          expect(r.id).toBe('bomb');
+          expect(r.ok).toBe(false);
+        },
+      ],
       ['{"id":"crlf","op":"depth","args":["((1)):((0))"]}\r', (r) => expect(r).toEqual({ id: 'crlf', ok: true, result: 2 })],
-      ['{"id":"div","op":"logical_divide","args":["(4,8):(1,4)","(2,2):(1,4)"]}', (r) =>
-        expect(r).toEqual({ id: 'div', ok: true, result: '((2,2),(2,4)):((1,4),(2,8))' })],
+      [
+        '{"id":"div","op":"logical_divide","args":["(4,8):(1,4)","(2,2):(1,4)"]}',
+        (r) => expect(r).toEqual({ id: 'div', ok: true, result: '((2,2),(2,4)):((1,4),(2,8))' }),
+      ],
       ['{"id":"b","op":"is_compact","args":["(4,8):(8,1)"]}', (r) => expect(r).toEqual({ id: 'b', ok: true, result: true })],
       ['{"id":"last","op":"cosize","args":["((2,2),2):((3,0),10)"]}', (r) => expect(r).toEqual({ id: 'last', ok: true, result: 14 })],
     ];

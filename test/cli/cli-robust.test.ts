@@ -14,7 +14,7 @@ beforeAll(() => ensureBuilt());
 const lines = (s: string): string[] => s.split('\n').filter((l) => l !== '');
 
 describe('the CLI: stderr, options, timeouts', () => {
-  it('bulk checks on the default and the GPU backend print nothing on stderr (Dawn\'s warnings are filtered)', async () => {
+  it("bulk checks on the default and the GPU backend print nothing on stderr (Dawn's warnings are filtered)", async () => {
     for (const backend of [[], ['--backend', 'gpu']]) {
       const r = await cli(['check', 'compact', '(4,8):(1,4)', ...backend]);
       expect(r.code, r.stderr).toBe(0);
@@ -105,7 +105,9 @@ describe('pieces', () => {
   });
 
   it('parseDuration: seconds by default, ms, s, m; positive only', () => {
-    expect([parseDuration('30', 't'), parseDuration('2.5s', 't'), parseDuration('500ms', 't'), parseDuration('2m', 't'), parseDuration('.5', 't')]).toEqual([30_000, 2500, 500, 120_000, 500]);
+    expect([parseDuration('30', 't'), parseDuration('2.5s', 't'), parseDuration('500ms', 't'), parseDuration('2m', 't'), parseDuration('.5', 't')]).toEqual([
+      30_000, 2500, 500, 120_000, 500,
+    ]);
     for (const bad of ['0', '-5', '', 'soon', '1h', 'Infinity', '1e3']) expect(() => parseDuration(bad, '--timeout')).toThrow(/--timeout/);
   });
 });

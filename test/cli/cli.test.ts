@@ -33,7 +33,10 @@ function gridCells(out: string): Map<number, number[]> {
   for (const line of out.split('\n')) {
     const m = /^\s*(\d+) \|(.*)\|\s*$/.exec(line);
     if (!m) continue;
-    rows.set(Number(m[1]), m[2]!.split('|').map((c) => Number(c.trim())));
+    rows.set(
+      Number(m[1]),
+      m[2]!.split('|').map((c) => Number(c.trim())),
+    );
   }
   return rows;
 }

@@ -121,7 +121,23 @@ describe('--threads', () => {
     const outs: string[] = [];
     const reports: Record<string, unknown>[] = [];
     for (const t of ['1', '2', '3']) {
-      const r = await layoutgpu(['verify', 'compact', '--random', '60000', '--seed', '3', '--max-size', '4096', '--backend', 'cpu', '--threads', t, '--json', '--out', join(dir, `m${t}.txt`)]);
+      const r = await layoutgpu([
+        'verify',
+        'compact',
+        '--random',
+        '60000',
+        '--seed',
+        '3',
+        '--max-size',
+        '4096',
+        '--backend',
+        'cpu',
+        '--threads',
+        t,
+        '--json',
+        '--out',
+        join(dir, `m${t}.txt`),
+      ]);
       expect(r.code, r.stderr).toBe(0);
       reports.push(json(r.stdout));
       outs.push(readFileSync(join(dir, `m${t}.txt`), 'utf8'));
@@ -146,7 +162,9 @@ describe('--threads', () => {
       const d2 = await layoutgpu(['digest', l, '--backend', 'cpu', '--threads', '2', '--json']);
       expect(meta(d2.stdout)).toEqual(meta(d1.stdout));
     }
-    const input = ['(2048,2048):(1,2047)', '(4096,1024):(1024,1)'].map((l, i) => JSON.stringify({ id: i, op: 'check_compact', args: [l] })).join('\n') + '\n{"id":9,"op":"check_compose","args":["(4096,4096):(1,4096)","(2048,2048):(1,2048)","(2048,2048):(1,2049)"]}\n';
+    const input =
+      ['(2048,2048):(1,2047)', '(4096,1024):(1024,1)'].map((l, i) => JSON.stringify({ id: i, op: 'check_compact', args: [l] })).join('\n') +
+      '\n{"id":9,"op":"check_compose","args":["(4096,4096):(1,4096)","(2048,2048):(1,2048)","(2048,2048):(1,2049)"]}\n';
     const b1 = await layoutgpu(['batch', '--threads', '1'], {}, input);
     const b2 = await layoutgpu(['batch', '--threads', '2'], {}, input);
     expect(b1.code).toBe(0);
@@ -155,7 +173,9 @@ describe('--threads', () => {
   });
 
   it('a worker that dies is an error with what completed, never a hang; bad values are refused', async () => {
-    const r = await layoutgpu(['verify', 'compact', '--random', '80000', '--seed', '3', '--backend', 'cpu', '--threads', '2'], { LAYOUTGPU_POOL_FAULT: 'exit-on-task:2' });
+    const r = await layoutgpu(['verify', 'compact', '--random', '80000', '--seed', '3', '--backend', 'cpu', '--threads', '2'], {
+      LAYOUTGPU_POOL_FAULT: 'exit-on-task:2',
+    });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/worker thread \d+ died \(exit code 3\).*completed \d+ of 80000 candidates/);
     const bad = await layoutgpu(['verify', 'compact', '--random', '10', '--seed', '3', '--threads', '0']);

@@ -12,7 +12,6 @@ import { splitCoords } from './_coords.js';
 import { kindOf } from './_seeds.js';
 import { digits, evalAt, forSeeds, modeB, randomTileable, randomTiler, tilerText } from './_vocab.js';
 
-
 /** one family of forms: logical_divide with zipped/tiled/flat_divide, or the products */
 export interface Forms {
   name: string;

@@ -10,7 +10,10 @@ function sortedCoal(l: BL): Array<{ s: number; d: number; p: number }> {
     p *= si;
     return e;
   });
-  return es.map((e, i) => ({ e, i })).sort((a, b) => a.e.d - b.e.d || a.i - b.i).map((x) => x.e);
+  return es
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.d - b.e.d || a.i - b.i)
+    .map((x) => x.e);
 }
 
 /** docs/semantics.md §8.5's right_inverse, re-derived from the text. */

@@ -42,7 +42,11 @@ describe('upcast and downcast', () => {
       const { s, d } = flatB(l);
       const tag = `${showL(l)}, N = ${n}`;
       const okUp = d.every((di) => di === 0 || di % n === 0 || n % di === 0);
-      if (!okUp) expect(kindOf(() => upcast(lib(l), n)), tag).toBe('domain');
+      if (!okUp)
+        expect(
+          kindOf(() => upcast(lib(l), n)),
+          tag,
+        ).toBe('domain');
       else {
         const u = upcast(lib(l), n) as BL;
         expect(profB(u.shape), tag).toBe(profB(l.shape));
@@ -55,7 +59,10 @@ describe('upcast and downcast', () => {
       }
       const ones = d.filter((x) => x === 1).length;
       if (ones === 0) {
-        expect(kindOf(() => downcast(lib(l), n)), tag).toBe('domain');
+        expect(
+          kindOf(() => downcast(lib(l), n)),
+          tag,
+        ).toBe('domain');
         return;
       }
       const dn = downcast(lib(l), n) as BL;

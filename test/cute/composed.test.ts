@@ -24,9 +24,9 @@ function swizzleBits(b: number, m: number, s: number, y: bigint): bigint {
 }
 
 describe('Sw<B,M,S>', () => {
-  const arbSw = fc.integer({ min: 0, max: 6 }).chain((b) =>
-    fc.record({ b: fc.constant(b), m: fc.integer({ min: 0, max: 8 }), s: fc.integer({ min: b, max: 12 }), neg: fc.boolean() }),
-  );
+  const arbSw = fc
+    .integer({ min: 0, max: 6 })
+    .chain((b) => fc.record({ b: fc.constant(b), m: fc.integer({ min: 0, max: 8 }), s: fc.integer({ min: b, max: 12 }), neg: fc.boolean() }));
   it('agrees with its definition bit by bit (numbers and BigInt), and is an involution', () => {
     fc.assert(
       fc.property(arbSw, fc.bigInt({ min: 0n, max: (1n << 60n) - 1n }), ({ b, m, s, neg }, y) => {
@@ -85,7 +85,10 @@ describe('composed layouts: Φ and cosize', () => {
   it('Φ(x) = Sw(K + Φ_L(x)) through eval and eval_coord, cosize = 1 + max Φ', () => {
     fc.assert(
       fc.property(arbComposed, (c) => {
-        const text = ok('parse', `Sw<${c.swizzle.bits},${c.swizzle.base},${c.swizzle.shift}> o ${c.offset} o ${JSON.stringify(c.inner.shape).replace(/\[/g, '(').replace(/\]/g, ')')}:${JSON.stringify(c.inner.stride).replace(/\[/g, '(').replace(/\]/g, ')')}`) as string;
+        const text = ok(
+          'parse',
+          `Sw<${c.swizzle.bits},${c.swizzle.base},${c.swizzle.shift}> o ${c.offset} o ${JSON.stringify(c.inner.shape).replace(/\[/g, '(').replace(/\]/g, ')')}:${JSON.stringify(c.inner.stride).replace(/\[/g, '(').replace(/\]/g, ')')}`,
+        ) as string;
         let max = -1;
         for (let x = 0; x < size(c.inner); x++) {
           const want = Number(applySwizzleBig(c.swizzle, BigInt(c.offset + phi(c.inner, x))));

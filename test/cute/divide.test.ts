@@ -15,7 +15,6 @@ import { byModeB, cutePrint, forSeeds, modeB, randomTileable, randomTiler, rankO
 import { checkForms } from './_forms.js';
 import { kindOf } from './_seeds.js';
 
-
 describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
     ['compose', '(12,(4,8)):(59,(13,1))', '<3:4,8:2>', '(3,(2,4)):(236,(26,1))'],
@@ -109,10 +108,15 @@ describe('bad input', () => {
 /** The brute-force answer of the by-mode divide of A by T (null when some mode has none). */
 const divideByModeB = (a: BL, t: BT): BL | null => byModeB(a, t, divideB, true);
 const composeByModeB = (a: BL, t: BT): BL | null =>
-  byModeB(a, t, (x, y) => {
-    const c = searchComposite(x, y);
-    return c.exists ? c.c : null;
-  }, false);
+  byModeB(
+    a,
+    t,
+    (x, y) => {
+      const c = searchComposite(x, y);
+      return c.exists ? c.c : null;
+    },
+    false,
+  );
 
 describe('properties against brute force', () => {
   it('logical_divide by a tiler: each mode is its definition pointwise, or the failure is real', () => {

@@ -39,7 +39,10 @@ describe('filter_zeros and filter', () => {
       const keep = fl.s.map((_, i) => i).filter((i) => fl.d[i] !== 0);
       const nz: BL = { shape: keep.map((i) => fl.s[i]!), stride: keep.map((i) => fl.d[i]!) };
       expect(isCoalescedB(f), tag).toBe(true);
-      expect(flatB(f).d.every((d, i) => d !== 0 || flatB(f).s[i] === 1), tag).toBe(true);
+      expect(
+        flatB(f).d.every((d, i) => d !== 0 || flatB(f).s[i] === 1),
+        tag,
+      ).toBe(true);
       expect(valuesB(f), tag).toEqual(valuesB(nz));
       expect(layoutEq(f, coalB(nz)), tag).toBe(true);
     });

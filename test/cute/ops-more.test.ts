@@ -23,7 +23,18 @@ async function run(argv: string[]): Promise<{ code: number; out: string; err: st
 
 describe('docs/semantics.md §8.5 ops in the table', () => {
   it('every op is in the table', () => {
-    for (const n of ['right_inverse', 'left_inverse', 'filter', 'filter_zeros', 'max_common_vector', 'max_common_layout', 'slice', 'dice', 'upcast', 'downcast']) {
+    for (const n of [
+      'right_inverse',
+      'left_inverse',
+      'filter',
+      'filter_zeros',
+      'max_common_vector',
+      'max_common_layout',
+      'slice',
+      'dice',
+      'upcast',
+      'downcast',
+    ]) {
       expect(opsByName.get(n), n).toBeDefined();
       expect(mine.has(n), n).toBe(true);
     }

@@ -17,7 +17,6 @@ import { byModeB, cutePrint, evalAt, forSeeds, modeB, modesB, randomTileable, ra
 import { checkForms } from './_forms.js';
 import { kindOf } from './_seeds.js';
 
-
 describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
     ['zipped_product', '(2,2):(1,2)', '(3,4)', '((2,2),(3,(2,2))):((1,2),(2,(1,4)))'],
@@ -37,7 +36,7 @@ describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input
     });
   }
 
-  it('logical_product by a layout is the paper\'s A ⊗ B (§6)', () => {
+  it("logical_product by a layout is the paper's A ⊗ B (§6)", () => {
     expect(ok('logical_product', '(2,2):(1,2)', '(3,4):(1,3)')).toBe('((2,2),(3,4)):((1,2),(4,12))');
   });
 

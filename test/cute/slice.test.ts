@@ -135,7 +135,19 @@ describe('slice and dice', () => {
 
   it('bad coordinates: domain where C does not fit, parse with the offset, bad-request if not a string', () => {
     const L = '(4,(2,3)):(1,(4,8))';
-    for (const c of ['(_,(2,_))', '(4,_)', '(_,6)', '(_,(1,_,1))', '(_)', '(_,_,_)', '((1,2),_)', '(_,(1,(0,0)))', '-1', '(_,-1)', '(_,99999999999999999999)']) {
+    for (const c of [
+      '(_,(2,_))',
+      '(4,_)',
+      '(_,6)',
+      '(_,(1,_,1))',
+      '(_)',
+      '(_,_,_)',
+      '((1,2),_)',
+      '(_,(1,(0,0)))',
+      '-1',
+      '(_,-1)',
+      '(_,99999999999999999999)',
+    ]) {
       const e = err('slice', L, c);
       expect(e.kind, `slice ${c}: ${e.message}`).toBe('domain');
       expect(err('dice', L, c).kind, `dice ${c}`).toBe('domain');

@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const docsDir = join(root, 'docs');
-const pages = [join(root, 'README.md'), ...readdirSync(docsDir).filter((f) => f.endsWith('.md')).map((f) => join(docsDir, f))];
+const pages = [
+  join(root, 'README.md'),
+  ...readdirSync(docsDir)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(docsDir, f)),
+];
 
 /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
 function anchors(markdown: string): Set<string> {

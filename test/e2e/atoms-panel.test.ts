@@ -25,8 +25,20 @@ import { bankConflicts } from '../../src/memory/banks.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHOTS = join(ROOT, 'test-results');
 const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1'];
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu-sandbox',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
+];
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+};
 
 function serve(dir: string): Promise<http.Server> {
   const server = http.createServer((req, res) => {
@@ -103,7 +115,9 @@ async function expectCopyPictures(page: Page, c: TiledCopy): Promise<void> {
     for (const cell of got.cells) {
       const tag = `${c.atom.name} ${op} (${cell.row},${cell.col})`;
       expect(cell.index, tag).toBe(cell.row + rows * cell.col);
-      expect({ thread: cell.thread, value: cell.value, holders: cell.holders }, tag).toEqual(want.get(`${cell.row},${cell.col}`) ?? { thread: null, value: null, holders: 0 });
+      expect({ thread: cell.thread, value: cell.value, holders: cell.holders }, tag).toEqual(
+        want.get(`${cell.row},${cell.col}`) ?? { thread: null, value: null, holders: 0 },
+      );
     }
   }
 }
@@ -149,10 +163,14 @@ describe('the atoms panel in headless Chromium', () => {
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh, or set LAYOUTGPU_CHROMIUM`);
     dist = mkdtempSync(join(tmpdir(), 'layoutgpu-atoms-web-'));
-    execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'], {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     server = await serve(dist);
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });

@@ -193,7 +193,13 @@ describe('the linear-layout panel in headless Chromium', () => {
     await setValue(page, 'll-input', '{"bases": [["offset", [[1], [2], [12], [6]]], ["block", []]], "outDims": [["dim0", 16]]}');
     await expect.poll(() => page.getByTestId('ll-error').getAttribute('data-error-kind')).toBe('not-representable');
     pic = await cells(page);
-    const odd = parseLL({ bases: [['offset', [[1], [2], [12], [6]]], ['block', []]], outDims: [['dim0', 16]] });
+    const odd = parseLL({
+      bases: [
+        ['offset', [[1], [2], [12], [6]]],
+        ['block', []],
+      ],
+      outDims: [['dim0', 16]],
+    });
     for (const c of pic.cells) expect(at(odd, { offset: c.offset! })).toEqual([c.row]);
 
     // 5. broken input: the parse error, inline

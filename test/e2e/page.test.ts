@@ -250,7 +250,14 @@ describe('the browser demo in headless Chromium', () => {
       expect(await page.getByTestId('result').getAttribute('data-error-kind')).toBeNull();
     }
     // ⊗ colours the result by tile: one colour per column, one opacity per row
-    const tiles = await page.$$eval('[data-testid="result-cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-col')), Number(e.getAttribute('data-tile')), Number(e.getAttribute('data-row')), Number(e.getAttribute('data-entry'))]));
+    const tiles = await page.$$eval('[data-testid="result-cell"]', (els) =>
+      els.map((e) => [
+        Number(e.getAttribute('data-col')),
+        Number(e.getAttribute('data-tile')),
+        Number(e.getAttribute('data-row')),
+        Number(e.getAttribute('data-entry')),
+      ]),
+    );
     expect(tiles.length).toBe(60);
     for (const [col, tile, row, entry] of tiles) {
       expect(tile).toBe(col);
@@ -275,10 +282,14 @@ describe('the browser demo in headless Chromium', () => {
     await page.getByTestId('layout-input').fill('(4,8):(1,4)');
     await page.getByTestId('layout-input-2').fill('(2,4)');
     await expect.poll(() => page.getByTestId('result').textContent()).toBe('((2,4),(2,2)):((1,4),(2,16))');
-    const zipped = await page.$$eval('[data-testid="result-cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-tile')), Number(e.getAttribute('data-entry'))]));
+    const zipped = await page.$$eval('[data-testid="result-cell"]', (els) =>
+      els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-tile')), Number(e.getAttribute('data-entry'))]),
+    );
     expect(zipped.length).toBe(32);
     for (const [x, tile, entry] of zipped) expect([tile, entry]).toEqual([Math.floor(x! / 8), x! % 8]);
-    const cellsOfA = await page.$$eval('[data-testid="cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-tile'))]));
+    const cellsOfA = await page.$$eval('[data-testid="cell"]', (els) =>
+      els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-tile'))]),
+    );
     expect(cellsOfA.length).toBe(32);
     // index j of A is (j mod 4, ⌊j/4⌋); its 2×4 tile is (⌊(j mod 4)/2⌋, ⌊⌊j/4⌋/4⌋) in a 2×2 grid
     for (const [j, tile] of cellsOfA) expect(tile).toBe(Math.floor((j! % 4) / 2) + 2 * Math.floor(Math.floor(j! / 4) / 4));
@@ -386,7 +397,9 @@ describe('the browser demo in headless Chromium', () => {
     const page = await open(`?layout=${encodeURIComponent(big)}&op=size`);
     await page.waitForSelector('[data-testid="picture-canvas"]', { timeout: 60_000 });
     const canvas = page.getByTestId('picture-canvas');
-    const geo = await canvas.evaluate((c) => Object.fromEntries(['rows', 'cols', 'cells', 'cw', 'ch', 'left', 'top'].map((k) => [k, Number(c.getAttribute(`data-${k}`))])));
+    const geo = await canvas.evaluate((c) =>
+      Object.fromEntries(['rows', 'cols', 'cells', 'cw', 'ch', 'left', 'top'].map((k) => [k, Number(c.getAttribute(`data-${k}`))])),
+    );
     expect([geo.rows, geo.cols, geo.cells]).toEqual([1024, 1024, 1 << 20]);
     const l = parseLayout(big);
     const { index } = gridShape(l);
@@ -410,10 +423,13 @@ describe('the browser demo in headless Chromium', () => {
       const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
       s.scrollTo(s.scrollWidth * 0.6, s.scrollHeight * 0.8);
     });
-    const { r0, c0 } = await page.evaluate(({ cw, ch }) => {
-      const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
-      return { r0: Math.floor(s.scrollTop / ch), c0: Math.floor(s.scrollLeft / cw) };
-    }, { cw: geo.cw!, ch: geo.ch! });
+    const { r0, c0 } = await page.evaluate(
+      ({ cw, ch }) => {
+        const s = document.querySelector('[data-testid="picture-canvas"]')!.closest('.scroller')!;
+        return { r0: Math.floor(s.scrollTop / ch), c0: Math.floor(s.scrollLeft / cw) };
+      },
+      { cw: geo.cw!, ch: geo.ch! },
+    );
     expect(r0).toBeGreaterThan(500);
     await hoverCell(r0 + 3, c0 + 2);
     // the canvas is painted where it is scrolled to (not blank)
@@ -507,7 +523,9 @@ describe('the browser demo in headless Chromium', () => {
     const fn = parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)');
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="cell"]').length === 512);
     expect(await page.locator('#picture .placeholder').count()).toBe(0);
-    const main = await page.$$eval('[data-testid="cell"]', (els) => els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-offset')), Number(e.getAttribute('data-swizzle'))]));
+    const main = await page.$$eval('[data-testid="cell"]', (els) =>
+      els.map((e) => [Number(e.getAttribute('data-index')), Number(e.getAttribute('data-offset')), Number(e.getAttribute('data-swizzle'))]),
+    );
     const sw = { bits: 3, base: 3, shift: 3 };
     for (const [x, v, k] of main) {
       const want = applySwizzle(sw, phi(innerLayout(fn), x!));
@@ -568,14 +586,22 @@ describe('the browser demo in headless Chromium', () => {
     expect(box.height).toBeLessThanOrEqual(1000);
     // the colour at the centre of sampled cells is its bank's (bank = ⌊2·offset/4⌋ mod 32)
     const samples = Array.from({ length: 64 }, (_, k) => [(k * 37) % 128, (k * 13) % 64] as const);
-    const px = await canvas.evaluate((el: HTMLCanvasElement, a: { pts: (readonly [number, number])[]; g: { cw: number; ch: number; left: number; top: number } }) => {
-      const c = el.getContext('2d')!;
-      const dpr = el.width / el.getBoundingClientRect().width;
-      return a.pts.map(([r, col]) => {
-        const d = c.getImageData(Math.floor((a.g.left + col * a.g.cw + a.g.cw * 0.6) * dpr), Math.floor((a.g.top + r * a.g.ch + a.g.ch / 2) * dpr), 1, 1).data;
-        return '#' + [d[0]!, d[1]!, d[2]!].map((x) => x.toString(16).padStart(2, '0')).join('');
-      });
-    }, { pts: samples, g });
+    const px = await canvas.evaluate(
+      (el: HTMLCanvasElement, a: { pts: (readonly [number, number])[]; g: { cw: number; ch: number; left: number; top: number } }) => {
+        const c = el.getContext('2d')!;
+        const dpr = el.width / el.getBoundingClientRect().width;
+        return a.pts.map(([r, col]) => {
+          const d = c.getImageData(
+            Math.floor((a.g.left + col * a.g.cw + a.g.cw * 0.6) * dpr),
+            Math.floor((a.g.top + r * a.g.ch + a.g.ch / 2) * dpr),
+            1,
+            1,
+          ).data;
+          return '#' + [d[0]!, d[1]!, d[2]!].map((x) => x.toString(16).padStart(2, '0')).join('');
+        });
+      },
+      { pts: samples, g },
+    );
     samples.forEach(([r, col], k) => expect(px[k], `cell (${r},${col})`).toBe(BANK_PALETTE[Math.floor((2 * (64 * r + col)) / 4) % 32]));
 
     // 4. the 8×64 atom is not cut: all 64 columns in view, no horizontal scroll

@@ -51,7 +51,12 @@ describe.each(backends)('bounds on the %s backend', (_name, b) => {
 
   it('2^32 indices: timeout with what completed, from RunOptions and from the request deadline', async () => {
     const l = makeLayout([65536, 65536], [65536, 1]);
-    const e = await b().checkCompact(l, { timeoutMs: 50 }).then(() => null, (x: unknown) => x);
+    const e = await b()
+      .checkCompact(l, { timeoutMs: 50 })
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
     expect((e as LayoutError).kind).toBe('timeout');
     expect((e as LayoutError).message).toMatch(/completed \d+ of \d+/);
     // the batch deadline is read when the call starts and holds across its awaits

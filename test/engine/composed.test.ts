@@ -136,7 +136,10 @@ describe('composed layouts on the GPU backend (== CPU)', () => {
     // a composed A whose offsets reach beyond size(B): domain, on both backends
     const far = composed(sw(2, 0, -6), 0, parseLayout('(4,8):(8,1)')); // offsets up to 255
     for (const b of [cpu, gpu]) {
-      const e = await b.checkCompose(makeLayout(64, 1), far, far).then(() => null, (x: unknown) => x);
+      const e = await b.checkCompose(makeLayout(64, 1), far, far).then(
+        () => null,
+        (x: unknown) => x,
+      );
       expect((e as LayoutError).kind).toBe('domain');
     }
   });
@@ -193,7 +196,9 @@ describe('any swizzle the CPU accepts, the GPU accepts with the same answer (iss
     expect((await gpu.checkCompact(tile)).compact).toBe(true);
     expect(j(await gpu.tileMap(tile, parseLayout('(4,4):(1,4)')))).toBe(j(await cpu.tileMap(tile, parseLayout('(4,4):(1,4)'))));
     const C = composed(sw(3, 40, 30), 2147483651, makeLayout(32, 4294967296));
-    expect(j(await gpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C))).toBe(j(await cpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C)));
+    expect(j(await gpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C))).toBe(
+      j(await cpu.checkCompose(makeLayout(2 ** 40, 1), makeLayout(32, 1), C)),
+    );
   });
 
   it('eval, digest and compact of 40 random layouts under swizzles with far fields (GPU == CPU == the definition)', async () => {

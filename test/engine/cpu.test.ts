@@ -114,7 +114,10 @@ describe('CPU backend (generated JavaScript)', () => {
 
   it('timeouts are reported as kind timeout with what completed', async () => {
     const l = parseLayout('(4096,4096):(4096,1)');
-    const e = await cpu.checkCompact(l, { timeoutMs: 0 }).then(() => null, (x: unknown) => x);
+    const e = await cpu.checkCompact(l, { timeoutMs: 0 }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((e as LayoutError).kind).toBe('timeout');
     expect((e as LayoutError).message).toMatch(/deadline.*completed \d+ of \d+/);
   });

@@ -51,12 +51,19 @@ describe('evaluator CLI', () => {
     expect(hard.out.join('')).toContain('a carry moves the offset by');
     const { interpretSource } = await import('../../src/verify/interpret-wgsl.js');
     const { conflictsSource } = await import('../../src/memory/conflicts-wgsl.js');
-    for (const [k, src] of [['interpret', interpretSource()], ['conflicts', conflictsSource()]] as const) {
+    for (const [k, src] of [
+      ['interpret', interpretSource()],
+      ['conflicts', conflictsSource()],
+    ] as const) {
       const t = io();
       expect(await runWgsl(['--kernel', k], t.io), k).toBe(0);
       expect(t.out.join('').trimEnd(), k).toBe(src.trimEnd());
     }
-    for (const argv of [[c, '--adapter', 'tpu'], ['4:1', '--kernel', 'interpret'], ['4:1', '--kernel', 'bogus']]) {
+    for (const argv of [
+      [c, '--adapter', 'tpu'],
+      ['4:1', '--kernel', 'interpret'],
+      ['4:1', '--kernel', 'bogus'],
+    ]) {
       const t = io();
       expect(await runWgsl(argv, t.io), argv.join(' ')).toBe(2);
       expect(t.err.join('').trim().split('\n'), argv.join(' ')).toHaveLength(1);

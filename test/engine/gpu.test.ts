@@ -145,7 +145,10 @@ describe('GPU backend equals the CPU backend', () => {
 
   it('reports timeouts as kind timeout with what completed', async () => {
     const l = parseLayout('(4096,4096):(4096,1)');
-    const e = await tiny.checkCompact(l, { timeoutMs: 0 }).then(() => null, (x: unknown) => x);
+    const e = await tiny.checkCompact(l, { timeoutMs: 0 }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((e as LayoutError).kind).toBe('timeout');
     expect((e as LayoutError).message).toMatch(/deadline.*completed \d+ of \d+/);
     await expect(gpu.evalRange(l, 0, 5, { timeoutMs: 10_000 })).resolves.toEqual(new Float64Array([0, 4096, 8192, 12288, 16384]));
@@ -171,7 +174,10 @@ describe('GPU faults', () => {
     const b = new GpuBackend(own.device, { adapter: 'doomed', software: true, maxChunk: 1 << 12 });
     const run = b.checkCompact(parseLayout('(4096,4096):(4096,1)')); // thousands of chunks: still running at 150 ms
     setTimeout(() => own.device.destroy(), 150);
-    const e = await run.then(() => null, (x: unknown) => x);
+    const e = await run.then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(e).toBeInstanceOf(LayoutError);
     expect((e as LayoutError).kind).toBe('gpu');
     expect((e as LayoutError).message).toMatch(/device lost.*completed \d+ of \d+ indices/);

@@ -102,7 +102,15 @@ describe('WorkerPool', () => {
   it('passes a task’s LayoutError on, and an unknown task as a failure', async () => {
     const pool = new WorkerPool(1);
     pools.push(pool);
-    const err = await pool.runTasks([{ kind: 'verify', module: VERIFY_TASKS, payload: { property: 'bogus', spec: { kind: 'list', items: [], arity: 1, describe: '' }, maxExamples: 1, all: false } }]).catch((e: unknown) => e);
+    const err = await pool
+      .runTasks([
+        {
+          kind: 'verify',
+          module: VERIFY_TASKS,
+          payload: { property: 'bogus', spec: { kind: 'list', items: [], arity: 1, describe: '' }, maxExamples: 1, all: false },
+        },
+      ])
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LayoutError);
     expect((err as LayoutError).kind).toBe('bad-request');
     const err2 = await pool.runTasks([{ kind: 'nothing', payload: null }]).catch((e: unknown) => e);

@@ -68,7 +68,10 @@ async function run(code: string, a: Uint32Array<ArrayBuffer>, b: Uint32Array<Arr
     if (typeof data !== 'number') device.queue.writeBuffer(buf, 0, data);
     return buf;
   };
-  const STORAGE = 128, COPY_DST = 8, COPY_SRC = 4, MAP_READ = 1;
+  const STORAGE = 128,
+    COPY_DST = 8,
+    COPY_SRC = 4,
+    MAP_READ = 1;
   const ba = mk(a, STORAGE | COPY_DST);
   const bb = mk(b, STORAGE | COPY_DST);
   const bo = mk(outWords, STORAGE | COPY_SRC);
@@ -105,11 +108,12 @@ describe('u64 helpers (WGSL, two limbs) against BigInt at their edges', () => {
     const a = new Uint32Array(2 * n);
     const b = new Uint32Array(2 * n);
     let k = 0;
-    for (const x of vals) for (const y of vals) {
-      a.set(x, 2 * k);
-      b.set(y, 2 * k);
-      k++;
-    }
+    for (const x of vals)
+      for (const y of vals) {
+        a.set(x, 2 * k);
+        b.set(y, 2 * k);
+        k++;
+      }
     const out = await run(KERNEL, a, b, OUT * n);
     let bad = 0;
     const fail = (what: string, i: number, got: unknown, want: unknown) => {
@@ -135,7 +139,7 @@ describe('u64 helpers (WGSL, two limbs) against BigInt at their edges', () => {
       }
       const k2 = (d % 31n) + 1n;
       const sh = limbs(A >> k2);
-      if (out[o + 15] !== ((sh[0] ^ sh[1]) >>> 0)) fail('shr', i, out[o + 15], (sh[0] ^ sh[1]) >>> 0);
+      if (out[o + 15] !== (sh[0] ^ sh[1]) >>> 0) fail('shr', i, out[o + 15], (sh[0] ^ sh[1]) >>> 0);
     }
     expect(bad).toBe(0);
   });
@@ -148,22 +152,24 @@ describe('u64 helpers (WGSL, two limbs) against BigInt at their edges', () => {
     const a = new Uint32Array(2 * n);
     const b = new Uint32Array(2 * n);
     let k = 0;
-    for (const x of vs) for (const y of divs) {
-      a.set(limbs(x), 2 * k);
-      b.set(limbs(y), 2 * k);
-      k++;
-    }
+    for (const x of vs)
+      for (const y of divs) {
+        a.set(limbs(x), 2 * k);
+        b.set(limbs(y), 2 * k);
+        k++;
+      }
     const out = await run(KERNEL_DIV, a, b, 4 * n);
     let bad = 0;
     k = 0;
-    for (const x of vs) for (const y of divs) {
-      const q = big(out[4 * k]!, out[4 * k + 1]!);
-      const r = big(out[4 * k + 2]!, out[4 * k + 3]!);
-      if (q !== x / y || r !== x % y) {
-        if (bad++ < 5) expect.soft([q, r], `${x} / ${y}`).toEqual([x / y, x % y]);
+    for (const x of vs)
+      for (const y of divs) {
+        const q = big(out[4 * k]!, out[4 * k + 1]!);
+        const r = big(out[4 * k + 2]!, out[4 * k + 3]!);
+        if (q !== x / y || r !== x % y) {
+          if (bad++ < 5) expect.soft([q, r], `${x} / ${y}`).toEqual([x / y, x % y]);
+        }
+        k++;
       }
-      k++;
-    }
     expect(bad).toBe(0);
   });
 });

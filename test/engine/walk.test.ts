@@ -45,7 +45,10 @@ describe('genWalk', () => {
     const src = genWalk('l', prepare(parseLayout('(11,13,15,17):(1,11,143,2145)')), false);
     // coalesced: (11,13,15,17):(1,11,…) merges into one mode; take an uncoalescible one
     const c = genWalk('l', prepare(parseLayout('(11,13,15,17,19,21):(315,58905,1,3465,765765,15)')), false);
-    const step = c.slice(c.indexOf('fn l_step')).split('\n').filter((x) => !x.trim().startsWith('//'));
+    const step = c
+      .slice(c.indexOf('fn l_step'))
+      .split('\n')
+      .filter((x) => !x.trim().startsWith('//'));
     expect(step.join('\n')).not.toMatch(/ [%/] /);
     expect(c).toContain('struct W_l { c0: u32, c1: u32, c2: u32, c3: u32, c4: u32, o: u32 }');
     expect(src).toContain('fn l_step');
@@ -55,7 +58,11 @@ describe('genWalk', () => {
 
 describe('grid-stride stepping on the GPU', () => {
   it('carries across every digit: grids of 1, 3 and 7 workgroups over mixed radices', async () => {
-    for (const t of ['(3,5,7,2,3):(1,40,3,500,7)', '(2,2,2,2,2,2,2,2,2,2):(512,256,128,64,32,16,8,4,2,1)', '(11,13,15,17,19,21):(315,58905,1,3465,765765,15)']) {
+    for (const t of [
+      '(3,5,7,2,3):(1,40,3,500,7)',
+      '(2,2,2,2,2,2,2,2,2,2):(512,256,128,64,32,16,8,4,2,1)',
+      '(11,13,15,17,19,21):(315,58905,1,3465,765765,15)',
+    ]) {
       const l = parseLayout(t);
       const n = Math.min(size(l), 200_000);
       const want = brute(l, 0, n);

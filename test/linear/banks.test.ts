@@ -109,8 +109,25 @@ describe('ll_bank_conflicts', () => {
   it('answers when R has no CuTe form', () => {
     // lane 4 → (3, 0): no strides and no single swizzle give this TV map
     const r = parseLL({
-      bases: [['register', []], ['lane', [[1, 0], [2, 0], [3, 1], [0, 2], [0, 4]]], ['warp', []], ['block', []]],
-      outDims: [['dim0', 4], ['dim1', 8]],
+      bases: [
+        ['register', []],
+        [
+          'lane',
+          [
+            [1, 0],
+            [2, 0],
+            [3, 1],
+            [0, 2],
+            [0, 4],
+          ],
+        ],
+        ['warp', []],
+        ['block', []],
+      ],
+      outDims: [
+        ['dim0', 4],
+        ['dim1', 8],
+      ],
     });
     expect(() => fromLL(r)).toThrow(LayoutError);
     const s = llFromEncoding('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>', [4, 8]);
@@ -122,14 +139,54 @@ describe('ll_bank_conflicts', () => {
 
   it('the worked conversion: the MMAv2 accumulator into a row-major 16 × 8 tile', () => {
     const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
-    const s = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    const s = parseLL({
+      bases: [
+        [
+          'offset',
+          [
+            [0, 1],
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+            [8, 0],
+          ],
+        ],
+        ['block', []],
+      ],
+      outDims: [
+        ['dim0', 16],
+        ['dim1', 8],
+      ],
+    });
     expect(llBankConflicts(r, s, 2)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 2));
     expect(llBankConflicts(r, s, 4, 1)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 4, 1));
   });
 
   it('refuses what the model does not take', () => {
     const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
-    const s = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', []]], outDims: [['dim0', 16], ['dim1', 8]] });
+    const s = parseLL({
+      bases: [
+        [
+          'offset',
+          [
+            [0, 1],
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+            [8, 0],
+          ],
+        ],
+        ['block', []],
+      ],
+      outDims: [
+        ['dim0', 16],
+        ['dim1', 8],
+      ],
+    });
     const kind = (f: () => unknown): string => {
       try {
         f();
@@ -140,16 +197,69 @@ describe('ll_bank_conflicts', () => {
     };
     expect(kind(() => llBankConflicts(r, s, 3))).toBe('domain');
     expect(kind(() => llBankConflicts(r, s, 2, 4))).toBe('domain');
-    const small = parseLL({ bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]], ['block', []]], outDims: [['dim0', 8], ['dim1', 8]] });
+    const small = parseLL({
+      bases: [
+        [
+          'offset',
+          [
+            [0, 1],
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+          ],
+        ],
+        ['block', []],
+      ],
+      outDims: [
+        ['dim0', 8],
+        ['dim1', 8],
+      ],
+    });
     expect(kind(() => llBankConflicts(r, small, 2))).toBe('domain');
     const notSurj = parseLL({
-      bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [4, 0]]], ['block', []]],
-      outDims: [['dim0', 16], ['dim1', 8]],
+      bases: [
+        [
+          'offset',
+          [
+            [0, 1],
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+            [4, 0],
+          ],
+        ],
+        ['block', []],
+      ],
+      outDims: [
+        ['dim0', 16],
+        ['dim1', 8],
+      ],
     });
     expect(kind(() => llBankConflicts(r, notSurj, 2))).toBe('domain');
     const blocks = parseLL({
-      bases: [['offset', [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0], [4, 0], [8, 0]]], ['block', [[0, 0]]]],
-      outDims: [['dim0', 16], ['dim1', 8]],
+      bases: [
+        [
+          'offset',
+          [
+            [0, 1],
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+            [8, 0],
+          ],
+        ],
+        ['block', [[0, 0]]],
+      ],
+      outDims: [
+        ['dim0', 16],
+        ['dim1', 8],
+      ],
     });
     expect(kind(() => llBankConflicts(r, blocks, 2))).toBe('domain');
   });

@@ -217,8 +217,28 @@ describe('to_ll', () => {
       const vBits = int(rng, 0, 3);
       const c0 = randomLinearCute(rng, rng() < 0.3, tBits + vBits);
       // regroup the entries as (threads, values): the first tBits bits are the threads
-      const t = `((${bitEntries(c0).slice(0, tBits).map((e) => e[0]).join(',') || 1}),(${bitEntries(c0).slice(tBits).map((e) => e[0]).join(',') || 1}))`;
-      const d = `((${bitEntries(c0).slice(0, tBits).map((e) => e[1]).join(',') || 0}),(${bitEntries(c0).slice(tBits).map((e) => e[1]).join(',') || 0}))`;
+      const t = `((${
+        bitEntries(c0)
+          .slice(0, tBits)
+          .map((e) => e[0])
+          .join(',') || 1
+      }),(${
+        bitEntries(c0)
+          .slice(tBits)
+          .map((e) => e[0])
+          .join(',') || 1
+      }))`;
+      const d = `((${
+        bitEntries(c0)
+          .slice(0, tBits)
+          .map((e) => e[1])
+          .join(',') || 0
+      }),(${
+        bitEntries(c0)
+          .slice(tBits)
+          .map((e) => e[1])
+          .join(',') || 0
+      }))`;
       const tvText = c0.sw === null ? `${t}:${d}` : `Sw<${c0.sw.join(',')}> o ${t}:${d}`;
       const c: Cute = { shapes: bitEntries(c0).map((e) => e[0]), strides: bitEntries(c0).map((e) => e[1]), sw: c0.sw, k: 0 };
       let max = 0;
@@ -314,7 +334,12 @@ function mapOf(l: LinearLayout, kind: BridgeKind): number[] {
         warp: Math.floor(t / n('lane')) % n('warp'),
         block: Math.floor(t / (n('lane') * n('warp'))),
       };
-      return tileIndex(valueOf(l, l.inDims.map((d) => input[d.name]!)));
+      return tileIndex(
+        valueOf(
+          l,
+          l.inDims.map((d) => input[d.name]!),
+        ),
+      );
     });
   }
   // shared: the smallest offset of every tile index
@@ -432,14 +457,20 @@ describe('from_ll', () => {
     expect(formatLayoutFunction(fromLL(mma))).toBe('((4,8),(2,2)):((32,1),(16,8))');
     expect(kindOf(() => fromLL(mma, 'shared'))).toBe('domain');
     expect(formatLayoutFunction(fromLL(mma, 'function'))).toBe(formatLayoutFunction(fromLL(mma, 'function')));
-    const twoBlocks = parseLL({ bases: [['offset', [[1]]], ['block', [[0]]]], outDims: [['dim0', 2]] });
+    const twoBlocks = parseLL({
+      bases: [
+        ['offset', [[1]]],
+        ['block', [[0]]],
+      ],
+      outDims: [['dim0', 2]],
+    });
     expect(kindOf(() => fromLL(twoBlocks))).toBe('domain');
     expect(formatLayoutFunction(fromLL(parseLL({ bases: [], outDims: [] })))).toBe('1:0');
   });
 });
 
 describe('round trips', () => {
-  it('from_ll(to_ll(C)) has C\'s function on every index (function and shared kinds)', () => {
+  it("from_ll(to_ll(C)) has C's function on every index (function and shared kinds)", () => {
     forSeeds(300, (rng) => {
       const c = randomLinearCute(rng, rng() < 0.4);
       const f = Array.from({ length: sizeOf(c) }, (_, x) => phiOf(c, x));
@@ -504,12 +535,30 @@ describe('round trips', () => {
   it('the two identities: the MMAv2 accumulator and the 128-byte fp16 swizzle', () => {
     const mma = parseLL({
       bases: [
-        ['register', [[0, 1], [8, 0]]],
-        ['lane', [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]]],
+        [
+          'register',
+          [
+            [0, 1],
+            [8, 0],
+          ],
+        ],
+        [
+          'lane',
+          [
+            [0, 2],
+            [0, 4],
+            [1, 0],
+            [2, 0],
+            [4, 0],
+          ],
+        ],
         ['warp', []],
         ['block', []],
       ],
-      outDims: [['dim0', 16], ['dim1', 8]],
+      outDims: [
+        ['dim0', 16],
+        ['dim1', 8],
+      ],
     });
     expect(formatLayoutFunction(fromLL(mma))).toBe('((4,8),(2,2)):((32,1),(16,8))');
     expect(toCanonicalJson(toLL(parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 'tv', { tile: [16, 8] }))).toEqual(toCanonicalJson(mma));
@@ -556,7 +605,16 @@ describe('the ops and the worked pairs', () => {
 
 // unflattenIn is the helpers' reading of a flattened input; from_ll's function kind uses the same order
 it('reads a flattened input as the helpers do (first in-dim lowest)', () => {
-  const l = parseLL({ bases: [['a', [[1, 0]]], ['b', [[0, 1]]]], outDims: [['x', 2], ['y', 2]] });
+  const l = parseLL({
+    bases: [
+      ['a', [[1, 0]]],
+      ['b', [[0, 1]]],
+    ],
+    outDims: [
+      ['x', 2],
+      ['y', 2],
+    ],
+  });
   expect(unflattenIn(3, l)).toEqual([1, 1]);
   expect(formatLayoutFunction(fromLL(l))).toBe('(2,2):(1,2)');
 });

@@ -103,7 +103,16 @@ describe('bank_conflicts against the brute-force counter', () => {
 
   it('a 128×64 fp16 tile, 128 threads, 128-bit vectors, with and without a swizzle', () => {
     // thread t writes row t/8 + 16p, columns 8(t%8) … +7 (tile index row + 128·col)
-    const tv = makeLayout([[8, 16], [8, 8]], [[1024, 1], [128, 16]]);
+    const tv = makeLayout(
+      [
+        [8, 16],
+        [8, 8],
+      ],
+      [
+        [1024, 1],
+        [128, 16],
+      ],
+    );
     for (const m of [makeLayout([128, 64], [64, 1]), makeComposed(makeSwizzle(3, 3, 3), 0, makeLayout([128, 64], [64, 1]))]) {
       const want = bruteBanks((t, j) => phiFn(m, phi(tv, t + 128 * j)), 128, 64, 2);
       expect(bankConflicts(m, tv, 2)).toEqual(want);

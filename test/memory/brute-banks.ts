@@ -27,7 +27,11 @@ export function bruteBanks(offset: (t: number, j: number) => number, T: number, 
   };
   let vec = v ?? 1;
   if (v === undefined) {
-    for (const w of [16, 8, 4, 2, 1].map((b) => b / e).filter((w) => w >= 1)) if (ok(w)) { vec = w; break; }
+    for (const w of [16, 8, 4, 2, 1].map((b) => b / e).filter((w) => w >= 1))
+      if (ok(w)) {
+        vec = w;
+        break;
+      }
   } else if (!ok(v)) return 'bad-vector';
   const bytes = vec * e;
   const perPhase = { 1: 32, 2: 32, 4: 32, 8: 16, 16: 8 }[bytes as 1 | 2 | 4 | 8 | 16]!;

@@ -47,9 +47,29 @@ describe('show and verify of composed layouts', () => {
     expect(r.stdout).toMatch(/1 \|\s+6 \|\s+7 \|\s+4 \|\s+5 \|/);
   });
   it('verify conflict-free --swizzles ranks Sw<5,0,5> first for the column read of a 32×32 fp32 tile', async () => {
-    const r = await cli(['verify', 'conflict-free', '--tv', '(32,32):(1,32)', '--elem', '4', '--vec', '1', '--swizzles', '(32,32):(32,1)', '--backend', 'cpu', '--json', '--top', '1']);
+    const r = await cli([
+      'verify',
+      'conflict-free',
+      '--tv',
+      '(32,32):(1,32)',
+      '--elem',
+      '4',
+      '--vec',
+      '1',
+      '--swizzles',
+      '(32,32):(32,1)',
+      '--backend',
+      'cpu',
+      '--json',
+      '--top',
+      '1',
+    ]);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ candidates: 640, conflictFree: 1, ranked: [{ layout: 'Sw<5,0,5> o (32,32):(32,1)', wavefronts: 32, phases: 32 }] });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      candidates: 640,
+      conflictFree: 1,
+      ranked: [{ layout: 'Sw<5,0,5> o (32,32):(32,1)', wavefronts: 32, phases: 32 }],
+    });
   });
 });
 

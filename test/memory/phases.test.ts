@@ -13,7 +13,6 @@ import { swizzleBits } from '../../src/memory/phases.js';
 import { searchCpu, swizzleCandidates, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';
 import { loop, strip } from './_search.js';
 
-
 /** A bijective TV layout over [0, 2^k): the first `vb` value modes are the tile index's low
  *  bits in order (so vectors are often contiguous), the other bits split into thread and value
  *  modes in a random order (each mode of shape 2, its stride the bit it stands for). */
@@ -29,7 +28,15 @@ const tvOver = (k: number) =>
       const rest = order.filter((b) => b >= vb);
       const t = rest.slice(0, Math.max(1, Math.min(cut, rest.length)));
       const v = [...low, ...rest.slice(t.length)];
-      const mode = (bits: number[]) => (bits.length === 0 ? makeLayout(1, 0) : bits.length === 1 ? makeLayout(2, 2 ** bits[0]!) : makeLayout(bits.map(() => 2), bits.map((b) => 2 ** b)));
+      const mode = (bits: number[]) =>
+        bits.length === 0
+          ? makeLayout(1, 0)
+          : bits.length === 1
+            ? makeLayout(2, 2 ** bits[0]!)
+            : makeLayout(
+                bits.map(() => 2),
+                bits.map((b) => 2 ** b),
+              );
       const tm = mode(t);
       const vm = mode(v);
       return makeLayout([tm.shape, vm.shape], [tm.stride, vm.stride]);
@@ -38,12 +45,18 @@ const tvOver = (k: number) =>
 describe('swizzleBits', () => {
   it('computes applySwizzle for every Sw<B,M,S> of the search on random offsets', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: -10, max: 10 }), fc.integer({ min: 0, max: 2 ** 30 - 1 }), (b, m, s, y) => {
-        fc.pre(Math.abs(s) >= b);
-        const sw = makeSwizzle(b, m, s);
-        const { mask, r, l } = swizzleBits(sw)!;
-        expect(y ^ (((y & mask) >>> r) << l)).toBe(applySwizzle(sw, y));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 7 }),
+        fc.integer({ min: -10, max: 10 }),
+        fc.integer({ min: 0, max: 2 ** 30 - 1 }),
+        (b, m, s, y) => {
+          fc.pre(Math.abs(s) >= b);
+          const sw = makeSwizzle(b, m, s);
+          const { mask, r, l } = swizzleBits(sw)!;
+          expect(y ^ (((y & mask) >>> r) << l)).toBe(applySwizzle(sw, y));
+        },
+      ),
     );
   });
 });

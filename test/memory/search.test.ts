@@ -16,7 +16,6 @@ import { rankResults, searchCpu, swizzleCandidates, type AccessPattern } from '.
 import { verifyTestDevice } from '../verify/device.js';
 import { loop, strip } from './_search.js';
 
-
 // the 8×64 fp16 tile: ldmatrix-style read, and a 128-bit row-wise write by 64 threads
 const SMALL: AccessPattern[] = [
   { tv: parseLayout('((8,4),(8,2)):((1,64),(8,256))'), e: 2 },
@@ -94,7 +93,10 @@ describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
       const small = parseLayout('(8,64):(64,1)');
       const cands: LayoutFunction[] = [...swizzleCandidates(small), small, parseLayout('(8,64):(1,8)'), makeComposed(makeSwizzle(2, 3, -4), 8, small)];
       expect(strip(await gpu.search(cands, SMALL))).toEqual(strip(searchCpu(cands, SMALL)));
-      const explicit: AccessPattern[] = [{ ...SMALL[0]!, v: 8 }, { tv: parseLayout('(32,16):(1,32)'), e: 4, v: 1 }];
+      const explicit: AccessPattern[] = [
+        { ...SMALL[0]!, v: 8 },
+        { tv: parseLayout('(32,16):(1,32)'), e: 4, v: 1 },
+      ];
       expect(strip(await gpu.search(cands, explicit))).toEqual(strip(searchCpu(cands, explicit)));
       const big = swizzleCandidates(parseLayout('(128,64):(64,1)')).filter((_, i) => i % 8 === 0); // a slice: lavapipe is slow
       expect(strip(await gpu.search(big, BIG))).toEqual(strip(searchCpu(big, BIG)));
@@ -106,7 +108,9 @@ describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
   it('takes any swizzle the CPU takes, with the same answer (issue 18 item 4): fields far above the tile, masks past 2^64, shifts past 32', async () => {
     const tile = parseLayout('(64,64):(64,1)');
     const pattern: AccessPattern[] = [{ tv: parseLayout('(32,4):(64,1)'), e: 4 }];
-    const named = ['Sw<1,0,32>', 'Sw<3,1000,3>', 'Sw<1,40,1>', 'Sw<1,0,-33>', 'Sw<33,0,33>', 'Sw<5,28,-5>'].map((sw) => parseLayoutFunction(`${sw} o (64,64):(64,1)`));
+    const named = ['Sw<1,0,32>', 'Sw<3,1000,3>', 'Sw<1,40,1>', 'Sw<1,0,-33>', 'Sw<33,0,33>', 'Sw<5,28,-5>'].map((sw) =>
+      parseLayoutFunction(`${sw} o (64,64):(64,1)`),
+    );
     // random swizzles whose fields lie anywhere from bit 0 to bit 60
     let seed = 1809;
     const rnd = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);

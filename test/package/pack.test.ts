@@ -32,23 +32,47 @@ beforeAll(() => {
   ensureBuilt();
   // the build is fresh (ensureBuilt); --ignore-scripts keeps `prepare` from rebuilding dist/
   // under the other test files that run the CLI meanwhile
-  const packed = JSON.parse(ok(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT), 'npm pack')) as Array<{ filename: string; size: number; files: Array<{ path: string }> }>;
+  const packed = JSON.parse(ok(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT), 'npm pack')) as Array<{
+    filename: string;
+    size: number;
+    files: Array<{ path: string }>;
+  }>;
   tarball = join(tmp, packed[0]!.filename);
   files = packed[0]!.files.map((f) => f.path);
   mkdirSync(proj);
   writeFileSync(join(proj, 'package.json'), JSON.stringify({ name: 'proj', private: true, type: 'module' }));
   ok(
-    run('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball, join(ROOT, 'node_modules', 'webgpu'), join(ROOT, 'node_modules', '@webgpu', 'types')], proj),
+    run(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', tarball, join(ROOT, 'node_modules', 'webgpu'), join(ROOT, 'node_modules', '@webgpu', 'types')],
+      proj,
+    ),
     'npm install of the tarball',
   );
 }, 300_000);
 
 describe('the tarball', () => {
   it('holds the build, the bin, README and LICENSE, and neither tests nor sources', () => {
-    for (const f of ['package.json', 'README.md', 'LICENSE', 'bin/layoutgpu.js', 'dist/node.js', 'dist/node.d.ts', 'dist/browser.js', 'dist/browser.d.ts', 'dist/cli/main.js', 'dist/engine/shaders.generated.js']) {
+    for (const f of [
+      'package.json',
+      'README.md',
+      'LICENSE',
+      'bin/layoutgpu.js',
+      'dist/node.js',
+      'dist/node.d.ts',
+      'dist/browser.js',
+      'dist/browser.d.ts',
+      'dist/cli/main.js',
+      'dist/engine/shaders.generated.js',
+    ]) {
       expect(files, f).toContain(f);
     }
-    const stray = files.filter((f) => !/^(package\.json|README\.md|LICENSE|bin\/layoutgpu\.js|dist\/.*\.(js|d\.ts))$/.test(f) || /^dist\/web\//.test(f) || (f.endsWith('.ts') && !f.endsWith('.d.ts')));
+    const stray = files.filter(
+      (f) =>
+        !/^(package\.json|README\.md|LICENSE|bin\/layoutgpu\.js|dist\/.*\.(js|d\.ts))$/.test(f) ||
+        /^dist\/web\//.test(f) ||
+        (f.endsWith('.ts') && !f.endsWith('.d.ts')),
+    );
     expect(stray).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(proj, 'node_modules', 'layoutgpu', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).toEqual(['webgpu']);
@@ -59,7 +83,9 @@ describe('the tarball', () => {
 describe('installed in an empty project', () => {
   it('npx layoutgpu answers', () => {
     expect(ok(run('npx', ['--offline', 'layoutgpu', 'compose', '(100):(7)', '(3,5):(10,2)'], proj), 'npx layoutgpu compose')).toBe('(3,5):(70,14)\n');
-    expect(ok(run('npx', ['--offline', 'layoutgpu', 'check', 'compact', '(4,8):(1,4)', '--backend', 'auto'], proj), 'npx layoutgpu check')).toMatch(/compact: yes/);
+    expect(ok(run('npx', ['--offline', 'layoutgpu', 'check', 'compact', '(4,8):(1,4)', '--backend', 'auto'], proj), 'npx layoutgpu check')).toMatch(
+      /compact: yes/,
+    );
   });
 
   it("import from 'layoutgpu' runs, the GPU included (webgpu resolved from the install)", () => {
@@ -74,7 +100,12 @@ b.dispose();
 console.log(formatLayout(compose(parseLayout('(100):(7)'), a)), r.compact, b.info.backend, svgPicture(makePicture(a)).startsWith('<?xml'));
 `,
     );
-    expect(ok(run(process.execPath, ['run.mjs'], proj), 'node run.mjs').trim().split('\n').pop()).toBe('(3,5):(70,14) true gpu true');
+    expect(
+      ok(run(process.execPath, ['run.mjs'], proj), 'node run.mjs')
+        .trim()
+        .split('\n')
+        .pop(),
+    ).toBe('(3,5):(70,14) true gpu true');
   });
 
   it("import from 'layoutgpu' type-checks against the shipped .d.ts (strict, no skipLibCheck)", () => {
@@ -94,7 +125,10 @@ export const kinds = [LayoutError, browserDeviceSource];
     );
     writeFileSync(
       join(proj, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] }, files: ['a.ts'] }),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, noEmit: true, types: [] },
+        files: ['a.ts'],
+      }),
     );
     ok(run(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], proj), 'tsc in the project');
   });

@@ -24,7 +24,8 @@ const rowsOf = (b: BL): number =>
 
 /** cells of an SVG picture: index, offset, tile, entry, fill and the translate position */
 function svgCells(svg: string): Array<{ x: number; v: number; tile?: number; entry?: number; fill?: string; tx: number; ty: number }> {
-  const re = /<g class="cell[^"]*" data-index="(\d+)" data-offset="(\d+)"(?: data-tile="(\d+)" data-entry="(\d+)")? transform="translate\(([\d.]+),([\d.]+)\)">.*?<rect class="bg"[^>]*?(?: style="fill:(#[0-9a-f]{6})[^"]*")?\/><text[^>]*>(\d+)<\/text><\/g>/g;
+  const re =
+    /<g class="cell[^"]*" data-index="(\d+)" data-offset="(\d+)"(?: data-tile="(\d+)" data-entry="(\d+)")? transform="translate\(([\d.]+),([\d.]+)\)">.*?<rect class="bg"[^>]*?(?: style="fill:(#[0-9a-f]{6})[^"]*")?\/><text[^>]*>(\d+)<\/text><\/g>/g;
   return [...svg.matchAll(re)].map((m) => ({
     x: Number(m[1]),
     v: Number(m[2]),
@@ -37,7 +38,12 @@ function svgCells(svg: string): Array<{ x: number; v: number; tile?: number; ent
 
 /** nodes of a TikZ picture at grid positions (r, c) ≥ 0: their fill and label */
 function tikzNodes(tex: string): Array<{ r: number; c: number; fill: string; v: number }> {
-  return [...tex.matchAll(/^\\node\[fill=([^,\]]+)[^\]]*\] at \((\d+),(\d+)\) \{(\d+)\};$/gm)].map((m) => ({ fill: m[1]!, r: Number(m[2]), c: Number(m[3]), v: Number(m[4]) }));
+  return [...tex.matchAll(/^\\node\[fill=([^,\]]+)[^\]]*\] at \((\d+),(\d+)\) \{(\d+)\};$/gm)].map((m) => ({
+    fill: m[1]!,
+    r: Number(m[2]),
+    c: Number(m[3]),
+    v: Number(m[4]),
+  }));
 }
 
 describe('every medium puts Φ(r + rows·c) in cell (r, c)', () => {
@@ -52,7 +58,10 @@ describe('every medium puts Φ(r + rows·c) in cell (r, c)', () => {
         const ascii = asciiPicture(p).split('\n');
         for (let r = 0; r < rows; r++) {
           const line = ascii.find((s) => new RegExp(`^\\s*${r} \\|`).test(s))!;
-          const got = line.slice(line.indexOf('|') + 1, -1).split('|').map((s) => Number(s.trim()));
+          const got = line
+            .slice(line.indexOf('|') + 1, -1)
+            .split('|')
+            .map((s) => Number(s.trim()));
           expect(got).toEqual(Array.from({ length: n / rows }, (_, c) => phiB(b, r + rows * c)));
         }
         // SVG: positions on the grid
@@ -79,7 +88,11 @@ describe('every medium puts Φ(r + rows·c) in cell (r, c)', () => {
   it('renderGrid is the ASCII picture of the layout', () => {
     const l = parseLayout('(2,2):(2,1)');
     expect(renderGrid(l)).toBe(asciiPicture(makePicture(l)));
-    expect(renderGrid(l).split('\n').filter((s) => s.includes('|'))).toEqual(['0 | 0 | 1 |', '1 | 2 | 3 |']);
+    expect(
+      renderGrid(l)
+        .split('\n')
+        .filter((s) => s.includes('|')),
+    ).toEqual(['0 | 0 | 1 |', '1 | 2 | 3 |']);
   });
 });
 
@@ -117,7 +130,13 @@ function pdflatex(name: string, files: Record<string, string>): { pages: number;
     for (const [f, text] of Object.entries(files)) writeFileSync(join(dir, f), text);
     const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', name], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
     if (r.error) throw new Error(`pdflatex did not run (${r.error.message}); scripts/setup-system.sh installs texlive-latex-base and texlive-pictures`);
-    expect(r.status, r.stdout.split('\n').filter((l) => l.startsWith('!')).join('\n') || r.stdout.slice(-800)).toBe(0);
+    expect(
+      r.status,
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('!'))
+        .join('\n') || r.stdout.slice(-800),
+    ).toBe(0);
     const m = /Output written on .*\((\d+) pages?, \d+ bytes\)/.exec(r.stdout.replace(/\n/g, ''));
     expect(m, r.stdout.slice(-800)).not.toBeNull();
     return { pages: Number(m![1]), pdf: readFileSync(join(dir, name.replace(/\.tex$/, '.pdf'))) };

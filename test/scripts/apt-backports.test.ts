@@ -21,7 +21,10 @@ function derive(codename: string, files: Record<string, string>): { out: string;
     writeFileSync(join(d, name), text);
     return join(d, name);
   });
-  const r = spawnSync('bash', ['-c', 'source scripts/apt-backports.sh && backports_line "$@"', 'test', codename, ...paths, join(d, 'missing.list')], { cwd: ROOT, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', 'source scripts/apt-backports.sh && backports_line "$@"', 'test', codename, ...paths, join(d, 'missing.list')], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
   expect(r.stderr).toBe('');
   return { out: r.stdout, code: r.status };
 }
@@ -71,7 +74,8 @@ components: main contrib non-free-firmware
   });
 
   it('only deb-src, or only other suites: nothing, status 1', () => {
-    const text = 'Types: deb-src\nURIs: http://m.example/debian\nSuites: bookworm\nComponents: main\n\nTypes: deb\nURIs: http://m.example/debian\nSuites: bookworm-updates\nComponents: main\n';
+    const text =
+      'Types: deb-src\nURIs: http://m.example/debian\nSuites: bookworm\nComponents: main\n\nTypes: deb\nURIs: http://m.example/debian\nSuites: bookworm-updates\nComponents: main\n';
     expect(derive('bookworm', { 'x.sources': text })).toEqual({ out: '', code: 1 });
     expect(derive('trixie', { 'debian.sources': FRESH_DEBIAN_12 })).toEqual({ out: '', code: 1 });
   });
@@ -89,18 +93,26 @@ deb http://later.example/debian bookworm main
       out: 'deb [signed-by=/etc/apt/keyrings/mirror.gpg] https://mirror.example.org/debian bookworm-backports main\n',
       code: 0,
     });
-    expect(derive('bookworm', { 'sources.list': '\tdeb   ftp://ftp.example.net/debian/   bookworm   main\n' })).toEqual({ out: 'deb ftp://ftp.example.net/debian/ bookworm-backports main\n', code: 0 });
+    expect(derive('bookworm', { 'sources.list': '\tdeb   ftp://ftp.example.net/debian/   bookworm   main\n' })).toEqual({
+      out: 'deb ftp://ftp.example.net/debian/ bookworm-backports main\n',
+      code: 0,
+    });
   });
 
   it('an empty sources.list falls through to the .sources file', () => {
-    expect(derive('bookworm', { 'sources.list': '# see sources.list.d\n', 'debian.sources': FRESH_DEBIAN_12 }).out).toMatch(/^deb \[signed-by=\S+\] http:\/\/deb\.debian\.org\/debian bookworm-backports main\n$/);
+    expect(derive('bookworm', { 'sources.list': '# see sources.list.d\n', 'debian.sources': FRESH_DEBIAN_12 }).out).toMatch(
+      /^deb \[signed-by=\S+\] http:\/\/deb\.debian\.org\/debian bookworm-backports main\n$/,
+    );
   });
 });
 
 describe('the set-up scripts name no host of their own', () => {
   it('no URL in setup-system.sh or apt-backports.sh (beyond comments)', () => {
     for (const f of ['scripts/setup-system.sh', 'scripts/apt-backports.sh']) {
-      const code = readFileSync(join(ROOT, f), 'utf8').split('\n').filter((l) => !/^\s*#/.test(l)).join('\n');
+      const code = readFileSync(join(ROOT, f), 'utf8')
+        .split('\n')
+        .filter((l) => !/^\s*#/.test(l))
+        .join('\n');
       expect(code, f).not.toMatch(/[a-z]+:\/\/|deb\.debian\.org|debian\.org/);
     }
   });

@@ -169,7 +169,8 @@ describe('the interpreter steps a fixed grid exactly', () => {
     const next = rng(5);
     const ls: Layout[] = [];
     for (let i = 0; i < 300; i++) ls.push(randomLayout(next, { ...bounds, seed: 5, maxRank: 6, maxShape: 4 }));
-    for (const t of ['(2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512)', '1:0', '(1,1):(7,3)', '(3,5):(1,1000000000)', '(2,3):(2147483647,5)']) ls.push(parseLayout(t));
+    for (const t of ['(2,2,2,2,2,2,2,2,2,2):(1,2,4,8,16,32,64,128,256,512)', '1:0', '(1,1):(7,3)', '(3,5):(1,1000000000)', '(2,3):(2147483647,5)'])
+      ls.push(parseLayout(t));
     const batch = batchOf(ls);
     const want: number[] = [];
     for (const l of ls) for (let x = 0; x < size(l); x++) want.push(phi(l, x));

@@ -45,7 +45,12 @@ describe('enumeration', () => {
     expect(texts[5 + 5]).toBe('(2,6):(1,0)');
     expect(texts[5 + 25]).toBe('(3,4):(0,0)');
     expect(texts[texts.length - 1]).toBe('(3,2,2):(4,4,4)');
-    expect(factorisations(12, 2)).toEqual([[2, 6], [3, 4], [4, 3], [6, 2]]);
+    expect(factorisations(12, 2)).toEqual([
+      [2, 6],
+      [3, 4],
+      [4, 3],
+      [6, 2],
+    ]);
   });
 
   it('the compact flat layouts of size 16 match an independent count', async () => {
@@ -76,14 +81,23 @@ describe('enumeration', () => {
   });
 
   it('size 64, rank ≤ 2: matches and counts', async () => {
-    const r = await runVerify({ property: { kind: 'compact' }, source: enumerateSource({ size: 64, maxRank: 2, maxStride: 63 }), engine: cpu, maxExamples: 100 });
+    const r = await runVerify({
+      property: { kind: 'compact' },
+      source: enumerateSource({ size: 64, maxRank: 2, maxStride: 63 }),
+      engine: cpu,
+      maxExamples: 100,
+    });
     expect(r.candidates).toBe(64 + 5 * 64 * 64);
     expect(r.passed).toBe(1 + 5 * 2);
     expect(r.examples.map((e) => e.candidate[0])).toContain('(8,8):(8,1)');
   });
 
   it('random single layouts are packed as drawn, the same as their nested form', () => {
-    for (const opts of [{ seed: 3, maxSize: 65536 }, { seed: -9, maxDepth: 3, maxRank: 5, maxStride: 1 }, { seed: 2 ** 40 + 5, maxStride: 0 }]) {
+    for (const opts of [
+      { seed: 3, maxSize: 65536 },
+      { seed: -9, maxDepth: 3, maxRank: 5, maxStride: 1 },
+      { seed: 2 ** 40 + 5, maxStride: 0 },
+    ]) {
       const src = randomSource({ count: 3000, ...opts });
       let k = 0;
       for (const c of src.chunks(1000)) {
@@ -124,7 +138,12 @@ describe('enumeration', () => {
 
 describe('the fused compact scan of the CPU', () => {
   it('gives the same matches, in the same order, as the materialised chunks', async () => {
-    for (const o of [{ size: 16, maxRank: 4, maxStride: 15 }, { size: 24, maxRank: 3, maxStride: 13 }, { size: 36, maxRank: 4, maxStride: 9 }, { size: 7, maxRank: 2, maxStride: 0 }]) {
+    for (const o of [
+      { size: 16, maxRank: 4, maxStride: 15 },
+      { size: 24, maxRank: 3, maxStride: 13 },
+      { size: 36, maxRank: 4, maxStride: 9 },
+      { size: 7, maxRank: 2, maxStride: 0 },
+    ]) {
       const fused: string[] = [];
       let n = 0;
       for (const blk of enumerateSource(o).scanCompact!(1000)) {

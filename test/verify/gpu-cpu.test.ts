@@ -52,7 +52,11 @@ describe('GPU and CPU verdicts are identical', () => {
   ];
   for (const [name, p] of props) {
     it(`${name}: 10,000 random candidates`, async () => {
-      const chunk = chunkOf(10_000, name.length * 7919, p.kind === 'compose-equals' ? { maxSize: 16, maxStride: 8 } : p.kind === 'complement-of' ? { maxSize: 128 } : {});
+      const chunk = chunkOf(
+        10_000,
+        name.length * 7919,
+        p.kind === 'compose-equals' ? { maxSize: 16, maxStride: 8 } : p.kind === 'complement-of' ? { maxSize: 128 } : {},
+      );
       const g = await checkChunk(p, chunk, gpu);
       const c = await checkChunk(p, chunk, cpu);
       const s = await checkChunk(p, chunk, small);

@@ -39,7 +39,18 @@ function candidates(n: number, seed: number): Layout[] {
   const out: Layout[] = [];
   for (let i = 0; i < n; i++) out.push(randomLayout(next, { ...bounds, seed }));
   // edges: offsets near 2^32, large shapes, powers of two, empty and trivial layouts
-  for (const t of ['(3,5):(1,1000000000)', '(2,3):(2147483647,5)', '65536:65537', '(7,9,11):(99,1,7)', '():()', '1:0', '(1,1):(5,0)', '(4096,2):(1,4096)', '(3,(1,4)):(1,(7,3))']) out.push(parseLayout(t));
+  for (const t of [
+    '(3,5):(1,1000000000)',
+    '(2,3):(2147483647,5)',
+    '65536:65537',
+    '(7,9,11):(99,1,7)',
+    '():()',
+    '1:0',
+    '(1,1):(5,0)',
+    '(4096,2):(1,4096)',
+    '(3,(1,4)):(1,(7,3))',
+  ])
+    out.push(parseLayout(t));
   return out;
 }
 

@@ -51,7 +51,13 @@ function assertMinimal(law: LawName, items: Layout[], impl: LawImpl): void {
 describe('law:coalesce', () => {
   it('catches a broken coalesce with the minimal counterexample (2,2):(0,0)', async () => {
     const impl = { ...ALGEBRA, coalesce: brokenCoalesce };
-    const r = await runVerify({ property: { kind: 'law', law: 'coalesce' }, source: randomSource({ count: 3000, seed: 3, maxStride: 4 }), engine: cpu, impl, maxExamples: 3 });
+    const r = await runVerify({
+      property: { kind: 'law', law: 'coalesce' },
+      source: randomSource({ count: 3000, seed: 3, maxStride: 4 }),
+      engine: cpu,
+      impl,
+      maxExamples: 3,
+    });
     expect(r.failed).toBeGreaterThan(0);
     expect(r.examples.length).toBe(3);
     for (const e of r.examples) {
@@ -83,7 +89,13 @@ describe('law:coalesce', () => {
         return fromCoalescedFlat({ shapes: s, strides: d });
       },
     };
-    const r = await runVerify({ property: { kind: 'law', law: 'coalesce' }, source: randomSource({ count: 2000, seed: 4 }), engine: cpu, impl, maxExamples: 1 });
+    const r = await runVerify({
+      property: { kind: 'law', law: 'coalesce' },
+      source: randomSource({ count: 2000, seed: 4 }),
+      engine: cpu,
+      impl,
+      maxExamples: 1,
+    });
     expect(r.failed).toBeGreaterThan(0);
     expect(r.examples[0]!.reason).toMatch(/different Φ/);
     expect(r.examples[0]!.shrunk).toEqual(['(2,2):(1,0)']);
@@ -132,17 +144,38 @@ describe('law:compose', () => {
         return compose(b, a);
       },
     };
-    const r = await runVerify({ property: { kind: 'law', law: 'compose' }, source: randomSource({ count: 500, seed: 6, arity: 2, composable: true, maxSize: 64, maxStride: 9 }), engine: cpu, impl: refuses, maxExamples: 1 });
+    const r = await runVerify({
+      property: { kind: 'law', law: 'compose' },
+      source: randomSource({ count: 500, seed: 6, arity: 2, composable: true, maxSize: 64, maxStride: 9 }),
+      engine: cpu,
+      impl: refuses,
+      maxExamples: 1,
+    });
     expect(r.failed).toBeGreaterThan(0);
     expect(r.examples[0]!.reason).toMatch(/is the composite/);
-    assertMinimal('compose', r.examples[0]!.shrunk!.map((t) => P(t)), refuses);
+    assertMinimal(
+      'compose',
+      r.examples[0]!.shrunk!.map((t) => P(t)),
+      refuses,
+    );
 
     // CuTe's by-mode rule on (2,2):(1,10) ∘ (2,2):(1,1) returns (2,2):(1,1), whose Φ is wrong at x = 3
     const byMode = {
       ...ALGEBRA,
       compose: (b: Layout, a: Layout): Layout => (formatLayout(b) === '(2,2):(1,10)' && formatLayout(a) === '(2,2):(1,1)' ? P('(2,2):(1,1)') : compose(b, a)),
     };
-    const w = await runVerify({ property: { kind: 'law', law: 'compose' }, source: listSource([[P('(2,2):(1,10)'), P('(2,2):(1,1)')], [P('(100):(7)'), P('(3,5):(10,2)')]], 'two pairs'), engine: cpu, impl: byMode });
+    const w = await runVerify({
+      property: { kind: 'law', law: 'compose' },
+      source: listSource(
+        [
+          [P('(2,2):(1,10)'), P('(2,2):(1,1)')],
+          [P('(100):(7)'), P('(3,5):(10,2)')],
+        ],
+        'two pairs',
+      ),
+      engine: cpu,
+      impl: byMode,
+    });
     expect(w.failed).toBe(1);
     expect(w.examples[0]!.reason).toMatch(/differs from Φ_B∘Φ_A/);
   });
@@ -161,15 +194,34 @@ describe('laws of complement, division and product', () => {
   }
 
   it('catches a complement that keeps shape-1 entries, and one that ignores N', async () => {
-    const keeps = { ...ALGEBRA, complement: (a: Layout, n?: number): Layout => {
-      const c = complement(a, n);
-      return typeof c.shape === 'number' && c.shape > 1 ? { shape: [c.shape, 1], stride: [c.stride as number, 0] } : c;
-    } };
-    const r = await runVerify({ property: { kind: 'law', law: 'complement' }, source: randomSource({ count: 500, seed: 8 }), engine: cpu, impl: keeps, maxExamples: 1 });
+    const keeps = {
+      ...ALGEBRA,
+      complement: (a: Layout, n?: number): Layout => {
+        const c = complement(a, n);
+        return typeof c.shape === 'number' && c.shape > 1 ? { shape: [c.shape, 1], stride: [c.stride as number, 0] } : c;
+      },
+    };
+    const r = await runVerify({
+      property: { kind: 'law', law: 'complement' },
+      source: randomSource({ count: 500, seed: 8 }),
+      engine: cpu,
+      impl: keeps,
+      maxExamples: 1,
+    });
     expect(r.failed).toBeGreaterThan(0);
-    assertMinimal('complement', r.examples[0]!.shrunk!.map((t) => P(t)), keeps);
+    assertMinimal(
+      'complement',
+      r.examples[0]!.shrunk!.map((t) => P(t)),
+      keeps,
+    );
     const ignoresN = { ...ALGEBRA, complement: (a: Layout): Layout => complement(a) };
-    const s = await runVerify({ property: { kind: 'law', law: 'divide' }, source: randomSource({ count: 500, seed: 9, arity: 2, maxSize: 64, maxStride: 8 }), engine: cpu, impl: ignoresN, maxExamples: 1 });
+    const s = await runVerify({
+      property: { kind: 'law', law: 'divide' },
+      source: randomSource({ count: 500, seed: 9, arity: 2, maxSize: 64, maxStride: 8 }),
+      engine: cpu,
+      impl: ignoresN,
+      maxExamples: 1,
+    });
     expect(s.failed).toBeGreaterThan(0);
   });
 });

@@ -51,14 +51,38 @@ describe('batch op verify', () => {
     expect(await op.run(['compact', cands], cpuCtx)).toEqual(want);
     expect(await op.run(['compact', cands], gpuCtx)).toEqual(want);
     expect(await op.run(['injective', ['(2,2):(2,3)', '(2,2):(1,1)']], gpuCtx)).toEqual([true, false]);
-    expect(await op.run([['complement-of', '(4):(2)'], ['2:1', '2:8', '(2,2):(1,8)']], cpuCtx)).toEqual([true, false, true]);
-    expect(await op.run([['complement-of', '(4):(2)'], ['2:1', '2:8', '(2,2):(1,8)']], gpuCtx)).toEqual([true, false, true]);
+    expect(
+      await op.run(
+        [
+          ['complement-of', '(4):(2)'],
+          ['2:1', '2:8', '(2,2):(1,8)'],
+        ],
+        cpuCtx,
+      ),
+    ).toEqual([true, false, true]);
+    expect(
+      await op.run(
+        [
+          ['complement-of', '(4):(2)'],
+          ['2:1', '2:8', '(2,2):(1,8)'],
+        ],
+        gpuCtx,
+      ),
+    ).toEqual([true, false, true]);
     // A with (100):(7) ∘ A = (3,5):(70,14)
     const ce = ['compose-equals', '(3,5):(70,14)', '(100):(7)'];
     expect(await op.run([ce, ['(3,5):(10,2)', '(3,5):(2,10)', '15:1']], cpuCtx)).toEqual([true, false, false]);
     expect(await op.run([ce, ['(3,5):(10,2)', '(3,5):(2,10)', '15:1']], gpuCtx)).toEqual([true, false, false]);
     expect(await op.run(['law:coalesce', cands], gpuCtx)).toEqual(cands.map(() => true));
-    expect(await op.run([['law:compose', '(2,2):(1,10)'], ['(2,2):(1,1)', '2:1']], cpuCtx)).toEqual([true, true]);
+    expect(
+      await op.run(
+        [
+          ['law:compose', '(2,2):(1,10)'],
+          ['(2,2):(1,1)', '2:1'],
+        ],
+        cpuCtx,
+      ),
+    ).toEqual([true, true]);
     expect(await op.run(['compact', []], cpuCtx)).toEqual([]);
   });
 

@@ -31,12 +31,34 @@ async function both(p: Property, src: () => Source, threads: number, maxExamples
   const pool = poolOf(threads);
   const mN: string[] = [];
   const progress: number[] = [];
-  const many = await runVerifyThreaded({ property: p, source: src(), engine: cpu, maxExamples, onMatch: (t) => mN.push(t), threads, pool, minParallel: 0, minPart: 300, lazyWorkers: EAGER, onProgress: (d) => progress.push(d) });
+  const many = await runVerifyThreaded({
+    property: p,
+    source: src(),
+    engine: cpu,
+    maxExamples,
+    onMatch: (t) => mN.push(t),
+    threads,
+    pool,
+    minParallel: 0,
+    minPart: 300,
+    lazyWorkers: EAGER,
+    onProgress: (d) => progress.push(d),
+  });
   expect(strip(many)).toEqual(strip(one));
   expect(mN).toEqual(m1);
   expect(progress.at(-1)).toBe(one.candidates);
   // without onMatch: only the examples come back from the workers
-  const few = await runVerifyThreaded({ property: p, source: src(), engine: cpu, maxExamples, threads, pool, minParallel: 0, minPart: 300, lazyWorkers: EAGER });
+  const few = await runVerifyThreaded({
+    property: p,
+    source: src(),
+    engine: cpu,
+    maxExamples,
+    threads,
+    pool,
+    minParallel: 0,
+    minPart: 300,
+    lazyWorkers: EAGER,
+  });
   expect(strip(few)).toEqual(strip(one));
 }
 
@@ -51,10 +73,20 @@ describe('runVerifyThreaded', () => {
   });
 
   it('complement-of and compose-equals over a file', async () => {
-    const items = [...randomSource({ count: 5000, seed: 4, maxSize: 64, maxStride: 32 }).chunks(5000)].flatMap((c) => Array.from({ length: c.count }, (_, i) => chunkItem(c, i)));
+    const items = [...randomSource({ count: 5000, seed: 4, maxSize: 64, maxStride: 32 }).chunks(5000)].flatMap((c) =>
+      Array.from({ length: c.count }, (_, i) => chunkItem(c, i)),
+    );
     const src = () => listSource(items, '5000 candidates from c.jsonl');
     await both(makeProperty('complement-of', ['(4,2):(1,16)']), src, 2);
-    await both(makeProperty('compose-equals', ['(2,2):(1,2)', '(64):(1)']), () => listSource(items.filter((c) => c[0]!.shape !== 1), 'filtered'), 2);
+    await both(
+      makeProperty('compose-equals', ['(2,2):(1,2)', '(64):(1)']),
+      () =>
+        listSource(
+          items.filter((c) => c[0]!.shape !== 1),
+          'filtered',
+        ),
+      2,
+    );
   });
 
   it('a law with its counterexamples shrunk, in order', async () => {
@@ -67,16 +99,40 @@ describe('runVerifyThreaded', () => {
     const one = await runVerify({ property: { kind: 'compact' }, source: src(), engine: cpu });
     const lazy = new WorkerPool(2);
     pools.set(-1, lazy);
-    const short = await runVerifyThreaded({ property: { kind: 'compact' }, source: src(), engine: cpu, threads: 2, pool: lazy, minParallel: 0, minPart: 1000, lazyWorkers: { afterMs: 60_000, minLeftMs: 0 } });
+    const short = await runVerifyThreaded({
+      property: { kind: 'compact' },
+      source: src(),
+      engine: cpu,
+      threads: 2,
+      pool: lazy,
+      minParallel: 0,
+      minPart: 1000,
+      lazyWorkers: { afterMs: 60_000, minLeftMs: 0 },
+    });
     expect(strip(short)).toEqual(strip(one));
     expect(lazy.threadsStarted).toBe(0);
-    const long = await runVerifyThreaded({ property: { kind: 'compact' }, source: src(), engine: cpu, threads: 2, pool: lazy, minParallel: 0, minPart: 1000, lazyWorkers: null });
+    const long = await runVerifyThreaded({
+      property: { kind: 'compact' },
+      source: src(),
+      engine: cpu,
+      threads: 2,
+      pool: lazy,
+      minParallel: 0,
+      minPart: 1000,
+      lazyWorkers: null,
+    });
     expect(strip(long)).toEqual(strip(one));
     expect(lazy.threadsStarted).toBe(1);
   });
 
   it('properties cross to a worker as JSON and back', () => {
-    for (const p of [makeProperty('compact', []), makeProperty('complement-of', ['(4,2):(1,16)']), makeProperty('compose-equals', ['(2,2):(1,2)', '(64):(1)']), makeProperty('law:compose', ['(8):(2)']), makeProperty('law:product', [])]) {
+    for (const p of [
+      makeProperty('compact', []),
+      makeProperty('complement-of', ['(4,2):(1,16)']),
+      makeProperty('compose-equals', ['(2,2):(1,2)', '(64):(1)']),
+      makeProperty('law:compose', ['(8):(2)']),
+      makeProperty('law:product', []),
+    ]) {
       expect(propertyFromJson(propertyJson(p))).toEqual(p);
     }
     expect(parseLayout('(4,2):(1,16)')).toEqual(parseLayout('(4,2):(1,16)'));

@@ -81,7 +81,14 @@ describe('slices of every source are the candidates of the whole, in order', () 
     ['enumerate (all strides)', () => enumerateSource({ size: 8, maxRank: 4 })],
     ['random', () => randomSource({ count: 300, seed: 5, maxSize: 256 })],
     ['random pairs', () => randomSource({ count: 200, seed: 6, arity: 2, composable: true, maxSize: 64 })],
-    ['file', () => listSource(texts(randomSource({ count: 90, seed: 2 })).map((t) => [parseLayout(t)]), '90 candidates from f.jsonl')],
+    [
+      'file',
+      () =>
+        listSource(
+          texts(randomSource({ count: 90, seed: 2 })).map((t) => [parseLayout(t)]),
+          '90 candidates from f.jsonl',
+        ),
+    ],
     ['a source that cannot slice itself', () => opaque(randomSource({ count: 150, seed: 9 }))],
   ];
   for (const [name, make] of sources) {
@@ -141,7 +148,13 @@ async function shardReports(p: Property, whole: () => Source, n: number, example
     const s = await runVerify({ property: p, source, engine: cpu, maxExamples: isLaw ? examples : Math.max(examples, 21), ...(impl ? { impl } : {}) });
     const first = isLaw ? [] : s.examples.slice(0, 21).map((e) => e.candidate[0]!);
     if (!isLaw) s.examples = s.examples.slice(0, examples);
-    out.push(JSON.parse(JSON.stringify(shardReport(s, { shard: { k, n }, range, total: whole().total!, key: searchKey(p, whole()), examples, isLaw, matches: first, out: null }))));
+    out.push(
+      JSON.parse(
+        JSON.stringify(
+          shardReport(s, { shard: { k, n }, range, total: whole().total!, key: searchKey(p, whole()), examples, isLaw, matches: first, out: null }),
+        ),
+      ),
+    );
   }
   return out;
 }
@@ -161,7 +174,10 @@ describe('merge', () => {
       const reports = await shardReports(prop, whole, n);
       const m = mergeReports(reports.reverse().map((r, i) => ({ name: `r${i}.json`, report: r })));
       expect(strip(m.summary)).toEqual(strip(ref));
-      expect(m.summary.seconds).toBeCloseTo(reports.reduce((s, r) => s + r.seconds, 0), 9);
+      expect(m.summary.seconds).toBeCloseTo(
+        reports.reduce((s, r) => s + r.seconds, 0),
+        9,
+      );
     }
   });
 

@@ -108,8 +108,7 @@ const b1x8x128: Shape3 = { m: 8, n: 8, k: 128, a: '((4,8),32):((256,1),8)', b: '
 /** The header's ALayout here has a stride not congruent to its shape (no layout); docs/atoms.md takes
  *  the intended `((4,8),(32,2)):((512,1),(16,8))`, the pattern of the 16x8x256 sibling. */
 const b1x16x128: Shape3 = { m: 16, n: 8, k: 128, a: '((4,8),(32,2)):((512,1),(16,8))', b: '((4,8),32):((256,1),8)', c: SM80_16x8_Row };
-const popc = (shape: string, s: Shape3): MmaAtomData[] =>
-  ['XORPOPC', 'ANDPOPC'].map((op) => named(`SM80_${shape}_S32U1U1S32_TN_${op}`, s));
+const popc = (shape: string, s: Shape3): MmaAtomData[] => ['XORPOPC', 'ANDPOPC'].map((op) => named(`SM80_${shape}_S32U1U1S32_TN_${op}`, s));
 
 export const sm80Mma: readonly MmaAtomData[] = [
   named('SM80_16x8x8_F16F16F16F16_TN', f16x8x8),

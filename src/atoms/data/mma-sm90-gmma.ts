@@ -36,9 +36,7 @@ interface Family {
 const families: readonly Family[] = [
   ...['F16F16F16', 'F32F16F16', 'F32BF16BF16'].map((types) => ({ types, k: 16, bitsA: 16 as const, suffix: '' })),
   { types: 'F32TF32TF32', k: 8, bitsA: 32, suffix: '_TN' },
-  ...['S8S8', 'S8U8', 'U8S8', 'U8U8'].flatMap((ab) =>
-    ['_TN', '_TN_SATURATE'].map((suffix) => ({ types: `S32${ab}`, k: 32, bitsA: 8 as const, suffix })),
-  ),
+  ...['S8S8', 'S8U8', 'U8S8', 'U8U8'].flatMap((ab) => ['_TN', '_TN_SATURATE'].map((suffix) => ({ types: `S32${ab}`, k: 32, bitsA: 8 as const, suffix }))),
   ...['E4M3E4M3', 'E4M3E5M2', 'E5M2E4M3', 'E5M2E5M2'].flatMap((ab) =>
     ['F16', 'F32'].map((acc) => ({ types: `${acc}${ab}`, k: 32, bitsA: 8 as const, suffix: '_TN' })),
   ),

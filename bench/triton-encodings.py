@@ -479,6 +479,49 @@ def odd_shapes(rng, count):
     return out
 
 
+def regressions():
+    """One case per discrepancy found and fixed (kind 'fix-…'), always in the corpus."""
+    t = lambda text, shared=False: ('text', text, shared)  # noqa: E731
+    return [
+        ('fix-linear-grow-order', L.DistributedLinearLayout([], [[0, 0, 0]], [], [], [1, 1, 1]), [8, 128, 8]),
+        ('fix-linear-grow-order', L.DistributedLinearLayout([[8, 0, 0], [1, 0, 0]], [[2, 0, 0], [0, 0, 0]], [[4, 0, 0], [0, 0, 0]], [[16, 0, 0]],
+                                                            [32, 1, 1]), [8, 8, 4]),
+        ('fix-mfma-64x4', AL.AMDMFMALayout(3, [64, 4, 4], True, [2, 2]), [128, 64]),
+        ('fix-mfma-64x4', AL.AMDMFMALayout(3, [4, 64, 4], False, [1, 4], None, None, [[1, 0], [0, 1]]), [64, 32]),
+        ('fix-mfma-64x4', AL.AMDMFMALayout(4, [64, 4, 4], False, [2, 1], 64), [256, 8]),
+        ('fix-mfma-64x4', L.DotOperandLayout(1, AL.AMDMFMALayout(1, [64, 4, 4], False, [1, 1], 64), 2), [2, 256]),
+        ('fix-mfma-64x4', L.DotOperandLayout(0, AL.AMDMFMALayout(2, [64, 4, 4], True, [2, 2]), 4), [128, 512]),
+        ('fix-mfma-64x4', L.DotOperandLayout(1, AL.AMDMFMALayout(2, [4, 64, 4], False, [1, 2]), 4), [256, 128]),
+        ('fix-dot-cga', L.DotOperandLayout(1, L.NVMMADistributedLayout([2, 0], [1, 1], [16, 8], [[1, 0], [0, 0]]), 16), [128, 4]),
+        ('fix-dot-cga', L.DotOperandLayout(0, L.NVMMADistributedLayout([2, 0], [4, 2], [16, 8], [[1, 0], [0, 0], [0, 1]]), 4), [16, 4]),
+        ('fix-dot-cga', L.DotOperandLayout(1, L.BlockedLayout([8, 8], [8, 4], [1, 2], [1, 0], [[0, 0], [0, 1], [1, 0]]), 0), [8, 16]),
+        ('fix-dot-cga', L.DotOperandLayout(0, L.BlockedLayout([1, 8], [4, 8], [1, 1], [1, 0], [[0, 1]]), 0), [32, 16]),
+        ('fix-nvmma-rows', L.NVMMASharedLayout(128, 64, 3, False, False, [[0, 1, 0], [1, 0, 0], [0, 0, 1]]), [32, 4, 64]),
+        ('fix-nvmma-rows', L.NVMMASharedLayout(128, 64, 3), [128, 4, 16]),
+        ('fix-nvmma-rows', L.NVMMASharedLayout(32, 16, 3), [2, 4, 128]),
+        ('fix-nvmma-tma256', L.NVMMASharedLayout(0, 32, 2), [512, 512]),
+        ('fix-nvmma-tma256', L.NVMMASharedLayout(0, 32, 3), [2, 512, 512]),
+        ('fix-nvmma-tma256', L.NVMMASharedLayout(128, 16, 3), [2, 512, 512]),
+        ('fix-nvmma-tma256', L.NVMMASharedLayout(128, 16, 2, True), [512, 512]),
+        ('fix-nvmma-w0-transposed', L.NVMMASharedLayout(0, 32, 2, True), [128, 4]),
+        ('fix-nvmma-w0-transposed', L.NVMMASharedLayout(0, 32, 2, True), [512, 512]),
+        ('fix-nvmma-w0-transposed', L.NVMMASharedLayout(0, 16, 3, True), [16, 32, 32]),
+        ('fix-nvmma-w0-transposed', L.NVMMASharedLayout(0, 32, 3, True), [512, 4, 8]),
+        ('fix-nvmma-w0-transposed', L.NVMMASharedLayout(0, 16, 3, True, False, [[1, 0, 0]]), [4, 4, 32]),
+        ('fix-nvmma-rank', L.NVMMASharedLayout(0, 16, 2), [4]),
+        ('fix-nvmma-rank', L.NVMMASharedLayout(128, 16, 1), [64]),
+        ('fix-cga-verifier', t(CGA % '[[0, 1], [0, 1]]'), [32, 32]),
+        ('fix-cga-verifier', t(CGA % '[[0, 2], [0, 1]]'), [64, 64]),
+        ('fix-mma-instr', t('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], instrShape = [16, 16]}>'), [32, 32]),
+        ('fix-mma-instr', t('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2, 1], instrShape = [2, 16, 8]}>'), [2, 64, 64]),
+        ('fix-mma-instr', t('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [32, 64, 16]}>'), [64, 64]),
+        ('fix-mma-instr', t('#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [4, 1], instrShape = [16, 512, 16]}>'), [64, 512]),
+        ('fix-mma-instr', t('#ttg.dot_op<{opIdx = 0, parent = #ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [2, 2], '
+                            'instrShape = [16, 16]}>, kWidth = 2}>'), [64, 64]),
+        ('fix-swizzled-vec0', t('#ttg.swizzled_shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [1, 0]}>', True), [32, 32]),
+    ]
+
+
 def corpus(count, seed):
     """(kind, layout, shape) triples, `count` per kind."""
     rng = random.Random(seed)
@@ -497,6 +540,7 @@ def corpus(count, seed):
                 layout = x
                 shape = nvmma_shape(rng, layout) if isinstance(layout, L.NVMMASharedLayout) else shape_for(rng, rank_of(layout))
             out.append((kind, layout, shape))
+    out.extend(regressions())
     out.extend(odd_shapes(rng, count // 4))
     for text, shape, shared, _ in RAW:
         out.append(('raw_text', ('text', text, shared), shape))
@@ -528,7 +572,11 @@ def main():
         if t is None:
             continue
         rows.append((kind, shape, t))
-    reqs = [{'id': i, 'op': 'll_from_encoding', 'args': [t['text'], shape]} for i, (_, shape, t) in enumerate(rows)]
+    seen = {}
+    reqs = []
+    for kind, shape, t in rows:
+        seen[kind] = seen.get(kind, 0) + 1
+        reqs.append({'id': f'{kind}-{seen[kind]}', 'op': 'll_from_encoding', 'args': [t['text'], shape]})
     got = run_batch(reqs)
     stats = {}
     bad = {}
@@ -545,9 +593,10 @@ def main():
             continue
         else:
             s['err'] += 1
-            want = RAW_KIND.get(t['text'], 'domain') if kind == 'raw_text' else 'domain'
+            want = RAW_KIND.get(t['text'], 'domain')
             agree = (not g['ok']) and g['error']['kind'] == want
-            resp = {'id': req['id'], 'ok': False, 'error': {'kind': want, 'triton': t['triton']}}
+            why = {'refused': "Triton 3.8.0's parser or verifier refuses the attribute", 'abort': 'Triton 3.8.0 aborts'}.get(t['triton'], t['triton'])
+            resp = {'id': req['id'], 'ok': False, 'error': {'kind': want, 'message': why}}
         s['agree' if agree else 'disagree'] += 1
         if not agree:
             bad.setdefault(kind, []).append((req, t, g))

@@ -311,7 +311,11 @@ function fit(cta: Draft, cga: number[][] | null, shape: readonly number[], inDim
 /** The CGA layout G: block → dims with the given vectors (sizes inferred); none: block of size 1. */
 function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayout {
   const names = standardNames(r);
-  if (cga === null) return makeLinearLayout([{ name: 'block', bases: [] }], names.map((name) => ({ name, size: 1 })));
+  if (cga === null)
+    return makeLinearLayout(
+      [{ name: 'block', bases: [] }],
+      names.map((name) => ({ name, size: 1 })),
+    );
   if (cga.length > MAX_DIM_LOG2) throw domain(`${what}: CGALayout has ${cga.length} vectors, beyond 2^${MAX_DIM_LOG2} blocks`);
   const seen = new Set<string>();
   for (const v of cga) {
@@ -625,7 +629,11 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
   const perPhase = intParam(a, 'perPhase');
   const maxPhase = intParam(a, 'maxPhase');
   // vec may be 0 (no swizzle); perPhase or maxPhase 0 divide by zero in Triton
-  for (const [k, v, lo] of [['vec', vec, 0], ['perPhase', perPhase, 1], ['maxPhase', maxPhase, 1]] as const) {
+  for (const [k, v, lo] of [
+    ['vec', vec, 0],
+    ['perPhase', perPhase, 1],
+    ['maxPhase', maxPhase, 1],
+  ] as const) {
     if (v < lo || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${v} must be an integer from ${lo} up`);
   }
   const cga = cgaParam(a, r);
@@ -784,7 +792,9 @@ function linear(a: Attr, shape: readonly number[]): LinearLayout {
   for (const n of standardNames(shape.length).reverse()) if (!reach.includes(n)) reach.push(n);
   const want = new Map(standardNames(shape.length).map((n, d) => [n, shape[d]!]));
   const grown = growTo(Draft.of(l).transpose(reach), want, 'register').layout();
-  return Draft.of(shrinkTo(grown, want, true, '#ttg.linear')).transpose(standardNames(shape.length)).layout();
+  return Draft.of(shrinkTo(grown, want, true, '#ttg.linear'))
+    .transpose(standardNames(shape.length))
+    .layout();
 }
 
 /** #ttg.shared_linear: its own LL; the shape must be its sizes. */

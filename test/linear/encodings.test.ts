@@ -248,7 +248,26 @@ describe('#ttg.nvidia_mma', () => {
     // v2 reads instrShape as the tile (Triton's verifier does not check it): 16 × 16 holds two register repeats on dim1;
     // a tile whose N is not a multiple of 8 is one Triton asserts on
     expect(enc(MMA2.replace('[16, 8]', '[16, 16]'), [32, 32])).toEqual(
-      reg([[0, 1], [8, 0], [0, 8]], [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], [[0, 16], [16, 0]], [], [32, 32]),
+      reg(
+        [
+          [0, 1],
+          [8, 0],
+          [0, 8],
+        ],
+        [
+          [0, 2],
+          [0, 4],
+          [1, 0],
+          [2, 0],
+          [4, 0],
+        ],
+        [
+          [0, 16],
+          [16, 0],
+        ],
+        [],
+        [32, 32],
+      ),
     );
     expect(kindOf(() => llFromEncoding(MMA2.replace('[16, 8]', '[16, 4]'), [64, 64]))).toBe('domain');
   });

@@ -54,14 +54,20 @@ if ((n * elemBytes) % 32 === 0) {
   variants.push({
     name: `two vec4<u32> per iteration, ${BENCH_GROUPS} workgroups`,
     groups: BENCH_GROUPS,
-    source: `${head('vec4<u32>', 'vec4<u32>')}@compute @workgroup_size(${BENCH_WG})\nfn main(${main}) {\n  let grid = nwg.x * ${BENCH_WG}u;\n  for (var t = gid.x; t < ${pairs}u; t = t + grid) { let a = src[2u * t]; let b = src[2u * t + 1u]; dst[2u * t] = a; dst[2u * t + 1u] = b; }\n}`,
+    source:
+      `${head('vec4<u32>', 'vec4<u32>')}@compute @workgroup_size(${BENCH_WG})\nfn main(${main}) {\n  let grid = nwg.x * ${BENCH_WG}u;\n` +
+      `  for (var t = gid.x; t < ${pairs}u; t = t + grid) { let a = src[2u * t]; let b = src[2u * t + 1u]; dst[2u * t] = a; dst[2u * t + 1u] = b; }\n}`,
   });
 }
 for (const g of [BENCH_GROUPS, 1024]) {
   variants.push({
     name: `4 per iteration (t, t+G, t+2G, t+3G), ${g} workgroups`,
     groups: g,
-    source: `${head(E, E)}@compute @workgroup_size(${BENCH_WG})\nfn main(${main}) {\n  let grid = nwg.x * ${BENCH_WG}u;\n  var t = gid.x;\n  for (; t + 3u * grid < ${n}u; t = t + 4u * grid) {\n    let a = src[t]; let b = src[t + grid]; let c = src[t + 2u * grid]; let d = src[t + 3u * grid];\n    dst[t] = a; dst[t + grid] = b; dst[t + 2u * grid] = c; dst[t + 3u * grid] = d;\n  }\n  for (; t < ${n}u; t = t + grid) { dst[t] = src[t]; }\n}`,
+    source:
+      `${head(E, E)}@compute @workgroup_size(${BENCH_WG})\nfn main(${main}) {\n  let grid = nwg.x * ${BENCH_WG}u;\n  var t = gid.x;\n` +
+      `  for (; t + 3u * grid < ${n}u; t = t + 4u * grid) {\n` +
+      `    let a = src[t]; let b = src[t + grid]; let c = src[t + 2u * grid]; let d = src[t + 3u * grid];\n` +
+      `    dst[t] = a; dst[t + grid] = b; dst[t + 2u * grid] = c; dst[t + 3u * grid] = d;\n  }\n  for (; t < ${n}u; t = t + grid) { dst[t] = src[t]; }\n}`,
   });
 }
 {

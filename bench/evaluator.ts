@@ -252,7 +252,8 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const t = (k: 'gpuEval' | 'gpuCompact') => TARGET[k][name as 'a'];
     console.log(
       `${name}       ${f0(median(E)).padStart(5)} ${f0(median(RE)).padStart(5)}  ${(median(E) / median(RE)).toFixed(2)}  ${String(t('gpuEval')).padStart(4)}  |` +
-        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%) | ${f0(median(D)).padStart(5)}`,
+        `     ${f0(median(C)).padStart(5)} ${f0(median(RC)).padStart(5)}  ${(median(C) / median(RC)).toFixed(2)}  ${String(t('gpuCompact')).padStart(4)}` +
+        `  | ${f0(median(ready)).padStart(6)}          | ${f0(median(W)).padStart(5)} (eval gen at ${((100 * median(E)) / median(W)).toFixed(0)}%) | ${f0(median(D)).padStart(5)}`,
     );
   }
   if (argv.includes('--timestamps')) {

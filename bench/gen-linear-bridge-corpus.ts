@@ -85,18 +85,21 @@ function encoding(r: number): string {
       return r === 2 ? `#ttg.nvidia_mma<{versionMajor = 3, versionMinor = 0, warpsPerCTA = [${p2(0, 2)}, 1], instrShape = [16, ${p2(3, 8)}, 16]}>` : mma2(r);
     case 5:
       return `#ttg.dot_op<{opIdx = ${int(0, 1)}, parent = ${mma2(r)}, kWidth = ${p2(0, 3)}}>`;
-    case 6:
+    case 6: {
       if (r !== 2) return mma2(r);
       const warps = list(shapeOf(2, int(0, 3)));
       const instr = pick(['[32, 32, 8]', '[16, 16, 16]']);
       return `#ttg.amd_mfma<{version = 3, warpsPerCTA = ${warps}, instrShape = ${instr}, isTransposed = ${pick(['true', 'false'])}}>`;
-    case 7:
+    }
+    case 7: {
       const phases = `vec = ${p2(0, 3)}, perPhase = ${p2(0, 2)}, maxPhase = ${p2(0, 3)}`;
       return `#ttg.swizzled_shared<{${phases}, order = ${list(shuffle(Array.from({ length: r }, (_, d) => d)))}}>`;
-    default:
+    }
+    default: {
       const w = pick([0, 32, 64, 128]);
       const t = r === 2 ? pick(['true', 'false']) : 'false';
       return `#ttg.nvmma_shared<{swizzlingByteWidth = ${w}, transposed = ${t}, elementBitWidth = ${pick([8, 16, 32])}}>`;
+    }
   }
 }
 

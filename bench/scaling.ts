@@ -145,7 +145,8 @@ async function main(): Promise<void> {
       rows.push(row);
       if (!asJson)
         console.log(
-          `${w.name.padEnd(62)} threads ${t}: ${r.wall.toFixed(3)} s wall (${r.seconds.toFixed(3)} s in the report), ${fmt(row.rate)} ${w.unit}/s, speed-up ${row.speedup.toFixed(2)}× wall, ${row.speedupReport.toFixed(2)}× report${row.same ? '' : '  DIFFERENT ANSWER'}`,
+          `${w.name.padEnd(62)} threads ${t}: ${r.wall.toFixed(3)} s wall (${r.seconds.toFixed(3)} s in the report)` +
+            `, ${fmt(row.rate)} ${w.unit}/s, speed-up ${row.speedup.toFixed(2)}× wall, ${row.speedupReport.toFixed(2)}× report${row.same ? '' : '  DIFFERENT ANSWER'}`,
         );
     }
   }
@@ -206,7 +207,8 @@ async function main(): Promise<void> {
       `all at once ${parallelWall.toFixed(3)} s wall; merged = unsharded: ${sameMerged ? 'yes' : 'NO'}`,
   );
   console.log(
-    `64 cores, by the per-core rate ${fmt(perCore)} candidates/s: ${fmt(estimate.cores64Ideal)}/s ideal, ${fmt(estimate.cores64AtMeasuredEfficiency)}/s at the efficiency measured with ${s.at(-1)!.threads} threads (${(eff * 100).toFixed(0)}%)`,
+    `64 cores, by the per-core rate ${fmt(perCore)} candidates/s: ${fmt(estimate.cores64Ideal)}/s ideal, ` +
+      `${fmt(estimate.cores64AtMeasuredEfficiency)}/s at the efficiency measured with ${s.at(-1)!.threads} threads (${(eff * 100).toFixed(0)}%)`,
   );
   console.log(`load average now: ${readLoad()} (other work on the machine depresses every figure)`);
 }

@@ -207,7 +207,8 @@ async function main(): Promise<void> {
     let differ = 0;
     for (let i = 0; i < g.length; i++) if (g[i] !== out[i]) differ++;
     console.log(
-      `  gpu interpreter: ${fmt(gRate)} (${(totalIdx / gSec / 1e6).toFixed(1)} M indices/s over ${totalIdx} indices), ${(gRate / b2.rate).toFixed(2)}× the baseline; ${differ === 0 ? 'verdicts agree with the cpu' : `${differ} verdicts DIFFER`}`,
+      `  gpu interpreter: ${fmt(gRate)} (${(totalIdx / gSec / 1e6).toFixed(1)} M indices/s over ${totalIdx} indices), ` +
+        `${(gRate / b2.rate).toFixed(2)}× the baseline; ${differ === 0 ? 'verdicts agree with the cpu' : `${differ} verdicts DIFFER`}`,
     );
     rows.push(['random 100k ≤ 4096', 'gpu', `${fmt(gRate)}  ${(gRate / b2.rate).toFixed(2)}×`]);
   }

@@ -97,7 +97,7 @@ export {
 } from './memory/search.js';
 // the hardware's atoms (docs/atoms.md): MMA and copy atoms by CuTe's names, tiled MMAs and
 // copies, per-thread partitions, local tiles, and the bank conflicts of a tiled copy
-export { type MmaAtomData, type CopyAtomData } from './atoms/types.js';
+export type { MmaAtomData, CopyAtomData } from './atoms/types.js';
 export { mmaAtomData, copyAtomData, mmaAtomNames, copyAtomNames } from './atoms/registry.js';
 export { type MmaAtom, type CopyAtom, mmaAtom, copyAtom } from './atoms/atom.js';
 export { type TiledMma, type Operand, makeTiledMma } from './atoms/tiled-mma.js';

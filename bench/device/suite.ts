@@ -78,7 +78,8 @@ function write(): void {
               ? `${(r.indicesPerSecond / 1e6).toFixed(0)} M idx/s`
               : `${r.gbps.toFixed(1)} GB/s`;
         lines.push(
-          `${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (iqr ±${((r.timing.iqr * 100) / 2).toFixed(1)}%, ${r.timing.method})`,
+          `${name.padEnd(20)} ${r.kernel.padEnd(8)} ${String(r.elemBytes).padStart(2)} B  n=${r.n}  ${what}` +
+            `${r.efficiency !== undefined ? `  eff ${r.efficiency.toFixed(3)}` : ''}  (iqr ±${((r.timing.iqr * 100) / 2).toFixed(1)}%, ${r.timing.method})`,
         );
       }
     }

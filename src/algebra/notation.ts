@@ -191,7 +191,8 @@ export function pastedForm(text: string, pos: number, what: string): LayoutError
     if (m && start + m[0].length > pos && (start === 0 || !/[_\d]/.test(text[start - 1]!))) {
       return new LayoutError(
         'parse',
-        `${what}: '${m[0]}' at offset ${start} is a scaled-basis stride (CuTe's E<i>, the stride of a coordinate tensor such as make_identity_tensor's); strides here are integers: paste the layout of a data tensor, or the shape alone for its compact layout`,
+        `${what}: '${m[0]}' at offset ${start} is a scaled-basis stride (CuTe's E<i>, the stride of a coordinate tensor such as make_identity_tensor's); ` +
+          `strides here are integers: paste the layout of a data tensor, or the shape alone for its compact layout`,
       );
     }
   }

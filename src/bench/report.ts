@@ -18,7 +18,8 @@ export function renderTable(rep: BenchReport): string {
   lines.push(`layoutgpu bench — backend ${rep.backend}, ${rep.adapter}`);
   lines.push(
     `timing: ${rep.backend === 'cpu' ? 'wall clock' : rep.timestampQueries ? 'GPU timestamp queries' : 'wall clock, many dispatches per submit'}; ` +
-      `median of ${rep.samples} samples after a warm-up (iqr: ± half the interquartile range; copy and the kernels compared with it sampled in alternation, eff = median of the paired ratios); caps ${rep.caps.maxIndices} indices, ${rep.caps.maxBufferBytes} bytes per buffer`,
+      `median of ${rep.samples} samples after a warm-up (iqr: ± half the interquartile range; copy and the kernels compared with it sampled in alternation, eff = median of the paired ratios); ` +
+      `caps ${rep.caps.maxIndices} indices, ${rep.caps.maxBufferBytes} bytes per buffer`,
   );
   lines.push('');
   const head = ['kernel', 'elem', 'n', 'median', 'iqr', 'min…max', 'reps', 'rate', 'eff'];

@@ -191,7 +191,9 @@ export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer |
     if (cmd === 'batch') {
       if (takeFlag(args, '--help')) {
         io.stdout(
-          'layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n--threads N: worker threads for the CPU\'s bulk checks (default: the available cores; 1: one thread).\nOps: ' +
+          'layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n' +
+            '--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n' +
+            "--threads N: worker threads for the CPU's bulk checks (default: the available cores; 1: one thread).\nOps: " +
             ops.map((o) => o.name).join(', ') +
             '\n',
         );

@@ -229,7 +229,7 @@ describe('a copy atom at a value size (upcast)', () => {
     for (const a of COPY_ATOMS) {
       for (const b of [2, 4, 8, 16, 32, 64, 128]) {
         const width = modeSizes(parseL(a.src))[1]!;
-        let at;
+        let at: ReturnType<typeof copyAtom>;
         try {
           at = copyAtom(a.name, b);
         } catch (e) {

@@ -19,7 +19,7 @@ import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../../src/cute/composed.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { parseSliceCoord } from '../../src/cute/slice.js';
-import { LayoutError } from '../../src/algebra/errors.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 
 const forSeeds = seededRuns(0xa70c5);
 const asB = (l: { shape: unknown; stride: unknown }): BL => parseL(formatLayout(l as never));
@@ -229,18 +229,8 @@ describe('local_tile and local_partition', () => {
       const useProj = r > 1 && rng() < 0.3;
       const drop = useProj ? randInt(rng, 0, r - 1) : -1;
       // with a projection, the dropped item of the tiler and of the coordinate are extra members
-      const tilerText = useProj
-        ? `(${tile
-            .map((t, i) => (i === drop ? [t, 7] : [t]))
-            .flat()
-            .join(',')})`
-        : `(${tile.join(',')})`;
-      const cText = useProj
-        ? `(${c
-            .map((x, i) => (i === drop ? [x, 5] : [x]))
-            .flat()
-            .join(',')})`
-        : `(${c.join(',')})`;
+      const tilerText = useProj ? `(${tile.flatMap((t, i) => (i === drop ? [t, 7] : [t])).join(',')})` : `(${tile.join(',')})`;
+      const cText = useProj ? `(${c.flatMap((x, i) => (i === drop ? [x, 5] : [x])).join(',')})` : `(${c.join(',')})`;
       const projText = useProj ? `(${tile.map((_, i) => (i === drop ? '1,X' : '1')).join(',')})` : undefined;
       const proj = projText
         ? projText

@@ -147,8 +147,7 @@ export function flattenIn(xs: readonly number[], l: LinearLayout): number {
 }
 
 /** L(x), per out-dim, from the definition: the XOR of the bases of the set bits of each coordinate. */
-// biome-ignore lint/suspicious/noShadowRestrictedNames: a module export, not a property; the bridge's tests import it by this name
-export function valueOf(l: LinearLayout, coords: readonly number[]): number[] {
+export function llValueAt(l: LinearLayout, coords: readonly number[]): number[] {
   const out = l.outDims.map(() => 0);
   l.inDims.forEach((d, k) => {
     d.bases.forEach((b, i) => {
@@ -159,14 +158,14 @@ export function valueOf(l: LinearLayout, coords: readonly number[]): number[] {
 }
 
 /** L on a flattened input, flattened. */
-export const flatValue = (l: LinearLayout, x: number): number => flattenOut(valueOf(l, unflattenIn(x, l)), l.outDims);
+export const flatValue = (l: LinearLayout, x: number): number => flattenOut(llValueAt(l, unflattenIn(x, l)), l.outDims);
 
 /** Every value of L, by flattened input. */
 export const table = (l: LinearLayout): number[] => Array.from({ length: 2 ** inBitsOf(l) }, (_, x) => flatValue(l, x));
 
 /** L as a record {out-dim: value} at a record input. */
 export function valueAt(l: LinearLayout, input: Readonly<Record<string, number>>): Record<string, number> {
-  const v = valueOf(
+  const v = llValueAt(
     l,
     l.inDims.map((d) => input[d.name] ?? 0),
   );

@@ -14,7 +14,7 @@ import { parseLL } from '../../src/linear/forms.js';
 import type { LinearLayout } from '../../src/linear/value.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { seededRuns } from '../helpers/seeds.js';
-import { int, randomLL, randomSurjective, shuffle, valueOf, type Rng } from './_ll.js';
+import { int, randomLL, randomSurjective, shuffle, llValueAt, type Rng } from './_ll.js';
 
 const forSeeds = seededRuns(0xba4c5e11);
 
@@ -59,11 +59,11 @@ describe('ll_bank_conflicts', () => {
       expect(acc.values).toBe(n('register'));
       // M by scanning every offset, highest first, so the smallest wins
       const smallest = new Map<number, number>();
-      for (let o = 2 ** s.inDims[0]!.bases.length - 1; o >= 0; o--) smallest.set(tileIndex(s, valueOf(s, [o, 0])), o);
+      for (let o = 2 ** s.inDims[0]!.bases.length - 1; o >= 0; o--) smallest.set(tileIndex(s, llValueAt(s, [o, 0])), o);
       for (let x = 0; x < acc.threads * acc.values; x++) {
         const t = x % acc.threads;
         const j = Math.floor(x / acc.threads);
-        const c = tileIndex(r, valueOf(r, [j, t % n('lane'), Math.floor(t / n('lane')), 0]));
+        const c = tileIndex(r, llValueAt(r, [j, t % n('lane'), Math.floor(t / n('lane')), 0]));
         expect(acc.index[x]).toBe(c);
         expect(acc.offsets[x]).toBe(smallest.get(c));
       }
@@ -74,8 +74,8 @@ describe('ll_bank_conflicts', () => {
     let compared = 0;
     forSeeds(150, (rng) => {
       const [r, s] = pair(rng);
-      let tv;
-      let m;
+      let tv: ReturnType<typeof fromLL>;
+      let m: ReturnType<typeof fromLL>;
       try {
         tv = fromLL(r, 'tv');
         m = fromLL(s, 'shared');

@@ -13,7 +13,7 @@ import { runOp } from '../../src/ops/table.js';
 import type { OpContext } from '../../src/ops/spec.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { seededRuns } from '../helpers/seeds.js';
-import { flatValue, inBitsOf, int, outBitsOf, pick, randomLL, randomSurjective, shuffle, split, unflattenIn, valueOf, type Rng } from './_ll.js';
+import { flatValue, inBitsOf, int, outBitsOf, pick, randomLL, randomSurjective, shuffle, split, unflattenIn, llValueAt, type Rng } from './_ll.js';
 
 const forSeeds = seededRuns(0x11b41d6e);
 
@@ -203,7 +203,7 @@ describe('to_ll', () => {
       expect(l.outDims.map((o) => o.name)).toEqual(['out']);
       let max = 0;
       for (let x = 0; x < sizeOf(c); x++) {
-        expect(valueOf(l, [x])[0], text(c)).toBe(phiOf(c, x));
+        expect(llValueAt(l, [x])[0], text(c)).toBe(phiOf(c, x));
         max = Math.max(max, phiOf(c, x));
       }
       // the smallest power of two above every value
@@ -261,7 +261,7 @@ describe('to_ll', () => {
         const lane = th % 2 ** nLane!;
         const warp = Math.floor(th / 2 ** nLane!) % 2 ** nWarp!;
         const block = Math.floor(th / 2 ** (nLane! + nWarp!));
-        expect(valueOf(l, [v, lane, warp, block]), tvText).toEqual(coordsOf(phiOf(c, x), tile));
+        expect(llValueAt(l, [v, lane, warp, block]), tvText).toEqual(coordsOf(phiOf(c, x), tile));
       }
     });
   });
@@ -281,7 +281,7 @@ describe('to_ll', () => {
       expect(l.inDims.map((d) => d.name)).toEqual(['offset', 'block']);
       const tile = l.outDims.map((o) => o.size);
       expect(tile.reduce((a, b) => a * b, 1)).toBe(n);
-      for (let o = 0; o < n; o++) expect(valueOf(l, [o, 0])).toEqual(coordsOf(seen.get(o)!, tile));
+      for (let o = 0; o < n; o++) expect(llValueAt(l, [o, 0])).toEqual(coordsOf(seen.get(o)!, tile));
     });
   });
 
@@ -335,7 +335,7 @@ function mapOf(l: LinearLayout, kind: BridgeKind): number[] {
         block: Math.floor(t / (n('lane') * n('warp'))),
       };
       return tileIndex(
-        valueOf(
+        llValueAt(
           l,
           l.inDims.map((d) => input[d.name]!),
         ),
@@ -348,7 +348,7 @@ function mapOf(l: LinearLayout, kind: BridgeKind): number[] {
   const off = l.inDims.findIndex((d) => d.name === 'offset');
   for (let o = 2 ** l.inDims[off]!.bases.length - 1; o >= 0; o--) {
     const coords = l.inDims.map((_, k) => (k === off ? o : 0));
-    smallest[tileIndex(valueOf(l, coords))] = o;
+    smallest[tileIndex(llValueAt(l, coords))] = o;
   }
   return smallest;
 }

@@ -24,8 +24,11 @@ const rowsOf = (b: BL): number =>
 
 /** cells of an SVG picture: index, offset, tile, entry, fill and the translate position */
 function svgCells(svg: string): Array<{ x: number; v: number; tile?: number; entry?: number; fill?: string; tx: number; ty: number }> {
-  const re =
-    /<g class="cell[^"]*" data-index="(\d+)" data-offset="(\d+)"(?: data-tile="(\d+)" data-entry="(\d+)")? transform="translate\(([\d.]+),([\d.]+)\)">.*?<rect class="bg"[^>]*?(?: style="fill:(#[0-9a-f]{6})[^"]*")?\/><text[^>]*>(\d+)<\/text><\/g>/g;
+  const re = new RegExp(
+    String.raw`<g class="cell[^"]*" data-index="(\d+)" data-offset="(\d+)"(?: data-tile="(\d+)" data-entry="(\d+)")? ` +
+      String.raw`transform="translate\(([\d.]+),([\d.]+)\)">.*?<rect class="bg"[^>]*?(?: style="fill:(#[0-9a-f]{6})[^"]*")?\/><text[^>]*>(\d+)<\/text><\/g>`,
+    'g',
+  );
   return [...svg.matchAll(re)].map((m) => ({
     x: Number(m[1]),
     v: Number(m[2]),

@@ -14,7 +14,9 @@ which runs on a CPU, no GPU needed). How Triton is called:
 Each case runs in a forked child, so an abort (assert, fatal error, segfault) is seen as an abort;
 there layoutgpu must answer an error too (docs/linear.md, "Deviations from Triton").
 
-Run: python3 bench/triton-encodings.py [--count N] [--seed S] [--fixtures PATH] [--show K]
+Run: python3 bench/triton-encodings.py [--count N] [--seed S] [--fixtures PATH] [--show K] [--forms 1] [--forms-fixtures PATH]
+(--forms 1: also ll_format of every LL Triton answered, in the forms triton, gluon and mlir, against Triton's own
+printing: LinearLayout::toString, the Gluon repr, the printed #ttg.linear / #ttg.shared_linear attribute.)
 """
 import json
 import os
@@ -27,6 +29,7 @@ import tempfile
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
 from triton._C.libtriton import ir, gluon_ir  # noqa: E402
+from triton._C.libtriton import linear_layout as lt  # noqa: E402
 from triton.experimental.gluon.language import _layouts as L  # noqa: E402
 from triton.experimental.gluon.language.amd import _layouts as AL  # noqa: E402
 
@@ -89,6 +92,18 @@ def canon_ll(res, shape):
     return {'bases': [[n, [list(map(int, v)) for v in bs]] for n, bs in bases], 'outDims': [[f'dim{d}', int(s)] for d, s in enumerate(out)]}
 
 
+def forms(ctx, b, g, ll):
+    """Triton's own printings of the LL: LinearLayout::toString, the Gluon repr, the MLIR attribute (and the alignment)."""
+    out = {'gluon': repr(g), 'alignment': getattr(g, 'alignment', None)}
+    t = lt.LinearLayout.from_bases([(n, bs) for n, bs in ll['bases']], [n for n, _ in ll['outDims']], [z for _, z in ll['outDims']], False)
+    out['triton'] = str(t)
+    try:
+        out['mlir'] = attr_text(ctx, b, g._to_ir(b))
+    except Exception:
+        out['mlir'] = None
+    return out
+
+
 def child(layout, shape, w):
     os.dup2(os.open(os.devnull, os.O_WRONLY), 2)
     ctx = ir.context()
@@ -105,8 +120,9 @@ def child(layout, shape, w):
     if not ok:
         return
     try:
-        res = canon_ll(b.to_linear_layout(attr, list(shape)), shape)
-        os.write(w, (json.dumps({'kind': 'll', 'll': res}) + '\n').encode())
+        g = b.to_linear_layout(attr, list(shape))
+        res = canon_ll(g, shape)
+        os.write(w, (json.dumps({'kind': 'll', 'll': res, 'forms': forms(ctx, b, g, res)}) + '\n').encode())
     except Exception as e:
         os.write(w, (json.dumps({'kind': 'raised', 'why': str(e)[:200]}) + '\n').encode())
 
@@ -136,8 +152,9 @@ def text_child(text, shape, shared, w):
         v = m.get_function('f').args(0)
         layout = b.get_gluon_layout_from_memdesc(v) if shared else b.get_gluon_layout_from_tensor(v)
         attr = layout._to_ir(b) if not isinstance(layout, (L.DistributedLinearLayout, L.SharedLinearLayout)) else layout._to_ir(b)
-        res = canon_ll(b.to_linear_layout(attr, list(shape)), shape)
-        os.write(w, (json.dumps({'kind': 'll', 'll': res}) + '\n').encode())
+        g = b.to_linear_layout(attr, list(shape))
+        res = canon_ll(g, shape)
+        os.write(w, (json.dumps({'kind': 'll', 'll': res, 'forms': forms(ctx, b, g, res)}) + '\n').encode())
     except Exception as e:
         os.write(w, (json.dumps({'kind': 'raised', 'why': str(e)[:200]}) + '\n').encode())
     finally:
@@ -180,6 +197,7 @@ def triton_answer(layout, shape):
     else:
         out['triton'] = 'ok'
         out['ll'] = msgs[1]['ll']
+        out['forms'] = msgs[1]['forms']
     return out
 
 
@@ -559,9 +577,45 @@ def run_batch(reqs):
     return got
 
 
+def compare_forms(rows, show, path):
+    """ll_format of every LL Triton answered, in the three forms, against Triton's own printing."""
+    reqs, wants = [], []
+    for kind, _, t in rows:
+        if t['triton'] != 'ok':
+            continue
+        f = t['forms']
+        shared = f['alignment'] is not None
+        for form in ('triton', 'gluon', 'mlir'):
+            if f.get(form) is None:
+                continue
+            args = [t['ll'], form] + ([f['alignment']] if shared and form != 'triton' else [])
+            reqs.append({'id': f'{kind}-{form}-{len(reqs) + 1}', 'op': 'll_format', 'args': args})
+            wants.append((kind, form, f[form]))
+    got = run_batch(reqs)
+    stats, bad, pairs = {}, [], []
+    for req, (kind, form, want), g in zip(reqs, wants, got):
+        ok = g['ok'] and g['result'] == want
+        s = stats.setdefault(form, [0, 0])
+        s[0 if ok else 1] += 1
+        if not ok:
+            bad.append((req, want, g))
+        if not kind.startswith('fix-') and kind != 'raw_text':
+            pairs.append({'request': req, 'response': {'id': req['id'], 'ok': True, 'result': want}})
+    for form, (a, d) in stats.items():
+        print(f'll_format {form:7} agree {a:4}  disagree {d:4}')
+    for req, want, g in bad[:show]:
+        print('\n--', json.dumps(req['args'])[:300])
+        print('   triton:', json.dumps(want))
+        print('   ours:  ', json.dumps(g.get('result') if g['ok'] else g['error']))
+    if path:
+        with open(path, 'w') as f:
+            for x in pairs:
+                f.write(json.dumps(x) + '\n')
+
+
 def main():
     args = sys.argv[1:]
-    opt = {'--count': '30', '--seed': '1', '--fixtures': '', '--show': '5'}
+    opt = {'--count': '30', '--seed': '1', '--fixtures': '', '--show': '5', '--forms': '0', '--forms-fixtures': ''}
     while args:
         k = args.pop(0)
         opt[k] = args.pop(0)
@@ -610,6 +664,8 @@ def main():
             print('\n--', kind, json.dumps(req['args']))
             print('   triton:', t['triton'], json.dumps(t.get('ll')), t.get('why', ''))
             print('   ours:  ', json.dumps(g.get('result') if g['ok'] else g['error']))
+    if opt['--forms-fixtures'] or opt['--forms'] == '1':
+        compare_forms(rows, int(opt['--show']), opt['--forms-fixtures'])
     if opt['--fixtures']:
         with open(opt['--fixtures'], 'w') as f:
             for x in fixtures:

@@ -4,7 +4,9 @@
  * (or the error kind where Triton's parser or verifier refuses the attribute or Triton aborts). The
  * pairs were written by bench/triton-encodings.py from the Triton wheel (no GPU needed); ids name the
  * encoding kind, `fix-…` ids the cases of each discrepancy found and fixed. Results compare exactly,
- * errors by kind.
+ * errors by kind. test/fixtures/triton-ll-forms.jsonl holds ll_format requests on LLs Triton built from
+ * encodings, each answered by Triton's own printing of that LL: LinearLayout::toString (form triton),
+ * the Gluon layout's repr (gluon) and the printed #ttg.linear / #ttg.shared_linear attribute (mlir).
  */
 import { describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
@@ -17,9 +19,9 @@ import { readPairs } from '../helpers/fixtures.js';
 const ctx = { backendChoice: 'cpu', backend: () => Promise.reject(new Error('no backend')) } as unknown as OpContext;
 const pairs = readPairs('triton-encodings.jsonl');
 
-async function answer(args: readonly unknown[]): Promise<{ ok: boolean; result?: unknown; kind?: string }> {
+async function answer(args: readonly unknown[], op = 'll_from_encoding'): Promise<{ ok: boolean; result?: unknown; kind?: string }> {
   try {
-    return { ok: true, result: await runOp('ll_from_encoding', args, ctx) };
+    return { ok: true, result: await runOp(op, args, ctx) };
   } catch (e) {
     if (!(e instanceof LayoutError)) throw e;
     return { ok: false, kind: e.kind };
@@ -54,6 +56,22 @@ describe('ll_from_encoding = Triton 3.8.0 toLinearLayout (pairs from Triton itse
       const got = await answer(p.request.args);
       if (p.response.ok) expect(got).toEqual({ ok: true, result: p.response.result });
       else expect(got).toEqual({ ok: false, kind: p.response.error!.kind });
+    });
+  }
+});
+
+describe("ll_format of encoding LLs = Triton 3.8.0's own printing", () => {
+  const forms = readPairs('triton-ll-forms.jsonl');
+
+  it('has every form for register and shared LLs', () => {
+    const seen = new Set(forms.map((p) => `${p.request.args[1]}:${(p.request.args[0] as { bases: [string][] }).bases[0]![0]}`));
+    for (const f of ['triton', 'gluon', 'mlir']) for (const d of ['register', 'offset']) expect(seen).toContain(`${f}:${d}`);
+  });
+
+  for (const p of forms) {
+    it(String(p.request.id), async () => {
+      expect(p.request.op).toBe('ll_format');
+      expect(await answer(p.request.args, 'll_format')).toEqual({ ok: true, result: p.response.result });
     });
   }
 });

@@ -1,7 +1,7 @@
 /**
  * Is `layoutgpu bench`'s plain copy an honest baseline? (issue 11: "the plain copy within 20%
  * of the best grid-stride copy you can write for this adapter"). The bench's own copy kernel
- * (src/bench/wgsl.ts, as `layoutgpu bench` dispatches it) against hand-written copies of the
+ * (src/throughput/wgsl.ts, as `layoutgpu bench` dispatches it) against hand-written copies of the
  * same bytes on the same device, samples interleaved round by round:
  *   - the same kernel (16-byte words, grid-stride) over other grid sizes;
  *   - element by element (the copy the bench ran before: 0.43–0.53× of the best on lavapipe);
@@ -13,8 +13,8 @@
  */
 import { acquireNodeDevice } from '../src/engine/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
-import { prepareGpuKernel, type PreparedKernel } from '../src/bench/gpu.js';
-import { BENCH_GROUPS, BENCH_WG, elemType, type KernelSpec } from '../src/bench/wgsl.js';
+import { prepareGpuKernel, type PreparedKernel } from '../src/throughput/gpu.js';
+import { BENCH_GROUPS, BENCH_WG, elemType, type KernelSpec } from '../src/throughput/wgsl.js';
 
 const argv = process.argv.slice(2);
 const opt = (name: string, def: number): number => {

@@ -1,5 +1,5 @@
 // smem.wgsl: a tile written to workgroup memory through a memory layout M and read back
-// through M with a TV pattern (layoutgpu bench --smem, src/bench/smem.ts). One workgroup of
+// through M with a TV pattern (layoutgpu bench --smem, src/throughput/smem.ts). One workgroup of
 // THREADS threads per tile; each thread moves WORDS_PER 4-byte words per instruction at the
 // host-computed word address addr[t + THREADS·k] (k < INSTR); REPS rounds of write, barrier,
 // read, barrier; a read that differs from what was written counts as a mismatch.

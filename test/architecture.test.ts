@@ -6,7 +6,7 @@
  * Floors, top to bottom (a room may skip floors downwards, never import a room on its own floor or above):
  *   cli/, web/                      the command line and the page
  *   ops/ and the entry points       the operation table and the protocol surface (src/index.ts, node.ts, browser.ts)
- *   verify/, bench/, render/        bulk verification, benchmarks, pictures
+ *   verify/, throughput/, render/   bulk verification, the throughput benchmarks, pictures
  *   engine/, atoms/, linear/        the evaluator and its backends; hardware atoms; Triton's linear layouts
  *   memory/                         the memory model: accesses, banks, sectors, the swizzle search
  *   cute/                           CuTe's vocabulary over the algebra
@@ -24,7 +24,7 @@ const SRC = join(ROOT, 'src');
 const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'web'],
   ['ops'],
-  ['verify', 'bench', 'render'],
+  ['verify', 'throughput', 'render'],
   ['engine', 'atoms', 'linear'],
   ['memory'],
   ['cute'],
@@ -37,7 +37,7 @@ const NODE_ONLY = [
   /^src\/cli\//,
   /^src\/engine\/(device-node|gpu-nodes|pool[\w-]*|threaded-[\w-]+)\.m?ts$/,
   /^src\/engine\/pool-boot\.mjs$/,
-  /^src\/bench\/node-env\.ts$/,
+  /^src\/throughput\/node-env\.ts$/,
 ];
 
 const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, FLOORS.length - i] as const)));
@@ -195,7 +195,7 @@ describe('the architecture of src/', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  it('node: modules only in the Node-only corners (cli/, the engine’s device, pool and threads, bench/node-env.ts)', () => {
+  it('node: modules only in the Node-only corners (cli/, the engine’s device, pool and threads, throughput/node-env.ts)', () => {
     const outside = EDGES.filter((e) => e.spec.startsWith('node:') && !NODE_ONLY.some((re) => re.test(e.from)));
     expect(outside.map((e) => `${e.from} → ${e.spec}`)).toEqual([]);
   });

@@ -12,9 +12,9 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { acquireBenchEnv } from '../../src/bench/node-env.js';
-import { renderSvg, renderTable } from '../../src/bench/report.js';
-import { runBench, type BenchReport } from '../../src/bench/run.js';
+import { acquireBenchEnv } from '../../src/throughput/node-env.js';
+import { renderSvg, renderTable } from '../../src/throughput/report.js';
+import { runBench, type BenchReport } from '../../src/throughput/run.js';
 
 const outDir = process.argv[2] ?? 'out';
 mkdirSync(outDir, { recursive: true });

@@ -1,6 +1,6 @@
 /** How `bench` and `bench --smem` end a failure: the CLI's one policy (report.ts), with bench's own words for the unexpected. */
 import { LayoutError } from '../algebra/errors.js';
-import { BenchVerifyError } from '../bench/verify.js';
+import { BenchVerifyError } from '../throughput/verify.js';
 import { reportError, Usage } from './report.js';
 
 /** The exit code of a failed bench (`what`: the command, for the last resort message): a file that cannot be

@@ -1,12 +1,12 @@
 /**
  * `layoutgpu bench --smem <M> --tv <TV> --elem <e> [--vec v] [--iters N] [--json]`: the tile
  * written to and read from workgroup memory through M, against the identity layout, with the
- * predicted wavefronts beside the measured time (src/bench/smem.ts). Needs a WebGPU adapter.
+ * predicted wavefronts beside the measured time (src/throughput/smem.ts). Needs a WebGPU adapter.
  */
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
-import { formatSmem, runSmem } from '../bench/smem.js';
+import { formatSmem, runSmem } from '../throughput/smem.js';
 import { parseOptions, Usage } from './args.js';
 import { benchError } from './bench-error.js';
 

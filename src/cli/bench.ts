@@ -1,6 +1,6 @@
 /**
  * `layoutgpu bench <L> [<L> …] [--elem 4|8|16[,…]] [--iters N] [--backend cpu|gpu|auto] [--json]
- *  [--svg file] [--tile B] [--limit N] [--kernels k,…]`: see src/bench/run.ts.
+ *  [--svg file] [--tile B] [--limit N] [--kernels k,…]`: see src/throughput/run.ts.
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 GPU failure or a kernel whose output
  * is wrong.
  */
@@ -8,9 +8,9 @@ import { parseOptions, Usage, type Parsed } from './args.js';
 import { writeFileSync } from 'node:fs';
 import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction } from '../cute/composed.js';
-import { acquireBenchEnv } from '../bench/node-env.js';
-import { renderSvg, renderTable } from '../bench/report.js';
-import { runBench, type BenchKernel } from '../bench/run.js';
+import { acquireBenchEnv } from '../throughput/node-env.js';
+import { renderSvg, renderTable } from '../throughput/report.js';
+import { runBench, type BenchKernel } from '../throughput/run.js';
 import { benchError } from './bench-error.js';
 
 export interface BenchIo {

@@ -4,10 +4,10 @@
  * GPU (lavapipe in CI) and the CPU, and a kernel that left the swizzle out would be caught.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireBenchEnv, cpuEnv, type AcquiredBenchEnv } from '../../src/bench/node-env.js';
-import { runBench, type BenchEnv, type BenchKernel } from '../../src/bench/run.js';
-import { BenchVerifyError } from '../../src/bench/verify.js';
-import { planLayout, referenceOffsets } from '../../src/bench/plan.js';
+import { acquireBenchEnv, cpuEnv, type AcquiredBenchEnv } from '../../src/throughput/node-env.js';
+import { runBench, type BenchEnv, type BenchKernel } from '../../src/throughput/run.js';
+import { BenchVerifyError } from '../../src/throughput/verify.js';
+import { planLayout, referenceOffsets } from '../../src/throughput/plan.js';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
 import { benchCommand } from '../../src/cli/bench.js';
 import { phiB, type BL } from '../helpers/brute.js';

@@ -4,18 +4,18 @@
  * a wrong layout. Small sizes, check-only runs: the benchmarks themselves are not timed here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acquireBenchEnv, type AcquiredBenchEnv } from '../../src/bench/node-env.js';
-import { runBench, type BenchEnv, type BenchKernel, type BenchOptions } from '../../src/bench/run.js';
-import { BenchVerifyError, checkOutput } from '../../src/bench/verify.js';
-import { cutToCaps, isInjective, planTiles, referenceOffsets, phiFlat, cosizeOf, sizeOf } from '../../src/bench/plan.js';
-import { cpuEnv } from '../../src/bench/node-env.js';
-import { renderSvg, renderTable } from '../../src/bench/report.js';
+import { acquireBenchEnv, type AcquiredBenchEnv } from '../../src/throughput/node-env.js';
+import { runBench, type BenchEnv, type BenchKernel, type BenchOptions } from '../../src/throughput/run.js';
+import { BenchVerifyError, checkOutput } from '../../src/throughput/verify.js';
+import { cutToCaps, isInjective, planTiles, referenceOffsets, phiFlat, cosizeOf, sizeOf } from '../../src/throughput/plan.js';
+import { cpuEnv } from '../../src/throughput/node-env.js';
+import { renderSvg, renderTable } from '../../src/throughput/report.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phi } from '../../src/algebra/layout.js';
 import { logicalDivide } from '../../src/algebra/divide.js';
 import { benchCommand } from '../../src/cli/bench.js';
-import { prepareGpuKernel } from '../../src/bench/gpu.js';
-import { prepareCpuKernel } from '../../src/bench/cpu.js';
+import { prepareGpuKernel } from '../../src/throughput/gpu.js';
+import { prepareCpuKernel } from '../../src/throughput/cpu.js';
 
 let gpu: AcquiredBenchEnv;
 beforeAll(async () => {

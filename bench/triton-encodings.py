@@ -463,6 +463,11 @@ RAW = [
     ('#ttg.dot_op<{opIdx = 0, parent = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>, kWidth = 2}>', [32, 32], False,
      'domain'),
     ('#ttg.slice<{dim = 2, parent = %s}>' % B, [32, 32], False, 'domain'),
+    ('#ttg.slice<{dim = 0, parent = #ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 1, order = [1, 0]}>}>', [32], False, 'domain'),
+    ('#ttg.slice<{dim = 0, parent = #ttg.slice<{dim = 0, parent = %s}>}>' % B, [1], False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = #ttg.linear<{register = [[0, 1]], lane = [[0, 2], [1, 0]], warp = [], block = []}>, kWidth = 2}>', [2, 4],
+     False, 'domain'),
+    ('#ttg.dot_op<{opIdx = 0, parent = #ttg.dot_op<{opIdx = 0, parent = %s, kWidth = 2}>, kWidth = 2}>' % MMA2, [32, 32], False, 'domain'),
     ('#ttg.swizzled_shared<{vec = 0, perPhase = 1, maxPhase = 1, order = [1, 0]}>', [32, 32], True, 'domain'),
     ('#ttg.swizzled_shared<{vec = 1, perPhase = 0, maxPhase = 1, order = [1, 0]}>', [32, 32], True, 'domain'),
     ('#ttg.swizzled_shared<{vec = 1, perPhase = 1, maxPhase = 0, order = [1, 0]}>', [32, 32], True, 'domain'),
@@ -558,6 +563,15 @@ def corpus(count, seed):
                 layout = x
                 shape = nvmma_shape(rng, layout) if isinstance(layout, L.NVMMASharedLayout) else shape_for(rng, rank_of(layout))
             out.append((kind, layout, shape))
+    for _ in range(max(1, count // 4)):  # big shapes (many repeats, TMA blocks past 256)
+        layout = rng.choice([lambda: blocked(rng), lambda: mma_v2(rng), lambda: mma_v3(rng), lambda: dot_op(rng), lambda: mfma(rng),
+                             lambda: swizzled(rng), lambda: nvmma(rng), lambda: slice_of(rng)])()
+        r = rank_of(layout)
+        while True:
+            shape = [2 ** rng.randint(0, 12) for _ in range(r)]
+            if sum(x.bit_length() - 1 for x in shape) <= 20:
+                break
+        out.append(('big_shape', layout, shape))
     out.extend(regressions())
     out.extend(odd_shapes(rng, count // 4))
     for text, shape, shared, _ in RAW:

@@ -98,7 +98,8 @@ function atValueSize(name: string, side: string, l: Layout, b: number, threads: 
   try {
     u = upcast(l, b);
   } catch (e) {
-    if (isLayoutError(e)) throw domainError(`${name} is not valid for ${b}-bit values: its ${side} layout ${formatLayout(l)} has no upcast (${e.message})`);
+    if (isLayoutError(e) && e.kind !== 'timeout')
+      throw domainError(`${name} is not valid for ${b}-bit values: its ${side} layout ${formatLayout(l)} has no upcast (${e.message})`);
     throw e;
   }
   const t = size(mode(u, 1));

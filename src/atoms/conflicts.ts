@@ -7,6 +7,7 @@
  * row in its atom call repeats a lower thread's (ldmatrix/stmatrix .x1 and .x2 take the
  * addresses of threads 0–7 and 0–15 only) does not access memory and is left out of every count.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
@@ -74,6 +75,7 @@ function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAcce
   const tileSize = c.tiler.reduce((a, b) => a * b, 1);
   const idMap = new Float64Array(tileSize);
   for (let e = 0; e < tileSize; e++) {
+    if ((e & 0xffff) === 0xffff) checkDeadline(what);
     let x = e;
     let id = 0;
     let p = 1;
@@ -98,13 +100,24 @@ function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAcce
   checkPoints(T * V, what);
   const tab = phiTable(tv);
   const index = new Int32Array(T * V);
+  let work = 0;
   for (let j = 0; j < rest.length; j++) {
+    if ((work += T * W) >= 1 << 16) {
+      work = 0;
+      checkDeadline(what);
+    }
     const off = rest[j]!;
     const base = T * W * j;
     for (let x = 0; x < T * W; x++) index[base + x] = idMap[tab[x]!]! + off;
   }
   const byThread = new Int32Array(T * V);
-  for (let t = 0; t < T; t++) for (let j = 0; j < V; j++) byThread[t * V + j] = index[t + T * j]!;
+  for (let t = 0; t < T; t++) {
+    if ((work += V) >= 1 << 16) {
+      work = 0;
+      checkDeadline(what);
+    }
+    for (let j = 0; j < V; j++) byThread[t * V + j] = index[t + T * j]!;
+  }
   const tvs = { threads: T, values: V, index, byThread };
   accessCache.set(c, { key, tvs });
   return tvs;
@@ -189,10 +202,12 @@ function fastInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: nu
   const warps = Math.ceil(T / WARP);
   const perWarp = V / v;
   const addr = pools.addr.get(warps * perWarp * WARP);
+  let steps = 0;
   for (let t = 0; t < T; t++) {
     const g = (t / WARP) | 0;
     const lane = t & (WARP - 1);
     for (let q = 0; q < perWarp; q++) {
+      if ((++steps & 0xfff) === 0) checkDeadline('copy_bank_conflicts');
       const at = t * V + q * v;
       const y = table[byThread[at]!]! + k;
       if (!(y >= 0 && y < 2 ** 30)) return null;
@@ -233,6 +248,7 @@ function fillInactive(ins: Instructions, live: (t: number) => boolean): { ins: I
   const addr = Float64Array.from(ins.addr);
   const tpp = threadsPerPhase(ins.width);
   let dead = 0;
+  let steps = 0;
   for (let g = 0; g < ins.warps; g++) {
     const lanes = Math.min(WARP, ins.threads - g * WARP);
     let first = -1;
@@ -245,6 +261,7 @@ function fillInactive(ins: Instructions, live: (t: number) => boolean): { ins: I
       const src = lead >= 0 ? lead : first;
       if (src < 0) continue;
       for (let k = 0; k < ins.perWarp; k++) {
+        if ((++steps & 0x7ff) === 0) checkDeadline('copy_bank_conflicts');
         const row = (g * ins.perWarp + k) * WARP;
         for (let i = p0; i < p0 + n; i++) if (!live(g * WARP + i)) addr[row + i] = addr[row + src]!;
       }

@@ -12,8 +12,9 @@
  * never continue a run, so for a layout function the run ends exactly at the entry's shape) —
  * and then checked at every t; (2) is checked at every x.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
-import { tupleOfModes, type Layout } from '../algebra/layout.js';
+import { concatUnchecked, type Layout } from '../algebra/layout.js';
 
 /** The most values a decision reads (beyond: `overflow`, never a guess). */
 export const FUNCTION_POINT_LIMIT = 1 << 24;
@@ -55,6 +56,7 @@ export function recoverMode(tab: ArrayLike<number>, n: number): Layout | null {
   const idx = new Array<number>(shapes.length).fill(0);
   let off = 0;
   for (let t = 1; t < n; t++) {
+    if ((t & 0xffff) === 0) checkDeadline('the layout of a function');
     for (let j = 0; ; j++) {
       if (++idx[j]! < shapes[j]!) {
         off += strides[j]!;
@@ -84,7 +86,10 @@ export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[],
   for (let i = 0; i < guide.length; i++) {
     const n = guide[i]!;
     const tab = new Float64Array(n);
-    for (let t = 0; t < n; t++) tab[t] = vals[t * base]!;
+    for (let t = 0; t < n; t++) {
+      if ((t & 0xffff) === 0xffff) checkDeadline(what);
+      tab[t] = vals[t * base]!;
+    }
     const m = recoverMode(tab, n);
     if (m === null) throw notComposable(`${what}: mode of size ${n}: k -> ${showValues(tab, n)} is not a layout function`);
     modes.push(m);
@@ -92,7 +97,7 @@ export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[],
     base *= n;
   }
   if (guide.length > 1) checkAdditive(vals, guide, tabs, base, what);
-  return tupleOfModes(modes);
+  return concatUnchecked(modes);
 }
 
 /** (2): f(x) = Σ_i g_i(x_i) at every x. */
@@ -101,6 +106,7 @@ function checkAdditive(vals: ArrayLike<number>, guide: readonly number[], tabs: 
   const idx = new Array<number>(k).fill(0);
   let sum = 0;
   for (let x = 1; x < total; x++) {
+    if ((x & 0xffff) === 0) checkDeadline(what);
     for (let j = 0; ; j++) {
       const tab = tabs[j]!;
       const c = idx[j]!;

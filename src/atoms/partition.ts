@@ -11,10 +11,11 @@
  * composite T ∘ (S, 2:o_S) when that exists (algebra/compose.ts), else point by point by
  * layoutOfTable, so only what the result contains has to exist.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { compose } from '../algebra/compose.js';
 import { LayoutError, domainError, isLayoutError } from '../algebra/errors.js';
 import { coalesce } from '../algebra/coalesce.js';
-import { flat, mode, modes, phi, rank, size, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { flat, mode, modes, phi, rank, size, concatUnchecked, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout } from '../algebra/notation.js';
 import { isCompact } from '../algebra/properties.js';
 import { innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
@@ -55,9 +56,12 @@ function tensorOfIndices(t: LayoutFunction, idx: Float64Array, guide: readonly n
   const { shapes, strides } = flat(inner);
   const y0 = phiFlat(shapes, strides, idx[0]!);
   const vals = new Float64Array(idx.length);
-  for (let x = 0; x < idx.length; x++) vals[x] = phiFlat(shapes, strides, idx[x]!) - y0;
+  for (let x = 0; x < idx.length; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline(what);
+    vals[x] = phiFlat(shapes, strides, idx[x]!) - y0;
+  }
   const core = layoutOfTable(vals, guide, what);
-  return finish(t, y0, tupleOfModes([...modes(core), ...tail]));
+  return finish(t, y0, concatUnchecked([...modes(core), ...tail]));
 }
 
 /** {offset, layout} of the function y0 + Φ_L′ over T's inner layout (plain or composed T). */
@@ -116,6 +120,7 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
   for (let rJ = 0; rJ < RJ; rJ++) {
     for (let rI = 0; rI < RI; rI++) {
       for (let f = 0; f < g.VX; f++) {
+        if ((k & 0xffff) === 0xffff) checkDeadline(`partition_${x.toLowerCase()}`);
         const a = g.atomTab[v! + g.S * f]!;
         const aI = a % g.atomI;
         const aJ = (a - aI) / g.atomI;
@@ -153,13 +158,13 @@ function partitionMmaComposed(
     const [exT, exV] = modes(ex) as [Layout, Layout];
     const o = phi(exT, v!) + g.atomI * cI! + nI * g.atomJ * cJ!;
     const y = [exV, { shape: nI / (g.atomI * g.LI), stride: g.atomI * g.LI }, { shape: nJ / (g.atomJ * g.LJ), stride: nI * g.atomJ * g.LJ }];
-    const ext = (p: Layout, tile: number, n: number): Layout => tupleOfModes([p, { shape: n / tile, stride: tile }]);
-    const z = tupleOfModes([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
-    const c1 = compose(tupleOfModes([mode(inner, 1), mode(inner, 2)]), z);
-    const c = compose(c1, tupleOfModes([...y, { shape: 2, stride: o }]));
+    const ext = (p: Layout, tile: number, n: number): Layout => concatUnchecked([p, { shape: n / tile, stride: tile }]);
+    const z = concatUnchecked([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
+    const c1 = compose(concatUnchecked([mode(inner, 1), mode(inner, 2)]), z);
+    const c = compose(c1, concatUnchecked([...y, { shape: 2, stride: o }]));
     if (rank(c) !== 4) return null;
     const cm = modes(c);
-    return finish(tensor, phi(cm[3]!, 1), tupleOfModes([...cm.slice(0, 3).map(coalesce), ...modes(inner).slice(2)]));
+    return finish(tensor, phi(cm[3]!, 1), concatUnchecked([...cm.slice(0, 3).map(coalesce), ...modes(inner).slice(2)]));
   } catch (e) {
     if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
     return null;
@@ -198,7 +203,7 @@ function partitionCopyComposed(c: TiledCopy, side: 'S' | 'D', t: number, ns: rea
   ns.reduce((p, n) => (pre.push(p), p * n), 1);
   try {
     const et: Layout = { shape: [...c.tiler], stride: pre.slice(0, r) };
-    const cv = compose(et, tupleOfModes([mode(tv, 2), { shape: 2, stride: phi(mode(tv, 1), t) }]));
+    const cv = compose(et, concatUnchecked([mode(tv, 2), { shape: 2, stride: phi(mode(tv, 1), t) }]));
     if (rank(cv) !== 2) return null;
     const [w, o] = modes(cv) as [Layout, Layout];
     const rest = ns.map((n, i): Layout => (i < r ? { shape: n / c.tiler[i]!, stride: c.tiler[i]! * pre[i]! } : { shape: n, stride: pre[i]! }));
@@ -243,6 +248,7 @@ export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: reado
   const thr = phi(mode(tv, 1), t);
   const vm = flat(mode(tv, 2));
   for (let w = 0; w < W; w++) {
+    if ((w & 0xffff) === 0xffff) checkDeadline(what);
     let e = thr + phiFlat(vm.shapes, vm.strides, w);
     let id = 0;
     for (let i = 0; i < r; i++) {
@@ -256,7 +262,12 @@ export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: reado
   const idx = new Float64Array(W * nq);
   const q = new Array<number>(r).fill(0);
   let qOff = 0;
+  let work = 0;
   for (let j = 0; j < nq; j++) {
+    if ((work += W) >= 1 << 16) {
+      work = 0;
+      checkDeadline(what);
+    }
     for (let w = 0; w < W; w++) idx[j * W + w] = tau[w]! + qOff;
     for (let i = 0; i < r; i++) {
       if (++q[i]! < qs[i]!) {
@@ -284,7 +295,10 @@ export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: stri
   checkPoints(n, what);
   const idx = new Float64Array(n);
   const { shapes, strides } = flat(s);
-  for (let x = 0; x < n; x++) idx[x] = oS + phiFlat(shapes, strides, x);
+  for (let x = 0; x < n; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline(what);
+    idx[x] = oS + phiFlat(shapes, strides, x);
+  }
   return tensorOfIndices(t, idx, sm.map(size), [], what);
 }
 
@@ -293,10 +307,10 @@ export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: stri
 function composedTensor(t: LayoutFunction, sm: readonly Layout[], oS: number): TensorResult | null {
   const r = sm.length;
   try {
-    const c = compose(innerLayout(t), tupleOfModes([...sm, { shape: 2, stride: oS }]));
+    const c = compose(innerLayout(t), concatUnchecked([...sm, { shape: 2, stride: oS }]));
     if (rank(c) !== r + 1) return null;
     const cm = modes(c);
-    return finish(t, phi(cm[r]!, 1), tupleOfModes(cm.slice(0, r).map(coalesce)));
+    return finish(t, phi(cm[r]!, 1), concatUnchecked(cm.slice(0, r).map(coalesce)));
   } catch (e) {
     if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
     return null;

@@ -5,10 +5,11 @@
  * from a tiled MMA's operand; the source and destination TV layouts follow through the atom's
  * reference (σ, the Ref's inverse).
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { domainError, isLayoutError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
 import { coalesce } from '../algebra/coalesce.js';
-import { mode, modes, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { mode, modes, rank, size, TRIVIAL, concatUnchecked, type Layout } from '../algebra/layout.js';
 import { isCompact } from '../algebra/properties.js';
 import { formatLayout } from '../algebra/notation.js';
 import { phiTable } from '../memory/access.js';
@@ -44,6 +45,7 @@ function inverseCoords(l: Layout, sizes: readonly number[]): Int32Array {
   const k = sizes.length;
   const out = new Int32Array(k * inv.length);
   for (let i = 0; i < inv.length; i++) {
+    if ((i & 0xffff) === 0xffff) checkDeadline('the tiled copy');
     let x = inv[i]!;
     for (let j = 0; j < k; j++) {
       out[k * i + j] = x % sizes[j]!;
@@ -77,7 +79,7 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
   try {
     const lt = coalesce(compose(a, rightInverse(thr)));
     const lv = coalesce(compose(b, rightInverse(val)));
-    if (size(lt) === T && size(lv) === V) return { tiler, layoutTV: tupleOfModes([lt, lv]) };
+    if (size(lt) === T && size(lv) === V) return { tiler, layoutTV: concatUnchecked([lt, lv]) };
   } catch (e) {
     if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
   }
@@ -85,7 +87,12 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
   const tc = inverseCoords(thr, ts);
   const vc = inverseCoords(val, vs);
   const vals = new Float64Array(T * V);
+  let work = 0;
   for (let t = 0; t < T; t++) {
+    if ((work += V) >= 1 << 16) {
+      work = 0;
+      checkDeadline('the tiled copy');
+    }
     for (let v = 0; v < V; v++) {
       let idx = 0;
       let stride = 1;
@@ -108,12 +115,14 @@ export function sigma(atom: CopyAtom, x: Layout, side: string): Int32Array {
   const ref = phiTable(atom.ref);
   const where = new Map<number, number>();
   for (let r = 0; r < ref.length; r++) {
+    if ((r & 0xffff) === 0xffff) checkDeadline(`the σ of ${atom.name}`);
     if (where.has(ref[r]!)) throw domainError(`${atom.name}: its reference layout ${formatLayout(atom.ref)} is not injective`);
     where.set(ref[r]!, r);
   }
   const xs = phiTable(x);
   const out = new Int32Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
+    if ((i & 0xffff) === 0xffff) checkDeadline(`the σ of ${atom.name}`);
     const r = where.get(xs[i]!);
     if (r === undefined) throw domainError(`${atom.name}: its ${side} layout reaches ${xs[i]}, which the reference layout does not`);
     out[i] = r;
@@ -136,7 +145,7 @@ function sigmaLayout(atom: CopyAtom, x: Layout, side: string, T: number): Layout
     const sg = layoutOfTable(sigma(atom, x, side), [AT, NX], 'sigma');
     out = compose({ shape: [AT, NR], stride: [1, T] }, sg);
   } catch (e) {
-    if (!isLayoutError(e) || e.kind === 'domain') throw e;
+    if (!isLayoutError(e) || e.kind === 'domain' || e.kind === 'timeout') throw e;
   }
   per.set(T, out);
   return out;
@@ -158,9 +167,9 @@ function sideTV(atom: CopyAtom, x: Layout, side: string, layoutTV: Layout, T: nu
     const sg = sigmaLayout(atom, x, side, T);
     if (sg !== null && rank(sg) === 2) {
       const [st, sv] = modes(sg) as [Layout, Layout];
-      const h = tupleOfModes([tupleOfModes([st, { shape: T / AT, stride: AT }]), tupleOfModes([sv, { shape: V / NR, stride: T * NR }])]);
+      const h = concatUnchecked([concatUnchecked([st, { shape: T / AT, stride: AT }]), concatUnchecked([sv, { shape: V / NR, stride: T * NR }])]);
       const l = compose(layoutTV, h);
-      if (rank(l) === 2) return tupleOfModes(modes(l).map(coalesce));
+      if (rank(l) === 2) return concatUnchecked(modes(l).map(coalesce));
     }
   } catch (e) {
     if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
@@ -169,7 +178,12 @@ function sideTV(atom: CopyAtom, x: Layout, side: string, layoutTV: Layout, T: nu
   const sg = sigma(atom, x, side);
   const W = (NX * V) / NR;
   const vals = new Float64Array(T * W);
+  let work = 0;
   for (let t = 0; t < T; t++) {
+    if ((work += W) >= 1 << 16) {
+      work = 0;
+      checkDeadline(`the ${side} TV layout`);
+    }
     const a = t % AT;
     const tBase = t - a;
     for (let w = 0; w < W; w++) {

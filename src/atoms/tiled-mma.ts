@@ -7,11 +7,12 @@
  * found point by point by layoutOfTable (the answer is the function, not CuTe's composition,
  * which differs for C with threads along K).
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { domainError, isLayoutError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
 import { coalesce } from '../algebra/coalesce.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { modes, phi, rank, size, TRIVIAL, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { modes, phi, rank, size, TRIVIAL, concatUnchecked, type Layout } from '../algebra/layout.js';
 import { complement, isComplementable } from '../algebra/complement.js';
 import { isCompact } from '../algebra/properties.js';
 import { formatLayout } from '../algebra/notation.js';
@@ -88,7 +89,7 @@ function permutationOf(item: Layout | '_', unit: number, i: number): Layout {
 /** W⁻¹ for W = (V, comp(V)) (`domain` when V has no complement), and T = size(W). */
 function threadInverse(v: Layout): { T: number; winv: Layout } {
   if (!isComplementable(v)) throw domainError(`the thread layout ${formatLayout(v)} has no complement (atoms on the same threads)`);
-  const w = tupleOfModes([v, complement(v)]);
+  const w = concatUnchecked([v, complement(v)]);
   return { T: size(w), winv: rightInverse(w) };
 }
 
@@ -114,7 +115,7 @@ export function makeTiledMma(atomName: string, layout?: Layout, permutation?: Ti
   const atomLayout = padAtomLayout(layout ?? TRIVIAL);
   const items = permutationItems(permutation);
   const perm = [0, 1, 2].map((i) => permutationOf(items[i]!, atom.shapeMNK[i]! * size(atomLayout[i]!), i)) as [Layout, Layout, Layout];
-  const thrLayoutVMNK = tiledProduct(atom.thrID, tupleOfModes(atomLayout));
+  const thrLayoutVMNK = tiledProduct(atom.thrID, concatUnchecked(atomLayout));
   const dims: [number, number, number, number] = [size(atom.thrID), size(atomLayout[0]), size(atomLayout[1]), size(atomLayout[2])];
   const { T, winv } = threadInverse(thrLayoutVMNK);
   const base = { atom, atomLayout, permutation: perm, thrLayoutVMNK, threads: size(thrLayoutVMNK), T, dims, winv };
@@ -232,13 +233,13 @@ export function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
   if (rank(ex) !== 2) return null;
   const [exT, exV] = modes(ex) as [Layout, Layout];
   const coordMode = (i: number): Layout => ({ shape: size(m.atomLayout[i]!), stride: i === I ? atomI : i === J ? tI * atomJ : 0 });
-  const q = tupleOfModes([exT, coordMode(0), coordMode(1), coordMode(2), { shape: m.T / m.threads, stride: 0 }]);
+  const q = concatUnchecked([exT, coordMode(0), coordMode(1), coordMode(2), { shape: m.T / m.threads, stride: 0 }]);
   const yT = compose(q, m.winv);
-  const yV = tupleOfModes([exV, { shape: RI, stride: atomI * LI }, { shape: RJ, stride: tI * atomJ * LJ }]);
-  const z = tupleOfModes([m.permutation[I]!, scaled(m.permutation[J]!, tI)]);
-  const tv = compose(z, tupleOfModes([yT, yV]));
+  const yV = concatUnchecked([exV, { shape: RI, stride: atomI * LI }, { shape: RJ, stride: tI * atomJ * LJ }]);
+  const z = concatUnchecked([m.permutation[I]!, scaled(m.permutation[J]!, tI)]);
+  const tv = compose(z, concatUnchecked([yT, yV]));
   if (rank(tv) !== 2) return null;
-  return tupleOfModes(modes(tv).map(coalesce));
+  return concatUnchecked(modes(tv).map(coalesce));
 }
 
 /**
@@ -254,7 +255,12 @@ export function operandTVPointwise(m: MmaCore, x: Operand): Layout {
   const T = m.T;
   checkPoints(T * V, `the TV layout of ${x}`);
   const vals = new Float64Array(T * V);
+  let work = 0;
   for (let t = 0; t < T; t++) {
+    if ((work += V) >= 1 << 16) {
+      work = 0;
+      checkDeadline(`the TV layout of ${x}`);
+    }
     const c = coordOf(m, t);
     const v = c[0];
     const cI = c[1 + g.I]!;

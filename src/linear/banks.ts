@@ -11,7 +11,7 @@
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BANKS, BankScratch, countWavefronts, instructions, threadsPerPhase, WARP, type BankReport, type Instructions } from '../memory/banks.js';
+import { BankScratch, countWavefronts, instructions, worstBank, type BankReport } from '../memory/banks.js';
 import { MAX_ACCESSES } from '../memory/access.js';
 import { sectorCounts } from '../memory/sectors.js';
 import { smallestPreimages } from './bridge.js';
@@ -115,33 +115,6 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
     }
   }
   return { threads, values, index, offsets };
-}
-
-/** The lowest bank with `c` distinct words in phase f of instruction k of warp g, and its threads
- *  (the memory model's worst phase, as bank_conflicts reports it). */
-function worstBank(ins: Instructions, g: number, k: number, f: number, c: number): { bank: number; threads: number[] } {
-  const tpp = threadsPerPhase(ins.width);
-  const row = (g * ins.perWarp + k) * WARP;
-  const first = f * tpp;
-  const lanes = Math.min(tpp, ins.threads - g * WARP - first);
-  const per = ins.width <= 4 ? 1 : ins.width / 4;
-  const wordsOf = (lane: number): number[] => {
-    const w0 = Math.floor(ins.addr[row + lane]! / 4);
-    return Array.from({ length: per }, (_, q) => w0 + q);
-  };
-  const byBank = new Map<number, Set<number>>();
-  for (let i = first; i < first + lanes; i++) {
-    for (const w of wordsOf(i)) {
-      const b = w % BANKS;
-      if (!byBank.has(b)) byBank.set(b, new Set());
-      byBank.get(b)!.add(w);
-    }
-  }
-  let bank = -1;
-  for (let b = 0; b < BANKS && bank < 0; b++) if ((byBank.get(b)?.size ?? 0) === c) bank = b;
-  const threads: number[] = [];
-  for (let i = first; i < first + lanes; i++) if (wordsOf(i).some((w) => w % BANKS === bank)) threads.push(g * WARP + i);
-  return { bank, threads };
 }
 
 /**

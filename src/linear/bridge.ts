@@ -10,6 +10,7 @@
  * size is a power of two has Φ_L(x) = Σ x_i·b_i over its index bits, which is an XOR exactly
  * when the nonzero b_i have disjoint supports; a swizzle is a linear bijection on top of it.
  */
+import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { coalesceRelative } from '../algebra/coalesce.js';
 import { flat, makeLayout, mode, rank, size, type Layout } from '../algebra/layout.js';
@@ -536,6 +537,7 @@ export function firstSwizzle(images: readonly number[], m: number): Swizzle | nu
   const small = m <= 31;
   for (let B = Math.max(1, hi - lo + 1); 2 * B <= m; B++) {
     for (let M = 0; M + 2 * B <= m; M++) {
+      checkDeadline('the swizzle search of from_ll');
       for (let a = B; M + a + B <= m; a++) {
         for (let sign = 1; sign >= -1; sign -= 2) {
           const S = sign * a;

@@ -101,9 +101,9 @@ export function instructions(offsets: Float64Array, tvs: ThreadValues, e: number
   const perWarp = V / v;
   const addr = pool ? pool.get(warps * perWarp * WARP) : new Float64Array(warps * perWarp * WARP);
   for (let g = 0; g < warps; g++) {
-    if ((g & 63) === 63) checkDeadline('bank_conflicts');
     for (let k = 0; k < perWarp; k++) {
       const row = (g * perWarp + k) * WARP;
+      if ((row & 0xffff) === 0xffe0) checkDeadline('bank_conflicts');
       for (let lane = 0; lane < WARP; lane++) {
         const t = g * WARP + lane;
         if (t < T) addr[row + lane] = e * offsets[t + T * k * v]!;
@@ -194,10 +194,10 @@ export function countWavefronts(
   let total = 0;
   const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
   for (let g = 0; g < ins.warps; g++) {
-    if ((g & 63) === 63) checkDeadline('bank_conflicts');
     const lanes = Math.min(WARP, ins.threads - g * WARP);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * WARP;
+      if ((row & 0xffff) === 0xffe0) checkDeadline('bank_conflicts');
       for (let f = 0; f * tpp < lanes; f++) {
         const n = Math.min(tpp, lanes - f * tpp);
         const c = scratch.phase(ins.addr, row + f * tpp, n, ins.width);
@@ -210,8 +210,9 @@ export function countWavefronts(
   return { phases, wavefronts: total, worst };
 }
 
-/** The lowest bank with `c` distinct words in a phase, and the threads touching it. */
-function worstBank(ins: Instructions, g: number, k: number, f: number, c: number): { bank: number; threads: number[] } {
+/** The lowest bank with `c` distinct words in phase f of instruction k of warp g, and the threads
+ *  touching it (the worst phase as `bank_conflicts` reports it, docs/memory.md); bank −1 when none has c. */
+export function worstBank(ins: Instructions, g: number, k: number, f: number, c: number): { bank: number; threads: number[] } {
   const tpp = threadsPerPhase(ins.width);
   const row = (g * ins.perWarp + k) * WARP;
   const first = f * tpp;

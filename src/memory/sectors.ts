@@ -42,10 +42,10 @@ export function sectorCounts(ins: Instructions): { sectors: number; minSectors: 
   let minSectors = 0;
   const w = ins.width;
   for (let g = 0; g < ins.warps; g++) {
-    if ((g & 63) === 63) checkDeadline('the sector count');
     const lanes = Math.min(32, ins.threads - g * 32);
     for (let k = 0; k < ins.perWarp; k++) {
       const row = (g * ins.perWarp + k) * 32;
+      if ((row & 0xffff) === 0xffe0) checkDeadline('the sector count');
       addrs.clear();
       secs.clear();
       // distinct addresses and distinct sectors of the instruction's lanes

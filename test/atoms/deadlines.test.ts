@@ -1,0 +1,105 @@
+/**
+ * Deadlines of the atoms' long work (docs/protocol.md: error kind `timeout`): the bank conflicts of a
+ * tiled copy over a large shared-memory tensor (the hostile-input fuzz's case: ldmatrix .x4 for A of a
+ * 2×2×1 SM80 tiled MMA over (2048,4096):(4096,1), 8M values) and those of a Triton conversion of 2^24
+ * (thread, value) pairs stop with `timeout` soon after a 50 ms deadline instead of answering later.
+ * Without a deadline the same requests answer (so the deadline, not an error, is what stops them).
+ */
+import { describe, expect, it } from 'vitest';
+import { withDeadline } from '../../src/algebra/deadline.js';
+import { LayoutError } from '../../src/algebra/errors.js';
+import { llBankConflicts } from '../../src/linear/banks.js';
+import type { LinearLayout } from '../../src/linear/value.js';
+import { runOp, type OpContext } from '../../src/ops/table.js';
+
+const ctx: OpContext = {
+  backendChoice: 'cpu',
+  backend: async () => {
+    throw new Error('the atoms need no backend');
+  },
+};
+
+/** The kind of error f throws (or resolves to), null when it answers, and the milliseconds it took. */
+async function timed(f: () => unknown): Promise<{ kind: string | null; ms: number }> {
+  const t0 = performance.now();
+  let kind: string | null = null;
+  try {
+    await f();
+  } catch (e) {
+    if (!(e instanceof LayoutError)) throw e;
+    kind = e.kind;
+  }
+  return { kind, ms: performance.now() - t0 };
+}
+
+const DEADLINE = 50;
+/** the longest a request may run: the deadline and the stretch between two checks on a loaded machine */
+const BOUND = 200;
+
+const ldsmA = {
+  atom: 'SM75_U32x4_LDSM_N',
+  bits: 16,
+  mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' },
+  operand: 'A',
+};
+
+/** The identity of 2^bits (thread, value) pairs onto a (2^12, 2^(bits−12)) tile: register bits first, then lane, then warp. */
+function identityR(reg: number, lane: number, warp: number): LinearLayout {
+  const bits = reg + lane + warp;
+  const unit = (i: number): number[] => (i < 12 ? [2 ** i, 0] : [0, 2 ** (i - 12)]);
+  const run = (from: number, n: number): number[][] => Array.from({ length: n }, (_, i) => unit(from + i));
+  return {
+    inDims: [
+      { name: 'register', bases: run(0, reg) },
+      { name: 'lane', bases: run(reg, lane) },
+      { name: 'warp', bases: run(reg + lane, warp) },
+      { name: 'block', bases: [] },
+    ],
+    outDims: [
+      { name: 'dim0', size: 2 ** 12 },
+      { name: 'dim1', size: 2 ** (bits - 12) },
+    ],
+  };
+}
+
+/** The identity shared LL: offset bit i to tile bit i. */
+function identityS(bits: number): LinearLayout {
+  const unit = (i: number): number[] => (i < 12 ? [2 ** i, 0] : [0, 2 ** (i - 12)]);
+  return {
+    inDims: [
+      { name: 'offset', bases: Array.from({ length: bits }, (_, i) => unit(i)) },
+      { name: 'block', bases: [] },
+    ],
+    outDims: [
+      { name: 'dim0', size: 2 ** 12 },
+      { name: 'dim1', size: 2 ** (bits - 12) },
+    ],
+  };
+}
+
+describe('the atoms honour the request deadline', () => {
+  it('copy_bank_conflicts of ldmatrix .x4 for A over (2048,4096):(4096,1): timeout within 200 ms of a 50 ms deadline', async () => {
+    const r = await timed(() => withDeadline(DEADLINE, () => runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx)));
+    expect(r.kind).toBe('timeout');
+    expect(r.ms).toBeLessThan(BOUND);
+    // again, with the copy's tables cached from the first call: the counting passes check too
+    const again = await timed(() => withDeadline(DEADLINE, () => runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx)));
+    expect(again.kind).toBe('timeout');
+    expect(again.ms).toBeLessThan(BOUND);
+  });
+
+  it('the same request answers without a deadline (8 ways on every phase of the row-major tile)', async () => {
+    const r = (await runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx)) as { phases: number; wavefronts: number };
+    // 128 threads × 65536 values of 16 bits in 16-byte vectors: 65536 instructions of 4 phases, each of 8 rows 8 KiB apart in one bank group
+    expect(r.phases).toBe(65536 * 4);
+    expect(r.wavefronts).toBe(65536 * 4 * 8);
+  });
+
+  it('ll_bank_conflicts of 2^24 (thread, value) pairs: timeout within 200 ms of a 50 ms deadline', async () => {
+    const rl = identityR(14, 5, 5);
+    const sl = identityS(24);
+    const r = await timed(() => withDeadline(DEADLINE, () => llBankConflicts(rl, sl, 4, 1)));
+    expect(r.kind).toBe('timeout');
+    expect(r.ms).toBeLessThan(BOUND);
+  });
+});

@@ -183,7 +183,8 @@ export function flatten(l: Layout): Layout {
   return { shape: shapes, stride: strides };
 }
 
-/** Def. 2.3.2.5: the concatenation (L1, …, Lk), k ≥ 1. It nests. */
+/** Def. 2.3.2.5: the concatenation (L1, …, Lk), k ≥ 1, checked: `overflow` when the size or cosize of the whole
+ *  exceeds 2^53 − 1, `domain` for k = 0 (concatUnchecked is the one without the checks). It nests. */
 export function concat(...ls: readonly Layout[]): Layout {
   if (ls.length < 1) throw domainError('concatenation needs at least one layout');
   // The parts are valid layouts: only the size and cosize of the whole can overflow.
@@ -278,24 +279,14 @@ export function phiBig(l: Layout, x: number): number | bigint {
   return off <= BigInt(MAX_EXACT) ? Number(off) : off;
 }
 
-/** Def. 2.3.2.5 for layouts of any size (no size or cosize check). */
-export function concatUnbounded(...ls: readonly Layout[]): Layout {
-  return concatList(ls);
-}
-
 /**
- * Def. 2.3.2.5 over an array: the concatenation (L1, …, Lk) of layouts of any size, k ≥ 1,
- * one loop (no argument spreading, so k may be in the hundreds of thousands). Throws `domain`
- * for k = 0. Example: concatList([2:1, 3:2]) = (2,3):(1,2).
+ * Def. 2.3.2.5 unchecked: the tuple (L1, …, Lk) of the given layouts as modes, k ≥ 0 (():() for none), in one loop
+ * over an array (no argument spreading, so k may be in the hundreds of thousands), with no size or cosize bound on
+ * the whole — `concat` is the checked one. For a caller that knows the result is in bounds (some modes of one valid
+ * layout, regrouped) or wants a layout of any size (the `concat` op, like makeLayoutUnbounded).
+ * Example: concatUnchecked([2:1, 3:2]) = (2,3):(1,2).
  */
-export function concatList(ls: readonly Layout[]): Layout {
-  if (ls.length < 1) throw domainError('concatenation needs at least one layout');
-  return tupleOfModes(ls);
-}
-
-/** The tuple (L1, …, Lk) of the given layouts as modes, k ≥ 0, one loop, nothing checked (the
- *  callers know the result is in bounds). Example: tupleOfModes([2:1, 3:2]) = (2,3):(1,2). */
-export function tupleOfModes(ls: readonly Layout[]): Layout {
+export function concatUnchecked(ls: readonly Layout[]): Layout {
   const shape: Tuple[] = new Array(ls.length);
   const stride: Tuple[] = new Array(ls.length);
   for (let i = 0; i < ls.length; i++) {

@@ -5,12 +5,12 @@
  */
 import { domainError } from '../algebra/errors.js';
 import { logicalProduct } from '../algebra/divide.js';
-import { TRIVIAL, mode, modes, rank, size, type Layout } from '../algebra/layout.js';
+import { TRIVIAL, concatUnchecked, mode, modes, rank, size, type Layout } from '../algebra/layout.js';
 import { formatTuple } from '../algebra/notation.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { makeOrderedLayout, type LayoutOrder } from './make.js';
-import { asTiler, byMode, isByMode, regroup, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
+import { asTiler, byMode, isByMode, tileUnzip, unpackBoth, unpackRest, type Tiler } from './tiler.js';
 
 /** logical_product(A, T) (docs/semantics.md §8.3, CuTe `logical_product`): A ⊗ T (Def. 2.3.9.1) for a layout
  *  T; by mode for a by-mode T, A's modes beyond T kept. Errors: `domain` (k > rank),
@@ -56,7 +56,7 @@ function padTo(l: Layout, r: number): Layout {
   if (k >= r) return l;
   const ms = modes(l);
   while (ms.length < r) ms.push(TRIVIAL);
-  return regroup(ms);
+  return concatUnchecked(ms);
 }
 
 /** The modes of a product's second part C = comp(A', N) ∘ B': shape(C) refines shape(B'), so its
@@ -72,8 +72,8 @@ function rankedProduct(a: Layout, b: Layout, raked: boolean): Layout {
   const cm = modesOver(c, b2);
   // the result regroups the modes of the valid A' ⊗ B' = (A', C): its size and cosize
   const out: Layout[] = new Array(r);
-  for (let i = 0; i < r; i++) out[i] = raked ? regroup([cm[i]!, am[i]!]) : regroup([am[i]!, cm[i]!]);
-  return regroup(out);
+  for (let i = 0; i < r; i++) out[i] = raked ? concatUnchecked([cm[i]!, am[i]!]) : concatUnchecked([am[i]!, cm[i]!]);
+  return concatUnchecked(out);
 }
 
 /** blocked_product(A, B) (docs/semantics.md §8.3, CuTe `blocked_product`): with A', B' padded by 1:0 modes to

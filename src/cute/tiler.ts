@@ -12,7 +12,7 @@
  * unzipping of a divided or multiplied layout along the tiler's profile (CuTe's `zip2_by`).
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
-import { concat, makeLayout, mode, modes, rank, sizeBig, tupleOfModes, type Layout } from '../algebra/layout.js';
+import { concat, concatUnchecked, makeLayout, mode, modes, rank, sizeBig, type Layout } from '../algebra/layout.js';
 import { MAX_NESTING, Parser, formatLayout, isShapeOnly, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 
@@ -175,14 +175,6 @@ export function parseLayoutArg(text: string, what = 'layout', unbounded = false)
 
 // ---------------------------------------------------------------------------- application
 
-/** The tuple (L1, …, Lk) of the given modes (Def. 2.3.2.5, concatenation), and ():() for none.
- *  Errors: `overflow` when size or cosize of the whole exceeds 2^53 − 1.
- *  Example: tupleOf([4:1, 2:4]) = (4,2):(1,4). */
-export function tupleOf(ms: readonly Layout[]): Layout {
-  if (ms.length === 0) return { shape: [], stride: [] };
-  return concat(...ms);
-}
-
 function where(path: string): string {
   return path === '' ? '' : ` (at mode ${path})`;
 }
@@ -212,8 +204,8 @@ export function byMode(op: string, a: Layout, t: Tiler, apply: (a: Layout, t: La
     else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`, sizeKept);
   }
   if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
-  // with sizeKept, each mode has its A mode's size and cosize, and so has the whole: no checks
-  return sizeKept && keepRest ? regroup(out) : tupleOf(out);
+  // with sizeKept, each mode has its A mode's size and cosize, and so has the whole: no checks; ():() for no modes
+  return (sizeKept && keepRest) || out.length === 0 ? concatUnchecked(out) : concat(...out);
 }
 
 /** The failures of one mode's operation that say why the mode cannot take its tiler; other kinds
@@ -272,21 +264,14 @@ export function tileUnzip(op: string, r: Layout, t: Tiler, path = ''): Layout {
   return r;
 }
 
-/** The tuple (L1, …, Lk) of some modes of one valid layout, regrouped (concatenation without
- *  its size and cosize checks): its entries are that layout's (or some of them, or 1:0), so size
- *  and cosize stay in bounds. Pre-condition: exactly that. Example: regroup([4:1, 8:4]) = (4,8):(1,4). */
-export function regroup(ms: readonly Layout[]): Layout {
-  return tupleOfModes(ms);
-}
-
 /** The tiled form of a zipped Z = (tile, rest): (tile, the top-level members of rest) (CuTe's
  *  `result(_, repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → ((4,8),3,4). */
 export function unpackRest(z: Layout): Layout {
-  return regroup([mode(z, 1), ...modes(mode(z, 2))]);
+  return concatUnchecked([mode(z, 1), ...modes(mode(z, 2))]);
 }
 
 /** The flat form of a zipped Z = (tile, rest): (the members of tile, the members of rest) (CuTe's
  *  `result(repeat<R0>(_), repeat<R1>(_))`). Pre-condition: Z has rank 2. Example: ((4,8),(3,4)) → (4,8,3,4). */
 export function unpackBoth(z: Layout): Layout {
-  return regroup([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
+  return concatUnchecked([...modes(mode(z, 1)), ...modes(mode(z, 2))]);
 }

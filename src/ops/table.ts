@@ -76,7 +76,7 @@ export const algebraOps: OpSpec[] = [
     name: 'concat',
     summary: 'the concatenation (L1, …, Lk) (Def. 2.3.2.5)',
     args: [{ name: 'L', kind: 'any-layout', variadic: true }],
-    run: (ls) => show(L.concatList(ls as Layout[])),
+    run: (ls) => show(L.concatUnchecked(ls as Layout[])),
   },
   {
     name: 'substitute',

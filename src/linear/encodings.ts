@@ -655,13 +655,14 @@ const NVMMA_PHASES: Record<number, [number, number]> = { 32: [4, 2], 64: [2, 4],
 /** LayoutUtils `reshapeLayout`: the out-dims flattened row-major (the last dim fastest) and split
  *  again row-major into `sizes` (dim0, dim1, …); all sizes powers of two, the same product. */
 function reshapeOuts(l: LinearLayout, sizes: readonly number[]): Draft {
-  const from = l.outDims.map((o) => o.size);
-  const flat = (b: readonly number[]): number => b.reduce((acc, v, j) => acc * from[j]! + v, 0);
-  const split = (v: number): number[] => {
+  // exact beyond 2^53 (the block may hold up to 64 bits): the flat index as a BigInt
+  const from = l.outDims.map((o) => BigInt(o.size));
+  const flat = (b: readonly number[]): bigint => b.reduce((acc, v, j) => acc * from[j]! + BigInt(v), 0n);
+  const split = (v: bigint): number[] => {
     const out = new Array<number>(sizes.length).fill(0);
     for (let j = sizes.length - 1; j >= 0; j--) {
-      out[j] = v % sizes[j]!;
-      v = Math.floor(v / sizes[j]!);
+      out[j] = Number(v % BigInt(sizes[j]!));
+      v /= BigInt(sizes[j]!);
     }
     return out;
   };

@@ -78,7 +78,7 @@ export {
   innerLayout,
   phiComposed,
   phiLayoutFunctionBig,
-  coordToOffsetFn,
+  coordToOffsetLayoutFunction,
   cosizeLayoutFunction,
   mapInner,
 } from './cute/composed.js';

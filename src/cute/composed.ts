@@ -5,6 +5,17 @@
  *
  * A plain `Layout` has no `kind`; a composed one is tagged, so `isComposed` tells them apart.
  * `LayoutFunction` is what the evaluator (engine/) runs: either of the two.
+ *
+ * One naming scheme for the functions here (and wherever else they are used):
+ * - over a `LayoutFunction` (plain or composed), a plain layout answering as the algebra's own function does: that
+ *   function's name with `LayoutFunction` after the operation, before a `Big` qualifier — `formatLayoutFunction`
+ *   (formatLayout), `parseLayoutFunction` (parseLayout), `cosizeLayoutFunction` (cosizeBig), `phiLayoutFunctionBig`
+ *   (phiBig), `coordToOffsetLayoutFunction` (coordToOffset);
+ * - over a `ComposedLayout` only: `Composed` in the name — `makeComposed`, `isComposed`, `looksComposed`,
+ *   `phiComposed`, `composedPrefix`;
+ * - on the inner layout L, keeping the outer function (Sw, K): `Inner` in the name — `innerLayout`, `mapInner`.
+ * The ops table's side (ops/composed.ts) has one wrapper, `withComposed`, and the argument kinds `layout-fn` and
+ * `any-layout-fn`.
  */
 import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
@@ -204,7 +215,7 @@ export function phiLayoutFunctionBig(l: LayoutFunction, x: number): number | big
 }
 
 /** Φ at a nested coordinate: Sw(K + Φ_L(c)) (coordToOffset for a plain layout). */
-export function coordToOffsetFn(l: LayoutFunction, c: Tuple): number {
+export function coordToOffsetLayoutFunction(l: LayoutFunction, c: Tuple): number {
   if (!isComposed(l)) return coordToOffset(l, c);
   return applySwizzle(l.swizzle, l.offset + coordToOffset(l.inner, c));
 }
@@ -301,10 +312,4 @@ function gcdBig(a: bigint, b: bigint): bigint {
  *  on Sw o K o L acts on L (docs/semantics.md §9.1). A plain layout maps to f(l). */
 export function mapInner(l: LayoutFunction, f: (inner: Layout) => Layout): LayoutFunction {
   return isComposed(l) ? { ...l, inner: f(l.inner) } : f(l);
-}
-
-/** Sw o (K + o) o slice(L, C), o the offset of the slice (docs/semantics.md §9.1, §8.5): the outer function
- *  with the slice's offset added to K. */
-export function withOffsetAdded(c: ComposedLayout, o: number, inner: Layout): ComposedLayout {
-  return makeComposed(c.swizzle, c.offset + o, inner);
 }

@@ -11,13 +11,12 @@ import { sliceOffset } from '../cute/slice.js';
 import type { ArgKind, Json, OpSpec } from './spec.js';
 import {
   composedPrefix,
-  coordToOffsetFn,
+  coordToOffsetLayoutFunction,
   cosizeLayoutFunction,
   formatLayoutFunction,
   isComposed,
   looksComposed,
   makeComposed,
-  parseLayoutFunction,
   phiLayoutFunctionBig,
   type ComposedLayout,
   type LayoutFunction,
@@ -56,7 +55,7 @@ const SHAPE_ONLY = new Set(['size', 'rank', 'length', 'depth', 'profile', 'coord
 const OWN: Record<string, (c: ComposedLayout, rest: readonly unknown[]) => Json> = {
   cosize: (c) => jsonInt(cosizeLayoutFunction(c)),
   eval: (c, [x]) => jsonInt(phiLayoutFunctionBig(c, x as number)),
-  eval_coord: (c, [coord]) => coordToOffsetFn(c, coord as never),
+  eval_coord: (c, [coord]) => coordToOffsetLayoutFunction(c, coord as never),
 };
 
 function jsonInt(n: number | bigint): Json {
@@ -111,6 +110,3 @@ function wrap(spec: OpSpec): OpSpec {
 export function withComposed(ops: readonly OpSpec[]): OpSpec[] {
   return ops.map(wrap);
 }
-
-/** Parse an argument of kind `layout-fn` / `any-layout-fn`. */
-export const parseFnArg = (text: string, what: string, unbounded: boolean): LayoutFunction => parseLayoutFunction(text, what, unbounded);

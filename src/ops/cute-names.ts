@@ -8,7 +8,7 @@ import { LayoutError } from '../algebra/errors.js';
 import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { coordToOffsetFn, innerLayout, isComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { coordToOffsetLayoutFunction, innerLayout, isComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from './spec.js';
@@ -74,9 +74,9 @@ const isLayoutFunction = (v: LayoutFunction | Tuple): v is LayoutFunction => typ
 export function crd2idx(c: Tuple, s: LayoutFunction | Tuple, d?: Tuple): number {
   if (isLayoutFunction(s)) {
     if (d !== undefined) throw new LayoutError('domain', 'crd2idx: with a stride D, S must be a shape, not a layout');
-    return coordToOffsetFn(s, c);
+    return coordToOffsetLayoutFunction(s, c);
   }
-  return coordToOffsetFn(makeLayout(s, d ?? colMajorStride(s)), c);
+  return coordToOffsetLayoutFunction(makeLayout(s, d ?? colMajorStride(s)), c);
 }
 
 /**

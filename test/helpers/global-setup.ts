@@ -8,12 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // vitest runs the global set-up once for the root and once per project: the first one makes the folder, the others
+  // keep it (nesting one inside the other made Chromium's socket path too long)
+  if (process.env.LAYOUTGPU_TEST_TMPDIR !== undefined) return () => {};
   const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-test-'));
   const before = process.env.TMPDIR;
   process.env.TMPDIR = dir;
+  process.env.LAYOUTGPU_TEST_TMPDIR = dir;
   return () => {
     if (before === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = before;
+    delete process.env.LAYOUTGPU_TEST_TMPDIR;
     rmSync(dir, { recursive: true, force: true });
   };
 }

@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
+ROOT = os.environ.get('LAYOUTGPU_ROOT') or os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')  # another checkout to compare
 
 from triton._C.libtriton import ir, gluon_ir  # noqa: E402
 from triton._C.libtriton import linear_layout as lt  # noqa: E402

@@ -6,7 +6,8 @@
  * Hovering a cell names its thread, value, coordinate and index (and how many (thread, value) pairs hold it).
  * Below, a tiled copy (docs/atoms.md, "Tiled copy"): a copy atom at a value size, from thread and value layouts or
  * from an operand of the tiled MMA above (CuTe `make_tiled_copy_A/B/C`); its source and destination pictures side by
- * side, and a button that sends the shared-memory side's TV layout, the tile and the element size to the memory panel.
+ * side, and a button that sends the shared-memory side's TV layout, the tile and the element size to the memory panel,
+ * whose bank picture then labels its cells T#V#.
  * Stable test hooks: data-testid `atoms-search`, `atoms-list` (a select), `atoms-layout`, `atoms-perm`,
  * `atoms-info` (data-threads, data-tile), `atoms-error`, `atoms-picture` (data-operand, data-rows, data-cols),
  * `atoms-cell` (data-thread, data-value, data-row, data-col, data-index, data-holders), `atoms-hover`; for the copy
@@ -251,6 +252,8 @@ export function mountAtomsPanel(host: HTMLElement): void {
     put('mem-layout', `(${rows},${cols}):(${cols},1)`);
     put('mem-tv', formatLayout(side === 'src' ? tiled.layoutS_TV : tiled.layoutD_TV));
     put('mem-elem', String(Math.max(1, Math.round(tiled.atom.bits / 8))));
+    // the bank picture then names each cell by the thread and value of the copy that accesses it (T5 V2)
+    put('mem-label', 'tv');
     document.getElementById('memory-card')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   });
   for (const el of [bitsIn, thrIn, valIn]) el.addEventListener('input', updateCopy);

@@ -208,6 +208,8 @@ describe('the atoms panel in headless Chromium', () => {
     expect(await page.getByTestId('mem-tv').inputValue()).toBe(formatLayout(ldsm.layoutS_TV));
     expect(await page.getByTestId('mem-layout').inputValue()).toBe('(32,16):(16,1)');
     expect(await page.getByTestId('mem-elem').inputValue()).toBe('2');
+    expect(await page.getByTestId('mem-label').inputValue()).toBe('tv');
+    await expect.poll(() => page.getByTestId('mem-canvas').getAttribute('data-label')).toBe('tv');
     const report = bankConflicts(parseLayout('(32,16):(16,1)'), ldsm.layoutS_TV, 2);
     await expect.poll(() => page.getByTestId('mem-table').getAttribute('data-wavefronts')).toBe(String(report.wavefronts));
     // from thread and value layouts: cp.async 128-bit, 16-bit values, (32,8):(8,1) × (1,8), a 32×64 tile

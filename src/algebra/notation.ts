@@ -17,8 +17,25 @@ import type { Profile, Tuple } from './tuple.js';
 /** Deeper nesting is refused (a parse error), so no input can exhaust the stack. */
 export const MAX_NESTING = 256;
 
-/** The tokenizer and recursive-descent parser of the notation; exported for the tiler grammar
- *  of cute/tiler.ts (docs/semantics.md §8.2), which extends it. */
+/** Unicode White_Space, the one whitespace rule of every notation here (layouts, tilers, slice coordinates,
+ *  composed layouts): JavaScript's \s plus NEL (U+0085), less the byte-order mark U+FEFF. `c` is a UTF-16 code
+ *  unit (NaN past the end of a text: no space). */
+export function isWhiteSpace(c: number): boolean {
+  // ASCII whitespace fast; anything else non-ASCII checked against \s
+  if (c === 32 || (c >= 9 && c <= 13)) return true;
+  return c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(String.fromCharCode(c)));
+}
+
+/** The offset of the first character at or after `pos` that is not white space (isWhiteSpace). */
+export function skipWhiteSpace(text: string, pos: number): number {
+  let p = pos;
+  while (isWhiteSpace(text.charCodeAt(p))) p++;
+  return p;
+}
+
+/** The tokenizer and recursive-descent parser of the notation, and its tuple reader (`list`); shared by the
+ *  three small grammars of cute/ — tilers (tiler.ts, docs/semantics.md §8.2), slice coordinates (slice.ts, §8.5)
+ *  and composed layouts (composed.ts, §9.1) — so that all read white space, integers and tuples alike. */
 export class Parser {
   pos = 0;
   constructor(
@@ -28,24 +45,20 @@ export class Parser {
 
   fail(expected: string): never {
     this.skipSpace();
-    const pasted = pastedForm(this.text, this.pos, this.what);
+    const pasted = this.pasted();
     if (pasted) throw pasted;
     const got = this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
   }
 
   skipSpace(): void {
-    const t = this.text;
-    let p = this.pos;
-    for (;;) {
-      const c = t.charCodeAt(p);
-      // ASCII whitespace fast; anything else non-ASCII checked against \s
-      if (c === 32 || (c >= 9 && c <= 13)) p++;
-      // Unicode White_Space: JavaScript's \s plus NEL (U+0085), less the byte-order mark U+FEFF
-      else if (c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(t[p]!))) p++;
-      else break;
-    }
-    this.pos = p;
+    this.pos = skipWhiteSpace(this.text, this.pos);
+  }
+
+  /** What CuTe or pycute prints that is no input here, found at the failure (pastedForm); a grammar with no such
+   *  forms to name answers null. */
+  pasted(): LayoutError | null {
+    return pastedForm(this.text, this.pos, this.what);
   }
 
   peek(): string | undefined {
@@ -60,6 +73,14 @@ export class Parser {
       return true;
     }
     return false;
+  }
+
+  /** Eat the token `w` (several characters, after white space): whether it was there. */
+  word(w: string): boolean {
+    this.skipSpace();
+    if (!this.text.startsWith(w, this.pos)) return false;
+    this.pos += w.length;
+    return true;
   }
 
   /** A decimal integer, optionally `_`-prefixed as CuTe prints static integers (docs/semantics.md §8.1). */
@@ -99,51 +120,42 @@ export class Parser {
     this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
     this.pos++;
-    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
-    const items: Tuple[] = [];
+    return this.list(() => this.tuple());
+  }
+
+  /**
+   * The tuple reader: the members of a bracketed list whose opening bracket was just read — `item()` for each,
+   * commas between, up to `close`. With `oneTupleComma` (the default for `)`), a 1-tuple may end in a comma, as
+   * Python prints it: `(4,)` (docs/semantics.md §8.1); `(4,2,)` may not. Nesting deeper than MAX_NESTING is a
+   * parse error (`at most 256 nested <nested>`), so no input can exhaust the stack.
+   */
+  list<T>(item: () => T, close = ')', nested = 'parentheses', oneTupleComma = close === ')'): T[] {
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested ${nested}`);
+    const end = close.charCodeAt(0);
+    const items: T[] = [];
     this.skipSpace();
-    if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
-      this.pos++;
-      this.depth--;
-      return items;
-    }
-    for (;;) {
-      items.push(this.tuple());
-      this.skipSpace();
-      const c = this.text.charCodeAt(this.pos);
-      if (c === 41 /* ) */) {
-        this.pos++;
-        this.depth--;
-        return items;
-      }
-      if (c !== 44 /* , */) this.fail("',' or ')'");
-      this.pos++;
-      // a 1-tuple may end in a comma, as Python prints it: `(4,)` (docs/semantics.md §8.1); `(4,2,)` may not
-      if (items.length === 1) {
+    if (this.text.charCodeAt(this.pos) !== end) {
+      for (;;) {
+        items.push(item());
         this.skipSpace();
-        if (this.text.charCodeAt(this.pos) === 41 /* ) */) {
-          this.pos++;
-          this.depth--;
-          return items;
+        const c = this.text.charCodeAt(this.pos);
+        if (c === end) break;
+        if (c !== 44 /* , */) this.fail(`',' or '${close}'`);
+        this.pos++;
+        if (oneTupleComma && items.length === 1) {
+          this.skipSpace();
+          if (this.text.charCodeAt(this.pos) === end) break;
         }
       }
     }
+    this.pos++;
+    this.depth--;
+    return items;
   }
 
   profile(): Profile {
     if (this.eat('*')) return '*';
-    if (this.eat('(')) {
-      if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
-      const items: Profile[] = [];
-      for (let first = true; ; first = false) {
-        if (first && this.eat(')')) break;
-        items.push(this.profile());
-        if (this.eat(')')) break;
-        if (!this.eat(',')) this.fail("',' or ')'");
-      }
-      this.depth--;
-      return items;
-    }
+    if (this.eat('(')) return this.list(() => this.profile(), ')', 'parentheses', false);
     return this.fail("'*' or '('");
   }
 

@@ -21,7 +21,7 @@ import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from '../algebra/layout.js';
-import { formatLayout, parseLayout, pastedForm } from '../algebra/notation.js';
+import { Parser, formatLayout, isWhiteSpace, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, swizzleWithin, targetLow, topBit, type Swizzle } from './swizzle.js';
@@ -95,14 +95,10 @@ export function formatLayoutFunction(l: LayoutFunction): string {
 /** `Sw<B,M,S> o ` or `Sw<B,M,S> o K o `: what precedes the inner layout in the print. */
 export const composedPrefix = (c: ComposedLayout): string => `${formatSwizzle(c.swizzle)} o ${c.offset > 0 ? `${c.offset} o ` : ''}`;
 
-/** Unicode White_Space as the notation reads it (notation.ts: JS \s plus NEL, less the BOM) */
-const isSpace = (c: string | undefined): boolean => c !== undefined && c !== '\ufeff' && (c === '\u0085' || /\s/.test(c));
-
 /** Whether the text is a composed layout: after whitespace it starts with a swizzle as CuTe C++
  *  (`Sw<`), the CuTe DSL (`S<`) or pycute (`SW_`) prints it. Example: looksComposed('S<3,4,3> o 0 o 8:1'). */
 export function looksComposed(text: string): boolean {
-  let p = 0;
-  while (isSpace(text[p])) p++;
+  const p = skipWhiteSpace(text, 0);
   return text.startsWith('Sw', p) || text.startsWith('SW_', p) || /^S\s*</.test(text.slice(p, p + 40));
 }
 
@@ -116,35 +112,21 @@ export function looksComposed(text: string): boolean {
  */
 export function parseLayoutFunction(text: string, what = 'layout', unbounded = false): LayoutFunction {
   if (!looksComposed(text)) return parseLayoutArg(text, what, unbounded);
-  let p = 0;
-  const fail = (expected: string): never => {
-    while (isSpace(text[p])) p++;
-    const pasted = pastedForm(text, p, what);
-    if (pasted) throw pasted;
-    const got = p >= text.length ? 'end of input' : `'${text[p]}'`;
-    throw new LayoutError('parse', `${what}: expected ${expected} at offset ${p}, got ${got}`);
-  };
-  const space = (): void => {
-    while (isSpace(text[p])) p++;
-  };
-  const eat = (s: string): boolean => {
-    space();
-    if (!text.startsWith(s, p)) return false;
-    p += s.length;
-    return true;
-  };
+  // the notation's parser (its white space, failures and pasted forms) with the swizzle's tokens
+  const p = new Parser(text, what);
+  /** an integer, `_`-prefixed as CuTe prints it, signed where a swizzle parameter is read */
   const int = (signed: boolean): number => {
-    space();
-    const start = p;
-    if (text[p] === '_') p++;
-    if (signed && text[p] === '-') p++;
-    const digits = p;
-    while (p < text.length && text.charCodeAt(p) >= 48 && text.charCodeAt(p) <= 57) p++;
-    if (p === digits) {
-      p = start;
-      fail('an integer');
+    p.skipSpace();
+    const start = p.pos;
+    if (text[p.pos] === '_') p.pos++;
+    if (signed && text[p.pos] === '-') p.pos++;
+    const digits = p.pos;
+    while (p.pos < text.length && text.charCodeAt(p.pos) >= 48 && text.charCodeAt(p.pos) <= 57) p.pos++;
+    if (p.pos === digits) {
+      p.pos = start;
+      p.fail('an integer');
     }
-    const lexeme = text.slice(start, p).replace('_', '');
+    const lexeme = text.slice(start, p.pos).replace('_', '');
     const v = Number(lexeme);
     if (!Number.isSafeInteger(v)) throw new LayoutError('overflow', `${what}: integer ${lexeme} at offset ${start} exceeds 2^53-1`);
     return v === 0 ? 0 : v;
@@ -152,54 +134,55 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
   let b: number;
   let m: number;
   let s: number;
-  if (eat('SW_')) {
+  if (p.word('SW_')) {
     // pycute's Swizzle.__str__: SW_B_M_S
-    p--;
+    p.pos--;
     const part = (): number => {
-      if (text[p] !== '_') fail("'_'");
+      if (text[p.pos] !== '_') p.fail("'_'");
       return int(true);
     };
     [b, m, s] = [part(), part(), part()];
   } else {
-    if (!eat('Sw')) eat('S');
-    if (!eat('<')) fail("'<'");
+    if (!p.word('Sw')) p.word('S');
+    if (!p.eat('<')) p.fail("'<'");
     b = int(true);
-    if (!eat(',')) fail("','");
+    if (!p.eat(',')) p.fail("','");
     m = int(true);
-    if (!eat(',')) fail("','");
+    if (!p.eat(',')) p.fail("','");
     s = int(true);
-    if (!eat('>')) fail("'>'");
+    if (!p.eat('>')) p.fail("'>'");
   }
   const sw = makeSwizzle(b, m, s);
   const composeSign = (): void => {
-    space();
-    if (text[p] !== 'o' || !(isSpace(text[p + 1]) || text[p + 1] === '(' || text[p + 1] === '_')) fail("' o '");
-    p++;
+    p.skipSpace();
+    const next = text[p.pos + 1];
+    if (text[p.pos] !== 'o' || !(isWhiteSpace(text.charCodeAt(p.pos + 1)) || next === '(' || next === '_')) p.fail("' o '");
+    p.pos++;
   };
   composeSign();
-  space();
-  if (/^(smem_|gmem_|rmem_)?ptr/.test(text.slice(p))) {
+  p.skipSpace();
+  if (/^(smem_|gmem_|rmem_)?ptr/.test(text.slice(p.pos))) {
     throw new LayoutError(
       'parse',
-      `${what}: a swizzle on a pointer (CuTe's '${text.slice(p).split(/[\s(]/)[0]}') is not accepted at offset ${p}; write Sw<B,M,S> o L`,
+      `${what}: a swizzle on a pointer (CuTe's '${text.slice(p.pos).split(/[\s(]/)[0]}') is not accepted at offset ${p.pos}; write Sw<B,M,S> o L`,
     );
   }
   // an offset K: an integer followed by ` o ` (a layout's first integer is followed by ':')
   let offset = 0;
-  const save = p;
-  if (/^_?\d/.test(text.slice(p))) {
+  const save = p.pos;
+  if (/^_?\d/.test(text.slice(p.pos))) {
     const k = int(false);
-    space();
-    if (text[p] === 'o') {
+    p.skipSpace();
+    if (text[p.pos] === 'o') {
       composeSign();
       offset = k;
-    } else p = save;
+    } else p.pos = save;
   }
   // the inner layout, parsed in place (offsets in its messages are those of the whole text);
   // CuTe's `_N` integers read as N
-  const rest = text.slice(p).replace(/_(?=\d)/g, ' ');
-  if (looksComposed(rest)) fail('a layout (one swizzle per composed layout)');
-  const inner = parseLayout(' '.repeat(p) + rest, what, unbounded);
+  const rest = text.slice(p.pos).replace(/_(?=\d)/g, ' ');
+  if (looksComposed(rest)) p.fail('a layout (one swizzle per composed layout)');
+  const inner = parseLayout(' '.repeat(p.pos) + rest, what, unbounded);
   return makeComposed(sw, offset, inner, !unbounded);
 }
 

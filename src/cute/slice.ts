@@ -9,7 +9,7 @@ import { LayoutError, domainError } from '../algebra/errors.js';
 import { phi, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { formatTuple } from '../algebra/notation.js';
+import { Parser, formatTuple } from '../algebra/notation.js';
 
 /** A slice coordinate: `_`, a non-negative integer, or a tuple of coordinates. */
 export type SliceCoord = '_' | number | readonly SliceCoord[];
@@ -20,39 +20,17 @@ interface Node {
   readonly v: '_' | number | readonly Node[];
 }
 
-const MAX_NESTING = 256;
-
-/** Unicode White_Space, as the layout notation reads it (NEL yes, BOM no). */
-function isSpace(c: number, ch: string): boolean {
-  if (c === 32 || (c >= 9 && c <= 13)) return true;
-  return c > 127 && c !== 0xfeff && (c === 0x85 || /\s/.test(ch));
-}
-
-/** A small recursive-descent parser of slice coordinates (positions in its errors). */
-class CoordParser {
-  p = 0;
-  depth = 0;
-  constructor(
-    readonly text: string,
-    readonly what: string,
-  ) {}
-
-  skipSpace(): void {
-    const t = this.text;
-    let p = this.p;
-    while (p < t.length && isSpace(t.charCodeAt(p), t[p]!)) p++;
-    this.p = p;
-  }
-
-  fail(expected: string): never {
-    this.skipSpace();
-    const got = this.p >= this.text.length ? 'end of input' : `'${this.text[this.p]}'`;
-    throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.p}, got ${got}`);
+/** The notation's parser (algebra/notation.ts: its white space and tuple reader) over slice coordinates: members
+ *  are integers ≥ 0 (also CuTe's `_N`), `_` or tuples; an integer beyond 2^53 − 1 or a negative one is `domain`. */
+class CoordParser extends Parser {
+  /** a slice coordinate has no pasted CuTe forms to name: every failure says what was expected */
+  override pasted(): null {
+    return null;
   }
 
   digits(): number {
     const t = this.text;
-    const start = this.p;
+    const start = this.pos;
     let p = start;
     let v = 0;
     for (;;) {
@@ -61,7 +39,7 @@ class CoordParser {
       v = v * 10 + (c - 48);
       p++;
     }
-    this.p = p;
+    this.pos = p;
     if (p - start > 15) {
       v = Number(t.slice(start, p));
       if (!Number.isSafeInteger(v)) {
@@ -74,55 +52,27 @@ class CoordParser {
   node(): Node {
     this.skipSpace();
     const t = this.text;
-    const at = this.p;
+    const at = this.pos;
     const c = t.charCodeAt(at);
     if (c === 95 /* _ */) {
-      this.p++;
-      const d = t.charCodeAt(this.p);
+      this.pos++;
+      const d = t.charCodeAt(this.pos);
       if (d >= 48 && d <= 57) return { at, v: this.digits() }; // CuTe's static integer _N
       return { at, v: '_' };
     }
     if (c >= 48 && c <= 57) return { at, v: this.digits() };
     if (c === 45 /* - */) throw new LayoutError('domain', `${this.what}: a negative coordinate at offset ${at}`);
     if (c !== 40 /* ( */) return this.fail("an integer, '_' or '('");
-    this.p++;
-    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
-    const items: Node[] = [];
-    this.skipSpace();
-    if (t.charCodeAt(this.p) === 41 /* ) */) {
-      this.p++;
-      this.depth--;
-      return { at, v: items };
-    }
-    for (;;) {
-      items.push(this.node());
-      this.skipSpace();
-      const e = t.charCodeAt(this.p);
-      if (e === 41) {
-        this.p++;
-        break;
-      }
-      if (e !== 44 /* , */) this.fail("',' or ')'");
-      this.p++;
-      // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
-      if (items.length === 1) {
-        this.skipSpace();
-        if (t.charCodeAt(this.p) === 41) {
-          this.p++;
-          break;
-        }
-      }
-    }
-    this.depth--;
-    return { at, v: items };
+    this.pos++;
+    // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
+    return { at, v: this.list(() => this.node()) };
   }
 }
 
 function parseNodes(text: string, what: string): Node {
   const p = new CoordParser(text, what);
   const n = p.node();
-  p.skipSpace();
-  if (p.p < text.length) p.fail('end of input');
+  p.end();
   return n;
 }
 

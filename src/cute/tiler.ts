@@ -13,7 +13,7 @@
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { concat, concatUnchecked, makeLayout, mode, modes, rank, sizeBig, type Layout } from '../algebra/layout.js';
-import { MAX_NESTING, Parser, formatLayout, isShapeOnly, parseLayout } from '../algebra/notation.js';
+import { Parser, formatLayout, isShapeOnly, parseLayout } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
 
 /** `_`: leave the layout, or that mode of it, as it is. */
@@ -41,36 +41,6 @@ export function shapeTiler(s: Tuple): Tiler {
   return s.map(shapeTiler);
 }
 
-function enter(p: Parser): void {
-  if (++p.depth > MAX_NESTING) p.fail(`at most ${MAX_NESTING} nested brackets`);
-}
-
-/** A comma-separated list of tiler items up to `close` (the opening bracket is consumed). A
- *  1-tuple `(…)` may end in a comma, as Python prints it. */
-function itemList(p: Parser, close: number, closeText: string): Tiler[] {
-  enter(p);
-  const items: Tiler[] = [];
-  p.skipSpace();
-  if (p.text.charCodeAt(p.pos) === close) {
-    p.pos++;
-    p.depth--;
-    return items;
-  }
-  for (;;) {
-    items.push(item(p));
-    p.skipSpace();
-    const c = p.text.charCodeAt(p.pos);
-    if (c === close) break;
-    if (c !== 44 /* , */) p.fail(`',' or '${closeText}'`);
-    p.pos++;
-    p.skipSpace();
-    if (close === 41 && items.length === 1 && p.text.charCodeAt(p.pos) === close) break;
-  }
-  p.pos++;
-  p.depth--;
-  return items;
-}
-
 /** One tiler: `_`, `<…>`, a layout, a shape tuple or integer, or a parenthesised list of
  *  tilers as CuTe prints a `Tile` (`(_3:_4,_8:_1)`, `(32,_)`), which is by-mode too. */
 function item(p: Parser): Tiler {
@@ -83,7 +53,7 @@ function item(p: Parser): Tiler {
   }
   if (c === 60 /* < */) {
     p.pos++;
-    return itemList(p, 62 /* > */, '>');
+    return p.list(() => item(p), '>', 'brackets');
   }
   if (c === 40 /* ( */) {
     // a plain tuple first (a layout or a shape); else a list of tilers
@@ -96,7 +66,7 @@ function item(p: Parser): Tiler {
       if (!(e instanceof LayoutError) || e.kind !== 'parse') throw e;
       p.pos = start + 1;
       p.depth = depth;
-      return itemList(p, 41 /* ) */, ')');
+      return p.list(() => item(p), ')', 'brackets');
     }
     return layoutOrShape(p, shape);
   }

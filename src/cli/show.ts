@@ -21,6 +21,8 @@ import { modeTiling, permutationTiling, type Tiling } from '../render/tiles.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError } from './report.js';
+import { copyAtomData, mmaAtomData } from '../atoms/registry.js';
+import { copyCommand, mmaCommand } from './atoms.js';
 
 const HELP = `layoutgpu show <L> [--divide <B> | --product <B>] [--svg <file>] [--tikz <file> [--tikz-body]]
 
@@ -36,7 +38,22 @@ a row, higher ranks with the modes after the first grouped into columns.
                    layout with strides (32,32):(1,32) the whole layout
   --product <B>    draw L ⊗ B instead, coloured by tile (each tile a copy of L)
 A file named - is written to stdout, in place of the grid. Pictures have at most 65536 cells.
+
+layoutgpu show <MMA atom> [--layout L] [--permutation P] [--svg <file>] [--tikz <file>]
+layoutgpu show <copy atom> --bits b (--thr L [--val L] | --mma <atom> … --operand A|B|C) [--svg …]
+  A tiled MMA or copy by its atom's name draws what CuTe's print_latex draws (docs/atoms.md): the
+  A (M×K), B (K×N) and C (M×N) tiles, or the source and destination tiles, each cell T<t>V<v>,
+  coloured by thread; as text without --svg or --tikz (the same as layoutgpu mma|copy --ascii).
 `;
+
+/** A tiled MMA or copy named by its atom: `layoutgpu mma` / `copy` with a picture, text when no file is asked for. */
+function atomShow(argv: readonly string[]): { command: Command; argv: string[] } | undefined {
+  const name = argv[0];
+  const command = name === undefined ? undefined : mmaAtomData(name) ? mmaCommand : copyAtomData(name) ? copyCommand : undefined;
+  if (!command) return undefined;
+  const picture = argv.some((a) => ['--svg', '--tikz', '--ascii', '--json', '--help'].includes(a));
+  return { command, argv: picture ? [...argv] : [...argv, '--ascii'] };
+}
 
 /** Read a --divide or --product operand as the CLI ops and the page do: a tiler (docs/semantics.md
  *  §8.2), so a shape `(32,32)` is by-mode and a layout with strides one-dimensional. */
@@ -74,6 +91,8 @@ function write(path: string, text: string, stdout: (s: string) => void): void {
 export const showCommand: Command = {
   summary: "the layout as a grid of offsets (like CuTe's print_layout), or SVG / TikZ files",
   async run(argv, io) {
+    const atom = atomShow(argv);
+    if (atom) return atom.command.run(atom.argv, io);
     try {
       const p = parseOptions(argv, ['--help', '--tikz-body'], ['--svg', '--tikz', '--divide', '--product'], 'show');
       if (p.flags.has('--help')) {

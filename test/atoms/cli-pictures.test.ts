@@ -144,3 +144,25 @@ describe('TV pictures', () => {
     }
   });
 });
+
+describe('layoutgpu show of a tiled MMA or copy, by its atom name', () => {
+  it('draws what mma / copy draw: text by default, SVG and TikZ on request; a layout still shows as a grid', async () => {
+    const mma = ['SM80_16x8x16_F32F16F16F32_TN', '--layout', '(2,2,1)'];
+    const text = await run(['show', ...mma]);
+    expect(text.code).toBe(0);
+    expect(text.out).toBe((await run(['mma', ...mma, '--ascii'])).out);
+    const m = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'));
+    expect(text.out.trimEnd()).toBe(tvAscii(mmaPicture(m)).trimEnd());
+    const svg = await run(['show', ...mma, '--svg', '-']);
+    expect(svg.out).toBe((await run(['mma', ...mma, '--svg', '-'])).out);
+    expect(svg.out).toContain('<svg');
+    const copy = ['SM75_U32x4_LDSM_N', '--bits', '16', '--mma', 'SM80_16x8x16_F32F16F16F32_TN', '--layout', '(2,2,1)', '--operand', 'A'];
+    const c = await run(['show', ...copy, '--tikz', '-']);
+    expect(c.code).toBe(0);
+    expect(c.out).toBe((await run(['copy', ...copy, '--tikz', '-'])).out);
+    expect((await run(['show', '(4,8):(1,4)'])).out).toMatch(/^\(4,8\):\(1,4\)\n/);
+    const bad = await run(['show', 'SM80_16x8x16_F32F16F16F32_TN', '--layout', '(2,2,2,2)']);
+    expect(bad.code).toBe(2);
+    expect(bad.err.split('\n').filter((l) => l !== '')).toHaveLength(1);
+  });
+});

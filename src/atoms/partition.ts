@@ -11,6 +11,7 @@
  * composite T ∘ (S, 2:o_S) when that exists (algebra/compose.ts), else point by point by
  * layoutOfTable, so only what the result contains has to exist.
  */
+import { intText } from '../algebra/int-text.js';
 import { checkDeadline } from '../algebra/deadline.js';
 import { compose } from '../algebra/compose.js';
 import { LayoutError, domainError, isLayoutError } from '../algebra/errors.js';
@@ -75,7 +76,7 @@ const identityOf = (l: Layout): Layout => ({ shape: l.shape, stride: colMajorStr
 
 /** Thread index check (`domain`). */
 function checkThread(t: number, n: number): void {
-  if (!Number.isSafeInteger(t) || t < 0 || t >= n) throw domainError(`thread index ${t} is outside [0, ${n})`);
+  if (!Number.isSafeInteger(t) || t < 0 || t >= n) throw domainError(`thread index ${intText(t)} is outside [0, ${n})`);
 }
 
 /** Mode i of a tensor's inner layout must be a multiple of the tile size (`not-complementable`). */
@@ -378,7 +379,7 @@ export function localPartition(t: LayoutFunction, thr: Layout, i: number, proj?:
   const what = 'local_partition';
   if (!isCompact(thr)) throw domainError(`${what}: the thread layout ${formatLayout(thr)} is not compact`);
   const n = size(thr);
-  if (!Number.isSafeInteger(i) || i < 0 || i >= n) throw domainError(`${what}: index ${i} is outside [0, ${n})`);
+  if (!Number.isSafeInteger(i) || i < 0 || i >= n) throw domainError(`${what}: index ${intText(i)} is outside [0, ${n})`);
   const tm = typeof thr.shape === 'number' ? [thr] : modes(thr);
   if (proj && proj.length !== tm.length) throw domainError(`${what}: the projection has ${proj.length} members, the thread layout ${tm.length} modes`);
   let x = phi(rightInverse(thr), i);

@@ -7,6 +7,7 @@
  * found point by point by layoutOfTable (the answer is the function, not CuTe's composition,
  * which differs for C with threads along K).
  */
+import { intText } from '../algebra/int-text.js';
 import { checkDeadline } from '../algebra/deadline.js';
 import { domainError, isLayoutError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
@@ -280,6 +281,6 @@ export function operandTVPointwise(m: MmaCore, x: Operand): Layout {
 
 /** Thread t's coordinate (v, m, n, k) in a tiled MMA; t < T, else `domain`. */
 export function threadCoord(m: TiledMma, t: number): [number, number, number, number] {
-  if (!Number.isSafeInteger(t) || t < 0 || t >= m.T) throw domainError(`thread index ${t} is outside [0, ${m.T})`);
+  if (!Number.isSafeInteger(t) || t < 0 || t >= m.T) throw domainError(`thread index ${intText(t)} is outside [0, ${m.T})`);
   return coordOf(m, t);
 }

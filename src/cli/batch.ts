@@ -12,11 +12,13 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { withDeadline } from '../algebra/deadline.js';
+import { integerTexts, withIntTexts } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { topLevelMember } from './json-span.js';
 import { makeContext, withRequestDeadline } from './context.js';
+import { isStackOverflow, NESTED_TOO_DEEPLY } from './report.js';
 
 /** A response before serialisation; the id travels as text (see `responseLine`). */
 export type Answer = { ok: true; result: Json } | { ok: false; error: { kind: string; message: string } };
@@ -27,6 +29,7 @@ const fail = (kind: string, message: string): Answer => ({ ok: false, error: { k
 export function errorAnswer(e: unknown): Answer {
   if (e instanceof LayoutError) return fail(e.kind, e.message);
   // a stack overflow or an allocation refused by V8: the request was too large or too deep
+  if (isStackOverflow(e)) return fail('bad-request', `input ${NESTED_TOO_DEEPLY}`);
   if (e instanceof RangeError) return fail('bad-request', `input too large: ${e.message}`);
   return fail('bad-request', `internal error: ${e instanceof Error ? e.message : String(e)}`);
 }
@@ -44,7 +47,7 @@ export function responseLine(idText: string, a: Answer): string {
     const text: string | undefined = JSON.stringify(a.ok ? a.result : a.error);
     if (text !== undefined) body = a.ok ? `"ok":true,"result":${text}` : `"ok":false,"error":${text}`;
   } catch (e) {
-    const message = `the response could not be serialised: ${e instanceof Error ? e.message : String(e)}`;
+    const message = `the response could not be serialised: ${isStackOverflow(e) ? NESTED_TOO_DEEPLY : e instanceof Error ? e.message : String(e)}`;
     body = `"ok":false,"error":${JSON.stringify({ kind: 'bad-request', message })}`;
   }
   body ??= `"ok":false,"error":${JSON.stringify({ kind: 'bad-request', message: 'internal error: the operation gave no result' })}`;
@@ -106,7 +109,9 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
     const op = r.op;
     const at = opts.requestTimeoutMs === undefined ? undefined : performance.now() + opts.requestTimeoutMs;
     const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
-    const result = withDeadline(opts.requestTimeoutMs, () => runOpDirect(op, args, reqCtx));
+    // messages quote the request's integers beyond 2^53 − 1 as the line wrote them
+    const texts = integerTexts(line);
+    const result = withDeadline(opts.requestTimeoutMs, () => withIntTexts(texts, () => runOpDirect(op, args, reqCtx)));
     if (result instanceof Promise) {
       const idNow = id;
       return result.then(

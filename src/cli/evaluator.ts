@@ -182,6 +182,12 @@ function help(io: EvaluatorIo, text: string): number {
   return 0;
 }
 
+/** A command called without what it needs: its usage on stderr, in one block, and exit 2 (stdout stays empty). */
+function usage(io: EvaluatorIo, text: string): number {
+  io.stderr(text.trimStart() + '\n');
+  return 2;
+}
+
 const RUN_HELP = `
   --backend cpu|gpu|auto  where to run (default auto: the GPU when the adapter is hardware)
   --timeout DURATION      give up after 30, 30s, 500ms, 2m (reports what completed)
@@ -440,7 +446,8 @@ export const runCheck: EvaluatorRun = async (argv, io) => {
     const p = parse(argv, COMMON_FLAGS, RUN_OPTIONS);
     const sub = p.pos.shift();
     if (p.flags.has('--help') || sub === undefined) {
-      help(
+      // --help: the help on stdout (0); no check named: the same usage, on stderr in one block (2), nothing on stdout
+      return (p.flags.has('--help') ? help : usage)(
         io,
         `
 layoutgpu check compact <L>          whether Φ_L is a bijection of [0, size): image size,
@@ -452,7 +459,6 @@ layoutgpu check compose <B> <A> [<C>]
                                      Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A), no array
                                      materialised; the first mismatching x` + RUN_HELP,
       );
-      return sub === undefined && !p.flags.has('--help') ? 2 : 0;
     }
     const json = p.flags.has('--json');
     if (sub === 'compact' || sub === 'complement') {

@@ -48,6 +48,7 @@ export function errorLine(e: unknown, opts: ReportOptions = {}): string {
   const prefix = opts.prefix ?? 'layoutgpu';
   if (isBrokenPipe(e)) return '';
   if (e instanceof LayoutError) return `${prefix}: ${e.kind}: ${oneLine(e.message)}\n`;
+  if (isStackOverflow(e)) return `${prefix}: input ${NESTED_TOO_DEEPLY}\n`;
   if (e instanceof Usage || e instanceof RangeError) return `${prefix}: ${oneLine(e.message)}\n`;
   return `${prefix}: ${oneLine(opts.unexpected ? opts.unexpected(e) : `internal error: ${messageOf(e)}`)}\n`;
 }
@@ -58,6 +59,13 @@ export function reportError(e: unknown, io: Pick<Io, 'stderr'>, opts: ReportOpti
   if (line) io.stderr(line);
   return exitCode(e);
 }
+
+/** What a message says of V8's stack overflow ("Maximum call stack size exceeded"): the input (a JSON value or a
+ *  layout of 100,000 levels) or the result is nested too deeply; V8's words are not passed on. */
+export const NESTED_TOO_DEEPLY = 'nested too deeply';
+
+/** Whether e is the runtime's stack overflow (a RangeError; the others say a string or array is too large). */
+export const isStackOverflow = (e: unknown): e is RangeError => e instanceof RangeError && /call stack/i.test(e.message);
 
 /** A message as one line (a multi-line message would break the one-line rule). */
 const oneLine = (s: string): string => s.replace(/\s*\n\s*/g, ' ');

@@ -10,6 +10,7 @@
  * size is a power of two has Φ_L(x) = Σ x_i·b_i over its index bits, which is an XOR exactly
  * when the nonzero b_i have disjoint supports; a swizzle is a linear bijection on top of it.
  */
+import { intText } from '../algebra/int-text.js';
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { coalesceRelative } from '../algebra/coalesce.js';
@@ -157,7 +158,7 @@ function checkTile(tile: readonly number[], what: string): void {
   if (tile.length === 0) throw domain(`${what}: the tile must have at least one dim`);
   let bits = 0;
   tile.forEach((t, d) => {
-    if (!Number.isSafeInteger(t) || t < 1 || !isPow2(t)) throw domain(`${what}: tile entry ${d} is ${t}, not a power of two`);
+    if (!Number.isSafeInteger(t) || t < 1 || !isPow2(t)) throw domain(`${what}: tile entry ${d} is ${intText(t)}, not a power of two`);
     if (t > 2 ** MAX_DIM_LOG2) throw domain(`${what}: tile entry ${d} is ${t}, beyond 2^${MAX_DIM_LOG2}`);
     bits += bitsOf(t);
   });
@@ -218,9 +219,9 @@ function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): 
   if (tile === undefined) throw domain('to_ll tv: the tile (its dim sizes) is required');
   checkTile(tile, 'to_ll tv');
   const lanes = opts.lanes ?? 32;
-  if (!isPow2(lanes) || lanes > 2 ** MAX_DIM_LOG2) throw domain(`to_ll tv: lanes = ${lanes} is not a power of two`);
+  if (!isPow2(lanes) || lanes > 2 ** MAX_DIM_LOG2) throw domain(`to_ll tv: lanes = ${intText(lanes)} is not a power of two`);
   if (opts.warps !== undefined && (!isPow2(opts.warps) || opts.warps > 2 ** MAX_DIM_LOG2)) {
-    throw domain(`to_ll tv: warps = ${opts.warps} is not a power of two`);
+    throw domain(`to_ll tv: warps = ${intText(opts.warps)} is not a power of two`);
   }
   const tileBits = tile.reduce((s, t) => s + bitsOf(t), 0);
   images.forEach((v, i) => {

@@ -9,6 +9,7 @@
  * of the value is `domain`; a JSON argument of the wrong JSON types is `bad-request`.
  */
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
+import { BEYOND_SAFE, integerTexts, intText, knownIntText, withIntTexts } from '../algebra/int-text.js';
 import type { Json } from '../algebra/json.js';
 import { isAttr, parseAttr, stickyAt, type Attr, type AttrValue } from './attr.js';
 import { isSurjective } from './operations.js';
@@ -33,8 +34,11 @@ function withInferredSizes(inDims: readonly InDim[], names: readonly string[], w
     d.bases.forEach((b, i) => {
       if (b.length !== names.length) throw domain(`${what}: basis ${d.name}=${2 ** i} has ${b.length} values for ${names.length} out-dims`);
       b.forEach((v, j) => {
-        if (!Number.isSafeInteger(v) || v < 0) throw domain(`${what}: basis ${d.name}=${2 ** i} has the value ${v}, not a non-negative integer`);
-        if (v >= 2 ** MAX_DIM_LOG2) throw domain(`${what}: basis ${d.name}=${2 ** i} has the value ${v}, beyond 2^${MAX_DIM_LOG2} - 1`);
+        if (!Number.isInteger(v) || v < 0) throw domain(`${what}: basis ${d.name}=${2 ** i} has the value ${v}, not a non-negative integer`);
+        if (v >= 2 ** MAX_DIM_LOG2) {
+          const t = knownIntText(v);
+          throw domain(`${what}: basis ${d.name}=${2 ** i} has ${t === null ? BEYOND_SAFE : `the value ${t}`}, beyond 2^${MAX_DIM_LOG2} - 1`);
+        }
         sizes[j] = Math.max(sizes[j]!, nextPowerOf2(v));
       });
     });
@@ -195,7 +199,7 @@ function fromTritonPrint(text: string): LinearLayout {
       if (p !== 2 ** bases.length) {
         pos = at;
         skip();
-        throw new LayoutError('parse', `${what}: expected ${n}=${2 ** bases.length}, got ${n}=${p}`);
+        throw new LayoutError('parse', `${what}: expected ${n}=${2 ** bases.length}, got ${n}=${intText(p)}`);
       }
       expect('->');
       bases.push(tuple());
@@ -417,6 +421,12 @@ export function parseLL(x: unknown): LinearLayout {
     }
     return fromJsonObject(x, 'bad-request');
   }
+  // a message quotes the text's integers beyond 2^53 − 1 as written
+  return withIntTexts(integerTexts(x), () => fromText(x));
+}
+
+/** parseLL of a string: JSON text or one of the printed forms. */
+function fromText(x: string): LinearLayout {
   const t = x.trimStart();
   if (t.startsWith('{')) {
     let v: unknown;

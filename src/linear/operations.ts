@@ -4,6 +4,7 @@
  * divideLeft/divideRight, sublayout and the free-variable masks. Every F2 computation goes through
  * f2.ts; every Triton abort is a `domain` error here (docs/linear.md, "Deviations from Triton").
  */
+import { intText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import { echelon, orBits, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
 import { log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
@@ -74,7 +75,7 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
     if (!Object.hasOwn(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
     const x = inputs[d.name]!;
     const size = 2 ** d.bases.length;
-    if (!Number.isSafeInteger(x) || x < 0 || x >= size) throw domain(`apply: ${d.name} = ${x} is outside [0, ${size})`);
+    if (!Number.isSafeInteger(x) || x < 0 || x >= size) throw domain(`apply: ${d.name} = ${intText(x)} is outside [0, ${size})`);
     for (let i = 0; i < d.bases.length; i++) {
       if (((x >>> i) & 1) === 1) {
         const b = d.bases[i]!;

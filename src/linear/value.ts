@@ -4,6 +4,7 @@
  * sizes. L(x) is the XOR of the bases of the set bits of every input coordinate.
  */
 import { LayoutError } from '../algebra/errors.js';
+import { BEYOND_SAFE, intText, knownIntText } from '../algebra/int-text.js';
 
 export interface InDim {
   readonly name: string;
@@ -42,6 +43,11 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
     if (typeof o.name !== 'string' || o.name === '') throw domain('an out-dim name must be a non-empty string');
     if (seenOut.has(o.name)) throw domain(`out-dim '${o.name}' appears twice`);
     seenOut.add(o.name);
+    if (Number.isInteger(o.size) && o.size > 2 ** MAX_DIM_LOG2) {
+      // beyond the limit (an integer beyond 2^53 − 1 quoted as written, never rounded)
+      const t = knownIntText(o.size);
+      throw new LayoutError(beyond, `out-dim '${o.name}' has ${t === null ? `a size that is ${BEYOND_SAFE}` : `size ${t}`}, beyond 2^${MAX_DIM_LOG2}`);
+    }
     if (!Number.isSafeInteger(o.size) || o.size < 1 || (o.size > 2 ** MAX_DIM_LOG2 ? false : (o.size & (o.size - 1)) !== 0)) {
       throw domain(`out-dim '${o.name}' has size ${o.size}, not a power of two`);
     }
@@ -60,7 +66,8 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
       if (b.length !== outDims.length) throw domain(`basis ${d.name}=${2 ** i} has ${b.length} values for ${outDims.length} out-dims`);
       b.forEach((v, j) => {
         const o = outDims[j]!;
-        if (!Number.isSafeInteger(v) || v < 0 || v >= o.size) throw domain(`basis ${d.name}=${2 ** i} has ${v} on out-dim '${o.name}' (size ${o.size})`);
+        if (!Number.isSafeInteger(v) || v < 0 || v >= o.size)
+          throw domain(`basis ${d.name}=${2 ** i} has ${intText(v)} on out-dim '${o.name}' (size ${o.size})`);
       });
     });
   }

@@ -3,6 +3,7 @@
  * value j of thread t is Φ_M(Φ_TV(t, j)), and the vectors each instruction moves. Shared by
  * the bank model (banks.ts), the sector count (sectors.ts) and the swizzle search.
  */
+import { intText } from '../algebra/int-text.js';
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { cosize, flat, mode, rank, size, type Layout } from '../algebra/layout.js';
@@ -284,7 +285,7 @@ const isPow2 = (v: number): boolean => Number.isInteger(v) && v >= 1 && (v & (v 
  */
 export function vectorWidth(offsets: Float64Array, tvs: ThreadValues, e: number, v?: number): number {
   if (v !== undefined) {
-    if (!isPow2(v) || v * e > 16) throw new LayoutError('domain', `vector width v = ${v}: v must be a power of two with v*e <= 16 (e = ${e})`);
+    if (!isPow2(v) || v * e > 16) throw new LayoutError('domain', `vector width v = ${intText(v)}: v must be a power of two with v*e <= 16 (e = ${e})`);
     if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
     const f = vectorFault(offsets, tvs, v);
     if (f) {
@@ -301,5 +302,5 @@ export function vectorWidth(offsets: Float64Array, tvs: ThreadValues, e: number,
 
 /** e must be one of 1, 2, 4, 8, 16 (bytes), else `domain`. */
 export function checkElementSize(e: number): void {
-  if (!ELEMENT_SIZES.includes(e)) throw new LayoutError('domain', `element size must be 1, 2, 4, 8 or 16 bytes (got ${e})`);
+  if (!ELEMENT_SIZES.includes(e)) throw new LayoutError('domain', `element size must be 1, 2, 4, 8 or 16 bytes (got ${intText(e)})`);
 }

@@ -5,10 +5,11 @@
  * `mode`. And the "did you mean …" of an unknown op or command name.
  */
 import { LayoutError } from '../algebra/errors.js';
+import { BEYOND_SAFE, knownIntText } from '../algebra/int-text.js';
 import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { coordToOffsetLayoutFunction, innerLayout, isComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { coordToOffsetLayoutFunction, innerLayout, isComposed, looksComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from './spec.js';
@@ -26,7 +27,10 @@ function coordinate(op: string, v: unknown): Tuple {
   if (typeof v === 'number') {
     // a fraction or a number beyond a double (1e400) is no JSON integer; one beyond 2^53 − 1 was rounded on reading
     if (!Number.isInteger(v)) throw new LayoutError('bad-request', `${op}: an integer coordinate must be a JSON integer`);
-    if (!Number.isSafeInteger(v)) throw new LayoutError('domain', `${op}: the coordinate is beyond 2^53-1`);
+    if (!Number.isSafeInteger(v)) {
+      const t = knownIntText(v);
+      throw new LayoutError('domain', t === null ? `${op}: the coordinate is ${BEYOND_SAFE}` : `${op}: the coordinate ${t} is beyond 2^53-1`);
+    }
     if (v < 0) throw new LayoutError('domain', `${op}: coordinate ${v} is not a non-negative integer`);
     return v;
   }
@@ -98,6 +102,16 @@ export function idx2crd(x: number, s: LayoutFunction | Tuple): Tuple {
   return crd;
 }
 
+/**
+ * The shape of idx2crd's S: a shape written alone is read as the tuple it is (its compact strides, which
+ * may pass 2^53 − 1 where the coordinate never does, are not formed); a layout's or composed layout's
+ * own shape otherwise. Example: shapeArg('(1073741824,1073741824,1073741824)') = [2^30, 2^30, 2^30].
+ */
+function shapeArg(st: string): Tuple {
+  if (looksComposed(st) || st.includes(':')) return innerLayout(parseLayoutFunction(st, 'S', true)).shape;
+  return parseTuple(st, 'S');
+}
+
 /** The ops of CuTe's names (see the header); each is a CLI subcommand and a `batch` op. */
 export const cuteNameOps: OpSpec[] = [
   {
@@ -145,7 +159,7 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'x', kind: 'int' },
       { name: 'S', kind: 'json' },
     ],
-    run: ([x, s]) => formatTuple(idx2crd(x as number, parseLayoutFunction(text('idx2crd', 'S', s, '(4,8)'), 'S', true))),
+    run: ([x, s]) => formatTuple(idx2crd(x as number, shapeArg(text('idx2crd', 'S', s, '(4,8)')))),
   },
 ];
 

@@ -7,6 +7,7 @@ import * as L from '../algebra/layout.js';
 import type { Layout } from '../algebra/layout.js';
 import type { Profile, Tuple } from '../algebra/tuple.js';
 import { LayoutError } from '../algebra/errors.js';
+import { BEYOND_SAFE, integerTexts, knownIntText, withIntTexts } from '../algebra/int-text.js';
 import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from '../algebra/notation.js';
 import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from '../algebra/coalesce.js';
 import { complement, isComplementable, isNComplementable } from '../algebra/complement.js';
@@ -192,7 +193,9 @@ export function checkArity(spec: OpSpec, n: number): void {
   if (!ok) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
 }
 
-function huge(a: ArgSpec, what: string, text: string): LayoutError {
+/** An integer argument beyond 2^53 − 1, quoted as written (`text`; null when not known: then named, never rounded). */
+function huge(a: ArgSpec, what: string, text: string | null): LayoutError {
+  if (text === null) return new LayoutError(a.huge === 'overflow' ? 'overflow' : 'domain', `${what} is ${BEYOND_SAFE}`);
   return a.huge === 'overflow'
     ? new LayoutError('overflow', `${what} = ${text} exceeds 2^53-1`)
     : new LayoutError('domain', `${what} = ${text} is out of range (beyond 2^53-1)`);
@@ -231,7 +234,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
         return n;
       }
       if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
-      if (!Number.isSafeInteger(v)) throw huge(a, what, String(v));
+      if (!Number.isSafeInteger(v)) throw huge(a, what, knownIntText(v));
       return v;
     }
     case 'order':
@@ -257,7 +260,10 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
 export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
   if (!spec) throw badRequest(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
-  return spec.run(parseArgs(spec, raw, fromText), ctx);
+  if (!fromText) return spec.run(parseArgs(spec, raw, fromText), ctx);
+  // the arguments are the text the request wrote: its integers beyond 2^53 − 1 are quoted from it
+  const texts = integerTexts(raw.filter((v) => typeof v === 'string').join(' '));
+  return withIntTexts(texts, () => spec.run(parseArgs(spec, raw, fromText), ctx));
 }
 
 /**

@@ -7,6 +7,7 @@
  */
 import type { Json, OpSpec } from './spec.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
+import { intText } from '../algebra/int-text.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
@@ -88,6 +89,7 @@ export function tiledCopyArg(v: unknown): TiledCopy {
   const bits = o.bits;
   if (bits === undefined) throw badRequest("the tiled copy needs the key 'bits'");
   if (typeof bits !== 'number' || !Number.isInteger(bits)) throw badRequest("the tiled copy's 'bits' must be a JSON integer");
+  if (!Number.isSafeInteger(bits)) throw domainError(`the tiled copy's 'bits' is ${intText(bits)}: a value size is a positive integer of bits`);
   if (o.thr !== undefined && o.mma !== undefined) throw badRequest("the tiled copy has both 'thr' and 'mma'; give one");
   if (o.mma !== undefined) {
     if (o.val !== undefined) throw badRequest("the tiled copy's 'val' goes with 'thr', not with 'mma'");
@@ -150,7 +152,8 @@ const formatTensor = (r: Json): string => {
 function coordArg(v: unknown): SliceCoord {
   if (typeof v === 'number') {
     if (!Number.isInteger(v)) throw badRequest('the coordinate must be a string or a JSON integer');
-    if (!Number.isSafeInteger(v) || v < 0) throw domainError(`coordinate ${v} must be a non-negative integer below 2^53`);
+    if (!Number.isSafeInteger(v)) throw domainError(`the coordinate is ${intText(v)}: it must be a non-negative integer below 2^53`);
+    if (v < 0) throw domainError(`coordinate ${v} must be a non-negative integer below 2^53`);
     return v;
   }
   if (typeof v !== 'string') throw badRequest('the coordinate must be a string or a JSON integer');

@@ -1,0 +1,68 @@
+/**
+ * Integers as the request wrote them (docs/protocol.md: a message names the problem, and a number it
+ * quotes is never rounded). A JSON number beyond 2^53 − 1 reaches an op as the nearest double
+ * (9007199254740993 as 9007199254740992, 99999999999999999999999 as 1e+23), so the text that wrote
+ * it is kept aside while the request runs: `withIntTexts(integerTexts(text), f)` runs f knowing the
+ * texts of text's integers beyond 2^53 − 1, and `intText(v)` quotes v: v itself when it is a safe
+ * integer, else the text that wrote it, else (no text known, or two texts that round to the same
+ * double) the words "an integer beyond 2^53 − 1". Like the deadline (deadline.ts), the texts are in
+ * force for the synchronous part of the request.
+ */
+
+/** What a message says of an integer beyond 2^53 − 1 whose text is not known. */
+export const BEYOND_SAFE = 'an integer beyond 2^53 − 1';
+
+/** the texts in force: a double → the one text that wrote it (null: two texts round to it) */
+let inForce: ReadonlyMap<number, string | null> = new Map();
+
+/** a JSON number token, or a double-quoted string (skipped, so its digits are not read as numbers) */
+const TOKEN = /"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
+
+/** Add text t for v to m (null when another text already rounds to v). */
+function add(m: Map<number, string | null>, v: number, t: string | null): void {
+  if (!m.has(v)) m.set(v, t);
+  else if (m.get(v) !== t) m.set(v, null);
+}
+
+/**
+ * The texts of the integers beyond 2^53 − 1 written in s (JSON, or any text with numbers outside
+ * double-quoted strings): the double each becomes → its text, or null when two texts become the
+ * same double. Example: integerTexts('[9007199254740993, 1]') maps 9007199254740992 to '9007199254740993'.
+ */
+export function integerTexts(s: string): Map<number, string | null> {
+  const out = new Map<number, string | null>();
+  // an unsafe integer is written with at least 16 digits or with an exponent
+  if (!/[0-9]{16}|[0-9][eE]/.test(s)) return out;
+  for (const m of s.matchAll(TOKEN)) {
+    const t = m[0];
+    if (t.charCodeAt(0) === 0x22) continue;
+    const v = Number(t);
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) add(out, v, t);
+  }
+  return out;
+}
+
+/** Run f with the texts `m` in force as well as those already in force (nested calls add up). */
+export function withIntTexts<T>(m: ReadonlyMap<number, string | null>, f: () => T): T {
+  if (m.size === 0) return f();
+  const saved = inForce;
+  const next = new Map(saved);
+  for (const [v, t] of m) add(next, v, t);
+  inForce = next;
+  try {
+    return f();
+  } finally {
+    inForce = saved;
+  }
+}
+
+/** The text that wrote v when v is a safe integer (itself) or a known unsafe one; else null. */
+export function knownIntText(v: number): string | null {
+  if (Number.isSafeInteger(v) || !Number.isInteger(v)) return String(v);
+  return inForce.get(v) ?? null;
+}
+
+/** v as a message quotes it: knownIntText(v), else BEYOND_SAFE. */
+export function intText(v: number): string {
+  return knownIntText(v) ?? BEYOND_SAFE;
+}

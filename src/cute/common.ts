@@ -4,15 +4,19 @@
  *   with R = right_inverse(B), N is the largest N ≤ size(R) such that Φ_A(Φ_R(n)) = n for
  *   every n < N (Φ_A is defined below size(A) only: a point Φ_R(n) ≥ size(A) ends the run).
  * Where A∘R exists this is CuTe's answer: the shape of the first mode of coal(A∘R) when its
- * stride is 1, else 1. This module finds N as follows.
- *  (1) R_t: the longest prefix layout of R, (r_1..r_(j−1), c):(q_1..q_j), whose cosize is at
- *      most size(A) (Φ_R is monotone in each digit, so its largest value is at its last index).
- *  (2) If the paper's composite C = A∘R_t exists, Φ_C = Φ_A∘Φ_R on [0, size(R_t)), and the
- *      identity run of a layout function is read off coal(C) = (c_1..):(e_1..): c_1 when
- *      e_1 = 1 (at c_1 the function is e_2 ≠ c_1, coal having merged otherwise), else 1.
- *  (3) Beyond R_t, or where no composite exists, Φ_A(Φ_R(n)) is evaluated for n = N, N+1, …
- *      until it differs from n or leaves A's domain; more than EVAL_LIMIT points without an
- *      answer is refused with `overflow`, never guessed.
+ * stride is 1, else 1.
+ *
+ * The definition is `commonRunByDefinition`: Φ_A(Φ_R(n)) evaluated for n = 1, 2, … until it differs from n or leaves
+ * A's domain; more than EVAL_LIMIT points without an answer is refused with `overflow`, never guessed. Two named
+ * accelerators answer first, each tested against the definition (test/cute/common-accelerators.test.ts); each
+ * returns N where it decides, else −P with P ≥ 1 a prefix on which Φ_A∘Φ_R is known to be the identity, from
+ * which the definition goes on:
+ *  - `alignedRun`: R's digits walking coal(A)'s modes in order (the common case of two compact layouts);
+ *  - `compositeRun`: with R_t the longest prefix layout of R, (r_1..r_(j−1), c):(q_1..q_j), whose cosize is at most
+ *    size(A) (Φ_R is monotone in each digit, so its largest value is at its last index), and the paper's composite
+ *    C = A∘R_t where it exists, Φ_C = Φ_A∘Φ_R on [0, size(R_t)), and the identity run of a layout function is read
+ *    off coal(C) = (c_1..):(e_1..): c_1 when e_1 = 1 (at c_1 the function is e_2 ≠ c_1, coal having merged
+ *    otherwise), else 1.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { coalesce, coalesceFlat, fromCoalescedFlat } from '../algebra/coalesce.js';
@@ -35,6 +39,7 @@ function prefixWithin(rs: readonly number[], rd: readonly number[], bound: numbe
   const d: number[] = [];
   let top = 0; // Φ_R at the last index of the prefix so far
   for (let j = 0; j < rs.length; j++) {
+    if (rs[j] === 1) continue; // a mode of size 1 (R = 1:0) adds no point
     const room = Math.floor((bound - 1 - top) / rd[j]!); // rd[j] ≥ 1: R's strides are prefix products
     if (room <= 0) break;
     const c = Math.min(rs[j]!, room + 1);
@@ -46,8 +51,14 @@ function prefixWithin(rs: readonly number[], rd: readonly number[], bound: numbe
   return { shape: s, stride: d };
 }
 
-/** Φ_A(Φ_R(n)) = n from n = start on, by evaluation (step (3) above). */
-function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[], start: number, end: number, limit: number): number {
+/**
+ * The definition (docs/semantics.md §8.5): the largest N ≤ size(R) with Φ_A(Φ_R(n)) = n for every n < N, by
+ * evaluation from n = start on (the identity is known below start; n = 0 always holds: Φ_A(Φ_R(0)) = 0).
+ * Errors: `overflow` past `limit` evaluations. Example: commonRunByDefinition(4:1, 8:1) is 4 (Φ_A ends at 4).
+ */
+export function commonRunByDefinition(a: Layout, r: Layout, start = 1, limit = EVAL_LIMIT): number {
+  const { shapes: rs, strides: rd } = flat(r);
+  const end = size(r);
   const { shapes: as, strides: ad } = flat(a);
   const sizeA = size(a);
   for (let n = start; n < end; n++) {
@@ -72,9 +83,11 @@ function runByEvaluation(a: Layout, rs: readonly number[], rd: readonly number[]
   return end;
 }
 
-/** Step (0): N (≥ 1), or −P where the fast path does not decide, P being the prefix it has
- *  verified (f is the identity on [0, P)). rs, rd: coalesced R♭. */
-function fastRun(a: Layout, rs: readonly number[], rd: readonly number[]): number {
+/** Accelerator: R's digits walking coal(A)'s modes in order. N (≥ 1), or −P where it does not decide, P being the
+ *  prefix it has verified (Φ_A∘Φ_R is the identity on [0, P)). Pre: r = right_inverse(B) (coalesced, strides the
+ *  prefix products of its shapes). Example: alignedRun((4,8):(1,4), 32:1) is 32. */
+export function alignedRun(a: Layout, r: Layout): number {
+  const { shapes: rs, strides: rd } = flat(r);
   const ca = flat(a);
   const c = coalesceFlat(ca.shapes, ca.strides);
   // coal(A), split in place as R's digits consume it (as, ad), and kept whole (c) for Φ_A off the fast path
@@ -121,24 +134,31 @@ function phiFlat(s: readonly number[], d: readonly number[], x: number): number 
   return y;
 }
 
-/** The N of docs/semantics.md §8.5 for A and R = right_inverse(B). */
-function commonRun(a: Layout, r: Layout, limit: number): number {
+/** Accelerator: the identity run of coal(A ∘ R_t), R_t the longest prefix layout of R within A's domain (see the
+ *  header): N where it decides (the run ends inside R_t, or R_t is R), −size(R_t) where Φ_A∘Φ_R is the identity on
+ *  all of R_t, −1 where no composite exists. Pre: r = right_inverse(B). Example: compositeRun((4,4):(1,5), 6:1) is −1. */
+export function compositeRun(a: Layout, r: Layout): number {
   const { shapes: rs, strides: rd } = flat(r);
-  const fast = fastRun(a, rs, rd);
-  if (fast > 0) return fast;
-  const verified = -fast;
   const total = size(r);
   const t = prefixWithin(rs, rd, size(a));
   const tSize = size(t);
-  let start = verified; // ≥ 1: Φ_A(Φ_R(0)) = Φ_A(0) = 0 always
   try {
     const run = identityRun(compose(a, t));
-    if (run < tSize || tSize === total) return Math.min(run, total);
-    start = Math.max(start, tSize);
+    return run < tSize || tSize === total ? Math.min(run, total) : -tSize;
   } catch (e) {
     if (!(e instanceof LayoutError) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+    return -1;
   }
-  return runByEvaluation(a, rs, rd, Math.max(start, verified), total, limit);
+}
+
+/** The N of docs/semantics.md §8.5 for A and R = right_inverse(B): the accelerators first, then the definition from
+ *  the longest prefix they verified. */
+function commonRun(a: Layout, r: Layout, limit: number): number {
+  const aligned = alignedRun(a, r);
+  if (aligned > 0) return aligned;
+  const composite = compositeRun(a, r);
+  if (composite > 0) return composite;
+  return commonRunByDefinition(a, r, Math.max(-aligned, -composite), limit);
 }
 
 /**

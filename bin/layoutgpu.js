@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const main = join(root, 'dist', 'cli', 'main.js');
 if (!existsSync(main)) {
-  const r = spawnSync('npx', ['--no', 'tsc', '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
+  const r = spawnSync('npx', ['--no', '--', 'tsc', '-p', join(root, 'tsconfig.build.json')], { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) {
     process.stderr.write('layoutgpu: could not build the CLI (run `npm install` in the package)\n');
     process.exit(1);

@@ -38,7 +38,7 @@ export function ensureBuilt(): void {
   try {
     const stale = !existsSync(main) || statSync(main).mtimeMs < newestSource(join(ROOT, 'src'));
     if (stale) {
-      const r = spawnSync('npx', ['--no', 'tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
+      const r = spawnSync('npx', ['--no', '--', 'tsc', '-p', 'tsconfig.build.json'], { cwd: ROOT, encoding: 'utf8' });
       // tsc emits even when some file of another part of the project does not typecheck;
       // the CLI is what matters here
       if (!existsSync(main)) throw new Error(`build failed:\n${r.stdout}\n${r.stderr}`);

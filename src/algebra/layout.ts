@@ -177,6 +177,26 @@ export function entry(l: Layout, i: number): Layout {
   return { shape: shapes[i - 1]!, stride: strides[i - 1]! };
 }
 
+/**
+ * The leaf-wise map (CuTe's `transform_leaf` over a shape and its stride): L with every entry s_i:d_i replaced by
+ * f(s_i, d_i, i), i = 1, 2, … numbering the entries left to right as L♭ does, the nesting kept; f sees the entries
+ * in that order (so an error it throws names the first entry that fails). Nothing is checked: f's entries must
+ * make a valid layout. Example: mapEntries((4,(2,3)):(1,(0,8)), (s, d) => [d === 0 ? 1 : s, d]) = (4,(1,3)):(1,(0,8)).
+ */
+export function mapEntries(l: Layout, f: (s: number, d: number, i: number) => readonly [number, number]): Layout {
+  let i = 0;
+  const walk = (s: Tuple, d: Tuple): readonly [Tuple, Tuple] => {
+    if (typeof s === 'number') return f(s, d as number, ++i);
+    const dd = d as readonly Tuple[];
+    const shape: Tuple[] = new Array(s.length);
+    const stride: Tuple[] = new Array(s.length);
+    for (let k = 0; k < s.length; k++) [shape[k], stride[k]] = walk(s[k]!, dd[k]!);
+    return [shape, stride];
+  };
+  const [shape, stride] = walk(l.shape, l.stride);
+  return { shape, stride };
+}
+
 /** Def. 2.3.1.13: L♭ = S♭:D♭. */
 export function flatten(l: Layout): Layout {
   const { shapes, strides } = flat(l);

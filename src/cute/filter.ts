@@ -2,14 +2,7 @@
  * Filters (docs/semantics.md §8.5; CuTe `filter_zeros`, `filter` of include/cute/layout.hpp).
  */
 import { coalesce } from '../algebra/coalesce.js';
-import type { Layout } from '../algebra/layout.js';
-import type { Tuple } from '../algebra/tuple.js';
-
-function zerosToOne(s: Tuple, d: Tuple): Tuple {
-  if (typeof s === 'number') return d === 0 ? 1 : s;
-  const dd = d as readonly Tuple[];
-  return s.map((u, i) => zerosToOne(u, dd[i]!));
-}
+import { mapEntries, type Layout } from '../algebra/layout.js';
 
 /**
  * CuTe's `filter_zeros(L)`: every entry with stride 0 gets shape 1; the structure and the
@@ -17,7 +10,7 @@ function zerosToOne(s: Tuple, d: Tuple): Tuple {
  * Example: filterZeros(parseLayout('(4,1,(2,3)):(1,5,(0,8))')) is (4,1,(1,3)):(1,5,(0,8)).
  */
 export function filterZeros(l: Layout): Layout {
-  return { shape: zerosToOne(l.shape, l.stride), stride: l.stride };
+  return mapEntries(l, (s, d) => [d === 0 ? 1 : s, d]);
 }
 
 /**

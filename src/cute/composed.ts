@@ -20,7 +20,7 @@
 import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
-import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig } from '../algebra/layout.js';
+import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig, sizeBig } from '../algebra/layout.js';
 import { Parser, formatLayout, isWhiteSpace, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
@@ -207,24 +207,66 @@ export function coordToOffsetLayoutFunction(l: LayoutFunction, c: Tuple): number
 export const MAX_COSIZE_ENUMERATION = 1 << 24;
 
 /**
- * cosize = 1 + max_x Φ(x), exact (docs/semantics.md §9.1; CuTe C++ returns cosize(L) instead). With
- * P = 2^topBit(Sw), Sw(a + c·P) = Sw(a) + c·P, so every entry s:d splits into a part that
- * moves bits below P (enumerated) and a part whose stride is a multiple of P (its largest
- * value simply adds): an entry with m·d ≡ 0 (mod P), m | s, becomes (m:d, s/m : m·d).
- * More than MAX_COSIZE_ENUMERATION combinations left to enumerate is `overflow`.
+ * cosize = 1 + max_x Φ(x), exact (docs/semantics.md §9.1; CuTe C++ returns cosize(L) instead): the definition
+ * (cosizeComposedByDefinition) after two named accelerators, each tested against it
+ * (test/cute/composed-accelerators.test.ts): cosizeWithinBlock, then cosizeBySplit. More than
+ * MAX_COSIZE_ENUMERATION combinations left to enumerate is `overflow`.
  * Example: cosize(Sw<3,3,3> o 8 o (8,64):(64,1)) = 520.
  */
 export function cosizeLayoutFunction(l: LayoutFunction): bigint {
   if (!isComposed(l)) return cosizeBig(l);
-  const ymax = K_BOUND(l.offset, l.inner);
-  // the swizzle as it acts on the offsets reached (all ≤ ymax): bits it reads above them are 0
-  const sw = swizzleWithin(l.swizzle, ymax === 0n ? 0 : ymax.toString(2).length);
+  return cosizeWithinBlock(l) ?? cosizeBySplit(l);
+}
+
+/** The largest offset K + Φ_L(x) reached and the swizzle as it acts on the offsets reached (all ≤ it): the bits
+ *  it reads above them are 0 (swizzleWithin). */
+function reached(c: ComposedLayout): { ymax: bigint; sw: Swizzle } {
+  const ymax = K_BOUND(c.offset, c.inner);
+  return { ymax, sw: swizzleWithin(c.swizzle, ymax === 0n ? 0 : ymax.toString(2).length) };
+}
+
+/**
+ * The definition: 1 + the largest Φ(x) = Sw(K + Φ_L(x)) over every x < size(L), each evaluated. More than
+ * MAX_COSIZE_ENUMERATION points is `overflow`. Example: cosizeComposedByDefinition(Sw<1,0,1> o 4:1) = 4.
+ */
+export function cosizeComposedByDefinition(c: ComposedLayout): bigint {
+  const n = sizeBig(c.inner);
+  if (n > BigInt(MAX_COSIZE_ENUMERATION)) {
+    throw new LayoutError('overflow', `cosize of ${formatLayoutFunction(c)}: more than 2^24 points to evaluate`);
+  }
+  let best = 0n;
+  for (let x = 0; x < Number(n); x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('cosize');
+    const y = BigInt(phiLayoutFunctionBig(c, x));
+    if (y > best) best = y;
+  }
+  return best + 1n;
+}
+
+/**
+ * Accelerator: where the swizzle reads no bit of the offsets reached, or maps every aligned block of P =
+ * 2^topBit(Sw) onto itself and the offsets reached are the interval [K, ymax] (L compact) holding the whole block
+ * of ymax, the largest value is ymax: cosize = K + cosize(L). Else null (undecided).
+ */
+export function cosizeWithinBlock(c: ComposedLayout): bigint | null {
+  const { ymax, sw } = reached(c);
   if (sw.bits === 0) return ymax + 1n;
   const P = 2n ** BigInt(topBit(sw));
-  // Sw maps every aligned block of P onto itself: when the offsets reached are an interval
-  // [K, ymax] (L compact) that holds the whole block of ymax, the largest value is ymax
-  if ((ymax + 1n) % P === 0n && ymax + 1n - P >= BigInt(l.offset) && compactInner(l.inner)) return ymax + 1n;
-  const { shapes, strides } = flat(l.inner);
+  if ((ymax + 1n) % P === 0n && ymax + 1n - P >= BigInt(c.offset) && compactInner(c.inner)) return ymax + 1n;
+  return null;
+}
+
+/**
+ * Accelerator: with P = 2^topBit(Sw), Sw(a + c·P) = Sw(a) + c·P, so every entry s:d splits into a part that moves
+ * bits below P (enumerated) and a part whose stride is a multiple of P (its largest value simply adds): an entry
+ * with m·d ≡ 0 (mod P), m | s, becomes (m:d, s/m : m·d). More than MAX_COSIZE_ENUMERATION combinations left to
+ * enumerate is `overflow`.
+ */
+export function cosizeBySplit(c: ComposedLayout): bigint {
+  const { ymax, sw } = reached(c);
+  if (sw.bits === 0) return ymax + 1n;
+  const P = 2n ** BigInt(topBit(sw));
+  const { shapes, strides } = flat(c.inner);
   const ms: number[] = [];
   const md: number[] = [];
   let high = 0n; // Σ of the largest values of the parts with stride ≡ 0 (mod P)
@@ -248,15 +290,15 @@ export function cosizeLayoutFunction(l: LayoutFunction): bigint {
       count *= s;
     }
     if (count > MAX_COSIZE_ENUMERATION) {
-      throw new LayoutError('overflow', `cosize of ${formatLayoutFunction(l)}: more than 2^24 offsets below the swizzle's bits to enumerate`);
+      throw new LayoutError('overflow', `cosize of ${formatLayoutFunction(c)}: more than 2^24 offsets below the swizzle's bits to enumerate`);
     }
   }
   // enumerate K + Σ x_i·d_i over the parts that reach below P (an odometer)
   let best = -1n;
   const x = new Array<number>(ms.length).fill(0);
-  const bigSum = K_BOUND(l.offset, makeLayoutUnbounded(ms, md)) > BigInt(MAX_EXACT);
-  let v = l.offset;
-  let vb = BigInt(l.offset);
+  const bigSum = K_BOUND(c.offset, makeLayoutUnbounded(ms, md)) > BigInt(MAX_EXACT);
+  let v = c.offset;
+  let vb = BigInt(c.offset);
   for (let steps = 1; ; steps++) {
     if ((steps & 0xffff) === 0) checkDeadline('cosize');
     const y = bigSum ? applySwizzleBig(sw, vb) : BigInt(applySwizzle(sw, v));

@@ -19,39 +19,48 @@ function tie(order: Tuple, x: number): never {
   throw domainError(`make_layout: the order ${formatTuple(order)} has equal entries (${x} twice)`);
 }
 
-/** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`): entry j's
- *  stride is the product of the entries i with o_i < o_j. */
+/** Strides compact in the order of O's entries, smallest first (CuTe `compact_order`), with the nesting of S: the
+ *  definition for a few entries, its accelerator for more. */
 function orderedStride(shape: Tuple, order: Tuple): Tuple {
   if (!T.congruent(shape, order)) {
     throw domainError(`make_layout: the order ${formatTuple(order)} is not congruent to the shape ${formatTuple(shape)}`);
   }
-  const s: number[] = [];
-  const o: number[] = [];
-  T.pushEntries(shape, s);
-  T.pushEntries(order, o);
+  const s = T.entries(shape);
+  const o = T.entries(order);
+  // small (the usual case): the products directly
+  const d = s.length <= 16 ? orderedStridesByDefinition(s, o, order) : orderedStridesBySort(s, o, order);
+  return refold(shape, d, { at: 0 });
+}
+
+/** The definition (CuTe `compact_order`): entry j's stride is the product of the entries i with o_i < o_j. Errors:
+ *  `domain` for two equal entries of O (`order`, as written, names it). Example: ([2,2,2,2], [0,2,3,1]) → [1,4,8,2]. */
+export function orderedStridesByDefinition(s: readonly number[], o: readonly number[], order: Tuple): number[] {
   const n = s.length;
   const d: number[] = new Array(n);
-  if (n <= 16) {
-    // small (the usual case): the products directly
-    for (let j = 0; j < n; j++) {
-      let p = 1;
-      for (let i = 0; i < n; i++) {
-        if (o[i]! < o[j]!) p *= s[i]!;
-        else if (i !== j && o[i] === o[j]) tie(order, o[i]!);
-      }
-      d[j] = p;
+  for (let j = 0; j < n; j++) {
+    let p = 1;
+    for (let i = 0; i < n; i++) {
+      if (o[i]! < o[j]!) p *= s[i]!;
+      else if (i !== j && o[i] === o[j]) tie(order, o[i]!);
     }
-  } else {
-    const idx = s.map((_, i) => i).sort((i, j) => o[i]! - o[j]!);
-    let run = 1;
-    for (let k = 0; k < n; k++) {
-      const i = idx[k]!;
-      if (k > 0 && o[i] === o[idx[k - 1]!]) tie(order, o[i]!);
-      d[i] = run;
-      run *= s[i]!;
-    }
+    d[j] = p;
   }
-  return refold(shape, d, { at: 0 });
+  return d;
+}
+
+/** Accelerator of orderedStridesByDefinition (n log n): the entries sorted by O, each stride the running product
+ *  of the shapes before it. Errors: `domain` for two equal entries of O. */
+export function orderedStridesBySort(s: readonly number[], o: readonly number[], order: Tuple): number[] {
+  const d: number[] = new Array(s.length);
+  const idx = s.map((_, i) => i).sort((i, j) => o[i]! - o[j]!);
+  let run = 1;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k]!;
+    if (k > 0 && o[i] === o[idx[k - 1]!]) tie(order, o[i]!);
+    d[i] = run;
+    run *= s[i]!;
+  }
+  return d;
 }
 
 /** The entries d, in order, with the nesting of `like`. */

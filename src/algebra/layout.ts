@@ -316,6 +316,25 @@ export function concatUnchecked(ls: readonly Layout[]): Layout {
   return { shape, stride };
 }
 
+/** CuTe's `append<R>(L, 1:0)`: L with trailing 1:0 modes up to rank R; L itself when rank(L) ≥ R. A 1:0 mode changes
+ *  neither size nor cosize: nothing to check. Example: append(4:1, 3) = (4,1,1):(1,0,0). */
+export function append(l: Layout, r: number): Layout {
+  if (rank(l) >= r) return l;
+  const ms = modes(l);
+  while (ms.length < r) ms.push(TRIVIAL);
+  return concatUnchecked(ms);
+}
+
+/** CuTe's `zip` over modes: given k lists of r modes each, the layout whose mode i is (X1_i, …, Xk_i). Unchecked
+ *  (concatUnchecked): for the modes of one valid layout, regrouped. Example: zip([[4:1, 8:4], [2:32, 3:64]]) =
+ *  ((4,2),(8,3)):((1,32),(4,64)). */
+export function zip(lists: readonly (readonly Layout[])[]): Layout {
+  const r = lists.length === 0 ? 0 : lists[0]!.length;
+  const out: Layout[] = new Array(r);
+  for (let i = 0; i < r; i++) out[i] = concatUnchecked(lists.map((ms) => ms[i]!));
+  return concatUnchecked(out);
+}
+
 /** Construction 2.3.1.17: Φ_L(x) = Σ x_i·d_i with x_i the colexicographic coordinates of x. */
 export function phi(l: Layout, x: number): number {
   checkIndex(l, x);

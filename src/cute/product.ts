@@ -5,7 +5,7 @@
  */
 import { domainError } from '../algebra/errors.js';
 import { logicalProduct } from '../algebra/divide.js';
-import { TRIVIAL, concatUnchecked, mode, modes, rank, size, type Layout } from '../algebra/layout.js';
+import { append, mode, modes, rank, size, zip, type Layout } from '../algebra/layout.js';
 import { formatTuple } from '../algebra/notation.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
@@ -49,31 +49,17 @@ export function flatProduct(a: Layout, tiler: Tiler): Layout {
   return unpackBoth(tileUnzip('flat_product', productBy('flat_product', a, t), t));
 }
 
-/** L with trailing 1:0 modes up to rank r (CuTe `append<R>`); L itself when rank(L) ≥ r.
- *  (1:0 modes change neither size nor cosize: no checks.) */
-function padTo(l: Layout, r: number): Layout {
-  const k = rank(l);
-  if (k >= r) return l;
-  const ms = modes(l);
-  while (ms.length < r) ms.push(TRIVIAL);
-  return concatUnchecked(ms);
-}
-
 /** The modes of a product's second part C = comp(A', N) ∘ B': shape(C) refines shape(B'), so its
  *  modes relative to B' are its top-level modes, or C itself for a depth-0 B'. */
 const modesOver = (c: Layout, b: Layout): Layout[] => (typeof b.shape === 'number' ? [c] : modes(c));
 
 function rankedProduct(a: Layout, b: Layout, raked: boolean): Layout {
   const r = Math.max(rank(a), rank(b));
-  const a2 = padTo(a, r);
-  const b2 = padTo(b, r);
+  const a2 = append(a, r);
+  const b2 = append(b, r);
   const c = mode(logicalProduct(a2, b2), 2);
-  const am = modes(a2);
-  const cm = modesOver(c, b2);
   // the result regroups the modes of the valid A' ⊗ B' = (A', C): its size and cosize
-  const out: Layout[] = new Array(r);
-  for (let i = 0; i < r; i++) out[i] = raked ? concatUnchecked([cm[i]!, am[i]!]) : concatUnchecked([am[i]!, cm[i]!]);
-  return concatUnchecked(out);
+  return raked ? zip([modesOver(c, b2), modes(a2)]) : zip([modes(a2), modesOver(c, b2)]);
 }
 
 /** blocked_product(A, B) (docs/semantics.md §8.3, CuTe `blocked_product`): with A', B' padded by 1:0 modes to
@@ -102,7 +88,7 @@ export function tileToShape(a: Layout, s: Tuple, order: LayoutOrder = 'col'): La
   if (rank(a) > r) {
     throw domainError(`tile_to_shape: the layout has rank ${rank(a)} but the shape ${formatTuple(s)} has rank ${r}`);
   }
-  const a2 = padTo(a, r);
+  const a2 = append(a, r);
   const am = modes(a2);
   const targets = typeof s === 'number' ? [s] : s.map(T.size);
   const counts = targets.map((t, i) => {

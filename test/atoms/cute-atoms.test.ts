@@ -4,7 +4,8 @@
  * second time, independently of src/atoms/data, and checked by bench/cute-compare.py). Each answer of `mma_atom` /
  * `copy_atom` must be the same function on (thread, value) as CuTe's layout, with the same top-level mode sizes
  * (docs/atoms.md: TV layouts are compared as functions). The pairs are regression pairs: any later edit of the data
- * that changes a layout's function fails here.
+ * that changes a layout's function fails here. test/fixtures/cute-tiled.jsonl holds tiled copies and MMAs as compiled
+ * CuTe printed them (quoted with their source); their TV layouts are compared the same way, tilers and tile shapes exactly.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -116,4 +117,35 @@ describe("the atoms' layouts are CuTe's, as functions on (thread, value)", () =>
     expect(differs('((4,8),(2,2,2)):((32,1),(8,16,128))', sm80.cute.A!)).not.toBeNull();
     expect(differs('((8,4),(2,2,2)):((1,32),(16,8,128))', sm80.cute.A!)).not.toBeNull();
   });
+});
+
+interface TiledPair {
+  readonly op: 'make_tiled_copy' | 'make_tiled_mma';
+  readonly args: readonly unknown[];
+  readonly cute: Readonly<Record<string, string>>;
+  readonly source: string;
+}
+
+const tiledPairs: TiledPair[] = readFileSync(join(FIXTURES, 'cute-tiled.jsonl'), 'utf8')
+  .split('\n')
+  .filter((l) => l.trim() !== '')
+  .map((l) => JSON.parse(l) as TiledPair);
+
+/** The fields compared exactly (nested-tuple strings); the others are layouts compared as functions. */
+const EXACT = new Set(['tiler', 'tileShape']);
+
+describe('tiled copies and MMAs as compiled CuTe printed them', () => {
+  for (const p of tiledPairs) {
+    it(`${p.op} ${JSON.stringify(p.args)}`, async () => {
+      const got = (await runOp(p.op, p.args, ctx)) as Record<string, string>;
+      for (const [field, theirs] of Object.entries(p.cute)) {
+        if (EXACT.has(field)) expect(got[field]).toBe(theirs);
+        else expect(differs(got[field]!, theirs), `${field}: ${got[field]} vs CuTe's ${theirs}`).toBeNull();
+      }
+      if (p.op === 'make_tiled_copy') {
+        expect(differs(got.layoutS_TV!, p.cute.layoutTV!)).toBeNull();
+        expect(differs(got.layoutD_TV!, p.cute.layoutTV!)).toBeNull();
+      }
+    });
+  }
 });

@@ -17,6 +17,13 @@ What it does
      compared (docs/atoms.md documents that deviation: C with threads along K). Prints one line per mismatch and
      a count; exits 1 on a mismatch.
 
+Provenance of the recorded facts
+  test/fixtures/cute-atoms.jsonl was first written from a second, independent reading of CuTe's mma_traits_*.hpp /
+  copy_traits_*.hpp (the PyPI wheel was not reachable from the machine that wrote it), so the g++ path below had not
+  been run when it was committed: run it where the headers are at hand and refresh the fixture with --write-fixture.
+  test/fixtures/cute-tiled.jsonl holds tiled copies, tiled MMAs and partitions as compiled CuTe printed them
+  (quoted with their sources); test/atoms/cute-atoms.test.ts checks both files.
+
 Getting CuTe's headers (only through a package registry)
   python3 -m pip download --no-deps nvidia-cutlass==4.2.0.0 -d /tmp/cutlass-whl
   cd /tmp/cutlass-whl && unzip -q nvidia_cutlass-*.whl -d x && find x -type d -name cute -path '*include*'

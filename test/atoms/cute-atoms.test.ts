@@ -91,7 +91,11 @@ const FIELDS: Readonly<Record<CutePair['op'], readonly (readonly [string, string
 describe("the atoms' layouts are CuTe's, as functions on (thread, value)", () => {
   it('the fixture covers every atom of the table', async () => {
     const listed = (await runOp('atoms', [], ctx)) as { mma: string[]; copy: string[] };
-    const inFixture = (op: string): string[] => pairs.filter((p) => p.op === op).map((p) => p.name).sort();
+    const inFixture = (op: string): string[] =>
+      pairs
+        .filter((p) => p.op === op)
+        .map((p) => p.name)
+        .sort();
     expect(inFixture('mma_atom')).toEqual([...listed.mma].sort());
     expect(inFixture('copy_atom')).toEqual([...listed.copy].sort());
   });

@@ -500,7 +500,9 @@ function nonAdditiveAt(
   es: readonly number[],
 ): number {
   const carrying = carryingPositions(digitSum, bs);
-  for (const group of independentGroups(liveEntries(sa, da, maps, carrying), carrying)) {
+  const live = liveEntries(sa, da, maps, carrying);
+  // one live entry (or none) is one group: no union-find on the hot path
+  for (const group of live.maps.length < 2 ? [live] : independentGroups(live, carrying)) {
     if (group.total > ENUMERATE_AT_ONCE) {
       const x = probeAdditivity(group, bs, es);
       if (x >= 0) return x;

@@ -29,6 +29,8 @@ export class LayoutError extends Error {
 
 /** The longest message kept whole; a longer one keeps its head and tail around an ellipsis. */
 const MAX_MESSAGE = 1000;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these are the characters it escapes
+const CONTROL = /[\u0000-\u0008\u000a-\u001f\u007f\u2028\u2029]/;
 
 /**
  * A message as one line of bounded length, whatever input it quotes: line breaks and other
@@ -37,6 +39,8 @@ const MAX_MESSAGE = 1000;
  * @example oneLine("unknown atom 'a\nb'") // "unknown atom 'a\\nb'"
  */
 export function oneLine(message: string): string {
+  // the common case, checked at once: a short message without a control character
+  if (message.length <= MAX_MESSAGE && !CONTROL.test(message)) return message;
   let escaped = '';
   for (const ch of message) {
     const c = ch.charCodeAt(0);

@@ -49,33 +49,37 @@ export function phiTable(l: Layout, pool?: Pool): Float64Array {
  * bank_conflicts), or null when some value could reach 2^31 (cosize(L) > 2^31).
  */
 export function phiTable32(l: Layout, pool: Pool32): Int32Array | null {
-  return cosize(l) > 2 ** 31 ? null : fillTable(l, pool.get(size(l)));
+  return cosize(l) > 2 ** 31 ? null : fillTable32(l, pool.get(size(l)));
 }
 
-/** phiTable's construction into `out` (size(L) entries) */
-function fillTable<A extends Float64Array | Int32Array>(l: Layout, out: A): A {
-  const { shapes, strides } = flat(l);
-  // the first mode directly (p = 1 would make the copy loop below one element long)
-  const s0 = shapes[0] ?? 1;
-  const d0 = strides[0] ?? 0;
-  for (let j = 0; j < s0; j++) {
-    if ((j & 0xffff) === 0xffff) checkDeadline('the table of a layout');
-    out[j] = j * d0;
-  }
-  let p = s0;
-  for (let k = 1; k < shapes.length; k++) {
-    const s = shapes[k]!;
-    const d = strides[k]!;
-    for (let j = 1; j < s; j++) {
-      if (p >= 1 << 12 || (j & 0xfff) === 0) checkDeadline('the table of a layout');
-      const add = j * d;
-      const at = j * p;
-      for (let i = 0; i < p; i++) out[at + i] = out[i]! + add;
+/** phiTable's construction into `out` (size(L) entries), made once per array type: each copy of the
+ *  loop sees one type and compiles to plain stores (one shared loop was the bank analyses' hot spot). */
+const tableFiller = <A extends Float64Array | Int32Array>() =>
+  function fillTable(l: Layout, out: A): A {
+    const { shapes, strides } = flat(l);
+    // the first mode directly (p = 1 would make the copy loop below one element long)
+    const s0 = shapes[0] ?? 1;
+    const d0 = strides[0] ?? 0;
+    for (let j = 0; j < s0; j++) {
+      if ((j & 0xffff) === 0xffff) checkDeadline('the table of a layout');
+      out[j] = j * d0;
     }
-    p *= s;
-  }
-  return out;
-}
+    let p = s0;
+    for (let k = 1; k < shapes.length; k++) {
+      const s = shapes[k]!;
+      const d = strides[k]!;
+      for (let j = 1; j < s; j++) {
+        if (p >= 1 << 12 || (j & 0xfff) === 0) checkDeadline('the table of a layout');
+        const add = j * d;
+        const at = j * p;
+        for (let i = 0; i < p; i++) out[at + i] = out[i]! + add;
+      }
+      p *= s;
+    }
+    return out;
+  };
+const fillTable = tableFiller<Float64Array>();
+const fillTable32 = tableFiller<Int32Array>();
 
 /** Pool's Int32Array twin (phiTable32). */
 export class Pool32 {

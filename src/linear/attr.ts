@@ -38,15 +38,15 @@ class Reader {
     readonly text: string,
     readonly what: string,
   ) {}
-  skip(): void {
+  skipSpace(): void {
     while (this.pos < this.text.length && /\s/.test(this.text[this.pos]!)) this.pos++;
   }
   peek(): string {
-    this.skip();
+    this.skipSpace();
     return this.text[this.pos] ?? '';
   }
   got(): string {
-    this.skip();
+    this.skipSpace();
     if (this.pos >= this.text.length) return 'end of input';
     return `'${this.text.slice(this.pos, this.pos + 12).split(/[\s]/)[0] || this.text[this.pos]}'`;
   }
@@ -54,7 +54,7 @@ class Reader {
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${this.got()}`);
   }
   eat(s: string): boolean {
-    this.skip();
+    this.skipSpace();
     if (this.text.startsWith(s, this.pos)) {
       this.pos += s.length;
       return true;
@@ -65,21 +65,21 @@ class Reader {
     if (!this.eat(s)) this.fail(`'${s}'`);
   }
   ident(): string {
-    this.skip();
+    this.skipSpace();
     const m = stickyAt(/[A-Za-z_][A-Za-z0-9_$.]*/y, this.text, this.pos);
     if (!m) this.fail('a name');
     this.pos += m[0].length;
     return m[0];
   }
   int(): number {
-    this.skip();
+    this.skipSpace();
     const m = stickyAt(/-?[0-9]+/y, this.text, this.pos);
     if (!m) this.fail('an integer');
     this.pos += m[0].length;
     return Number(m[0]);
   }
   atEnd(): boolean {
-    this.skip();
+    this.skipSpace();
     return this.pos >= this.text.length;
   }
 }
@@ -114,7 +114,7 @@ function readEntries(r: Reader, into: Map<string, AttrValue>, close: string, dep
     const key = r.ident();
     if (into.has(key)) {
       r.pos = at;
-      r.skip();
+      r.skipSpace();
       throw new LayoutError('parse', `${r.what}: key '${key}' appears twice (offset ${r.pos})`);
     }
     r.expect('=');
@@ -125,7 +125,7 @@ function readEntries(r: Reader, into: Map<string, AttrValue>, close: string, dep
 }
 
 function readAttr(r: Reader, depth: number): Attr {
-  r.skip();
+  r.skipSpace();
   const offset = r.pos;
   r.expect('#');
   const full = r.ident();

@@ -15,10 +15,10 @@
  * checks the CPU path instead.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,63 +36,16 @@ import { composedPicture } from '../../src/render/composed.js';
 import { svgPicture } from '../../src/render/svg.js';
 import { tikzPicture } from '../../src/render/tikz.js';
 import { mode } from '../../src/algebra/layout.js';
+import { CHROMIUM, CHROMIUM_ARGS, serve } from '../helpers/browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const DIST = join(ROOT, 'dist/web');
 const SHOTS = join(ROOT, 'test-results');
-const CHROMIUM = process.env['LAYOUTGPU_CHROMIUM'] ?? '/usr/bin/chromium';
 /** accept the CPU fallback when headless Chromium gives no WebGPU adapter (said loudly) */
 const ALLOW_CPU = !!process.env['LAYOUTGPU_E2E_ALLOW_CPU'];
 
-const CHROMIUM_ARGS = [
-  '--enable-unsafe-webgpu', // WebGPU in headless Chromium on Linux (adapter: SwiftShader)
-  '--no-sandbox',
-  '--disable-gpu-sandbox',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-default-apps',
-  '--disable-extensions',
-  '--disable-domain-reliability',
-  '--disable-client-side-phishing-detection',
-  '--disable-features=Translate,OptimizationHints,MediaRouter,InterestFeedContentSuggestions',
-  '--no-first-run',
-  '--no-default-browser-check',
-  '--disable-quic',
-  '--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1',
-];
-
 const cpu = new CpuBackend();
 const ctx: OpContext = { backendChoice: 'cpu', backend: async () => cpu };
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.map': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.json': 'application/json',
-};
-
-/** a static server for dist/web on 127.0.0.1, on a free port */
-function serve(dir: string): Promise<http.Server> {
-  const server = http.createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    let file = normalize(join(dir, path));
-    if (!file.startsWith(dir + sep) && file !== dir) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
-    if (!existsSync(file)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
-    res.end(readFileSync(file));
-  });
-  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
-}
 
 interface CellData {
   index: number;

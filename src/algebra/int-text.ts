@@ -14,6 +14,8 @@ export const BEYOND_SAFE = 'an integer beyond 2^53 − 1';
 
 /** the texts in force: a double → the one text that wrote it (null: two texts round to it) */
 let inForce: ReadonlyMap<number, string | null> = new Map();
+/** texts in force whose integers are not read yet (withIntTextsOf), outermost first */
+let pending: readonly string[] | null = null;
 
 /** a JSON number token, or a double-quoted string (skipped, so its digits are not read as numbers) */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
@@ -29,10 +31,13 @@ function add(m: Map<number, string | null>, v: number, t: string | null): void {
  * double-quoted strings): the double each becomes → its text, or null when two texts become the
  * same double. Example: integerTexts('[9007199254740993, 1]') maps 9007199254740992 to '9007199254740993'.
  */
-export function integerTexts(s: string): Map<number, string | null> {
+const MAYBE_UNSAFE = /[0-9]{16}|[0-9][eE]/;
+const NONE: ReadonlyMap<number, string | null> = new Map();
+
+export function integerTexts(s: string): ReadonlyMap<number, string | null> {
+  // an unsafe integer is written with at least 16 digits or with an exponent (the common case: none, nothing allocated)
+  if (!MAYBE_UNSAFE.test(s)) return NONE;
   const out = new Map<number, string | null>();
-  // an unsafe integer is written with at least 16 digits or with an exponent
-  if (!/[0-9]{16}|[0-9][eE]/.test(s)) return out;
   for (const m of s.matchAll(TOKEN)) {
     const t = m[0];
     if (t.charCodeAt(0) === 0x22) continue;
@@ -57,8 +62,27 @@ export function withIntTexts<T>(m: ReadonlyMap<number, string | null>, f: () => 
 }
 
 /** The text that wrote v when v is a safe integer (itself) or a known unsafe one; else null. */
+/**
+ * withIntTexts(integerTexts(text), f), with the texts read only if a message asks for one (the hot path of a
+ * request that fails with no such integer, or succeeds, reads nothing). Example: withIntTextsOf(line, run).
+ */
+export function withIntTextsOf<T>(text: string, f: () => T): T {
+  const saved = pending;
+  pending = saved === null ? [text] : [...saved, text];
+  try {
+    return f();
+  } finally {
+    pending = saved;
+  }
+}
+
 export function knownIntText(v: number): string | null {
   if (Number.isSafeInteger(v) || !Number.isInteger(v)) return String(v);
+  if (pending !== null) {
+    const all = new Map(inForce);
+    for (const text of pending) for (const [w, t] of integerTexts(text)) add(all, w, t);
+    return all.get(v) ?? null;
+  }
   return inForce.get(v) ?? null;
 }
 

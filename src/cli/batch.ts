@@ -12,7 +12,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { withDeadline } from '../algebra/deadline.js';
-import { integerTexts, withIntTexts } from '../algebra/int-text.js';
+import { withIntTextsOf } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
@@ -110,8 +110,7 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
     const at = opts.requestTimeoutMs === undefined ? undefined : performance.now() + opts.requestTimeoutMs;
     const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
     // messages quote the request's integers beyond 2^53 − 1 as the line wrote them
-    const texts = integerTexts(line);
-    const result = withDeadline(opts.requestTimeoutMs, () => withIntTexts(texts, () => runOpDirect(op, args, reqCtx)));
+    const result = withDeadline(opts.requestTimeoutMs, () => withIntTextsOf(line, () => runOpDirect(op, args, reqCtx)));
     if (result instanceof Promise) {
       const idNow = id;
       return result.then(

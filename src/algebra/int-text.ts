@@ -14,8 +14,8 @@ export const BEYOND_SAFE = 'an integer beyond 2^53 − 1';
 
 /** the texts in force: a double → the one text that wrote it (null: two texts round to it) */
 let inForce: ReadonlyMap<number, string | null> = new Map();
-/** texts in force whose integers are not read yet (withIntTextsOf), outermost first */
-let pending: readonly string[] | null = null;
+/** text in force whose integers are not read yet (withIntTextsOf; nested texts joined by a line break) */
+let pending: string | null = null;
 
 /** a JSON number token, or a double-quoted string (skipped, so its digits are not read as numbers) */
 const TOKEN = /"(?:[^"\\]|\\.)*"|-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/g;
@@ -68,7 +68,7 @@ export function withIntTexts<T>(m: ReadonlyMap<number, string | null>, f: () => 
  */
 export function withIntTextsOf<T>(text: string, f: () => T): T {
   const saved = pending;
-  pending = saved === null ? [text] : [...saved, text];
+  pending = saved === null ? text : `${saved}\n${text}`;
   try {
     return f();
   } finally {
@@ -80,7 +80,7 @@ export function knownIntText(v: number): string | null {
   if (Number.isSafeInteger(v) || !Number.isInteger(v)) return String(v);
   if (pending !== null) {
     const all = new Map(inForce);
-    for (const text of pending) for (const [w, t] of integerTexts(text)) add(all, w, t);
+    for (const [w, t] of integerTexts(pending)) add(all, w, t);
     return all.get(v) ?? null;
   }
   return inForce.get(v) ?? null;

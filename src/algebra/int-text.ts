@@ -14,7 +14,7 @@ export const BEYOND_SAFE = 'an integer beyond 2^53 − 1';
 
 /** the texts in force: a double → the one text that wrote it (null: two texts round to it) */
 let inForce: ReadonlyMap<number, string | null> = new Map();
-/** text in force whose integers are not read yet (withIntTextsOf; nested texts joined by a line break) */
+/** text in force whose integers are not read yet (setRequestText) */
 let pending: string | null = null;
 
 /** a JSON number token, or a double-quoted string (skipped, so its digits are not read as numbers) */
@@ -63,17 +63,11 @@ export function withIntTexts<T>(m: ReadonlyMap<number, string | null>, f: () => 
 
 /** The text that wrote v when v is a safe integer (itself) or a known unsafe one; else null. */
 /**
- * withIntTexts(integerTexts(text), f), with the texts read only if a message asks for one (the hot path of a
- * request that fails with no such integer, or succeeds, reads nothing). Example: withIntTextsOf(line, run).
+ * The text of the request now running (batch sets it for each line, null after the line's synchronous part): its
+ * integers are read only if a message quotes one. Cheaper than a wrapper on the per-line hot path.
  */
-export function withIntTextsOf<T>(text: string, f: () => T): T {
-  const saved = pending;
-  pending = saved === null ? text : `${saved}\n${text}`;
-  try {
-    return f();
-  } finally {
-    pending = saved;
-  }
+export function setRequestText(text: string | null): void {
+  pending = text;
 }
 
 export function knownIntText(v: number): string | null {

@@ -12,7 +12,7 @@
  */
 import { isUtf8 } from 'node:buffer';
 import { withDeadline } from '../algebra/deadline.js';
-import { withIntTextsOf } from '../algebra/int-text.js';
+import { setRequestText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
 import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
@@ -110,7 +110,13 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
     const at = opts.requestTimeoutMs === undefined ? undefined : performance.now() + opts.requestTimeoutMs;
     const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
     // messages quote the request's integers beyond 2^53 − 1 as the line wrote them
-    const result = withDeadline(opts.requestTimeoutMs, () => withIntTextsOf(line, () => runOpDirect(op, args, reqCtx)));
+    setRequestText(line);
+    let result: Json | Promise<Json>;
+    try {
+      result = withDeadline(opts.requestTimeoutMs, () => runOpDirect(op, args, reqCtx));
+    } finally {
+      setRequestText(null);
+    }
     if (result instanceof Promise) {
       const idNow = id;
       return result.then(

@@ -501,8 +501,9 @@ function nonAdditiveAt(
 ): number {
   const carrying = carryingPositions(digitSum, bs);
   const live = liveEntries(sa, da, maps, carrying);
-  // one live entry (or none) is one group: no union-find on the hot path
-  for (const group of live.maps.length < 2 ? [live] : independentGroups(live, carrying)) {
+  // a live set small enough to enumerate at once is decided at once (the common case: no union-find on the hot
+  // path); a larger one group by group, where the work is the sum of the groups' sizes
+  for (const group of live.total <= ENUMERATE_AT_ONCE ? [live] : independentGroups(live, carrying)) {
     if (group.total > ENUMERATE_AT_ONCE) {
       const x = probeAdditivity(group, bs, es);
       if (x >= 0) return x;

@@ -151,17 +151,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
         }
       }
     }
-    // the axes stay in view: column indices on top, row indices on the left
-    g.fillStyle = '#ffffff';
-    g.fillRect(0, 0, vw, top);
-    g.fillRect(0, 0, left, vh);
-    g.fillStyle = '#8a91a3';
-    g.font = '11px ui-monospace, Menlo, Consolas, monospace';
-    const step = Math.max(1, Math.ceil(40 / cw));
-    for (let c = c0 - (c0 % step); c <= c1; c += step) if (c >= 0) g.fillText(String(c), left + c * cw - sx + cw / 2, top / 2 + 2);
-    g.textAlign = 'right';
-    const rstep = Math.max(1, Math.ceil(16 / ch));
-    for (let r = r0 - (r0 % rstep); r <= r1; r += rstep) if (r >= 0) g.fillText(String(r), left - 8, top + r * ch - sy + ch / 2);
+    drawAxes(g, { vw, vh, top, left, cw, ch, sx, sy, c0, c1, r0, r1 }, { colGap: 40, rowGap: 16, pad: 8 });
   };
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(draw);
@@ -204,4 +194,36 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
   });
   schedule();
   return wrap;
+}
+
+/** The visible window of a scrolled grid of cells on a canvas: viewport, margins, cell size, scroll, cells in view. */
+export interface GridView {
+  readonly vw: number;
+  readonly vh: number;
+  readonly top: number;
+  readonly left: number;
+  readonly cw: number;
+  readonly ch: number;
+  readonly sx: number;
+  readonly sy: number;
+  readonly c0: number;
+  readonly c1: number;
+  readonly r0: number;
+  readonly r1: number;
+}
+
+/** The axes that stay in view over a scrolled grid: column indices on top, row indices on the left, every
+ *  k-th one so that labels keep at least colGap / rowGap pixels apart; pad is the gap before the grid. */
+export function drawAxes(g: CanvasRenderingContext2D, v: GridView, o: { colGap: number; rowGap: number; pad: number }): void {
+  g.fillStyle = '#ffffff';
+  g.fillRect(0, 0, v.vw, v.top);
+  g.fillRect(0, 0, v.left, v.vh);
+  g.fillStyle = '#8a91a3';
+  g.font = '11px ui-monospace, Menlo, Consolas, monospace';
+  g.textAlign = 'center';
+  const step = Math.max(1, Math.ceil(o.colGap / v.cw));
+  for (let c = v.c0 - (v.c0 % step); c <= v.c1; c += step) if (c >= 0) g.fillText(String(c), v.left + c * v.cw - v.sx + v.cw / 2, v.top / 2 + 2);
+  g.textAlign = 'right';
+  const rstep = Math.max(1, Math.ceil(o.rowGap / v.ch));
+  for (let r = v.r0 - (v.r0 % rstep); r <= v.r1; r += rstep) if (r >= 0) g.fillText(String(r), v.left - o.pad, v.top + r * v.ch - v.sy + v.ch / 2);
 }

@@ -31,6 +31,7 @@ import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Acces
 import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
 import { MAX_SHOW, type Picture } from '../render/grid.js';
+import { drawAxes } from './canvas-picture.js';
 import { fill, h } from './dom.js';
 import { exportButtons } from './export.js';
 
@@ -199,17 +200,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
         }
       }
     }
-    g.fillStyle = '#ffffff';
-    g.fillRect(0, 0, vw, top);
-    g.fillRect(0, 0, left, vh);
-    g.fillStyle = '#8a91a3';
-    g.font = '11px ui-monospace, Menlo, Consolas, monospace';
-    g.textAlign = 'center';
-    const step = Math.max(1, Math.ceil(28 / cw));
-    for (let c = c0 - (c0 % step); c <= c1; c += step) if (c >= 0) g.fillText(String(c), left + c * cw - sx + cw / 2, top / 2 + 2);
-    g.textAlign = 'right';
-    const rstep = Math.max(1, Math.ceil(14 / ch));
-    for (let r = r0 - (r0 % rstep); r <= r1; r += rstep) if (r >= 0) g.fillText(String(r), left - 6, top + r * ch - sy + ch / 2);
+    drawAxes(g, { vw, vh, top, left, cw, ch, sx, sy, c0, c1, r0, r1 }, { colGap: 28, rowGap: 14, pad: 6 });
   };
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(draw);

@@ -17,23 +17,13 @@
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '../test/helpers/brute.js'; // the project's one seeded generator
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = process.argv[2] ?? join(root, 'bench', 'vocab-corpus.jsonl');
 const PER_OP = Number(process.argv[3] ?? 1000);
 const SEED = 0x10b2026;
 
-/** mulberry32: a small seeded generator (the corpus must not depend on Math.random). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rng = mulberry32(SEED);
 const int = (lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;

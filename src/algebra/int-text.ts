@@ -61,7 +61,6 @@ export function withIntTexts<T>(m: ReadonlyMap<number, string | null>, f: () => 
   }
 }
 
-/** The text that wrote v when v is a safe integer (itself) or a known unsafe one; else null. */
 /**
  * The text of the request now running (batch sets it for each line, null after the line's synchronous part): its
  * integers are read only if a message quotes one. Cheaper than a wrapper on the per-line hot path.
@@ -70,6 +69,28 @@ export function setRequestText(text: string | null): void {
   pending = text;
 }
 
+/**
+ * The texts in force now, carried into async code (after an await, withIntTexts' scope has ended): the runner puts
+ * them in force again around f. Example: `const texts = carryIntTexts(); await load(); texts(() => run())`.
+ */
+export function carryIntTexts(): <T>(f: () => T) => T {
+  const m = inForce;
+  const p = pending;
+  return <T>(f: () => T): T => {
+    const savedM = inForce;
+    const savedP = pending;
+    inForce = m;
+    pending = p;
+    try {
+      return f();
+    } finally {
+      inForce = savedM;
+      pending = savedP;
+    }
+  };
+}
+
+/** The text that wrote v when v is a safe integer (itself) or a known unsafe one; else null. */
 export function knownIntText(v: number): string | null {
   if (Number.isSafeInteger(v) || !Number.isInteger(v)) return String(v);
   if (pending !== null) {

@@ -120,7 +120,32 @@ export class Parser {
     this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
     this.pos++;
-    return this.list(() => this.tuple());
+    return this.tupleItems();
+  }
+
+  /** list(() => this.tuple()) unrolled: the members of a `(…)` tuple, read on every request, so without a closure
+   *  per tuple (the same grammar and messages as `list` with its defaults). */
+  private tupleItems(): Tuple[] {
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
+    const items: Tuple[] = [];
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) !== 41 /* ) */) {
+      for (;;) {
+        items.push(this.tuple());
+        this.skipSpace();
+        const c = this.text.charCodeAt(this.pos);
+        if (c === 41 /* ) */) break;
+        if (c !== 44 /* , */) this.fail("',' or ')'");
+        this.pos++;
+        if (items.length === 1) {
+          this.skipSpace();
+          if (this.text.charCodeAt(this.pos) === 41 /* ) */) break;
+        }
+      }
+    }
+    this.pos++;
+    this.depth--;
+    return items;
   }
 
   /**

@@ -11,7 +11,7 @@ import { phi, mode, size } from '../algebra/layout.js';
 import { parseLayoutFunction, formatLayoutFunction } from '../cute/composed.js';
 import { parseTiler } from '../cute/tiler.js';
 import { parseSliceCoord } from '../cute/slice.js';
-import { tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
+import { loadTiled, tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
 import { localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
 import { copyBankConflicts } from '../atoms/conflicts.js';
 import { threadCoord, type TiledMma } from '../atoms/tiled-mma.js';
@@ -31,6 +31,7 @@ type Parsed = ReturnType<typeof parseOptions>;
 /** Run a command body; a failure ends by the CLI's one policy (report.ts): one line, its exit code. */
 async function guarded(io: Io, body: () => number | Promise<number>): Promise<number> {
   try {
+    await loadTiled(); // the ops' side of the atoms' room (ops/lazy.ts)
     return await body();
   } catch (err) {
     return reportError(err, io);

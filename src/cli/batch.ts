@@ -15,8 +15,8 @@ import { withDeadline } from '../algebra/deadline.js';
 import { setRequestText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BackendChoice } from '../engine/backend.js';
-import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
-import { topLevelMember } from './json-span.js';
+import { loadOp, runOpDirect, type Json, type OpContext } from '../ops/table.js';
+import { jsonSkipWs, jsonValueEnd, topLevelMember } from './json-span.js';
 import { makeContext, withRequestDeadline } from './context.js';
 import { isStackOverflow, NESTED_TOO_DEEPLY } from './report.js';
 
@@ -63,11 +63,27 @@ export function isBlank(line: string): boolean {
   return true;
 }
 
-/** The exact text of the top-level "id" of a request line that parsed as a JSON object
+/** The exact text of the top-level "id" of a request line that parsed as a JSON object `req`
  *  (the last one, as JSON.parse keeps the last), or `null` when it has none. */
-export function idText(line: string): string {
-  const span = topLevelMember(line, 'id');
+export function idText(line: string, req: object): string {
+  if (!Object.hasOwn(req, 'id')) return 'null';
+  const span = soleIdSpan(line) ?? topLevelMember(line, 'id');
   return span ? line.slice(span[0], span[1]) : 'null';
+}
+
+/**
+ * The accelerator of idText for the common line: in valid JSON without a backslash every `"id"` in the text is a whole
+ * string token written as it reads, so when the object has a member "id" and the text holds `"id"` once, that once is
+ * the top-level key, and its value follows the colon. Answers undefined when the line is not that simple (idText then
+ * walks the whole object with topLevelMember). Pre-condition: `line` is a JSON object with a top-level member "id".
+ */
+function soleIdSpan(line: string): [number, number] | undefined {
+  const k = line.indexOf('"id"');
+  if (k < 0 || line.includes('"id"', k + 4) || line.includes('\\')) return undefined;
+  const i = jsonSkipWs(line, k + 4);
+  if (line.charCodeAt(i) !== 0x3a /* : */) return undefined;
+  const v = jsonSkipWs(line, i + 1);
+  return [v, jsonValueEnd(line, v)];
 }
 
 export interface BatchOptions {
@@ -96,7 +112,7 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
     if (req === null || typeof req !== 'object' || Array.isArray(req)) {
       return responseLine('null', fail('bad-request', utf8Error ?? 'a request must be a JSON object'));
     }
-    id = idText(line);
+    id = idText(line, req);
     // an id that went through U+FFFD replacement is not the text the request wrote
     if (utf8Error !== undefined) {
       if (id.includes('\uFFFD')) id = 'null';
@@ -107,6 +123,15 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
     const args = r.args === undefined ? [] : r.args;
     if (!Array.isArray(args)) return responseLine(id, fail('bad-request', "'args' must be an array"));
     const op = r.op;
+    // an op whose room is loaded on first use (ops/lazy.ts): answered once it is, its deadline starting then
+    const loading = loadOp(op);
+    if (loading) {
+      const idNow = id;
+      return loading.then(
+        () => answerLine(line, ctx, opts, utf8Error),
+        (e: unknown) => responseLine(idNow, errorAnswer(e)),
+      );
+    }
     const at = opts.requestTimeoutMs === undefined ? undefined : performance.now() + opts.requestTimeoutMs;
     const reqCtx = at === undefined ? ctx : withRequestDeadline(ctx, at);
     // messages quote the request's integers beyond 2^53 − 1 as the line wrote them

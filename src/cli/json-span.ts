@@ -7,7 +7,8 @@
 
 const isWs = (c: number): boolean => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
-function skipWs(s: string, i: number): number {
+/** The offset of the first character at or after `i` that is not JSON's insignificant white space. */
+export function jsonSkipWs(s: string, i: number): number {
   while (i < s.length && isWs(s.charCodeAt(i))) i++;
   return i;
 }
@@ -57,9 +58,9 @@ export function jsonValueEnd(s: string, i: number): number {
  * Example: topLevelMember('{"id": [1, 2], "op":"x"}', 'id') = [7, 13].
  */
 export function topLevelMember(s: string, key: string): [number, number] | undefined {
-  let i = skipWs(s, 0);
+  let i = jsonSkipWs(s, 0);
   if (s.charCodeAt(i) !== 0x7b) return undefined;
-  i = skipWs(s, i + 1);
+  i = jsonSkipWs(s, i + 1);
   let found: [number, number] | undefined;
   while (i < s.length && s.charCodeAt(i) === 0x22) {
     const kEnd = stringEnd(s, i);
@@ -72,14 +73,14 @@ export function topLevelMember(s: string, key: string): [number, number] | undef
         return found;
       }
     }
-    i = skipWs(s, kEnd);
+    i = jsonSkipWs(s, kEnd);
     if (s.charCodeAt(i) !== 0x3a) return found;
-    i = skipWs(s, i + 1);
+    i = jsonSkipWs(s, i + 1);
     const vEnd = jsonValueEnd(s, i);
     if (name === key) found = [i, vEnd];
-    i = skipWs(s, vEnd);
+    i = jsonSkipWs(s, vEnd);
     if (s.charCodeAt(i) !== 0x2c) break;
-    i = skipWs(s, i + 1);
+    i = jsonSkipWs(s, i + 1);
   }
   return found;
 }

@@ -137,6 +137,7 @@ export const linearCommand: Command = {
       });
       if (op === 'format' && alignment !== undefined) args.push(alignment);
       const spec = linearOps.find((o) => o.name === `ll_${op.replace(/-/g, '_')}`)!;
+      await spec.load?.(); // the linear layouts' room, loaded on first use (ops/lazy.ts)
       const r = await spec.run(args, context);
       io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : human(op, r, op === 'format' ? 'triton' : form, alignment)}\n`);
       return 0;

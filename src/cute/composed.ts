@@ -99,7 +99,8 @@ export const composedPrefix = (c: ComposedLayout): string => `${formatSwizzle(c.
  *  (`Sw<`), the CuTe DSL (`S<`) or pycute (`SW_`) prints it. Example: looksComposed('S<3,4,3> o 0 o 8:1'). */
 export function looksComposed(text: string): boolean {
   const p = skipWhiteSpace(text, 0);
-  return text.startsWith('Sw', p) || text.startsWith('SW_', p) || /^S\s*</.test(text.slice(p, p + 40));
+  // most texts are plain layouts: one character tells
+  return text.charCodeAt(p) === 83 /* S */ && (text.startsWith('Sw', p) || text.startsWith('SW_', p) || /^S\s*</.test(text.slice(p, p + 40)));
 }
 
 /**

@@ -6,8 +6,10 @@ import type { Json, OpSpec } from './spec.js';
 import type { Layout } from '../algebra/layout.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { formatLayout } from '../algebra/notation.js';
-import { copyAtom, mmaAtom } from '../atoms/atom.js';
-import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
+import { lazyModule, runningIn } from './lazy.js';
+
+/** the atoms' room, loaded by the first of these ops that runs (ops/lazy.ts) */
+const atoms = lazyModule(async () => ({ ...(await import('../atoms/atom.js')), ...(await import('../atoms/registry.js')) }));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const show = (l: Layout): string => formatLayout(l);
@@ -22,6 +24,7 @@ function atomName(op: string, v: unknown): string {
 
 /** The names, `{"mma": […], "copy": […]}`, or only the key of `kind` ("mma" or "copy"). */
 export function atomsList(kind?: unknown): { mma?: string[]; copy?: string[] } {
+  const { copyAtomNames, mmaAtomNames } = atoms.get();
   if (kind === undefined) return { mma: mmaAtomNames(), copy: copyAtomNames() };
   if (typeof kind !== 'string') throw badRequest(`atoms argument kind must be the string "mma" or "copy", got ${shown(kind)}`);
   if (kind === 'mma') return { mma: mmaAtomNames() };
@@ -35,7 +38,7 @@ const mmaResults = new Map<string, Json>();
 export function mmaAtomResult(name: string): Json {
   const hit = mmaResults.get(name);
   if (hit) return hit;
-  const a = mmaAtom(name);
+  const a = atoms.get().mmaAtom(name);
   const r: Json = Object.freeze({
     thrID: show(a.thrID),
     shapeMNK: `(${a.shapeMNK.join(',')})`,
@@ -54,6 +57,7 @@ export function copyAtomResult(name: string, bits?: number): Json {
   const key = `${name}\u0000${bits ?? 1}`;
   const hit = copyResults.get(key);
   if (hit) return hit;
+  const { copyAtom } = atoms.get();
   const a = copyAtom(name, bits);
   const r: Json = Object.freeze({ thrID: show(a.thrID), layoutSrc: show(a.src), layoutDst: show(a.dst), layoutRef: show(a.ref) }) as Json;
   if (a === copyAtom(name, bits)) copyResults.set(key, r);
@@ -105,7 +109,7 @@ function formatFields(r: Json): string {
     .join('\n');
 }
 
-export const atomsOps: OpSpec[] = [
+export const atomsOps: OpSpec[] = runningIn(atoms, [
   {
     name: 'atoms',
     summary: 'the names of the hardware atoms: {"mma": […], "copy": […]}, or one kind ("mma" or "copy")',
@@ -130,4 +134,4 @@ export const atomsOps: OpSpec[] = [
     run: ([name, bits]) => copyAtomResult(atomName('copy_atom', name), bits as number | undefined),
     human: formatFields,
   },
-];
+]);

@@ -8,10 +8,16 @@ import { LayoutError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { formatLayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from './spec.js';
-import { llBankConflicts } from '../linear/banks.js';
-import { checkLinear, fromLL, toLL, type BridgeKind } from '../linear/bridge.js';
-import { llFromEncoding } from '../linear/encodings.js';
-import { parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
+import type { BridgeKind } from '../linear/bridge.js';
+import { lazyModule, runningIn } from './lazy.js';
+
+/** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
+const LL = lazyModule(async () => ({
+  ...(await import('../linear/banks.js')),
+  ...(await import('../linear/bridge.js')),
+  ...(await import('../linear/encodings.js')),
+  ...(await import('../linear/forms.js')),
+}));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 
@@ -40,9 +46,9 @@ function kindArg(op: string, v: unknown): BridgeKind {
 }
 
 /** The CLI's reading of an LL result: Triton's print without its leading newline. */
-const humanLL = (r: Json): string => tritonString(parseLL(r)).slice(1);
+const humanLL = (r: Json): string => LL.get().tritonString(LL.get().parseLL(r)).slice(1);
 
-export const linearBridgeOps: OpSpec[] = [
+export const linearBridgeOps: OpSpec[] = runningIn(LL, [
   {
     name: 'll_from_encoding',
     summary: "Triton's toLinearLayout(shape, attr) of a #ttg encoding (blocked, slice, nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear)",
@@ -52,7 +58,7 @@ export const linearBridgeOps: OpSpec[] = [
     ],
     run: ([attr, shape]) => {
       if (typeof attr !== 'string') throw badRequest('ll_from_encoding: attr must be a string (#ttg.NAME<{…}>)');
-      return toCanonicalJson(llFromEncoding(attr, intArray('ll_from_encoding', 'shape', shape)));
+      return LL.get().toCanonicalJson(LL.get().llFromEncoding(attr, intArray('ll_from_encoding', 'shape', shape)));
     },
     human: humanLL,
   },
@@ -61,7 +67,7 @@ export const linearBridgeOps: OpSpec[] = [
     summary: 'whether a CuTe layout is F2-linear: {linear, reason: size|offset|carry, witness [x, y]}',
     args: [{ name: 'C', kind: 'layout-fn' }],
     run: ([c]) => {
-      const r = checkLinear(c as LayoutFunction);
+      const r = LL.get().checkLinear(c as LayoutFunction);
       return { linear: r.linear, reason: r.reason, witness: r.witness === null ? null : [...r.witness] };
     },
   },
@@ -82,7 +88,7 @@ export const linearBridgeOps: OpSpec[] = [
         ...(lanes !== undefined ? { lanes: lanes as number } : {}),
         ...(warps !== undefined ? { warps: warps as number } : {}),
       };
-      return toCanonicalJson(toLL(c as LayoutFunction, k, opts));
+      return LL.get().toCanonicalJson(LL.get().toLL(c as LayoutFunction, k, opts));
     },
     human: humanLL,
   },
@@ -93,7 +99,7 @@ export const linearBridgeOps: OpSpec[] = [
       { name: 'L', kind: 'json' },
       { name: 'kind', kind: 'json', optional: true },
     ],
-    run: ([l, kind]) => formatLayoutFunction(fromLL(parseLL(l), kind === undefined ? undefined : kindArg('from_ll', kind))),
+    run: ([l, kind]) => formatLayoutFunction(LL.get().fromLL(LL.get().parseLL(l), kind === undefined ? undefined : kindArg('from_ll', kind))),
   },
   {
     name: 'll_bank_conflicts',
@@ -105,8 +111,8 @@ export const linearBridgeOps: OpSpec[] = [
       { name: 'v', kind: 'int', optional: true },
     ],
     run: ([r, s, e, v]) => {
-      const report = llBankConflicts(parseLL(r), parseLL(s), e as number, v as number | undefined);
+      const report = LL.get().llBankConflicts(LL.get().parseLL(r), LL.get().parseLL(s), e as number, v as number | undefined);
       return report as unknown as Json;
     },
   },
-];
+]);

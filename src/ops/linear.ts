@@ -5,23 +5,11 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { ArgSpec, Json, OpSpec } from './spec.js';
-import { formatLL, parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
-import {
-  apply,
-  compose,
-  divideLeft,
-  divideRight,
-  freeVariableMasks,
-  invert,
-  invertAndCompose,
-  isInjective,
-  isInvertible,
-  isSurjective,
-  product,
-  pseudoinvert,
-  sublayout,
-} from '../linear/operations.js';
 import type { LinearLayout } from '../linear/value.js';
+import { lazyModule, runningIn } from './lazy.js';
+
+/** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
+const LL = lazyModule(async () => ({ ...(await import('../linear/forms.js')), ...(await import('../linear/operations.js')) }));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const ll = (name: string): ArgSpec => ({ name, kind: 'json' });
@@ -60,15 +48,15 @@ function inputs(op: string, v: unknown): Record<string, number> {
   return x as Record<string, number>;
 }
 
-const canon = (l: LinearLayout): Json => toCanonicalJson(l);
+const canon = (l: LinearLayout): Json => LL.get().toCanonicalJson(l);
 /** The CLI's reading of an LL result: Triton's print (without its leading newline). */
-const humanLL = (r: Json): string => (r === null ? 'null' : tritonString(parseLL(r)).slice(1));
+const humanLL = (r: Json): string => (r === null ? 'null' : LL.get().tritonString(LL.get().parseLL(r)).slice(1));
 
 const unaryLL = (name: string, summary: string, f: (l: LinearLayout) => Json, human?: (r: Json) => string): OpSpec => ({
   name,
   summary,
   args: [ll('L')],
-  run: ([l]) => f(parseLL(l)),
+  run: ([l]) => f(LL.get().parseLL(l)),
   ...(human ? { human } : {}),
 });
 
@@ -77,13 +65,13 @@ const binaryLL = (name: string, summary: string, a: string, b: string, f: (x: Li
   summary,
   args: [ll(a), ll(b)],
   run: ([x, y]) => {
-    const r = f(parseLL(x), parseLL(y));
+    const r = f(LL.get().parseLL(x), LL.get().parseLL(y));
     return r === null ? null : canon(r);
   },
   human: humanLL,
 });
 
-export const linearOps: OpSpec[] = [
+export const linearOps: OpSpec[] = runningIn(LL, [
   unaryLL('ll_parse', 'a linear layout in any form (JSON, Triton print, Gluon repr, #ttg.linear) → the canonical JSON object', canon, humanLL),
   {
     name: 'll_format',
@@ -91,7 +79,7 @@ export const linearOps: OpSpec[] = [
     args: [ll('L'), { name: 'form', kind: 'json' }, { name: 'alignment', kind: 'int', optional: true }],
     run: ([l, form, alignment]) => {
       if (typeof form !== 'string') throw badRequest('ll_format: form must be the string "triton", "gluon" or "mlir"');
-      return formatLL(parseLL(l), form, alignment as number | undefined);
+      return LL.get().formatLL(LL.get().parseLL(l), form, alignment as number | undefined);
     },
     human: (r) => String(r).replace(/^\n/, ''),
   },
@@ -99,28 +87,33 @@ export const linearOps: OpSpec[] = [
     name: 'll_apply',
     summary: 'L(x) for one input {in-dim: value} (Triton apply) → {out-dim: value}',
     args: [ll('L'), { name: 'inputs', kind: 'json' }],
-    run: ([l, x]) => apply(parseLL(l), inputs('ll_apply', x)),
+    run: ([l, x]) => LL.get().apply(LL.get().parseLL(l), inputs('ll_apply', x)),
   },
-  binaryLL('ll_compose', 'L.compose(O) = O∘L (Triton compose; receiver first)', 'L', 'O', compose),
-  binaryLL('ll_product', 'I * O, the direct sum (Triton operator*, supremum dim order)', 'I', 'O', product),
-  unaryLL('ll_invert', 'the inverse of an invertible L (Triton invert)', (l) => canon(invert(l)), humanLL),
-  unaryLL('ll_pseudoinvert', 'the pseudo-inverse of a surjective L: out → the smallest input (Triton pseudoinvert)', (l) => canon(pseudoinvert(l)), humanLL),
-  binaryLL('ll_invert_and_compose', 'A.invertAndCompose(B): the C with B(C(x)) = A(x) (Triton invertAndCompose)', 'A', 'B', invertAndCompose),
-  unaryLL('ll_is_injective', 'whether rank = number of in-bits (Triton isInjective)', isInjective),
-  unaryLL('ll_is_surjective', 'whether rank = number of out-bits (Triton isSurjective)', isSurjective),
-  unaryLL('ll_is_invertible', 'whether surjective with as many in-bits as out-bits (Triton isInvertible)', isInvertible),
-  binaryLL('ll_divide_left', 'the C with A = B * C, or null (Triton divideLeft)', 'A', 'B', divideLeft),
-  binaryLL('ll_divide_right', 'the C with A = C * B, or null (Triton divideRight)', 'A', 'B', divideRight),
+  binaryLL('ll_compose', 'L.compose(O) = O∘L (Triton compose; receiver first)', 'L', 'O', (x, y) => LL.get().compose(x, y)),
+  binaryLL('ll_product', 'I * O, the direct sum (Triton operator*, supremum dim order)', 'I', 'O', (x, y) => LL.get().product(x, y)),
+  unaryLL('ll_invert', 'the inverse of an invertible L (Triton invert)', (l) => canon(LL.get().invert(l)), humanLL),
+  unaryLL(
+    'll_pseudoinvert',
+    'the pseudo-inverse of a surjective L: out → the smallest input (Triton pseudoinvert)',
+    (l) => canon(LL.get().pseudoinvert(l)),
+    humanLL,
+  ),
+  binaryLL('ll_invert_and_compose', 'A.invertAndCompose(B): the C with B(C(x)) = A(x) (Triton invertAndCompose)', 'A', 'B', (x, y) =>
+    LL.get().invertAndCompose(x, y),
+  ),
+  unaryLL('ll_is_injective', 'whether rank = number of in-bits (Triton isInjective)', (l) => LL.get().isInjective(l)),
+  unaryLL('ll_is_surjective', 'whether rank = number of out-bits (Triton isSurjective)', (l) => LL.get().isSurjective(l)),
+  unaryLL('ll_is_invertible', 'whether surjective with as many in-bits as out-bits (Triton isInvertible)', (l) => LL.get().isInvertible(l)),
+  binaryLL('ll_divide_left', 'the C with A = B * C, or null (Triton divideLeft)', 'A', 'B', (x, y) => LL.get().divideLeft(x, y)),
+  binaryLL('ll_divide_right', 'the C with A = C * B, or null (Triton divideRight)', 'A', 'B', (x, y) => LL.get().divideRight(x, y)),
   {
     name: 'll_sublayout',
     summary: 'the named in-dims and out-dims of L, in its order (Triton sublayout)',
     args: [ll('L'), { name: 'inDims', kind: 'json' }, { name: 'outDims', kind: 'json' }],
-    run: ([l, ins, outs]) => canon(sublayout(parseLL(l), names('ll_sublayout', 'inDims', ins), names('ll_sublayout', 'outDims', outs))),
+    run: ([l, ins, outs]) => canon(LL.get().sublayout(LL.get().parseLL(l), names('ll_sublayout', 'inDims', ins), names('ll_sublayout', 'outDims', outs))),
     human: humanLL,
   },
-  unaryLL(
-    'll_free_variable_masks',
-    '{in-dim: mask} of the in-bits whose image is in the span of those before (Triton getFreeVariableMasks)',
-    freeVariableMasks,
+  unaryLL('ll_free_variable_masks', '{in-dim: mask} of the in-bits whose image is in the span of those before (Triton getFreeVariableMasks)', (l) =>
+    LL.get().freeVariableMasks(l),
   ),
-];
+]);

@@ -59,6 +59,9 @@ export interface OpSpec {
   /** Runs on parsed arguments (Layout, Tuple, Profile, number or raw JSON per ArgSpec.kind) and
    *  returns the protocol's `result` value. Throws LayoutError for failures. */
   run(args: readonly unknown[], ctx: OpContext): Json | Promise<Json>;
+  /** for an op whose implementation is loaded on first use (ops/lazy.ts): a Promise while it is not loaded yet,
+   *  undefined once it is; runOpDirect and `batch` settle it before calling `run` */
+  load?(): Promise<void> | undefined;
   /** the CLI's human rendering of a result; defaults to the canonical JSON/string */
   human?(result: Json): string;
 }

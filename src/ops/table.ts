@@ -7,7 +7,8 @@ import * as L from '../algebra/layout.js';
 import type { Layout } from '../algebra/layout.js';
 import type { Profile, Tuple } from '../algebra/tuple.js';
 import { LayoutError } from '../algebra/errors.js';
-import { BEYOND_SAFE, integerTexts, knownIntText, withIntTexts } from '../algebra/int-text.js';
+import { carryDeadline } from '../algebra/deadline.js';
+import { BEYOND_SAFE, carryIntTexts, integerTexts, knownIntText, withIntTexts } from '../algebra/int-text.js';
 import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from '../algebra/notation.js';
 import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from '../algebra/coalesce.js';
 import { complement, isComplementable, isNComplementable } from '../algebra/complement.js';
@@ -260,10 +261,28 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
 export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
   if (!spec) throw badRequest(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
+  const loading = spec.load?.();
+  if (loading) {
+    // its room is loaded on first use (ops/lazy.ts): run it then, under the deadline and integer texts in force now
+    const due = carryDeadline();
+    const texts = carryIntTexts();
+    return loading.then(() => texts(() => due.within(() => runOpDirect(name, raw, ctx, fromText))));
+  }
   if (!fromText) return spec.run(parseArgs(spec, raw, fromText), ctx);
   // the arguments are the text the request wrote: its integers beyond 2^53 − 1 are quoted from it
   const texts = integerTexts(raw.filter((v) => typeof v === 'string').join(' '));
   return withIntTexts(texts, () => spec.run(parseArgs(spec, raw, fromText), ctx));
+}
+
+/** A Promise while op `name`'s room is still to be loaded (ops/lazy.ts), else undefined (an unknown op too): callers
+ *  that run an op synchronously (`batch`, the page) settle it first. */
+export function loadOp(name: string): Promise<void> | undefined {
+  return opsByName.get(name)?.load?.();
+}
+
+/** Settles once every op's room is loaded (the page, before its first synchronous run). */
+export async function loadAllOps(): Promise<void> {
+  await Promise.all(ops.map((o) => o.load?.()));
 }
 
 /**

@@ -13,14 +13,25 @@ import type { Layout } from '../algebra/layout.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
 import { parseSliceCoord, type SliceCoord } from '../cute/slice.js';
-import { makeTiledMma, type Operand, type TiledMma } from '../atoms/tiled-mma.js';
-import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
-import { localPartition, localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
-import { copyBankConflicts, type CopySide } from '../atoms/conflicts.js';
+import type { Operand, TiledMma } from '../atoms/tiled-mma.js';
+import type { TiledCopy } from '../atoms/tiled-copy.js';
+import type { TensorResult } from '../atoms/partition.js';
+import type { CopySide } from '../atoms/conflicts.js';
+import { lazyModule, runningIn } from './lazy.js';
 import { formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
+
+/** the atoms' room, loaded by the first of these ops that runs (ops/lazy.ts) */
+const atoms = lazyModule(async () => ({
+  ...(await import('../atoms/tiled-mma.js')),
+  ...(await import('../atoms/tiled-copy.js')),
+  ...(await import('../atoms/partition.js')),
+  ...(await import('../atoms/conflicts.js')),
+}));
+/** Settles once the atoms' room is loaded (for callers of tiledMmaArg and tiledCopyArg outside the table). */
+export const loadTiled = async (): Promise<void> => atoms.load();
 
 /** A JSON object argument (the CLI passes its text, which is parsed here). */
 function objectArg(v: unknown, what: string): Record<string, unknown> {
@@ -77,7 +88,7 @@ export function tiledMmaArg(v: unknown): TiledMma {
   return mmas.get(`${atom}\u0000${layout ?? ''}\u0000${perm ?? ''}`, () => {
     const l: Layout | undefined = layout === undefined ? undefined : parseLayoutArg(layout, 'layout');
     const p: Tiler | undefined = perm === undefined ? undefined : parseTiler(perm, 'permutation');
-    return makeTiledMma(atom, l, p);
+    return atoms.get().makeTiledMma(atom, l, p);
   });
 }
 
@@ -97,14 +108,14 @@ export function tiledCopyArg(v: unknown): TiledCopy {
     const mma = tiledMmaArg(o.mma);
     if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw domainError(`operand must be "A", "B" or "C", got '${operand}'`);
     const key = `${atom}\u0000${bits}\u0000${JSON.stringify(o.mma)}\u0000${operand}`;
-    return copies.get(key, () => makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
+    return copies.get(key, () => atoms.get().makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
   }
   if (o.operand !== undefined) throw badRequest("the tiled copy's 'operand' goes with 'mma'");
   const thr = stringField(o, 'thr', 'tiled copy', false);
   if (thr === undefined) throw badRequest("the tiled copy needs 'thr' (with 'val') or 'mma' (with 'operand')");
   const val = stringField(o, 'val', 'tiled copy', false);
   return copies.get(`${atom}\u0000${bits}\u0000${thr}\u0000${val ?? ''}`, () =>
-    makeTiledCopy({ atom, bits, thr: parseLayoutArg(thr, 'thr'), ...(val === undefined ? {} : { val: parseLayoutArg(val, 'val') }) }),
+    atoms.get().makeTiledCopy({ atom, bits, thr: parseLayoutArg(thr, 'thr'), ...(val === undefined ? {} : { val: parseLayoutArg(val, 'val') }) }),
   );
 }
 
@@ -163,7 +174,7 @@ function coordArg(v: unknown): SliceCoord {
 function projArg(v: unknown): boolean[] | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw badRequest('the projection must be a string such as "(1,X,1)"');
-  return parseProjection(v);
+  return atoms.get().parseProjection(v);
 }
 
 function sideArg(v: unknown): CopySide | undefined {
@@ -181,7 +192,7 @@ const partitionMmaOp = (x: Operand): OpSpec => ({
     { name: 't', kind: 'int' },
     { name: 'T', kind: 'layout-fn' },
   ],
-  run: ([m, t, tensor]) => tensorJson(partitionMma(tiledMmaArg(m), x, t as number, tensor as LayoutFunction)),
+  run: ([m, t, tensor]) => tensorJson(atoms.get().partitionMma(tiledMmaArg(m), x, t as number, tensor as LayoutFunction)),
   human: formatTensor,
 });
 
@@ -193,11 +204,11 @@ const partitionCopyOp = (s: 'S' | 'D'): OpSpec => ({
     { name: 't', kind: 'int' },
     { name: 'T', kind: 'layout-fn' },
   ],
-  run: ([c, t, tensor]) => tensorJson(partitionCopy(tiledCopyArg(c), s, t as number, tensor as LayoutFunction)),
+  run: ([c, t, tensor]) => tensorJson(atoms.get().partitionCopy(tiledCopyArg(c), s, t as number, tensor as LayoutFunction)),
   human: formatTensor,
 });
 
-export const tiledOps: OpSpec[] = [
+export const tiledOps: OpSpec[] = runningIn(atoms, [
   {
     name: 'make_tiled_mma',
     summary: 'a tiled MMA {"atom","layout","permutation"}: thrLayoutVMNK, tileShape, threads and the TV layouts of A, B, C',
@@ -226,7 +237,7 @@ export const tiledOps: OpSpec[] = [
       { name: 'coord', kind: 'json' },
       { name: 'proj', kind: 'json', optional: true },
     ],
-    run: ([t, tiler, c, p]) => tensorJson(localTile(t as LayoutFunction, tiler as Tiler, coordArg(c), projArg(p))),
+    run: ([t, tiler, c, p]) => tensorJson(atoms.get().localTile(t as LayoutFunction, tiler as Tiler, coordArg(c), projArg(p))),
     human: formatTensor,
   },
   {
@@ -238,7 +249,7 @@ export const tiledOps: OpSpec[] = [
       { name: 'i', kind: 'int' },
       { name: 'proj', kind: 'json', optional: true },
     ],
-    run: ([t, thr, i, p]) => tensorJson(localPartition(t as LayoutFunction, thr as Layout, i as number, projArg(p))),
+    run: ([t, thr, i, p]) => tensorJson(atoms.get().localPartition(t as LayoutFunction, thr as Layout, i as number, projArg(p))),
     human: formatTensor,
   },
   {
@@ -249,7 +260,7 @@ export const tiledOps: OpSpec[] = [
       { name: 'M', kind: 'layout-fn' },
       { name: 'side', kind: 'json', optional: true },
     ],
-    run: ([c, m, side]) => copyBankConflicts(tiledCopyArg(c), m as LayoutFunction, sideArg(side)) as unknown as Json,
+    run: ([c, m, side]) => atoms.get().copyBankConflicts(tiledCopyArg(c), m as LayoutFunction, sideArg(side)) as unknown as Json,
     human: (r) => formatBankReport(r as unknown as BankReport),
   },
-];
+]);

@@ -4,8 +4,9 @@
  * such integers (int arguments, tiled copies, LLs in every form) quote them from those texts, or say
  * "an integer beyond 2^53 − 1" where no text is known. The rounded double's digits must never appear.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
+import { loadAllOps } from '../../src/ops/table.js';
 import { BEYOND_SAFE, integerTexts, intText, knownIntText, withIntTexts } from '../../src/algebra/int-text.js';
 import { parseLL } from '../../src/linear/forms.js';
 import { runOpDirect } from '../../src/ops/table.js';
@@ -31,6 +32,8 @@ const HUGE = '9007199254740993'; // 2^53 + 1, read as 2^53
 const BIG = '99999999999999999999999'; // read as 1e+23
 const MMA = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' };
 
+// the atoms' and linear layouts' ops load their rooms on first use (ops/lazy.ts); these tests run them synchronously
+beforeAll(loadAllOps);
 describe('integerTexts, intText', () => {
   it('keeps the text of each integer beyond 2^53 − 1 outside strings, null when two texts round alike', () => {
     const m = integerTexts(`{"a": [${HUGE}, 1, -${HUGE}], "s": "${BIG}", "e": 1e300, "f": 2.5}`);

@@ -4,8 +4,9 @@
  * "nested too deeply" (kind bad-request, as before), never in V8's words; `layoutgpu check` without a check
  * prints its usage on stderr in one block, nothing on stdout, and exits 2.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { answerLine, errorAnswer, responseLine } from '../../src/cli/batch.js';
+import { loadAllOps } from '../../src/ops/table.js';
 import { makeContext } from '../../src/cli/context.js';
 import { runCheck } from '../../src/cli/evaluator.js';
 import { errorLine, exitCode } from '../../src/cli/report.js';
@@ -33,6 +34,8 @@ function stackOverflow(): unknown {
   throw new Error('the recursion ended');
 }
 
+// the atoms' and linear layouts' ops load their rooms on first use (ops/lazy.ts); these tests run them synchronously
+beforeAll(loadAllOps);
 describe('batch quotes integers beyond 2^53 − 1 as the request wrote them', () => {
   const mma = '{"atom":"SM80_16x8x16_F32F16F16F32_TN","layout":"(2,2,1)","permutation":"(32,32,16)"}';
   const copy = (bits: string): string => `{"atom":"SM75_U32x4_LDSM_N","bits":${bits},"mma":${mma},"operand":"A"}`;

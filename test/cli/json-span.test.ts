@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { idText } from '../../src/cli/batch.js';
 import { jsonValueEnd, topLevelMember } from '../../src/cli/json-span.js';
 
 const span = (s: string, key = 'id'): string | undefined => {
@@ -57,5 +58,36 @@ describe('topLevelMember', () => {
       }),
       { numRuns: 2000, seed: 3 },
     );
+  });
+});
+
+describe("batch's idText (its one-scan accelerator for simple lines, checked against topLevelMember)", () => {
+  const idOf = (line: string): string => idText(line, JSON.parse(line) as object);
+  const walk = (line: string): string => span(line) ?? 'null';
+
+  it('the same text as the whole-object walk on lines with ids of any kind, duplicated, nested, quoted or escaped', () => {
+    const member = fc.oneof(
+      fc.json().map((v) => `"id":${v}`),
+      fc.json().map((v) => `"id" : ${v}`),
+      fc.json().map((v) => `"\\u0069d":${v}`),
+      fc.json().map((v) => `"op":${v}`),
+      fc.json().map((v) => `"args":[{"id":${v}}]`),
+      fc.constantFrom('"op":"id"', '"x":"\\"id\\""', '"args":["id"]'),
+    );
+    fc.assert(
+      fc.property(fc.array(member, { maxLength: 4 }), ws, (members, w) => {
+        const line = `{${w}${members.join(`,${w}`)}${w}}`;
+        expect(idOf(line)).toBe(walk(line));
+      }),
+      { numRuns: 2000, seed: 21 },
+    );
+  });
+
+  it('examples: the last id, an escaped key, an id only nested or quoted', () => {
+    expect(idOf('{"id":1,"op":"x","id":[2, 3]}')).toBe('[2, 3]');
+    expect(idOf('{"\\u0069d":"esc","op":"size"}')).toBe('"esc"');
+    expect(idOf('{"op":"size","args":[{"id":5}]}')).toBe('null');
+    expect(idOf('{"op":"id","id":  "a" }')).toBe('"a"');
+    expect(idOf('{"id" :\t-0 ,"op":"size"}')).toBe('-0');
   });
 });

@@ -7,7 +7,8 @@
  */
 import { copyAtom, mmaAtom } from '../src/atoms/atom.js';
 import { copyAtomNames, mmaAtomNames } from '../src/atoms/registry.js';
-import { runOpDirect, type OpContext } from '../src/ops/table.js';
+import { loadAllOps, runOpDirect, type OpContext } from '../src/ops/table.js';
+import { mulberry32 } from '../test/helpers/brute.js';
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,19 +24,7 @@ import { copyBankConflicts } from '../src/atoms/conflicts.js';
 
 const count = Number(process.argv[process.argv.indexOf('--count') + 1] ?? 0) || 1_000_000;
 
-/** mulberry32: the corpus is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const r = rng(20);
+const r = mulberry32(20); // the project's one seeded generator: the corpus is the same on every run
 const mmaNames = mmaAtomNames();
 const copyNames = copyAtomNames();
 const mmaCorpus = Array.from({ length: 4096 }, () => mmaNames[Math.floor(r() * mmaNames.length)]!);
@@ -64,6 +53,7 @@ function rate(label: string, f: (i: number) => unknown): void {
   console.log(`${label.padEnd(44)} ${perWall.toFixed(0).padStart(10)} /s wall  ${perCpu.toFixed(0).padStart(10)} /s CPU time`);
 }
 
+await loadAllOps(); // the ops' rooms load on first use (src/ops/lazy.ts): loaded before the timing
 console.log(`atom lookups, ${count} each (single thread; target ≥ 1,000,000/s)`);
 rate('mmaAtom(name)', (i) => mmaAtom(mmaCorpus[i & 4095]!));
 rate('copyAtom(name, bits)', (i) => copyAtom(...copyCorpus[i & 4095]!));
@@ -177,15 +167,25 @@ rateOf(
   }),
   200_000,
 );
+const conflictJobs = byOp('copy_bank_conflicts').map((r) => {
+  const o = r.args[0] as Record<string, unknown>;
+  const c = copyBuilder(o)();
+  const m = parseLayoutFunction(r.args[1] as string);
+  return { atom: o.atom as string, job: () => copyBankConflicts(c, m) };
+});
 rateOf(
   'copy_bank_conflicts (128×64 fp16, 128 threads)',
-  byOp('copy_bank_conflicts').map((r) => {
-    const c = copyBuilder(r.args[0] as Record<string, unknown>)();
-    const m = parseLayoutFunction(r.args[1] as string);
-    return () => copyBankConflicts(c, m);
-  }),
+  conflictJobs.map((j) => j.job),
   10_000,
 );
+// the same by copy atom: ldmatrix .x2 reads each row 4 times over (16 live lanes, warps along N repeating)
+for (const atom of [...new Set(conflictJobs.map((j) => j.atom))]) {
+  rateOf(
+    `  of which ${atom}`,
+    conflictJobs.filter((j) => j.atom === atom).map((j) => j.job),
+    10_000,
+  );
+}
 rateOf(
   'op make_tiled_mma (batch path, cached by argument)',
   byOp('make_tiled_mma').map((r) => () => runOpDirect('make_tiled_mma', r.args, ctx)),

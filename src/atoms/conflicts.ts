@@ -9,12 +9,11 @@
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
-import { mode, modes, size, type Layout } from '../algebra/layout.js';
+import { flat, mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
-import { sourceLow, topBit } from '../cute/swizzle.js';
+import { sourceLow, targetLow, topBit } from '../cute/swizzle.js';
 import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, BANKS, countWavefronts, instructions, threadsPerPhase, type BankReport, type Instructions } from '../memory/banks.js';
-import { sectorCounts } from '../memory/sectors.js';
+import { BankScratch, BANKS, bankCounts, instructions, threadsPerPhase, type BankReport, type Instructions } from '../memory/banks.js';
 import { checkPoints } from './function-layout.js';
 import { checkCopyTensor } from './partition.js';
 import type { TiledCopy } from './tiled-copy.js';
@@ -58,7 +57,7 @@ function activeOf(x: Layout, at: number): boolean[] {
 /** The TV table of the whole tile: thread t's partition of make_layout(shape(M)), flattened:
  *  index[t + T·(w + W·j)] = the identity index of (τ(t, w) + tiler·q_j, e…) (partition.ts's map,
  *  for every thread at once: τ through a table of the tile, the rest as offsets). */
-function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAccesses {
+export function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAccesses {
   const inner = innerLayout(m);
   const ns = modes(inner).map(size);
   const what = 'copy_bank_conflicts';
@@ -128,7 +127,7 @@ function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAcce
 const accessCache = new WeakMap<TiledCopy, { key: string; tvs: TileAccesses }>();
 
 /** The identity indices of every (thread, value) of the tile: value-major (t + T·j) and thread-major (t·V + j). */
-interface TileAccesses {
+export interface TileAccesses {
   readonly threads: number;
   readonly values: number;
   readonly index: Int32Array;
@@ -158,13 +157,15 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const v = nx;
   const active = activeAtomThreads(x, at);
   const live = (t: number): boolean => active[t % at]!;
-  const all = active.every((a) => a);
-  const filled = all ? { ins, dead: 0 } : fillInactive(ins, live);
-  const counted = countWavefronts(filled.ins, scratch);
-  const { sectors, minSectors } = sectorCounts(filled.ins);
-  const phases = counted.phases - filled.dead;
-  const wavefronts = counted.wavefronts - filled.dead;
-  const worst = counted.worst;
+  // a thread whose row repeats a lower one's accesses nothing (Instructions.live): left out of every count
+  let counted = ins;
+  if (!active.every((a) => a)) {
+    const mask = new Uint8Array(ins.threads);
+    for (let t = 0; t < ins.threads; t++) mask[t] = active[t % at] ? 1 : 0;
+    const { width, vector, threads, warps, perWarp, addr } = ins; // (an object spread here costs more than the rest)
+    counted = { width, vector, threads, warps, perWarp, addr, live: mask };
+  }
+  const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(counted, scratch);
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
   return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
 }
@@ -176,11 +177,121 @@ const WARP = 32;
 const pools = { table: new Pool32(), addr: new Pool() };
 const scratch = new BankScratch();
 
-/** The fused path (as memory/banks.ts's, over the thread-major table: each thread's values in a
- *  row): Φ_M by a 32-bit table, the vector check and the byte addresses in one pass; null when it
- *  does not apply (then the general path decides and names the culprit). */
+/** The fused paths (as memory/banks.ts's, over the thread-major table: each thread's values in a
+ *  row): the byte address of every vector, checked contiguous and aligned; null when they do not
+ *  apply (then the general path decides and names the culprit). */
 function fastInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions | null {
   if ((v & (v - 1)) !== 0 || v * e > 16) return null; // the general path names the width's problem
+  return vectorInstructions(m, tvs, e, v) ?? tableInstructions(m, tvs, e, v);
+}
+
+/**
+ * The vectors' first values in M's flat coordinates, for the layouts of one flat shape (cached per tile of accesses:
+ * a copy is analysed over many swizzles of one tile). Vector j = (t, q) holds the values t·V + q·v + i, i < v.
+ * `steps`: the flat modes along which some vector's v values step by one coordinate without leaving the mode (their
+ * identity indices idx₀ + i·σ_k, σ_k = n₀⋯n_{k−1}, c_k(idx₀) + v − 1 < n_k); `allStep` whether every vector does.
+ */
+interface VectorStarts {
+  readonly key: string;
+  readonly rank: number;
+  readonly coords: Int32Array;
+  readonly steps: readonly number[];
+  readonly allStep: boolean;
+}
+
+const vectorCache = new WeakMap<TileAccesses, VectorStarts>();
+
+function vectorStarts(tvs: TileAccesses, shapes: readonly number[], v: number): VectorStarts {
+  const key = `${shapes.join(',')}/${v}`;
+  const hit = vectorCache.get(tvs);
+  if (hit && hit.key === key) return hit;
+  const r = shapes.length;
+  const sigma: number[] = [];
+  let p = 1;
+  for (const n of shapes) {
+    sigma.push(p);
+    p *= n;
+  }
+  const { byThread } = tvs;
+  const nVec = byThread.length / v;
+  const coords = new Int32Array(nVec * r);
+  const used = new Set<number>();
+  let allStep = true;
+  for (let j = 0; j < nVec; j++) {
+    if ((j & 0xfff) === 0xfff) checkDeadline('copy_bank_conflicts');
+    const at = j * v;
+    let x = byThread[at]!;
+    for (let k = 0; k < r; k++) {
+      const c = x % shapes[k]!;
+      coords[j * r + k] = c;
+      x = (x - c) / shapes[k]!;
+    }
+    if (v === 1) continue;
+    const step = byThread[at + 1]! - byThread[at]!;
+    let k = -1;
+    for (let q = 0; q < r && k < 0; q++) if (sigma[q] === step && shapes[q]! > 1) k = q;
+    let ok = k >= 0 && coords[j * r + k]! + v - 1 < shapes[k]!;
+    for (let i = 2; i < v && ok; i++) ok = byThread[at + i]! === byThread[at]! + i * step;
+    if (!ok) {
+      allStep = false; // the table path decides every vector: the rest need no coordinates
+      break;
+    }
+    used.add(k);
+  }
+  const out = { key, rank: r, coords, steps: [...used], allStep };
+  vectorCache.set(tvs, out);
+  return out;
+}
+
+/**
+ * The structural path: Φ_M at each vector's first value only, from its flat coordinates. Its v values are then
+ * contiguous in M without being evaluated when each steps by one along a flat mode of stride 1 (vectorStarts) and the
+ * swizzle neither reads nor writes the bits below log₂ v: with K + Φ(idx₀) aligned to v, adding i < v changes only
+ * those bits, so Sw(K + Φ(idx₀ + i·σ_k)) = Sw(K + Φ(idx₀)) + i. Null when it does not apply (the table path decides).
+ */
+export function vectorInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions | null {
+  const { shapes, strides } = flat(innerLayout(m));
+  const vs = vectorStarts(tvs, shapes, v);
+  if (!vs.allStep || vs.steps.some((k) => strides[k] !== 1)) return null;
+  let k0 = 0;
+  let mask = 0;
+  let rs = 0;
+  let ls = 0;
+  if (isComposed(m)) {
+    k0 = m.offset;
+    const sw = m.swizzle;
+    if (sw.bits > 0) {
+      const low = Math.log2(v);
+      if (topBit(sw) > 30 || sourceLow(sw) < low || targetLow(sw) < low) return null;
+      mask = ((1 << sw.bits) - 1) << sourceLow(sw);
+      rs = sw.shift >= 0 ? sw.shift : 0;
+      ls = sw.shift >= 0 ? 0 : -sw.shift;
+    }
+  }
+  const { threads: T, values: V } = tvs;
+  const { rank: r, coords } = vs;
+  const warps = Math.ceil(T / WARP);
+  const perWarp = V / v;
+  const addr = pools.addr.get(warps * perWarp * WARP);
+  for (let t = 0; t < T; t++) {
+    if ((t & 0x3f) === 0x3f) checkDeadline('copy_bank_conflicts');
+    const g = (t / WARP) | 0;
+    const lane = t & (WARP - 1);
+    for (let q = 0; q < perWarp; q++) {
+      const j = t * perWarp + q;
+      let y = k0;
+      for (let i = 0; i < r; i++) y += coords[j * r + i]! * strides[i]!;
+      if (!(y >= 0 && y < 2 ** 30)) return null;
+      const o = y ^ (((y & mask) >>> rs) << ls);
+      if ((o & (v - 1)) !== 0) return null;
+      addr[((g * perWarp + q) << 5) + lane] = e * o;
+    }
+  }
+  return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
+}
+
+/** The table path: Φ_M by a 32-bit table, the vector check and the byte addresses in one pass. */
+export function tableInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions | null {
   const inner = innerLayout(m);
   const table = phiTable32(inner, pools.table);
   if (table === null) return null;
@@ -235,39 +346,6 @@ function phaseLanes(ins: Instructions, g: number, f: number): { first: number; n
   const tpp = threadsPerPhase(ins.width);
   const lanes = Math.min(WARP, ins.threads - g * WARP);
   return { first: f * tpp, n: Math.min(tpp, lanes - f * tpp) };
-}
-
-/**
- * The instructions with each left-out lane on the address of a live lane of its phase (so it adds
- * no word to any bank), or of its instruction when the phase has none (a phase of one address:
- * one wavefront), and the number of such dead phases, which are no phases: countWavefronts of the
- * result less one phase and one wavefront per dead phase is the count over the live lanes, and
- * the sector counts see only live addresses.
- */
-function fillInactive(ins: Instructions, live: (t: number) => boolean): { ins: Instructions; dead: number } {
-  const addr = Float64Array.from(ins.addr);
-  const tpp = threadsPerPhase(ins.width);
-  let dead = 0;
-  let steps = 0;
-  for (let g = 0; g < ins.warps; g++) {
-    const lanes = Math.min(WARP, ins.threads - g * WARP);
-    let first = -1;
-    for (let i = 0; i < lanes && first < 0; i++) if (live(g * WARP + i)) first = i;
-    for (let f = 0; f * tpp < lanes; f++) {
-      const { first: p0, n } = phaseLanes(ins, g, f);
-      let lead = -1;
-      for (let i = p0; i < p0 + n && lead < 0; i++) if (live(g * WARP + i)) lead = i;
-      if (lead < 0) dead += ins.perWarp;
-      const src = lead >= 0 ? lead : first;
-      if (src < 0) continue;
-      for (let k = 0; k < ins.perWarp; k++) {
-        if ((++steps & 0x7ff) === 0) checkDeadline('copy_bank_conflicts');
-        const row = (g * ins.perWarp + k) * WARP;
-        for (let i = p0; i < p0 + n; i++) if (!live(g * WARP + i)) addr[row + i] = addr[row + src]!;
-      }
-    }
-  }
-  return { ins: { ...ins, addr }, dead };
 }
 
 /** The worst phase's lowest bank with that many distinct words, and the live threads on it. */

@@ -11,9 +11,8 @@
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, countWavefronts, instructions, worstBank, type BankReport } from '../memory/banks.js';
+import { BankScratch, bankCounts, instructions, worstBank, type BankReport } from '../memory/banks.js';
 import { MAX_ACCESSES } from '../memory/access.js';
-import { sectorCounts } from '../memory/sectors.js';
 import { smallestPreimages } from './bridge.js';
 import { isSurjective } from './operations.js';
 import { log2, type LinearLayout } from './value.js';
@@ -131,8 +130,7 @@ export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?:
   const tvs: ThreadValues = { threads: acc.threads, values: acc.values, index: acc.index };
   const vector = vectorWidth(acc.offsets, tvs, e, v);
   const ins = instructions(acc.offsets, tvs, e, vector);
-  const { phases, wavefronts, worst } = countWavefronts(ins, new BankScratch());
-  const { sectors, minSectors } = sectorCounts(ins);
+  const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
   let w: BankReport['worst'] = null;
   if (wavefronts > phases) {
     const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);

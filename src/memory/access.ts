@@ -22,6 +22,9 @@ export interface Instructions {
   readonly perWarp: number;
   /** byte address of (warp g, instruction k, lane) at ((g·perWarp + k)·32 + lane) */
   readonly addr: Float64Array;
+  /** per thread t (32g + lane), whether it accesses memory (absent: every thread does); a thread that does not (a
+   *  copy atom's lane whose row repeats a lower lane's) is left out of every count, and a phase of none is no phase */
+  readonly live?: Uint8Array;
 }
 
 /** The element sizes of shared-memory accesses, in bytes. */

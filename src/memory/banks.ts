@@ -61,6 +61,8 @@ class BankScratch {
   readonly count = new Int32Array(BANKS);
   readonly stamp = new Int32Array(BANKS);
   readonly words = new Float64Array(BANKS * 32);
+  /** the addresses of one phase's live lanes (countWavefronts with Instructions.live) */
+  readonly lanes = new Float64Array(WARP);
   gen = 0;
 
   /** The wavefronts of one phase: the n accesses of w bytes at addr[base …]. Each access is
@@ -184,23 +186,35 @@ export function vectorInstructions(
 export function countWavefronts(
   ins: Instructions,
   scratch = new BankScratch(),
+  from = 0,
+  to = ins.warps,
 ): {
   phases: number;
   wavefronts: number;
   worst: { warp: number; instruction: number; phase: number; wavefronts: number };
 } {
-  const tpp = threadsPerPhase(ins.width);
+  const { width, threads, perWarp, addr, live } = ins; // read once: callers pass objects of several shapes
+  const tpp = threadsPerPhase(width);
   let phases = 0;
   let total = 0;
-  const worst = { warp: 0, instruction: 0, phase: 0, wavefronts: 0 };
-  for (let g = 0; g < ins.warps; g++) {
-    const lanes = Math.min(WARP, ins.threads - g * WARP);
-    for (let k = 0; k < ins.perWarp; k++) {
-      const row = (g * ins.perWarp + k) * WARP;
+  const worst = { warp: from, instruction: 0, phase: 0, wavefronts: 0 };
+  for (let g = from; g < to; g++) {
+    const lanes = Math.min(WARP, threads - g * WARP);
+    for (let k = 0; k < perWarp; k++) {
+      const row = (g * perWarp + k) * WARP;
       if ((row & 0xffff) === 0xffe0) checkDeadline('bank_conflicts');
       for (let f = 0; f * tpp < lanes; f++) {
         const n = Math.min(tpp, lanes - f * tpp);
-        const c = scratch.phase(ins.addr, row + f * tpp, n, ins.width);
+        let c: number;
+        if (live === undefined) c = scratch.phase(addr, row + f * tpp, n, width);
+        else {
+          // the live lanes' addresses only; a phase of none is no phase
+          const buf = scratch.lanes;
+          let m = 0;
+          for (let i = f * tpp; i < f * tpp + n; i++) if (live[g * WARP + i] !== 0) buf[m++] = addr[row + i]!;
+          if (m === 0) continue;
+          c = scratch.phase(buf, 0, m, width);
+        }
         phases++;
         total += c;
         if (c > worst.wavefronts) Object.assign(worst, { warp: g, instruction: k, phase: f, wavefronts: c });
@@ -208,6 +222,66 @@ export function countWavefronts(
     }
   }
   return { phases, wavefronts: total, worst };
+}
+
+/** What bank_conflicts counts over the instructions: phases, wavefronts and the worst phase (countWavefronts), sectors
+ *  and minSectors (sectorCounts). */
+export interface BankCounts {
+  phases: number;
+  wavefronts: number;
+  worst: { warp: number; instruction: number; phase: number; wavefronts: number };
+  sectors: number;
+  minSectors: number;
+}
+
+/**
+ * countWavefronts and sectorCounts, a warp at a time: every count is a sum over warps of what that warp's addresses
+ * (and live lanes) alone decide, so a warp whose addresses and live lanes are an earlier warp's repeats its counts
+ * without counting them again (TV layouts that give several warps the same data: the warps of a tiled MMA along N all
+ * read the same A). The worst phase is the first in (warp, instruction, phase) order, as countWavefronts reports it.
+ * Earlier warps are found by their first and last addresses (a few per key), then compared lane by lane.
+ */
+export function bankCounts(ins: Instructions, scratch = new BankScratch()): BankCounts {
+  const { warps, threads, perWarp, addr } = ins;
+  const rowLen = perWarp * WARP;
+  const out: BankCounts = { phases: 0, wavefronts: 0, worst: { warp: 0, instruction: 0, phase: 0, wavefronts: 0 }, sectors: 0, minSectors: 0 };
+  const seen = new Map<number, { g: number; lanes: number; counts: BankCounts }[]>();
+  for (let g = 0; g < warps; g++) {
+    const lanes = Math.min(WARP, threads - g * WARP);
+    const base = g * rowLen;
+    const key = addr[base]! + addr[base + rowLen - WARP + lanes - 1]! * 0.5;
+    let earlier = seen.get(key);
+    let counts: BankCounts | undefined;
+    if (earlier === undefined) seen.set(key, (earlier = []));
+    else for (const w of earlier) if (counts === undefined && w.lanes === lanes && sameWarp(ins, w.g, g, lanes)) counts = w.counts;
+    if (counts === undefined) {
+      const { phases, wavefronts, worst } = countWavefronts(ins, scratch, g, g + 1);
+      const { sectors, minSectors } = sectorCounts(ins, g, g + 1);
+      counts = { phases, wavefronts, worst, sectors, minSectors };
+      if (earlier.length < 4) earlier.push({ g, lanes, counts });
+    }
+    out.phases += counts.phases;
+    out.wavefronts += counts.wavefronts;
+    out.sectors += counts.sectors;
+    out.minSectors += counts.minSectors;
+    const cw = counts.worst;
+    if (cw.wavefronts > out.worst.wavefronts) out.worst = { warp: g, instruction: cw.instruction, phase: cw.phase, wavefronts: cw.wavefronts };
+  }
+  return out;
+}
+
+/** Whether warps a and b (of `lanes` lanes each) have the same live lanes and the same addresses on them. */
+function sameWarp(ins: Instructions, a: number, b: number, lanes: number): boolean {
+  const { addr, live, perWarp } = ins;
+  if (live !== undefined) for (let i = 0; i < lanes; i++) if (live[a * WARP + i] !== live[b * WARP + i]) return false;
+  const rowLen = perWarp * WARP;
+  for (let r = 0; r < rowLen; r += WARP) {
+    if ((r & 0xffff) === 0xffe0) checkDeadline('bank_conflicts');
+    for (let i = 0; i < lanes; i++) {
+      if ((live === undefined || live[a * WARP + i] !== 0) && addr[a * rowLen + r + i] !== addr[b * rowLen + r + i]) return false;
+    }
+  }
+  return true;
 }
 
 /** The lowest bank with `c` distinct words in phase f of instruction k of warp g, and the threads
@@ -290,8 +364,7 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
     vector = vectorWidth(offsets, tvs, e, v);
     ins = instructions(offsets, tvs, e, vector, pools.addr);
   }
-  const { phases, wavefronts, worst } = countWavefronts(ins, scratch);
-  const { sectors, minSectors } = sectorCounts(ins);
+  const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, scratch);
   let w: WorstPhase | null = null;
   if (wavefronts > phases) {
     const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);

@@ -36,21 +36,22 @@ class SmallSet {
 const addrs = new SmallSet();
 const secs = new SmallSet();
 
-/** sectors and minSectors of the instructions. */
-export function sectorCounts(ins: Instructions): { sectors: number; minSectors: number } {
+/** sectors and minSectors of the instructions (of warps from … to − 1). */
+export function sectorCounts(ins: Instructions, from = 0, to = ins.warps): { sectors: number; minSectors: number } {
   let sectors = 0;
   let minSectors = 0;
-  const w = ins.width;
-  for (let g = 0; g < ins.warps; g++) {
-    const lanes = Math.min(32, ins.threads - g * 32);
-    for (let k = 0; k < ins.perWarp; k++) {
-      const row = (g * ins.perWarp + k) * 32;
+  const { width: w, threads, perWarp, addr, live } = ins; // read once: callers pass objects of several shapes
+  for (let g = from; g < to; g++) {
+    const lanes = Math.min(32, threads - g * 32);
+    for (let k = 0; k < perWarp; k++) {
+      const row = (g * perWarp + k) * 32;
       if ((row & 0xffff) === 0xffe0) checkDeadline('the sector count');
       addrs.clear();
       secs.clear();
       // distinct addresses and distinct sectors of the instruction's lanes
       for (let i = 0; i < lanes; i++) {
-        const a = ins.addr[row + i]!;
+        if (live !== undefined && live[g * 32 + i] === 0) continue;
+        const a = addr[row + i]!;
         const s = Math.floor(a / SECTOR_BYTES);
         addrs.add(a, Math.floor(a / w) % 64);
         secs.add(s, s % 64);

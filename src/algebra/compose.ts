@@ -503,7 +503,9 @@ function nonAdditiveAt(
   const live = liveEntries(sa, da, maps, carrying);
   // a live set small enough to enumerate at once is decided at once (the common case: no union-find on the hot
   // path); a larger one group by group, where the work is the sum of the groups' sizes
-  for (const group of live.total <= ENUMERATE_AT_ONCE ? [live] : independentGroups(live, carrying)) {
+  // a live set small enough is decided at once (grouping would cost more than it saves)
+  if (live.total <= ENUMERATE_AT_ONCE) return enumerateAdditivity(live, bs, es);
+  for (const group of independentGroups(live, carrying)) {
     if (group.total > ENUMERATE_AT_ONCE) {
       const x = probeAdditivity(group, bs, es);
       if (x >= 0) return x;

@@ -16,16 +16,34 @@ export type ErrorKind =
 export class LayoutError extends Error {
   /** the protocol kind (docs/protocol.md): bad-request, parse, domain, not-composable, not-complementable, overflow, gpu, timeout */
   readonly kind: ErrorKind;
+  /** the message as the thrower wrote it; `message` is its oneLine form, made when first read */
+  readonly #raw: string;
+  #line: string | undefined;
   constructor(kind: ErrorKind, message: string) {
-    // No stack trace: these are answers, not bugs, and batch makes many of them.
+    // No stack trace: these are answers, not bugs, and batch makes many of them. No message
+    // here either: `message` (below) makes it one line when it is read, so that errors caught
+    // and dropped inside the algebra (most of batch's) never pay for it.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(oneLine(message));
+    super();
     Error.stackTraceLimit = limit;
+    this.#raw = message;
     this.kind = kind;
     this.name = 'LayoutError';
   }
+  /** @internal the message, one line and bounded (oneLine) */
+  static lineOf(e: LayoutError): string {
+    e.#line ??= oneLine(e.#raw);
+    return e.#line;
+  }
 }
+// `message` as an accessor over Error's data property (a class accessor cannot override it in TypeScript)
+Object.defineProperty(LayoutError.prototype, 'message', {
+  get(this: LayoutError): string {
+    return LayoutError.lineOf(this);
+  },
+  configurable: true,
+});
 
 /** The longest message kept whole; a longer one keeps its head and tail around an ellipsis. */
 const MAX_MESSAGE = 1000;

@@ -52,7 +52,9 @@ export class Parser {
   }
 
   skipSpace(): void {
-    this.pos = skipWhiteSpace(this.text, this.pos);
+    // most positions hold no white space: one character tells
+    const c = this.text.charCodeAt(this.pos);
+    if (c === 32 || (c >= 9 && c <= 13) || c > 127) this.pos = skipWhiteSpace(this.text, this.pos);
   }
 
   /** What CuTe or pycute prints that is no input here, found at the failure (pastedForm); a grammar with no such
@@ -120,48 +122,23 @@ export class Parser {
     this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
     this.pos++;
-    return this.tupleItems();
-  }
-
-  /** list(() => this.tuple()) unrolled: the members of a `(…)` tuple, read on every request, so without a closure
-   *  per tuple (the same grammar and messages as `list` with its defaults). */
-  private tupleItems(): Tuple[] {
-    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
-    const items: Tuple[] = [];
-    this.skipSpace();
-    if (this.text.charCodeAt(this.pos) !== 41 /* ) */) {
-      for (;;) {
-        items.push(this.tuple());
-        this.skipSpace();
-        const c = this.text.charCodeAt(this.pos);
-        if (c === 41 /* ) */) break;
-        if (c !== 44 /* , */) this.fail("',' or ')'");
-        this.pos++;
-        if (items.length === 1) {
-          this.skipSpace();
-          if (this.text.charCodeAt(this.pos) === 41 /* ) */) break;
-        }
-      }
-    }
-    this.pos++;
-    this.depth--;
-    return items;
+    return this.list(tupleItem);
   }
 
   /**
-   * The tuple reader: the members of a bracketed list whose opening bracket was just read — `item()` for each,
+   * The tuple reader: the members of a bracketed list whose opening bracket was just read — `item(this)` for each,
    * commas between, up to `close`. With `oneTupleComma` (the default for `)`), a 1-tuple may end in a comma, as
    * Python prints it: `(4,)` (docs/semantics.md §8.1); `(4,2,)` may not. Nesting deeper than MAX_NESTING is a
    * parse error (`at most 256 nested <nested>`), so no input can exhaust the stack.
    */
-  list<T>(item: () => T, close = ')', nested = 'parentheses', oneTupleComma = close === ')'): T[] {
+  list<T>(item: (p: this) => T, close = ')', nested = 'parentheses', oneTupleComma = close === ')'): T[] {
     if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested ${nested}`);
     const end = close.charCodeAt(0);
     const items: T[] = [];
     this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== end) {
       for (;;) {
-        items.push(item());
+        items.push(item(this)); // a module function: no closure made per tuple
         this.skipSpace();
         const c = this.text.charCodeAt(this.pos);
         if (c === end) break;
@@ -180,7 +157,7 @@ export class Parser {
 
   profile(): Profile {
     if (this.eat('*')) return '*';
-    if (this.eat('(')) return this.list(() => this.profile(), ')', 'parentheses', false);
+    if (this.eat('(')) return this.list(profileItem, ')', 'parentheses', false);
     return this.fail("'*' or '('");
   }
 
@@ -188,6 +165,10 @@ export class Parser {
     if (this.peek() !== undefined) this.fail('end of input');
   }
 }
+
+/** The tuple and profile readers as the tuple reader's item. */
+const tupleItem = (p: Parser): Tuple => p.tuple();
+const profileItem = (p: Parser): Profile => p.profile();
 
 /** A CuTe `print(tensor)` line: an engine pointer (`ptr[16b](0x…)`, `smem_ptr[…]`, the DSL's
  *  `ptr<f16, smem, …>`, `tensor<…>`) composed with a layout. */

@@ -4,7 +4,7 @@
  */
 import { MAX_EXACT, overflow } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
-import { mapEntries, type Layout } from '../algebra/layout.js';
+import { mapShape, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
 import { ceilDiv } from './int.js';
 
@@ -20,11 +20,12 @@ function checkN(op: string, n: number): void {
  */
 export function upcast(l: Layout, n: number): Layout {
   checkN('upcast', n);
-  return mapEntries(l, (s, d, i) => {
-    if (d === 0) return [s, 0];
+  const { shape } = mapShape(l, (s, d, i) => {
+    if (d === 0) return s;
     if (d % n !== 0 && n % d !== 0) throw domainError(`upcast: entry ${i} (${s}:${d}) has stride ${d}, neither a multiple nor a divisor of N = ${n}`);
-    return [ceilDiv(s, ceilDiv(n, d)), ceilDiv(d, n)];
+    return ceilDiv(s, ceilDiv(n, d));
   });
+  return { shape, stride: T.mapLeaves(l.stride, (d) => (d === 0 ? 0 : ceilDiv(d, n))) };
 }
 
 /**
@@ -35,11 +36,11 @@ export function upcast(l: Layout, n: number): Layout {
  */
 export function downcast(l: Layout, n: number): Layout {
   checkN('downcast', n);
-  if (!T.entries(l.stride).includes(1)) throw domainError('downcast: the layout has no entry of stride 1');
+  if (!T.hasEntry(l.stride, 1)) throw domainError('downcast: the layout has no entry of stride 1');
   // the size and cosize − 1 of the result so far, checked entry by entry
   let size = 1;
   let span = 0;
-  return mapEntries(l, (s, d, i) => {
+  const { shape } = mapShape(l, (s, d, i) => {
     const si = d === 1 ? s * n : s;
     const dj = d === 1 ? 1 : d * n;
     // exact checks: a rounded product beyond 2^53 − 1 is still beyond it
@@ -48,6 +49,7 @@ export function downcast(l: Layout, n: number): Layout {
     span += (si - 1) * dj;
     if (size > MAX_EXACT) throw overflow('downcast: size');
     if (span >= MAX_EXACT) throw overflow('downcast: cosize');
-    return [si, dj];
+    return si;
   });
+  return { shape, stride: T.mapLeaves(l.stride, (d) => (d === 1 ? 1 : d * n)) };
 }

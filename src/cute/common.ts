@@ -88,11 +88,16 @@ export function commonRunByDefinition(a: Layout, r: Layout, start = 1, limit = E
  *  prefix products of its shapes). Example: alignedRun((4,8):(1,4), 32:1) is 32. */
 export function alignedRun(a: Layout, r: Layout): number {
   const { shapes: rs, strides: rd } = flat(r);
+  return alignedRunFlat(a, rs, rd);
+}
+
+/** alignedRun on R♭ = (rs):(rd) (commonRun flattens R once for both accelerators). */
+function alignedRunFlat(a: Layout, rs: readonly number[], rd: readonly number[]): number {
   const ca = flat(a);
+  // coal(A) (fresh arrays), split in place as R's digits consume it; Φ_A off the fast path is read from A♭ (ca)
   const c = coalesceFlat(ca.shapes, ca.strides);
-  // coal(A), split in place as R's digits consume it (as, ad), and kept whole (c) for Φ_A off the fast path
-  const as = [...c.shapes];
-  const ad = [...c.strides];
+  const as = c.shapes as number[];
+  const ad = c.strides as number[];
   let p = 1;
   let x = 1;
   let t = 0;
@@ -105,7 +110,7 @@ export function alignedRun(a: Layout, r: Layout): number {
       // off the fast path: f(P) = Φ_A(q) decides when it is not P (or undefined); Φ_A of A
       // itself (coal(A)), not of the split copy, which stands for A only on multiples of X
       if (q >= size(a)) return p;
-      return phiFlat(c.shapes, c.strides, q) !== p ? p : -p;
+      return phiFlat(ca.shapes, ca.strides, q) !== p ? p : -p;
     }
     if (t === as.length) return p; // Φ_R(P) = X = size(A): outside A's domain
     if (ad[t] !== p) return p;
@@ -139,7 +144,11 @@ function phiFlat(s: readonly number[], d: readonly number[], x: number): number 
  *  all of R_t, −1 where no composite exists. Pre: r = right_inverse(B). Example: compositeRun((4,4):(1,5), 6:1) is −1. */
 export function compositeRun(a: Layout, r: Layout): number {
   const { shapes: rs, strides: rd } = flat(r);
-  const total = size(r);
+  return compositeRunFlat(a, rs, rd, size(r));
+}
+
+/** compositeRun on R♭ = (rs):(rd) of size `total`. */
+function compositeRunFlat(a: Layout, rs: readonly number[], rd: readonly number[], total: number): number {
   const t = prefixWithin(rs, rd, size(a));
   const tSize = size(t);
   try {
@@ -154,9 +163,10 @@ export function compositeRun(a: Layout, r: Layout): number {
 /** The N of docs/semantics.md §8.5 for A and R = right_inverse(B): the accelerators first, then the definition from
  *  the longest prefix they verified. */
 function commonRun(a: Layout, r: Layout, limit: number): number {
-  const aligned = alignedRun(a, r);
+  const { shapes: rs, strides: rd } = flat(r);
+  const aligned = alignedRunFlat(a, rs, rd);
   if (aligned > 0) return aligned;
-  const composite = compositeRun(a, r);
+  const composite = compositeRunFlat(a, rs, rd, size(r));
   if (composite > 0) return composite;
   return commonRunByDefinition(a, r, Math.max(-aligned, -composite), limit);
 }

@@ -2,7 +2,7 @@
  * Filters (docs/semantics.md §8.5; CuTe `filter_zeros`, `filter` of include/cute/layout.hpp).
  */
 import { coalesce } from '../algebra/coalesce.js';
-import { mapEntries, type Layout } from '../algebra/layout.js';
+import { mapShape, type Layout } from '../algebra/layout.js';
 
 /**
  * CuTe's `filter_zeros(L)`: every entry with stride 0 gets shape 1; the structure and the
@@ -10,7 +10,7 @@ import { mapEntries, type Layout } from '../algebra/layout.js';
  * Example: filterZeros(parseLayout('(4,1,(2,3)):(1,5,(0,8))')) is (4,1,(1,3)):(1,5,(0,8)).
  */
 export function filterZeros(l: Layout): Layout {
-  return mapEntries(l, (s, d) => [d === 0 ? 1 : s, d]);
+  return mapShape(l, (s, d) => (d === 0 ? 1 : s));
 }
 
 /**

@@ -65,9 +65,12 @@ class CoordParser extends Parser {
     if (c !== 40 /* ( */) return this.fail("an integer, '_' or '('");
     this.pos++;
     // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
-    return { at, v: this.list(() => this.node()) };
+    return { at, v: this.list(nodeItem) };
   }
 }
+
+/** The coordinate reader as the tuple reader's item. */
+const nodeItem = (p: CoordParser): Node => p.node();
 
 function parseNodes(text: string, what: string): Node {
   const p = new CoordParser(text, what);

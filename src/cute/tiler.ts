@@ -53,7 +53,7 @@ function item(p: Parser): Tiler {
   }
   if (c === 60 /* < */) {
     p.pos++;
-    return p.list(() => item(p), '>', 'brackets');
+    return p.list(item, '>', 'brackets');
   }
   if (c === 40 /* ( */) {
     // a plain tuple first (a layout or a shape); else a list of tilers
@@ -66,7 +66,7 @@ function item(p: Parser): Tiler {
       if (!(e instanceof LayoutError) || e.kind !== 'parse') throw e;
       p.pos = start + 1;
       p.depth = depth;
-      return p.list(() => item(p), ')', 'brackets');
+      return p.list(item, ')', 'brackets');
     }
     return layoutOrShape(p, shape);
   }

@@ -44,16 +44,29 @@ async function deviceOf(ctx: OpContext): Promise<GPUDevice | null> {
   return b.info.backend === 'gpu' && device ? device : null;
 }
 
+/**
+ * Candidate i (0-based) of a `verify` request as a layout function. A candidate that is no string is `bad-request`;
+ * one that does not parse, or whose values cannot be represented exactly (`overflow`), fails the request with an
+ * error that names it (`candidate 2: …`): the answer is a boolean per candidate, and none is guessed.
+ */
+export function parseCandidate(c: unknown, i: number): LayoutFunction {
+  const what = `candidate ${i + 1}`;
+  if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: ${what} must be a string`);
+  try {
+    return parseLayoutFunction(c, what);
+  } catch (e) {
+    if (e instanceof LayoutError && !e.message.startsWith(what)) throw new LayoutError(e.kind, `${what}: ${e.message}`);
+    throw e;
+  }
+}
+
 /** verify ["conflict-free", TV, e(, v)] [candidates]: one boolean per candidate, in order. */
 export async function conflictFreeVerify(prop: readonly unknown[], cands: unknown, ctx: OpContext): Promise<Json> {
   // the request's deadline, carried across the awaits below (the search's loops check it)
   const due = carryDeadline('verify conflict-free');
   const pattern = patternOf(prop);
   if (!Array.isArray(cands)) throw new LayoutError('bad-request', 'verify: the candidates must be an array of layout strings');
-  const layouts: LayoutFunction[] = cands.map((c, i) => {
-    if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: candidate ${i + 1} must be a string`);
-    return parseLayoutFunction(c, `candidate ${i + 1}`);
-  });
+  const layouts: LayoutFunction[] = cands.map(parseCandidate);
   if (layouts.length === 0) return [];
   const device = await deviceOf(ctx);
   const search = await import('../memory/search.js');

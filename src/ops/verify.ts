@@ -10,7 +10,7 @@
 import { currentDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
-import { isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { plainNeeded } from './composed.js';
 import type { Json, OpContext, OpSpec } from './spec.js';
 import type { VerifyEngine } from '../verify/engine.js';
@@ -54,8 +54,7 @@ export const verifyOp: OpSpec = {
     // compact and injective take composed candidates Sw o K o L (docs/semantics.md §9.1: Φ is
     // their layout function); the other properties need plain layouts
     const fns: LayoutFunction[] = cands.map((c, i) => {
-      if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: candidate ${i + 1} must be a string`);
-      const l = parseLayoutFunction(c, `candidate ${i + 1}`);
+      const l = mem.parseCandidate(c, i);
       if (isComposed(l) && p.kind !== 'compact' && p.kind !== 'injective') throw plainNeeded(`verify ${propertyText(p)}`, `candidate ${i + 1}`, l);
       return l;
     });

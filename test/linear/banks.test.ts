@@ -18,6 +18,42 @@ import { int, randomLL, randomSurjective, shuffle, llValueAt, type Rng } from '.
 
 const forSeeds = seededRuns(0xba4c5e11);
 
+const MMA_V2 = '#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>';
+
+/** The offset bases of a row-major 16 × 8 tile: dim1 from offset bits 0–2, dim0 from bits 3–6. */
+const ROW_MAJOR_16X8: number[][] = [
+  [0, 1],
+  [0, 2],
+  [0, 4],
+  [1, 0],
+  [2, 0],
+  [4, 0],
+  [8, 0],
+];
+
+/** A shared LL: `offset` bases (and `block` bases) onto dim0 × dim1. */
+function sharedLL(offset: number[][], [dim0, dim1]: [number, number] = [16, 8], block: number[][] = []): LinearLayout {
+  return parseLL({
+    bases: [
+      ['offset', offset],
+      ['block', block],
+    ],
+    outDims: [
+      ['dim0', dim0],
+      ['dim1', dim1],
+    ],
+  });
+}
+
+/** What f returns, or the kind of the LayoutError it throws. */
+function outcome<T>(f: () => T): T | string {
+  try {
+    return f();
+  } catch (e) {
+    return (e as LayoutError).kind;
+  }
+}
+
 /** The tile index (dim0 fastest, by name) of an LL's value. */
 function tileIndex(l: LinearLayout, vals: readonly number[]): number {
   let v = 0;
@@ -86,21 +122,7 @@ describe('ll_bank_conflicts', () => {
       if ('swizzle' in tv) return; // bank_conflicts takes a plain TV layout
       compared++;
       for (const e of [1, 2, 4]) {
-        const got = (() => {
-          try {
-            return llBankConflicts(r, s, e);
-          } catch (x) {
-            return (x as LayoutError).kind;
-          }
-        })();
-        const want = (() => {
-          try {
-            return bankConflicts(m, tv, e);
-          } catch (x) {
-            return (x as LayoutError).kind;
-          }
-        })();
-        expect(got).toEqual(want);
+        expect(outcome(() => llBankConflicts(r, s, e))).toEqual(outcome(() => bankConflicts(m, tv, e)));
       }
     });
     expect(compared).toBeGreaterThan(20);
@@ -138,129 +160,23 @@ describe('ll_bank_conflicts', () => {
   });
 
   it('the worked conversion: the MMAv2 accumulator into a row-major 16 × 8 tile', () => {
-    const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
-    const s = parseLL({
-      bases: [
-        [
-          'offset',
-          [
-            [0, 1],
-            [0, 2],
-            [0, 4],
-            [1, 0],
-            [2, 0],
-            [4, 0],
-            [8, 0],
-          ],
-        ],
-        ['block', []],
-      ],
-      outDims: [
-        ['dim0', 16],
-        ['dim1', 8],
-      ],
-    });
-    expect(llBankConflicts(r, s, 2)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 2));
-    expect(llBankConflicts(r, s, 4, 1)).toEqual(bankConflicts(parseLayoutFunction('(16,8):(8,1)'), parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))'), 4, 1));
+    const r = llFromEncoding(MMA_V2, [16, 8]);
+    const s = sharedLL(ROW_MAJOR_16X8);
+    const m = parseLayoutFunction('(16,8):(8,1)');
+    const tv = parseLayoutFunction('((4,8),(2,2)):((32,1),(16,8))');
+    expect(llBankConflicts(r, s, 2)).toEqual(bankConflicts(m, tv, 2));
+    expect(llBankConflicts(r, s, 4, 1)).toEqual(bankConflicts(m, tv, 4, 1));
   });
 
-  it('refuses what the model does not take', () => {
-    const r = llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8]);
-    const s = parseLL({
-      bases: [
-        [
-          'offset',
-          [
-            [0, 1],
-            [0, 2],
-            [0, 4],
-            [1, 0],
-            [2, 0],
-            [4, 0],
-            [8, 0],
-          ],
-        ],
-        ['block', []],
-      ],
-      outDims: [
-        ['dim0', 16],
-        ['dim1', 8],
-      ],
-    });
-    const kind = (f: () => unknown): string => {
-      try {
-        f();
-        return 'ok';
-      } catch (e) {
-        return (e as LayoutError).kind;
-      }
-    };
-    expect(kind(() => llBankConflicts(r, s, 3))).toBe('domain');
-    expect(kind(() => llBankConflicts(r, s, 2, 4))).toBe('domain');
-    const small = parseLL({
-      bases: [
-        [
-          'offset',
-          [
-            [0, 1],
-            [0, 2],
-            [0, 4],
-            [1, 0],
-            [2, 0],
-            [4, 0],
-          ],
-        ],
-        ['block', []],
-      ],
-      outDims: [
-        ['dim0', 8],
-        ['dim1', 8],
-      ],
-    });
-    expect(kind(() => llBankConflicts(r, small, 2))).toBe('domain');
-    const notSurj = parseLL({
-      bases: [
-        [
-          'offset',
-          [
-            [0, 1],
-            [0, 2],
-            [0, 4],
-            [1, 0],
-            [2, 0],
-            [4, 0],
-            [4, 0],
-          ],
-        ],
-        ['block', []],
-      ],
-      outDims: [
-        ['dim0', 16],
-        ['dim1', 8],
-      ],
-    });
-    expect(kind(() => llBankConflicts(r, notSurj, 2))).toBe('domain');
-    const blocks = parseLL({
-      bases: [
-        [
-          'offset',
-          [
-            [0, 1],
-            [0, 2],
-            [0, 4],
-            [1, 0],
-            [2, 0],
-            [4, 0],
-            [8, 0],
-          ],
-        ],
-        ['block', [[0, 0]]],
-      ],
-      outDims: [
-        ['dim0', 16],
-        ['dim1', 8],
-      ],
-    });
-    expect(kind(() => llBankConflicts(r, blocks, 2))).toBe('domain');
+  // the MMAv2 accumulator of the worked conversion against a shared LL, element size e and vector v
+  it.each<[string, LinearLayout, number, number?]>([
+    ['an element size of 3 bytes', sharedLL(ROW_MAJOR_16X8), 3],
+    ['a vector width of 4, whose values are not contiguous in the tile', sharedLL(ROW_MAJOR_16X8), 2, 4],
+    ['a shared LL over a smaller tile (8 × 8)', sharedLL(ROW_MAJOR_16X8.slice(0, 6), [8, 8]), 2],
+    ['a shared LL that is not surjective', sharedLL([...ROW_MAJOR_16X8.slice(0, 6), [4, 0]]), 2],
+    ['a shared LL with block bases', sharedLL(ROW_MAJOR_16X8, [16, 8], [[0, 0]]), 2],
+  ])('refuses what the model does not take: %s', (_, s, e, v) => {
+    const r = llFromEncoding(MMA_V2, [16, 8]);
+    expect(outcome(() => llBankConflicts(r, s, e, v))).toBe('domain');
   });
 });

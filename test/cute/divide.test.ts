@@ -5,15 +5,13 @@
  * divide maps to the offset of the logical_divide element with the same (tile, rest).
  */
 import { describe, expect, it } from 'vitest';
-import type { Layout } from '../../src/algebra/layout.js';
-import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
+import { parseLayout } from '../../src/algebra/notation.js';
 import { composeByMode, flatDivide, logicalDivideByMode, tiledDivide, zippedDivide } from '../../src/cute/divide.js';
-import { parseTiler } from '../../src/cute/tiler.js';
-import { divideB, sameFunction, searchComposite, showL, type BL } from '../helpers/brute.js';
+import { divideB, sameFunction, searchComposite, type BL } from '../helpers/brute.js';
 import { err, ok } from '../algebra/_run.js';
-import { byModeB, cutePrint, forSeeds, modeB, randomTileable, randomTiler, rankOf, tilerText, type BT } from './_vocab.js';
+import { cutePrint, modeB, rankOf } from './_vocab.js';
+import { checkByMode, type ByMode } from './_bymode.js';
 import { checkForms } from './_forms.js';
-import { kindOf } from './_seeds.js';
 
 describe('docs/semantics.md §8.3 examples (and the same with CuTe-printed input)', () => {
   const cases: Array<[string, string, string, string]> = [
@@ -105,63 +103,20 @@ describe('bad input', () => {
   });
 });
 
-/** The brute-force answer of the by-mode divide of A by T (null when some mode has none). */
-const divideByModeB = (a: BL, t: BT): BL | null => byModeB(a, t, divideB, true);
-const composeByModeB = (a: BL, t: BT): BL | null =>
-  byModeB(
-    a,
-    t,
-    (x, y) => {
-      const c = searchComposite(x, y);
-      return c.exists ? c.c : null;
-    },
-    false,
-  );
+/** The composite of two one-dimensional layouts by exhaustive search, null when there is none. */
+const compositeB = (x: BL, y: BL): BL | null => {
+  const c = searchComposite(x, y);
+  return c.exists ? c.c : null;
+};
 
 describe('properties against brute force', () => {
   it('logical_divide by a tiler: each mode is its definition pointwise, or the failure is real', () => {
-    let answered = 0;
-    forSeeds(150, (rng) => {
-      const a = randomTileable(rng);
-      const t = randomTiler(rng, a);
-      const text = tilerText(t, rng);
-      const tag = `logical_divide(${showL(a)}, ${text})`;
-      const want = divideByModeB(a, t);
-      let got: Layout | undefined;
-      const kind = kindOf(() => (got = logicalDivideByMode(a as Layout, parseTiler(text))));
-      if (want === null) {
-        expect(['not-complementable', 'not-composable'], tag).toContain(kind);
-        return;
-      }
-      expect(kind, `${tag}: ${kind}`).toBeNull();
-      answered++;
-      expect(rankOf(got!), tag).toBe(rankOf(want));
-      for (let i = 1; i <= rankOf(want); i++) {
-        expect(sameFunction(modeB(got!, i), modeB(want, i)), `${tag} = ${formatLayout(got!)}, mode ${i} vs ${showL(want)}`).toBe(true);
-      }
-    });
-    expect(answered).toBeGreaterThan(60);
+    const op: ByMode = { name: 'logical_divide', lib: logicalDivideByMode, brute: divideB, keep: true, failures: ['not-complementable', 'not-composable'] };
+    expect(checkByMode(op, 150)).toBeGreaterThan(60);
   });
 
   it('compose by a tiler: modes 1..k are the composites pointwise, the rest dropped', () => {
-    forSeeds(120, (rng) => {
-      const a = randomTileable(rng);
-      const t = randomTiler(rng, a);
-      const text = tilerText(t, rng);
-      const tag = `compose(${showL(a)}, ${text})`;
-      const want = composeByModeB(a, t);
-      let got: Layout | undefined;
-      const kind = kindOf(() => (got = composeByMode(a as Layout, parseTiler(text))));
-      if (want === null) {
-        expect(['not-composable'], tag).toContain(kind);
-        return;
-      }
-      expect(kind, `${tag}: ${kind}`).toBeNull();
-      expect(rankOf(got!), tag).toBe(rankOf(want));
-      for (let i = 1; i <= rankOf(want); i++) {
-        expect(sameFunction(modeB(got!, i), modeB(want, i)), `${tag} = ${formatLayout(got!)}, mode ${i}`).toBe(true);
-      }
-    });
+    checkByMode({ name: 'compose', lib: composeByMode, brute: compositeB, keep: false, failures: ['not-composable'] }, 120);
   });
 
   it('zipped/tiled/flat_divide: every element maps where logical_divide maps the same (tile, rest)', () => {

@@ -10,10 +10,10 @@ import type { Layout } from '../../src/algebra/layout.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { makeOrderedLayout } from '../../src/cute/make.js';
 import { blockedProduct, flatProduct, logicalProductByMode, rakedProduct, tiledProduct, tileToShape, zippedProduct } from '../../src/cute/product.js';
-import { parseTiler } from '../../src/cute/tiler.js';
 import { pick, productB, randInt, sameFunction, showL, sizeB, type BL, type Tup } from '../helpers/brute.js';
 import { err, ok } from '../algebra/_run.js';
-import { byModeB, cutePrint, evalAt, forSeeds, modeB, modesB, randomTileable, randomTiler, rankOf, tilerText, tupleB } from './_vocab.js';
+import { cutePrint, evalAt, forSeeds, modeB, modesB, randomTileable, rankOf, tupleB } from './_vocab.js';
+import { checkByMode, type ByMode } from './_bymode.js';
 import { checkForms } from './_forms.js';
 import { kindOf } from './_seeds.js';
 
@@ -102,27 +102,8 @@ function padB(l: BL, r: number): BL {
 
 describe('properties against brute force', () => {
   it('logical_product by a tiler: each mode is its definition pointwise', () => {
-    let answered = 0;
-    forSeeds(100, (rng) => {
-      const a = randomTileable(rng, 64);
-      const t = randomTiler(rng, a);
-      const text = tilerText(t, rng);
-      const tag = `logical_product(${showL(a)}, ${text})`;
-      const want = byModeB(a, t, (x, y) => productB(x, y), true);
-      let got: Layout | undefined;
-      const kind = kindOf(() => (got = logicalProductByMode(a as Layout, parseTiler(text))));
-      if (want === null) {
-        expect(['not-complementable', 'not-composable'], tag).toContain(kind);
-        return;
-      }
-      expect(kind, `${tag}: ${kind}`).toBeNull();
-      answered++;
-      expect(rankOf(got!), tag).toBe(rankOf(want));
-      for (let i = 1; i <= rankOf(want); i++) {
-        expect(sameFunction(modeB(got!, i), modeB(want, i)), `${tag} = ${formatLayout(got!)}, mode ${i} vs ${showL(want)}`).toBe(true);
-      }
-    });
-    expect(answered).toBeGreaterThan(30);
+    const op: ByMode = { name: 'logical_product', lib: logicalProductByMode, brute: productB, keep: true, failures: ['not-complementable', 'not-composable'] };
+    expect(checkByMode(op, 100, 64)).toBeGreaterThan(30);
   });
 
   it('zipped/tiled/flat_product: every element maps where logical_product maps the same (block, rest)', () => {

@@ -6,11 +6,10 @@
  * Without a deadline the same requests answer (so the deadline, not an error, is what stops them).
  */
 import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../src/algebra/deadline.js';
-import { LayoutError } from '../../src/algebra/errors.js';
 import { llBankConflicts } from '../../src/linear/banks.js';
 import type { LinearLayout } from '../../src/linear/value.js';
 import { runOp, type OpContext } from '../../src/ops/table.js';
+import { expectTimeout } from '../helpers/deadline.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -18,19 +17,6 @@ const ctx: OpContext = {
     throw new Error('the atoms need no backend');
   },
 };
-
-/** The kind of error f throws (or resolves to), null when it answers, and the milliseconds it took. */
-async function timed(f: () => unknown): Promise<{ kind: string | null; ms: number }> {
-  const t0 = performance.now();
-  let kind: string | null = null;
-  try {
-    await f();
-  } catch (e) {
-    if (!(e instanceof LayoutError)) throw e;
-    kind = e.kind;
-  }
-  return { kind, ms: performance.now() - t0 };
-}
 
 const DEADLINE = 50;
 /** the longest a request may run: the deadline and the stretch between two checks on a loaded machine */
@@ -79,13 +65,10 @@ function identityS(bits: number): LinearLayout {
 
 describe('the atoms honour the request deadline', () => {
   it('copy_bank_conflicts of ldmatrix .x4 for A over (2048,4096):(4096,1): timeout within 200 ms of a 50 ms deadline', async () => {
-    const r = await timed(() => withDeadline(DEADLINE, () => runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx)));
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(BOUND);
+    const copy = () => runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx);
+    await expectTimeout(DEADLINE, BOUND, copy);
     // again, with the copy's tables cached from the first call: the counting passes check too
-    const again = await timed(() => withDeadline(DEADLINE, () => runOp('copy_bank_conflicts', [ldsmA, '(2048,4096):(4096,1)'], ctx)));
-    expect(again.kind).toBe('timeout');
-    expect(again.ms).toBeLessThan(BOUND);
+    await expectTimeout(DEADLINE, BOUND, copy);
   });
 
   it('the same request answers without a deadline (8 ways on every phase of the row-major tile)', async () => {
@@ -98,8 +81,6 @@ describe('the atoms honour the request deadline', () => {
   it('ll_bank_conflicts of 2^24 (thread, value) pairs: timeout within 200 ms of a 50 ms deadline', async () => {
     const rl = identityR(14, 5, 5);
     const sl = identityS(24);
-    const r = await timed(() => withDeadline(DEADLINE, () => llBankConflicts(rl, sl, 4, 1)));
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(BOUND);
+    await expectTimeout(DEADLINE, BOUND, () => llBankConflicts(rl, sl, 4, 1));
   });
 });

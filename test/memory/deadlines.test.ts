@@ -6,15 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { withDeadline } from '../../src/algebra/deadline.js';
-import { LayoutError } from '../../src/algebra/errors.js';
+import { describe, it } from 'vitest';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { makeContext } from '../../src/cli/context.js';
 import { cosizeLayoutFunction, parseLayoutFunction } from '../../src/cute/composed.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { searchCpu } from '../../src/memory/search.js';
 import { runOpDirect } from '../../src/ops/table.js';
+import { expectTimeout } from '../helpers/deadline.js';
 
 const FIX = join(__dirname, '..', 'fixtures', 'repro');
 const lines = (f: string): { id: string; op: string; args: unknown[] }[] =>
@@ -23,58 +22,38 @@ const lines = (f: string): { id: string; op: string; args: unknown[] }[] =>
     .filter((l) => l.trim() !== '')
     .map((l) => JSON.parse(l) as { id: string; op: string; args: unknown[] });
 
-/** the kind of error f throws (or resolves to) and the milliseconds it took */
-async function timed(f: () => unknown): Promise<{ kind: string | null; ms: number }> {
-  const t0 = performance.now();
-  let kind: string | null = null;
-  try {
-    await f();
-  } catch (e) {
-    if (!(e instanceof LayoutError)) throw e;
-    kind = e.kind;
-  }
-  return { kind, ms: performance.now() - t0 };
-}
-
 /** the slack allowed past a deadline: the longest stretch between two checks, with room for a loaded machine */
 const SLACK = 1500;
 
 describe('long memory-system work honours its deadline', () => {
   it('bank_conflicts of a 2^24-value TV over a 24-mode swizzled M (repro 13)', async () => {
     const [m, tv, e] = lines('13-deadline-overruns.jsonl')[0]!.args as [string, string, number];
-    const r = await timed(() => withDeadline(200, () => bankConflicts(parseLayoutFunction(m), parseLayout(tv), e)));
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(200 + SLACK);
+    await expectTimeout(200, 200 + SLACK, () => bankConflicts(parseLayoutFunction(m), parseLayout(tv), e));
   });
 
   it('the conflict-free search over 40 candidates of 2^24 values (repro 03), on the CPU', async () => {
     const [prop, cands] = lines('03-verify-conflict-free-no-deadline.jsonl')[0]!.args as [[string, string, number], string[]];
     const pattern = { tv: parseLayout(prop[1]), e: prop[2] };
-    const r = await timed(() =>
-      withDeadline(200, () =>
-        searchCpu(
-          cands.map((c) => parseLayoutFunction(c)),
-          [pattern],
-        ),
+    await expectTimeout(200, 200 + SLACK, () =>
+      searchCpu(
+        cands.map((c) => parseLayoutFunction(c)),
+        [pattern],
       ),
     );
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(200 + SLACK);
   });
 
   it('verify ["conflict-free", …] as batch runs it (the deadline carried across the op’s awaits)', async () => {
     const { op, args } = lines('03-verify-conflict-free-no-deadline.jsonl')[0]!;
     const ctx = makeContext('cpu');
-    const r = await timed(() => withDeadline(200, () => runOpDirect(op, args, ctx)));
-    await ctx.dispose();
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(200 + SLACK);
+    try {
+      await expectTimeout(200, 200 + SLACK, () => runOpDirect(op, args, ctx));
+    } finally {
+      await ctx.dispose();
+    }
   });
 
   it('cosize of a composed layout that enumerates 2^24 offsets, under 1 ms (repro 14)', async () => {
     const l = parseLayoutFunction('Sw<3,3,3> o 5 o (4096,4095):(3,5000)');
-    const r = await timed(() => withDeadline(1, () => cosizeLayoutFunction(l)));
-    expect(r.kind).toBe('timeout');
-    expect(r.ms).toBeLessThan(1 + SLACK);
+    await expectTimeout(1, 1 + SLACK, () => cosizeLayoutFunction(l));
   });
 });

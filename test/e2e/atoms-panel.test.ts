@@ -5,15 +5,11 @@
  * (thread, value) in the order x = t + T·v that lands on the cell, how many land there, and its column-major index.
  * Then a search, another atom, hover, a bad atom layout, and no page errors.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { mode, phi, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { parseTiler } from '../../src/cute/tiler.js';
@@ -21,7 +17,7 @@ import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
 import { formatLayout } from '../../src/algebra/notation.js';
 import { bankConflicts } from '../../src/memory/banks.js';
-import { CHROMIUM, CHROMIUM_ARGS, serve } from '../helpers/browser.js';
+import { builtPage, watchedPage } from '../helpers/browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHOTS = join(ROOT, 'test-results');
@@ -127,41 +123,12 @@ async function expectPictures(page: Page, atom: string, layout: string, perm: st
 }
 
 describe('the atoms panel in headless Chromium', () => {
-  let dist: string;
-  let server: http.Server;
-  let browser: Browser;
-  let base: string;
+  const site = builtPage('layoutgpu-atoms-web-');
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh, or set LAYOUTGPU_CHROMIUM`);
-    dist = mkdtempSync(join(tmpdir(), 'layoutgpu-atoms-web-'));
-    execFileSync(
-      process.execPath,
-      [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'],
-      {
-        cwd: ROOT,
-        stdio: ['ignore', 'inherit', 'inherit'],
-      },
-    );
-    server = await serve(dist);
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
-    if (dist) rmSync(dist, { recursive: true, force: true });
-  });
-
   it('draws the tiled MMA cell by cell, searches, switches atoms, hovers and flags a bad atom layout', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(base);
+    const page = await watchedPage(site.browser, { width: 1440, height: 1000 }, pageErrors);
+    await page.goto(site.base);
     await page.waitForSelector('body[data-ready="true"]');
     await page.waitForSelector('[data-testid="atoms-list"] option');
 

@@ -6,21 +6,17 @@
  * maps to the cell, for a shared layout the smallest offset the LL maps to it and that offset's bank — evaluated here
  * from the bases, and for a layout with a CuTe form also from CuTe's Φ. Then errors, and no page errors.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import type http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { formatLayoutFunction, parseLayoutFunction, phiLayoutFunctionBig } from '../../src/cute/composed.js';
 import { fromLL, toLL } from '../../src/linear/bridge.js';
 import { llFromEncoding } from '../../src/linear/encodings.js';
 import { parseLL, toCanonicalJson } from '../../src/linear/forms.js';
 import type { LinearLayout } from '../../src/linear/value.js';
-import { CHROMIUM, CHROMIUM_ARGS, serve } from '../helpers/browser.js';
+import { builtPage, watchedPage } from '../helpers/browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const SHOTS = join(ROOT, 'test-results');
@@ -86,38 +82,12 @@ async function setValue(page: Page, id: string, text: string): Promise<void> {
 }
 
 describe('the linear-layout panel in headless Chromium', () => {
-  let dist: string;
-  let server: http.Server;
-  let browser: Browser;
-  let base: string;
+  const site = builtPage('layoutgpu-linear-web-');
   const pageErrors: string[] = [];
 
-  beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: run scripts/setup-system.sh, or set LAYOUTGPU_CHROMIUM`);
-    dist = mkdtempSync(join(tmpdir(), 'layoutgpu-linear-web-'));
-    const vite = [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'vite.config.ts', '--outDir', dist, '--emptyOutDir', '--logLevel', 'warn'];
-    execFileSync(process.execPath, vite, {
-      cwd: ROOT,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    server = await serve(dist);
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: 60_000 });
-  }, 180_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((ok) => (server ? server.close(ok) : ok(undefined)));
-    if (dist) rmSync(dist, { recursive: true, force: true });
-  });
-
   it('converts an encoding and an LL to CuTe with their pictures, and a CuTe layout to an LL', async () => {
-    const page = await browser.newPage({ viewport: { width: 1440, height: 1200 } });
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
-    page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(m.text());
-    });
-    await page.goto(base);
+    const page = await watchedPage(site.browser, { width: 1440, height: 1200 }, pageErrors);
+    await page.goto(site.base);
     await page.waitForSelector('[data-testid="ll-cute"]');
 
     // 1. the default: the MMAv2 accumulator encoding over 16 × 8 is CuTe's ((4,8),(2,2)):((32,1),(16,8))

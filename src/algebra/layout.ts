@@ -197,22 +197,17 @@ export function mapEntries(l: Layout, f: (s: number, d: number, i: number) => re
  * = (4,(1,3)):(1,(0,8)).
  */
 export function mapShape(l: Layout, f: (s: number, d: number, i: number) => number): Layout {
-  const shape: Tuple[] = [0];
-  shapeNode(l.shape, l.stride, f, 0, shape, 0);
-  return { shape: shape[0]!, stride: l.stride };
+  return { shape: shapeNode(l.shape, l.stride, f, { i: 0 }), stride: l.stride };
 }
 
-/** mapShape's walk, as mapNode's. */
-function shapeNode(s: Tuple, d: Tuple, f: (s: number, d: number, i: number) => number, i: number, shapes: Tuple[], k: number): number {
-  if (typeof s === 'number') {
-    shapes[k] = f(s, d as number, i + 1);
-    return i + 1;
-  }
+/** mapShape's walk (a module function, not a closure made per call): the node (s, d) mapped; `at.i` counts the
+ *  entries seen so far. */
+function shapeNode(s: Tuple, d: Tuple, f: (s: number, d: number, i: number) => number, at: { i: number }): Tuple {
+  if (typeof s === 'number') return f(s, d as number, ++at.i);
   const dd = d as readonly Tuple[];
-  const sh: Tuple[] = new Array(s.length);
-  for (let j = 0; j < s.length; j++) i = shapeNode(s[j]!, dd[j]!, f, i, sh, j);
-  shapes[k] = sh;
-  return i;
+  const out: Tuple[] = new Array(s.length);
+  for (let j = 0; j < s.length; j++) out[j] = shapeNode(s[j]!, dd[j]!, f, at);
+  return out;
 }
 
 /** mapEntries' walk (a module function, not a closure made per call): the node (s, d), whose first entry is number

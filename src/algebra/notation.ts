@@ -38,14 +38,22 @@ export function skipWhiteSpace(text: string, pos: number): number {
  *  and composed layouts (composed.ts, §9.1) — so that all read white space, integers and tuples alike. */
 export class Parser {
   pos = 0;
+  /**
+   * @param text the text read
+   * @param what the name its messages give it
+   * @param pastedForms whether a failure names what CuTe or pycute prints that is no input here (pastedForm): the
+   *   layout grammars do, slice coordinates do not. One class for every grammar (no subclass), so that the reader's
+   *   methods see one kind of object wherever they run.
+   */
   constructor(
     readonly text: string,
     readonly what: string,
+    readonly pastedForms = true,
   ) {}
 
   fail(expected: string): never {
     this.skipSpace();
-    const pasted = this.pasted();
+    const pasted = this.pastedForms ? pastedForm(this.text, this.pos, this.what) : null;
     if (pasted) throw pasted;
     const got = this.pos >= this.text.length ? 'end of input' : `'${this.text[this.pos]}'`;
     throw new LayoutError('parse', `${this.what}: expected ${expected} at offset ${this.pos}, got ${got}`);
@@ -55,12 +63,6 @@ export class Parser {
     // most positions hold no white space: one character tells
     const c = this.text.charCodeAt(this.pos);
     if (c === 32 || (c >= 9 && c <= 13) || c > 127) this.pos = skipWhiteSpace(this.text, this.pos);
-  }
-
-  /** What CuTe or pycute prints that is no input here, found at the failure (pastedForm); a grammar with no such
-   *  forms to name answers null. */
-  pasted(): LayoutError | null {
-    return pastedForm(this.text, this.pos, this.what);
   }
 
   peek(): string | undefined {

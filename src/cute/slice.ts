@@ -20,61 +20,50 @@ interface Node {
   readonly v: '_' | number | readonly Node[];
 }
 
-/** The notation's parser (algebra/notation.ts: its white space and tuple reader) over slice coordinates: members
- *  are integers ≥ 0 (also CuTe's `_N`), `_` or tuples; an integer beyond 2^53 − 1 or a negative one is `domain`. */
-class CoordParser extends Parser {
-  /** a slice coordinate has no pasted CuTe forms to name: every failure says what was expected */
-  override pasted(): null {
-    return null;
+/** The digits at p.pos (already known to start there) as a coordinate; beyond 2^53 − 1 is `domain`. */
+function digits(p: Parser): number {
+  const t = p.text;
+  const start = p.pos;
+  let q = start;
+  let v = 0;
+  for (;;) {
+    const c = t.charCodeAt(q);
+    if (!(c >= 48 && c <= 57)) break;
+    v = v * 10 + (c - 48);
+    q++;
   }
-
-  digits(): number {
-    const t = this.text;
-    const start = this.pos;
-    let p = start;
-    let v = 0;
-    for (;;) {
-      const c = t.charCodeAt(p);
-      if (!(c >= 48 && c <= 57)) break;
-      v = v * 10 + (c - 48);
-      p++;
-    }
-    this.pos = p;
-    if (p - start > 15) {
-      v = Number(t.slice(start, p));
-      if (!Number.isSafeInteger(v)) {
-        throw new LayoutError('domain', `${this.what}: coordinate ${t.slice(start, p)} at offset ${start} exceeds 2^53-1`);
-      }
-    }
-    return v;
+  p.pos = q;
+  if (q - start > 15) {
+    v = Number(t.slice(start, q));
+    if (!Number.isSafeInteger(v)) throw new LayoutError('domain', `${p.what}: coordinate ${t.slice(start, q)} at offset ${start} exceeds 2^53-1`);
   }
-
-  node(): Node {
-    this.skipSpace();
-    const t = this.text;
-    const at = this.pos;
-    const c = t.charCodeAt(at);
-    if (c === 95 /* _ */) {
-      this.pos++;
-      const d = t.charCodeAt(this.pos);
-      if (d >= 48 && d <= 57) return { at, v: this.digits() }; // CuTe's static integer _N
-      return { at, v: '_' };
-    }
-    if (c >= 48 && c <= 57) return { at, v: this.digits() };
-    if (c === 45 /* - */) throw new LayoutError('domain', `${this.what}: a negative coordinate at offset ${at}`);
-    if (c !== 40 /* ( */) return this.fail("an integer, '_' or '('");
-    this.pos++;
-    // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
-    return { at, v: this.list(nodeItem) };
-  }
+  return v;
 }
 
-/** The coordinate reader as the tuple reader's item. */
-const nodeItem = (p: CoordParser): Node => p.node();
+/** One slice coordinate read by the notation's parser (algebra/notation.ts: its white space and tuple reader): an
+ *  integer ≥ 0 (also CuTe's `_N`), `_` or a tuple of them; an integer beyond 2^53 − 1 or a negative one is `domain`. */
+function node(p: Parser): Node {
+  p.skipSpace();
+  const t = p.text;
+  const at = p.pos;
+  const c = t.charCodeAt(at);
+  if (c === 95 /* _ */) {
+    p.pos++;
+    const d = t.charCodeAt(p.pos);
+    if (d >= 48 && d <= 57) return { at, v: digits(p) }; // CuTe's static integer _N
+    return { at, v: '_' };
+  }
+  if (c >= 48 && c <= 57) return { at, v: digits(p) };
+  if (c === 45 /* - */) throw new LayoutError('domain', `${p.what}: a negative coordinate at offset ${at}`);
+  if (c !== 40 /* ( */) return p.fail("an integer, '_' or '('");
+  p.pos++;
+  // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
+  return { at, v: p.list(node) };
+}
 
 function parseNodes(text: string, what: string): Node {
-  const p = new CoordParser(text, what);
-  const n = p.node();
+  const p = new Parser(text, what, false); // a slice coordinate has no pasted CuTe forms to name
+  const n = node(p);
   p.end();
   return n;
 }

@@ -170,7 +170,7 @@ export function byMode(op: string, a: Layout, t: Tiler, apply: (a: Layout, t: La
     const ti = t[i]!;
     const ai = modeAt(a, i);
     if (ti === UNDERSCORE) out[i] = ai;
-    else if (!isByMode(ti)) out[i] = inMode(op, path === '' ? `${i + 1}` : `${path}.${i + 1}`, ai, ti as Layout, apply);
+    else if (!isByMode(ti)) out[i] = inMode(op, path, i, ai, ti as Layout, apply);
     else out[i] = byMode(op, ai, ti, apply, keepRest, path === '' ? `${i + 1}` : `${path}.${i + 1}`, sizeKept);
   }
   if (keepRest) for (let i = k; i < r; i++) out[i] = modeAt(a, i);
@@ -182,15 +182,18 @@ export function byMode(op: string, a: Layout, t: Tiler, apply: (a: Layout, t: La
  *  (timeout, bad-request) pass unchanged. */
 const MODE_FAILURES = new Set(['domain', 'not-composable', 'not-complementable', 'overflow']);
 
-/** apply(mode, tiler) for mode `at` of a by-mode operation; its failure names the mode, the mode's
+/** apply(mode, tiler) for mode i + 1 (under `path`) of a by-mode operation; its failure names the mode, the mode's
  *  layout and size, and the tiler's, before the reason. Example message: "logical_divide: mode 1
  *  (8:1, size 8) by 3:1 (size 3): 3:1 is not 8-complementable: …". */
-function inMode(op: string, at: string, a: Layout, t: Layout, apply: (a: Layout, t: Layout) => Layout): Layout {
+function inMode(op: string, path: string, i: number, a: Layout, t: Layout, apply: (a: Layout, t: Layout) => Layout): Layout {
   try {
     return apply(a, t);
   } catch (e) {
     if (!(e instanceof LayoutError) || !MODE_FAILURES.has(e.kind)) throw e;
-    throw new LayoutError(e.kind, `${op}: mode ${at} (${formatLayout(a)}, size ${sizeBig(a)}) by ${formatLayout(t)} (size ${sizeBig(t)}): ${e.message}`);
+    throw new LayoutError(
+      e.kind,
+      `${op}: mode ${path === '' ? `${i + 1}` : `${path}.${i + 1}`} (${formatLayout(a)}, size ${sizeBig(a)}) by ${formatLayout(t)} (size ${sizeBig(t)}): ${e.message}`,
+    );
   }
 }
 

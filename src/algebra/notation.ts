@@ -124,7 +124,32 @@ export class Parser {
     this.skipSpace();
     if (this.text.charCodeAt(this.pos) !== 40 /* ( */) return this.integer(true);
     this.pos++;
-    return this.list(tupleItem);
+    return this.tupleItems();
+  }
+
+  /** list(tupleItem), written out: the members of a `(…)` tuple, read for every layout of every request, so that
+   *  the tuple reader's call of its item stays one target (profiles, tilers and slice coordinates take list). */
+  private tupleItems(): Tuple[] {
+    if (++this.depth > MAX_NESTING) this.fail(`at most ${MAX_NESTING} nested parentheses`);
+    const items: Tuple[] = [];
+    this.skipSpace();
+    if (this.text.charCodeAt(this.pos) !== 41 /* ) */) {
+      for (;;) {
+        items.push(this.tuple());
+        this.skipSpace();
+        const c = this.text.charCodeAt(this.pos);
+        if (c === 41 /* ) */) break;
+        if (c !== 44 /* , */) this.fail("',' or ')'");
+        this.pos++;
+        if (items.length === 1) {
+          this.skipSpace();
+          if (this.text.charCodeAt(this.pos) === 41 /* ) */) break;
+        }
+      }
+    }
+    this.pos++;
+    this.depth--;
+    return items;
   }
 
   /**
@@ -168,8 +193,7 @@ export class Parser {
   }
 }
 
-/** The tuple and profile readers as the tuple reader's item. */
-const tupleItem = (p: Parser): Tuple => p.tuple();
+/** The profile reader as the tuple reader's item. */
 const profileItem = (p: Parser): Profile => p.profile();
 
 /** A CuTe `print(tensor)` line: an engine pointer (`ptr[16b](0x…)`, `smem_ptr[…]`, the DSL's

@@ -41,14 +41,6 @@ export function pushEntries(t: Tuple, out: number[]): void {
 }
 
 /** rank: 1 for an integer, the number of top-level members for a tuple. */
-/** t with every entry x replaced by f(x), the nesting kept. Example: mapLeaves([4, [2, 3]], (x) => 2 * x) is [8, [4, 6]]. */
-export function mapLeaves(t: Tuple, f: (x: number) => number): Tuple {
-  if (typeof t === 'number') return f(t);
-  const out: Tuple[] = new Array(t.length);
-  for (let i = 0; i < t.length; i++) out[i] = mapLeaves(t[i]!, f);
-  return out;
-}
-
 /** Whether some entry of t is x (no array made). Example: hasEntry([4, [1, 8]], 1) is true. */
 export function hasEntry(t: Tuple, x: number): boolean {
   if (typeof t === 'number') return t === x;

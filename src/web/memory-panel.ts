@@ -31,7 +31,7 @@ import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Acces
 import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
 import { MAX_SHOW, type Picture } from '../render/grid.js';
-import { drawAxes } from './canvas-picture.js';
+import { drawAxes, gridView, sizedContext } from './canvas-picture.js';
 import { fill, h } from './dom.js';
 import { exportButtons } from './export.js';
 
@@ -143,23 +143,10 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
     const height = top + rows * ch + 2;
     const vw = Math.min(scroller.clientWidth || width, width);
     const vh = Math.min(v.fit ? height : scroller.clientHeight || 560, height);
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(vw * dpr) || canvas.height !== Math.round(vh * dpr)) {
-      canvas.width = Math.round(vw * dpr);
-      canvas.height = Math.round(vh * dpr);
-      canvas.style.width = `${vw}px`;
-      canvas.style.height = `${vh}px`;
-    }
-    const g = canvas.getContext('2d');
+    const g = sizedContext(canvas, vw, vh);
     if (!g) return;
-    g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    g.clearRect(0, 0, vw, vh);
-    const sx = scroller.scrollLeft;
-    const sy = scroller.scrollTop;
-    const c0 = Math.max(0, Math.floor(sx / cw));
-    const c1 = Math.min(cols - 1, Math.floor((sx + vw - left) / cw));
-    const r0 = Math.max(0, Math.floor(sy / ch));
-    const r1 = Math.min(rows - 1, Math.floor((sy + vh - top) / ch));
+    const view = gridView(scroller, { rows, cols, cw, ch, top, left }, vw, vh);
+    const { sx, sy, c0, c1, r0, r1 } = view;
     const font = Math.floor(Math.min(13, ch - 4, (cw - 3) / (0.62 * chars)));
     g.font = `${Math.max(font, 1)}px ui-monospace, Menlo, Consolas, monospace`;
     g.textAlign = 'center';
@@ -200,7 +187,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
         }
       }
     }
-    drawAxes(g, { vw, vh, top, left, cw, ch, sx, sy, c0, c1, r0, r1 }, { colGap: 28, rowGap: 14, pad: 6 });
+    drawAxes(g, view, { colGap: 28, rowGap: 14, pad: 6 });
   };
   const schedule = (): void => {
     if (!frame) frame = requestAnimationFrame(draw);

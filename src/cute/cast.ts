@@ -38,21 +38,37 @@ export function upcast(l: Layout, n: number): Layout {
 export function downcast(l: Layout, n: number): Layout {
   checkN('downcast', n);
   if (!T.hasEntry(l.stride, 1)) throw domainError('downcast: the layout has no entry of stride 1');
-  // the size and cosize − 1 of the result so far, checked entry by entry
-  let size = 1;
-  let span = 0;
-  const { shape } = mapShape(l, (s, d, i) => {
-    const si = d === 1 ? s * n : s;
-    const dj = d === 1 ? 1 : d * n;
+  const w: DownWalk = { n, entry: 0, size: 1, span: 0 };
+  return { shape: downShape(w, l.shape, l.stride), stride: downStride(l.stride, n) };
+}
+
+/** downcast's walk: N, the entries seen, and the size and cosize − 1 of the result so far (checked entry by entry). */
+interface DownWalk {
+  readonly n: number;
+  entry: number;
+  size: number;
+  span: number;
+}
+
+/** downcast's shapes, in entry order (a walk of its own, as its strides': the casts run per request). */
+function downShape(w: DownWalk, s: Tuple, d: Tuple): Tuple {
+  if (typeof s === 'number') {
+    const di = d as number;
+    const si = di === 1 ? s * w.n : s;
+    const dj = di === 1 ? 1 : di * w.n;
     // exact checks: a rounded product beyond 2^53 − 1 is still beyond it
-    if (si > MAX_EXACT || dj > MAX_EXACT) throw overflow(`downcast: entry ${i}`);
-    size *= si;
-    span += (si - 1) * dj;
-    if (size > MAX_EXACT) throw overflow('downcast: size');
-    if (span >= MAX_EXACT) throw overflow('downcast: cosize');
+    if (si > MAX_EXACT || dj > MAX_EXACT) throw overflow(`downcast: entry ${w.entry + 1}`);
+    w.entry++;
+    w.size *= si;
+    w.span += (si - 1) * dj;
+    if (w.size > MAX_EXACT) throw overflow('downcast: size');
+    if (w.span >= MAX_EXACT) throw overflow('downcast: cosize');
     return si;
-  });
-  return { shape, stride: downStride(l.stride, n) };
+  }
+  const dd = d as readonly Tuple[];
+  const out: Tuple[] = new Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = downShape(w, s[i]!, dd[i]!);
+  return out;
 }
 
 /** upcast's strides: ⌈d/N⌉, 0 kept (a walk of its own: the casts run per request, a callback per leaf costs 10%). */

@@ -13,6 +13,7 @@ import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { runOp, type OpContext } from '../../src/ops/table.js';
 import { formatAtomsList } from '../../src/ops/atoms.js';
+import { kindOfAsync } from '../helpers/kind.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -267,14 +268,7 @@ describe('a copy atom at a value size (upcast)', () => {
 });
 
 describe('errors', () => {
-  const kindOf = async (op: string, args: unknown[]): Promise<string> => {
-    try {
-      await runOp(op, args, ctx);
-      return 'ok';
-    } catch (e) {
-      return e instanceof LayoutError ? e.kind : `crash: ${String(e)}`;
-    }
-  };
+  const kindOf = (op: string, args: unknown[]): Promise<string> => kindOfAsync(runOp(op, args, ctx));
 
   it('unknown names are domain, with a suggestion for a close name', async () => {
     expect(() => mmaAtom('SM80_16x8x16_F32F16F16F32')).toThrow(/did you mean 'SM80_16x8x16_F32F16F16F32_TN'/);

@@ -17,6 +17,7 @@ import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { runOp, type OpContext } from '../../src/ops/table.js';
+import { kindOfAsync } from '../helpers/kind.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -240,14 +241,7 @@ describe('make_tiled_copy against the definitions', () => {
 });
 
 describe('errors', () => {
-  const kindOf = async (op: string, args: unknown[]): Promise<string> => {
-    try {
-      await runOp(op, args, ctx);
-      return 'ok';
-    } catch (e) {
-      return e instanceof LayoutError ? e.kind : 'crash';
-    }
-  };
+  const kindOf = (op: string, args: unknown[]): Promise<string> => kindOfAsync(runOp(op, args, ctx));
   const mma = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)' };
 
   it('bad tiled MMA arguments', async () => {

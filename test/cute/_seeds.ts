@@ -2,7 +2,6 @@
 import type { BL } from '../helpers/brute.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import type { Layout } from '../../src/algebra/layout.js';
-import { LayoutError } from '../../src/algebra/errors.js';
 import { seededRuns } from '../helpers/seeds.js';
 
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
@@ -11,13 +10,4 @@ export const forSeeds = seededRuns(0x5eed2026);
 /** A brute-side layout as a validated library Layout (through the parser). */
 export const lib = (l: BL): Layout => parseLayout(formatLayout(l as Layout));
 
-/** The error kind of f, or null when it succeeds. */
-export function kindOf(f: () => unknown): string | null {
-  try {
-    f();
-    return null;
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-}
+export { kindOf } from '../helpers/kind.js';

@@ -6,11 +6,11 @@
  * plain space and refuse, as a `parse` error, the characters that only look like space.
  */
 import { describe, expect, it } from 'vitest';
-import { isLayoutError } from '../../src/algebra/errors.js';
 import { formatLayout, isWhiteSpace, parseLayout, parseProfile, formatProfile } from '../../src/algebra/notation.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../../src/cute/composed.js';
 import { parseSliceCoord } from '../../src/cute/slice.js';
 import { formatTiler, parseTiler } from '../../src/cute/tiler.js';
+import { kindOf } from '../helpers/kind.js';
 
 /** Unicode White_Space (PropList.txt): U+0009..U+000D, U+0020, U+0085, U+00A0, U+1680, U+2000..U+200A, U+2028,
  *  U+2029, U+202F, U+205F, U+3000 */
@@ -38,15 +38,6 @@ const PARSERS: readonly { name: string; tokens: readonly string[]; read: (text: 
 ];
 
 const hex = (c: number): string => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
-const kindOf = (f: () => unknown): string => {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    return isLayoutError(e) ? e.kind : 'crash';
-  }
-};
-
 describe('one whitespace rule: Unicode White_Space', () => {
   it('isWhiteSpace is exactly White_Space on every UTF-16 code unit', () => {
     const want = new Set(WHITE_SPACE);

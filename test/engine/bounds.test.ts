@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/algebra/deadline.js';
-import { LayoutError } from '../../src/algebra/errors.js';
+import type { LayoutError } from '../../src/algebra/errors.js';
 import { concat, makeLayout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import type { Backend } from '../../src/engine/backend.js';
@@ -14,6 +14,7 @@ import { CpuBackend } from '../../src/engine/cpu.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { testDevice } from './gpu-device.js';
+import { kindOfAsync as kindOf } from '../helpers/kind.js';
 
 let dev: NodeDevice;
 const backends: [string, () => Backend][] = [];
@@ -26,12 +27,6 @@ beforeAll(async () => {
 });
 afterAll(() => dev?.release());
 backends.push(['cpu', () => cpu], ['gpu', () => gpu]);
-
-const kindOf = (p: Promise<unknown>): Promise<string> =>
-  p.then(
-    () => 'ok',
-    (e: unknown) => (e instanceof LayoutError ? e.kind : `not a LayoutError: ${String(e)}`),
-  );
 
 describe.each(backends)('bounds on the %s backend', (_name, b) => {
   it('beyond 2^40 indices: overflow at once', async () => {

@@ -14,6 +14,7 @@ import type { OpContext } from '../../src/ops/spec.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { flatValue, inBitsOf, int, outBitsOf, pick, randomLL, randomSurjective, shuffle, split, unflattenIn, llValueAt, type Rng } from './_ll.js';
+import { kindOf } from '../helpers/kind.js';
 
 const forSeeds = seededRuns(0x11b41d6e);
 
@@ -96,16 +97,6 @@ function linearByBrute(c: Cute): boolean {
 }
 
 const fnOf = (c: Cute): LayoutFunction => parseLayoutFunction(text(c));
-
-function kindOf(f: () => unknown): string {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 

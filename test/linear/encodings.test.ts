@@ -6,11 +6,11 @@
  * LL on every input.
  */
 import { describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import { llFromEncoding } from '../../src/linear/encodings.js';
 import { toCanonicalJson } from '../../src/linear/forms.js';
 import type { LinearLayout } from '../../src/linear/value.js';
 import { inBitsOf, unflattenIn, llValueAt } from './_ll.js';
+import { kindOf } from '../helpers/kind.js';
 
 type Bases = number[][];
 /** Bases written out: 'a,b c,d' is [[a, b], [c, d]], one vector per space; '' is none. */
@@ -36,16 +36,6 @@ const shared = (offset: string, block: string, shape: number[]): unknown => ({
 });
 
 const enc = (attr: string, shape: number[]): unknown => toCanonicalJson(llFromEncoding(attr, shape));
-const kindOf = (f: () => unknown): string => {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
-
 /** Every element of the tile is reached (by evaluating the LL on every input). */
 function coversTile(l: LinearLayout): boolean {
   const seen = new Set<string>();

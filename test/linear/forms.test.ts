@@ -5,25 +5,15 @@
  * bad-request for a JSON argument of the wrong types).
  */
 import { describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import { parseAttr } from '../../src/linear/attr.js';
 import { formatLL, parseLL, toCanonicalJson, tritonString } from '../../src/linear/forms.js';
 import { isSurjective } from '../../src/linear/operations.js';
 import type { LinearLayout } from '../../src/linear/value.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { int, invertibleColumns, layoutOfColumns, randomLL, randomOutDims, split } from './_ll.js';
+import { kindOf } from '../helpers/kind.js';
 
 const forSeeds = seededRuns(0xf0f0);
-
-const kindOf = (f: () => unknown): string => {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
 
 /** A random surjective layout with the in-dims of a Gluon/MLIR form and out-dims dim0 …. */
 function printable(rng: () => number, shared: boolean): LinearLayout {

@@ -39,18 +39,9 @@ import {
   unflattenIn,
   valueAt,
 } from './_ll.js';
+import { kindOf } from '../helpers/kind.js';
 
 const forSeeds = seededRuns(0x11c0de);
-
-const kindOf = (f: () => unknown): string => {
-  try {
-    f();
-    return 'ok';
-  } catch (e) {
-    if (e instanceof LayoutError) return e.kind;
-    throw e;
-  }
-};
 
 /** The record input of a flattened one. */
 const inputOf = (l: LinearLayout, x: number): Record<string, number> => {

@@ -5,7 +5,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LayoutError } from '../../src/algebra/errors.js';
 import type { Backend } from '../../src/engine/backend.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
@@ -16,6 +15,7 @@ import { INTERPRET_COPY } from '../../src/verify/interpret-wgsl.js';
 import { verifyOps } from '../../src/ops/verify.js';
 import { verifyTestDevice } from './device.js';
 import { scratchDir } from '../helpers/tmp.js';
+import { kindOfAsync as kindOf } from '../helpers/kind.js';
 
 const op = verifyOps.find((o) => o.name === 'verify')!;
 const cpuCtx: OpContext = {
@@ -34,15 +34,6 @@ beforeAll(async () => {
 });
 
 afterAll(() => dev?.release());
-
-async function kindOf(p: unknown): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    return e instanceof LayoutError ? e.kind : `other: ${(e as Error).message}`;
-  }
-}
 
 describe('batch op verify', () => {
   const cands = ['(4,8):(1,4)', '(4,8):(8,1)', '(2,2):(1,1)', '8:0', '(2,(2,2)):(4,(1,2))', '():()', '1:0'];

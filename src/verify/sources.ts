@@ -31,6 +31,7 @@ import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { batchOfFunctions, FlatBatchBuilder, type FlatBatch } from './packed.js';
 import { compactEntries } from './cpu.js';
+import { mulberry32, mulberry32Step } from './mulberry32.js';
 
 /** A chunk of candidates: `flat` (one flat layout each) and/or `items` (one or two layouts each).
  *  The arrays of `flat` are valid until the next chunk is drawn (enumerations and random
@@ -375,16 +376,9 @@ export interface RandomOptions {
   composable?: boolean;
 }
 
-/** mulberry32: a small seeded 32-bit generator */
+/** The project's generator (mulberry32.ts) seeded from `seed` (hashed with the golden ratio's bits). */
 export function rng(seed: number): () => number {
-  let a = (Math.floor(seed) ^ 0x9e3779b9) >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32((Math.floor(seed) ^ 0x9e3779b9) >>> 0);
 }
 
 function checkRandom(o: RandomOptions): Required<RandomOptions> {
@@ -460,17 +454,11 @@ export function randomSource(opts: RandomOptions): Source {
  * threads start anywhere in the order). `at(k)` restarts `next` at candidate k's stream.
  */
 export function candidateStreams(seed: number): { next: () => number; at(k: number): void } {
-  let a = 0;
+  const state = new Uint32Array(1);
   return {
-    next: () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    },
+    next: () => mulberry32Step(state),
     at(k: number): void {
-      a = streamStart(seed, k);
+      state[0] = streamStart(seed, k);
     },
   };
 }
@@ -505,14 +493,8 @@ let drawSize = 1;
 let drawOpts: Required<RandomOptions> | null = null;
 let drawLogStride = 0;
 
-/** mulberry32's next value in [0, 1) (candidateStreams' `next`, on drawState) */
-function drawUnit(): number {
-  const a = (drawState[0]! + 0x6d2b79f5) >>> 0;
-  drawState[0] = a;
-  let t = Math.imul(a ^ (a >>> 15), a | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
+/** the generator's next value in [0, 1) (candidateStreams' `next`, on drawState) */
+const drawUnit = (): number => mulberry32Step(drawState);
 
 function drawInt(lo: number, hi: number): number {
   return lo + Math.floor(drawUnit() * (hi - lo + 1));

@@ -468,16 +468,8 @@ export function productB(a: BL, b: BL, n = productN(a, b)): BL | null {
 
 // ---------------------------------------------------------------- random layouts (seeded)
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The project's one seeded generator (src/verify/mulberry32.ts), for seeded runs and the benchmarks' corpora. */
+export { mulberry32 } from '../../src/verify/mulberry32.js';
 export const randInt = (rng: () => number, lo: number, hi: number): number => lo + Math.floor(rng() * (hi - lo + 1));
 export const pick = <T>(rng: () => number, xs: readonly T[]): T => xs[Math.floor(rng() * xs.length)]!;
 

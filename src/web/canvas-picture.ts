@@ -101,9 +101,7 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
   );
 
   let hovered = -1;
-  let frame = 0;
   const draw = (): void => {
-    frame = 0;
     const vw = Math.min(scroller.clientWidth || 800, width);
     const vh = Math.min(scroller.clientHeight || 560, height);
     const g = sizedContext(canvas, vw, vh);
@@ -139,19 +137,10 @@ export function drawLayoutCanvas(l: LayoutFunction, o: PictureOptions): HTMLElem
     }
     drawAxes(g, view, { colGap: 40, rowGap: 16, pad: 8 });
   };
-  const schedule = (): void => {
-    if (!frame) frame = requestAnimationFrame(draw);
-  };
-  scroller.addEventListener('scroll', schedule, { passive: true });
-  new ResizeObserver(schedule).observe(scroller);
+  const schedule = redrawOnScroll(scroller, draw);
 
   /** the index under the pointer, or -1 */
-  const at = (ev: MouseEvent): number => {
-    const rect = canvas.getBoundingClientRect();
-    const c = Math.floor((ev.clientX - rect.left + scroller.scrollLeft - left) / cw);
-    const r = Math.floor((ev.clientY - rect.top + scroller.scrollTop - top) / ch);
-    return r >= 0 && r < rows && c >= 0 && c < cols && ev.clientX - rect.left >= left && ev.clientY - rect.top >= top ? index(r, c) : -1;
-  };
+  const at = (ev: MouseEvent): number => cellAt(ev, canvas, scroller, { rows, cols, cw, ch, top, left }, index);
   canvas.addEventListener('mousemove', (ev) => {
     const x = at(ev);
     if (x === hovered) return;
@@ -240,6 +229,39 @@ export function gridView(
     r0: Math.max(0, Math.floor(sy / ch)),
     r1: Math.min(rows - 1, Math.floor((sy + vh - top) / ch)),
   };
+}
+
+/** The redraw of a scrolled picture: `draw` once per animation frame at most, on scrolling and resizing `scroller`
+ *  and whenever the returned schedule is called (hover, first paint). */
+export function redrawOnScroll(scroller: HTMLElement, draw: () => void): () => void {
+  let frame = 0;
+  const schedule = (): void => {
+    if (!frame)
+      frame = requestAnimationFrame(() => {
+        frame = 0;
+        draw();
+      });
+  };
+  scroller.addEventListener('scroll', schedule, { passive: true });
+  new ResizeObserver(schedule).observe(scroller);
+  return schedule;
+}
+
+/** The cell under the pointer in a grid drawn as gridView sees it (index(r, c)), or −1 off the cells. */
+export function cellAt(
+  ev: MouseEvent,
+  canvas: HTMLCanvasElement,
+  scroller: HTMLElement,
+  grid: { rows: number; cols: number; cw: number; ch: number; top: number; left: number },
+  index: (r: number, c: number) => number,
+): number {
+  const { rows, cols, cw, ch, top, left } = grid;
+  const rect = canvas.getBoundingClientRect();
+  const x = ev.clientX - rect.left;
+  const y = ev.clientY - rect.top;
+  const c = Math.floor((x + scroller.scrollLeft - left) / cw);
+  const r = Math.floor((y + scroller.scrollTop - top) / ch);
+  return r >= 0 && r < rows && c >= 0 && c < cols && x >= left && y >= top ? index(r, c) : -1;
 }
 
 /** The axes that stay in view over a scrolled grid: column indices on top, row indices on the left, every

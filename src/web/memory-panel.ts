@@ -31,7 +31,7 @@ import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Acces
 import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
 import { MAX_SHOW, type Picture } from '../render/grid.js';
-import { drawAxes, gridView, sizedContext } from './canvas-picture.js';
+import { cellAt, drawAxes, gridView, redrawOnScroll, sizedContext } from './canvas-picture.js';
 import { fill, h } from './dom.js';
 import { exportButtons } from './export.js';
 
@@ -135,9 +135,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   let chars = 1;
   if (label !== 'none') for (let x = 0; x < n; x++) chars = Math.max(chars, bankCellLabel(label, x, pic.offsets[x]!, map.bank[x]!, acc).length);
   let hovered = -1;
-  let frame = 0;
   const draw = (): void => {
-    frame = 0;
     measure();
     const width = left + cols * cw + 2;
     const height = top + rows * ch + 2;
@@ -189,19 +187,10 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
     }
     drawAxes(g, view, { colGap: 28, rowGap: 14, pad: 6 });
   };
-  const schedule = (): void => {
-    if (!frame) frame = requestAnimationFrame(draw);
-  };
-  scroller.addEventListener('scroll', schedule, { passive: true });
-  new ResizeObserver(schedule).observe(scroller);
+  const schedule = redrawOnScroll(scroller, draw);
   const idle = `${n.toLocaleString('en')} cells (${rows} × ${cols}); fill = bank, red = a conflicted bank in a phase that read the cell; hover a cell`;
   hover.textContent = idle;
-  const at = (ev: MouseEvent): number => {
-    const rect = canvas.getBoundingClientRect();
-    const c = Math.floor((ev.clientX - rect.left + scroller.scrollLeft - left) / cw);
-    const r = Math.floor((ev.clientY - rect.top + scroller.scrollTop - top) / ch);
-    return r >= 0 && r < rows && c >= 0 && c < cols && ev.clientX - rect.left >= left && ev.clientY - rect.top >= top ? index(r, c) : -1;
-  };
+  const at = (ev: MouseEvent): number => cellAt(ev, canvas, scroller, { rows, cols, cw, ch, top, left }, index);
   canvas.addEventListener('mousemove', (ev) => {
     const x = at(ev);
     if (x === hovered) return;

@@ -253,21 +253,9 @@ export function vectorInstructions(m: LayoutFunction, tvs: TileAccesses, e: numb
   const { shapes, strides } = flat(innerLayout(m));
   const vs = vectorStarts(tvs, shapes, v);
   if (!vs.allStep || vs.steps.some((k) => strides[k] !== 1)) return null;
-  let k0 = 0;
-  let mask = 0;
-  let rs = 0;
-  let ls = 0;
-  if (isComposed(m)) {
-    k0 = m.offset;
-    const sw = m.swizzle;
-    if (sw.bits > 0) {
-      const low = Math.log2(v);
-      if (topBit(sw) > 30 || sourceLow(sw) < low || targetLow(sw) < low) return null;
-      mask = ((1 << sw.bits) - 1) << sourceLow(sw);
-      rs = sw.shift >= 0 ? sw.shift : 0;
-      ls = sw.shift >= 0 ? 0 : -sw.shift;
-    }
-  }
+  const sw32 = swizzle32(m, Math.log2(v));
+  if (sw32 === null) return null;
+  const { k: k0, mask, r: rs, l: ls } = sw32;
   const { threads: T, values: V } = tvs;
   const { rank: r, coords } = vs;
   const warps = Math.ceil(T / WARP);
@@ -290,25 +278,27 @@ export function vectorInstructions(m: LayoutFunction, tvs: TileAccesses, e: numb
   return { width: v * e, vector: v, threads: T, warps, perWarp, addr };
 }
 
+/**
+ * M's offset K and swizzle as 32-bit operations: Sw(y) = y ^ (((y & mask) >>> r) << l) for y < 2^30 (a plain M: the
+ * identity, K = 0). Null when the swizzle reaches past bit 30, or reads or writes a bit below `low` (the structural
+ * path needs the bits below log₂ v untouched; the table path passes 0).
+ */
+function swizzle32(m: LayoutFunction, low: number): { k: number; mask: number; r: number; l: number } | null {
+  if (!isComposed(m)) return { k: 0, mask: 0, r: 0, l: 0 };
+  const sw = m.swizzle;
+  if (sw.bits === 0) return { k: m.offset, mask: 0, r: 0, l: 0 };
+  if (topBit(sw) > 30 || sourceLow(sw) < low || targetLow(sw) < low) return null;
+  return { k: m.offset, mask: ((1 << sw.bits) - 1) << sourceLow(sw), r: Math.max(0, sw.shift), l: Math.max(0, -sw.shift) };
+}
+
 /** The table path: Φ_M by a 32-bit table, the vector check and the byte addresses in one pass. */
 export function tableInstructions(m: LayoutFunction, tvs: TileAccesses, e: number, v: number): Instructions | null {
   const inner = innerLayout(m);
   const table = phiTable32(inner, pools.table);
   if (table === null) return null;
-  let k = 0;
-  let mask = 0;
-  let r = 0;
-  let l = 0;
-  if (isComposed(m)) {
-    k = m.offset;
-    const sw = m.swizzle;
-    if (sw.bits > 0) {
-      if (topBit(sw) > 30) return null;
-      mask = ((1 << sw.bits) - 1) << sourceLow(sw);
-      r = sw.shift >= 0 ? sw.shift : 0;
-      l = sw.shift >= 0 ? 0 : -sw.shift;
-    }
-  }
+  const sw32 = swizzle32(m, 0);
+  if (sw32 === null) return null;
+  const { k, mask, r, l } = sw32;
   const { threads: T, values: V, byThread } = tvs;
   const warps = Math.ceil(T / WARP);
   const perWarp = V / v;

@@ -178,21 +178,9 @@ export function entry(l: Layout, i: number): Layout {
 }
 
 /**
- * The leaf-wise map (CuTe's `transform_leaf` over a shape and its stride): L with every entry s_i:d_i replaced by
- * f(s_i, d_i, i), i = 1, 2, … numbering the entries left to right as L♭ does, the nesting kept; f sees the entries
- * in that order (so an error it throws names the first entry that fails). Nothing is checked: f's entries must
- * make a valid layout. Example: mapEntries((4,(2,3)):(1,(0,8)), (s, d) => [d === 0 ? 1 : s, d]) = (4,(1,3)):(1,(0,8)).
- */
-export function mapEntries(l: Layout, f: (s: number, d: number, i: number) => readonly [number, number]): Layout {
-  const shape: Tuple[] = [0];
-  const stride: Tuple[] = [0];
-  mapNode(l.shape, l.stride, f, 0, shape, stride, 0);
-  return { shape: shape[0]!, stride: stride[0]! };
-}
-
-/**
  * The leaf-wise map of the shape alone (CuTe's `transform_leaf` over the shape, the stride kept): L with every entry
- * s_i:d_i replaced by f(s_i, d_i, i):d_i, numbered and ordered as mapEntries; the stride tree is L's own (shared,
+ * s_i:d_i replaced by f(s_i, d_i, i):d_i, i = 1, 2, … numbering the entries left to right as L♭ does (f sees them in
+ * that order, so an error it throws names the first entry that fails); the stride tree is L's own (shared,
  * values are immutable). Nothing is checked. Example: mapShape((4,(2,3)):(1,(0,8)), (s, d) => (d === 0 ? 1 : s))
  * = (4,(1,3)):(1,(0,8)).
  */
@@ -208,32 +196,6 @@ function shapeNode(s: Tuple, d: Tuple, f: (s: number, d: number, i: number) => n
   const out: Tuple[] = new Array(s.length);
   for (let j = 0; j < s.length; j++) out[j] = shapeNode(s[j]!, dd[j]!, f, at);
   return out;
-}
-
-/** mapEntries' walk (a module function, not a closure made per call): the node (s, d), whose first entry is number
- *  i + 1, mapped into shapes[k] and strides[k]; answers the number of entries so far. */
-function mapNode(
-  s: Tuple,
-  d: Tuple,
-  f: (s: number, d: number, i: number) => readonly [number, number],
-  i: number,
-  shapes: Tuple[],
-  strides: Tuple[],
-  k: number,
-): number {
-  if (typeof s === 'number') {
-    const e = f(s, d as number, i + 1);
-    shapes[k] = e[0];
-    strides[k] = e[1];
-    return i + 1;
-  }
-  const dd = d as readonly Tuple[];
-  const sh: Tuple[] = new Array(s.length);
-  const st: Tuple[] = new Array(s.length);
-  for (let j = 0; j < s.length; j++) i = mapNode(s[j]!, dd[j]!, f, i, sh, st, j);
-  shapes[k] = sh;
-  strides[k] = st;
-  return i;
 }
 
 /** Def. 2.3.1.13: L♭ = S♭:D♭. */

@@ -222,7 +222,8 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   return wrap;
 }
 
-/** The side forms as the panel names them (ops/bank-side.ts reads each). */
+/** The side forms as the chooser names them, and as the side's field is labelled (ops/bank-side.ts reads each). */
+const FORM_NAMES: Record<SideForm, string> = { tv: 'TV layout', copy: 'tiled copy', mma: 'MMA operand', ll: 'Triton layout' };
 const FORM_LABELS: Record<SideForm, string> = {
   tv: 'TV layout (thread, value) → tile index',
   copy: 'tiled copy (JSON object: atom, bits, thr/val or mma/operand)',
@@ -246,7 +247,7 @@ function options(): Record<'e' | 'side' | 'operand' | 'label' | 'view', HTMLSele
       [1, 2, 4, 8, 16].map((e) => [String(e), `${e} byte${e > 1 ? 's' : ''}`]),
     ),
     side: sel('mem-side', [
-      ['auto', 'by the atom (ldmatrix: src; stmatrix, cp.async: dst)'],
+      ['auto', 'by the atom'],
       ['src', 'src'],
       ['dst', 'dst'],
     ]),
@@ -272,7 +273,7 @@ function options(): Record<'e' | 'side' | 'operand' | 'label' | 'view', HTMLSele
 export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): void {
   const mIn = h('textarea', { rows: '1', class: 'layout-in', 'data-testid': 'mem-layout', spellcheck: 'false' });
   mIn.value = DEFAULTS.m;
-  const formSel = h('select', { 'data-testid': 'mem-form' }, ...SIDE_FORMS.map((f) => h('option', { value: f }, FORM_LABELS[f])));
+  const formSel = h('select', { 'data-testid': 'mem-form' }, ...SIDE_FORMS.map((f) => h('option', { value: f }, FORM_NAMES[f])));
   const tvIn = h('textarea', { rows: '1', class: 'layout-in', 'data-testid': 'mem-tv', spellcheck: 'false' });
   tvIn.value = DEFAULTS.tv;
   const opt = options();
@@ -287,7 +288,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
   const sideLabel = h('label', {}, FORM_LABELS.tv);
   const fields = {
     e: row('Element size', opt.e),
-    side: row('Shared-memory side of the copy', opt.side),
+    side: row('Shared-memory side (ldmatrix: src; stmatrix, cp.async: dst)', opt.side),
     operand: row('Operand', opt.operand),
   };
   const inputs = h(

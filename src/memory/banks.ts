@@ -400,7 +400,36 @@ export interface BankMap {
  */
 export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankMap {
   const report = bankConflicts(m, tv, e, v);
-  const tvs = threadValues(tv);
+  return { report, ...bankCells(m, threadValues(tv), e, report.vector) };
+}
+
+/**
+ * bank_conflicts of accesses given as a table rather than a TV layout (a side whose accesses are no
+ * CuTe layout: an MMA operand's partition of the whole tile, a Triton register layout): the general
+ * path of bankConflicts over `tvs`. Errors as bankConflicts.
+ * Example: bankConflictsOf((32,32):(32,1), threadValues((32,32):(1,32)), 4, 1).wavefronts is 1024.
+ */
+export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number, v?: number): BankReport {
+  checkElementSize(e);
+  const offsets = accessOffsets(m, tvs);
+  const vector = vectorWidth(offsets, tvs, e, v);
+  const ins = instructions(offsets, tvs, e, vector);
+  const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
+  let w: WorstPhase | null = null;
+  if (wavefronts > phases) {
+    const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);
+    w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
+  }
+  return { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+}
+
+/**
+ * Per tile index of M: the bank of its element and the most distinct words its bank held in a phase
+ * that accessed it (BankMap), for the accesses `tvs` at `vector` values per instruction (the width
+ * an analysis of them settled on); a thread t with live[t] = 0 accesses nothing (ldmatrix .x1/.x2's
+ * repeated rows, atoms/conflicts.ts).
+ */
+export function bankCells(m: LayoutFunction, tvs: ThreadValues, e: number, vector: number, live?: Uint8Array): Omit<BankMap, 'report'> {
   const offsets = accessOffsets(m, tvs);
   const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
   const bank = new Int32Array(n);
@@ -409,7 +438,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
   const all = accessOffsets(m, { threads: n, values: 1, index: Float64Array.from({ length: n }, (_, i) => i) });
   for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % BANKS;
   const { threads: T, values: V } = tvs;
-  const vec = report.vector;
+  const vec = vector;
   const tpp = threadsPerPhase(vec * e);
   for (let g = 0; g * WARP < T; g++) {
     if ((g & 15) === 15) checkDeadline('the bank map');
@@ -419,6 +448,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
         const last = Math.min(first + tpp, (g + 1) * WARP, T);
         const words = new Map<number, Set<number>>();
         for (let t = first; t < last; t++) {
+          if (live && !live[t]) continue;
           for (let i = 0; i < vec; i++) {
             const a = e * offsets[t + T * (k * vec + i)]!;
             for (let b = 0; b < e; b += 4) {
@@ -429,6 +459,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
           }
         }
         for (let t = first; t < last; t++) {
+          if (live && !live[t]) continue;
           for (let i = 0; i < vec; i++) {
             const x = tvs.index[t + T * (k * vec + i)]!;
             const c = words.get(Math.floor((e * offsets[t + T * (k * vec + i)]!) / 4) % BANKS)!.size;
@@ -438,7 +469,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
       }
     }
   }
-  return { report, bank, ways };
+  return { bank, ways };
 }
 
 const sizeOfM = (m: LayoutFunction): number => size(innerLayout(m));

@@ -1,8 +1,18 @@
 /**
- * Colours of tiled pictures, the same in every medium (page, SVG, TikZ): tile k gets a colour
+ * The palettes of pictures, the same in every medium (page, SVG, TikZ): tile k gets a colour
  * (a fixed palette of ten, then golden-angle hues), entry i of a tile of n entries an opacity
- * from 1 down to 0.28.
+ * from 1 down to 0.28; thread t of a TV picture print_latex's colour t mod 8 (the CLI's `mma`,
+ * `copy` and `show` pictures and the page's atoms and linear panels).
  */
+
+/** print_latex's eight thread colours (neighbouring threads differ). */
+export const THREAD_COLOURS: readonly string[] = ['#afafff', '#afffaf', '#ffafaf', '#ffffaf', '#afffff', '#ffafff', '#d7d7d7', '#ffd7af'];
+
+/**
+ * The colour (#rrggbb) of thread t: t mod 8 in print_latex's palette.
+ * @example threadColour(9) // '#afffaf'
+ */
+export const threadColour = (t: number): string => THREAD_COLOURS[t % THREAD_COLOURS.length]!;
 
 const PALETTE = ['#4e79a7', '#f28e2b', '#59a14f', '#e15759', '#b07aa1', '#76b7b2', '#edc948', '#9c755f', '#ff9da7', '#bab0ac'];
 

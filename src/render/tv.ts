@@ -8,16 +8,12 @@
  */
 import { phiTable } from '../memory/access.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
-import { darkBackground } from './colour.js';
+import { darkBackground, THREAD_COLOURS, threadColour } from './colour.js';
 import { xmlEscape } from './svg.js';
 import type { TiledMma } from '../atoms/tiled-mma.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 
-/** print_latex's eight thread colours (neighbouring threads differ). */
-const THREAD_COLOURS = ['#afafff', '#afffaf', '#ffafaf', '#ffffaf', '#afffff', '#ffafff', '#d7d7d7', '#ffd7af'];
-
-/** The colour (#rrggbb) of thread t: t mod 8 in print_latex's palette. */
-export const threadColour = (t: number): string => THREAD_COLOURS[t % THREAD_COLOURS.length]!;
+export { threadColour } from './colour.js';
 
 /** One tile of a TV picture: rows × cols cells, each the (thread, value) holding it or -1. */
 export interface TvPanel {

@@ -2,7 +2,7 @@
  * The atoms panel of the page (issue 20, "Pictures"): a searchable list of the MMA atoms, an atom layout and a
  * permutation, and the three TV pictures of the tiled MMA (docs/atoms.md, "Tiled MMA"; what CuTe's
  * `print_latex(tiled_mma)` draws): A (M×K), B (N×K, shown K×N as CuTe does) and C (M×N), each cell labelled
- * `T<t> V<v>` with the first (thread, value) that holds it and coloured by thread (neighbouring threads differ).
+ * `T<t> V<v>` with the first (thread, value) that holds it and coloured by thread in print_latex's palette (render/colour.ts).
  * Hovering a cell names its thread, value, coordinate and index (and how many (thread, value) pairs hold it).
  * Below, a tiled copy (docs/atoms.md, "Tiled copy"): a copy atom at a value size, from thread and value layouts or
  * from an operand of the tiled MMA above (CuTe `make_tiled_copy_A/B/C`); its source and destination pictures side by
@@ -15,12 +15,16 @@
  * `copy-error`, pictures with data-operand `S` and `D`, `copy-send` (data-side).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { mode, phi, size, type Layout } from '../algebra/layout.js';
+import { mode, modes, phi, size, type Layout } from '../algebra/layout.js';
+import { innerLayout, parseLayoutFunction } from '../cute/composed.js';
+import { defaultSide } from '../atoms/conflicts.js';
+import { checkCopyTensor } from '../atoms/partition.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import { parseTiler } from '../cute/tiler.js';
 import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
 import { makeTiledMma, type TiledMma } from '../atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
+import { threadColour } from '../render/colour.js';
 import { fill, h, s } from './dom.js';
 
 const DEFAULTS = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', perm: '(32,32,16)' };
@@ -54,12 +58,6 @@ export function tvCells(tv: Layout, rows: number, cols: number, at: (index: numb
     }
   }
   return cells;
-}
-
-/** A thread's colour: hues a golden angle apart, so neighbouring threads never look alike. */
-export function threadColour(t: number): string {
-  const hue = (t * 137.508) % 360;
-  return `hsl(${hue.toFixed(1)}, 70%, ${t % 2 ? 72 : 82}%)`;
 }
 
 /** One operand's picture: an SVG grid with axis indices, cells labelled T<t> V<v> where they are large enough. */
@@ -123,6 +121,33 @@ function operandPicture(
   return svg;
 }
 
+/** The side copy_bank_conflicts takes for the atom, or null when its name does not say (then the panel asks for src). */
+function defaultSideOrNull(name: string): 'src' | 'dst' | null {
+  try {
+    return defaultSide(name);
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the copy's tile divides the memory layout text's shape (partition_S/D of the whole tile exists). */
+function tilesMemory(c: TiledCopy, text: string): boolean {
+  try {
+    const ns = modes(innerLayout(parseLayoutFunction(text, 'M'))).map(size);
+    checkCopyTensor(c, ns, 'copy_bank_conflicts');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A one-line text field that grows with its text (style.css, textarea.layout-in). */
+function textField(testid: string, value: string): HTMLTextAreaElement {
+  const t = h('textarea', { rows: '1', class: 'layout-in', 'data-testid': testid, spellcheck: 'false' });
+  t.value = value;
+  return t;
+}
+
 function row(label: string, input: HTMLElement): HTMLElement {
   return h('div', { class: 'field' }, h('label', {}, label), input);
 }
@@ -138,8 +163,8 @@ export function mountAtomsPanel(host: HTMLElement): void {
     placeholder: 'search, e.g. 16x8x16 F32',
   });
   const list = h('select', { size: '8', 'data-testid': 'atoms-list', 'aria-label': 'MMA atoms' });
-  const layoutIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'atoms-layout', spellcheck: 'false', value: DEFAULTS.layout });
-  const permIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'atoms-perm', spellcheck: 'false', value: DEFAULTS.perm });
+  const layoutIn = textField('atoms-layout', DEFAULTS.layout);
+  const permIn = textField('atoms-perm', DEFAULTS.perm);
   const info = h('p', { class: 'muted', 'data-testid': 'atoms-info' });
   const err = h('p', { class: 'inline-error', 'data-testid': 'atoms-error', hidden: '' });
   const pics = h('div', { class: 'atoms-pictures', style: 'display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start;overflow-x:auto' });
@@ -159,7 +184,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
 
   const copySel = h('select', { 'data-testid': 'copy-atom', 'aria-label': 'copy atom' }, ...copyAtomNames().map((n) => h('option', { value: n }, n)));
   copySel.value = COPY_DEFAULTS.atom;
-  const bitsIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-bits', spellcheck: 'false', value: COPY_DEFAULTS.bits });
+  const bitsIn = textField('copy-bits', COPY_DEFAULTS.bits);
   const fromSel = h(
     'select',
     { 'data-testid': 'copy-from', 'aria-label': 'tile of the copy' },
@@ -167,8 +192,8 @@ export function mountAtomsPanel(host: HTMLElement): void {
     h('option', { value: 'thr' }, 'thread and value layouts (make_tiled_copy)'),
   );
   fromSel.value = COPY_DEFAULTS.from;
-  const thrIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-thr', spellcheck: 'false', value: COPY_DEFAULTS.thr });
-  const valIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'copy-val', spellcheck: 'false', value: COPY_DEFAULTS.val });
+  const thrIn = textField('copy-thr', COPY_DEFAULTS.thr);
+  const valIn = textField('copy-val', COPY_DEFAULTS.val);
   const copyInfo = h('p', { class: 'muted', 'data-testid': 'copy-info' });
   const copyErr = h('p', { class: 'inline-error', 'data-testid': 'copy-error', hidden: '' });
   const sendBtn = h('button', { type: 'button', 'data-testid': 'copy-send' }, 'Send the shared-memory side to the memory panel');
@@ -233,25 +258,37 @@ export function mountAtomsPanel(host: HTMLElement): void {
     }
   };
 
-  /** The shared-memory side: ldmatrix reads it (source), stmatrix and cp.async write it (destination); else the source. */
-  const sharedSide = (name: string): 'src' | 'dst' => (name.includes('STSM') || name.includes('CP_ASYNC') ? 'dst' : 'src');
+  /** The tiled copy as the protocol's JSON object (docs/protocol.md), as `copy_bank_conflicts` and the memory panel read it. */
+  const copyObject = (): Record<string, unknown> => {
+    const o: Record<string, unknown> = { atom: copySel.value, bits: Number(bitsIn.value.trim()) };
+    if (fromSel.value === 'thr') return { ...o, thr: thrIn.value, ...(valIn.value.trim() ? { val: valIn.value } : {}) };
+    const mma: Record<string, string> = { atom: selected };
+    if (layoutIn.value.trim()) mma['layout'] = layoutIn.value;
+    if (permIn.value.trim()) mma['permutation'] = permIn.value;
+    return { ...o, mma, operand: fromSel.value };
+  };
+  // the copy goes to the memory panel whole: it prices every thread's partition of the WHOLE memory tile M
+  // (copy_bank_conflicts), so M is kept when the copy tiles it, else it becomes one copy tile, row-major
   sendBtn.addEventListener('click', () => {
     if (!tiled) return;
-    const side = sharedSide(tiled.atom.name);
-    sendBtn.dataset['side'] = side;
-    const rows = tiled.tiler[0]!;
-    const cols = tiled.tiler.slice(1).reduce((a, b) => a * b, 1);
+    const c = tiled;
     const put = (testid: string, value: string): void => {
-      const el = document.querySelector<HTMLInputElement | HTMLSelectElement>(`[data-testid="${testid}"]`);
+      const el = document.querySelector<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>(`[data-testid="${testid}"]`);
       if (!el) return;
       el.value = value;
       el.dispatchEvent(new Event('input', { bubbles: true }));
       el.dispatchEvent(new Event('change', { bubbles: true }));
     };
-    // the tile row-major in shared memory (rows of `cols` elements), the side's TV layout into it, the element size
-    put('mem-layout', `(${rows},${cols}):(${cols},1)`);
-    put('mem-tv', formatLayout(side === 'src' ? tiled.layoutS_TV : tiled.layoutD_TV));
-    put('mem-elem', String(Math.max(1, Math.round(tiled.atom.bits / 8))));
+    const mEl = document.querySelector<HTMLTextAreaElement>('[data-testid="mem-layout"]');
+    if (mEl && !tilesMemory(c, mEl.value)) {
+      const rows = c.tiler[0]!;
+      const cols = c.tiler.slice(1).reduce((a, b) => a * b, 1);
+      put('mem-layout', `(${rows},${cols}):(${cols},1)`);
+    }
+    sendBtn.dataset['side'] = defaultSideOrNull(c.atom.name) ?? 'src';
+    put('mem-side', defaultSideOrNull(c.atom.name) ? 'auto' : 'src');
+    put('mem-form', 'copy');
+    put('mem-tv', JSON.stringify(copyObject()));
     // the bank picture then names each cell by the thread and value of the copy that accesses it (T5 V2)
     put('mem-label', 'tv');
     document.getElementById('memory-card')?.scrollIntoView({ behavior: 'smooth', block: 'start' });

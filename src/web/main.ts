@@ -6,13 +6,13 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { innerLayout, looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatTuple, parseLayout } from '../algebra/notation.js';
-import { isByMode, parseLayoutArg, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
-import { opsByName, ops, runOpDirect, type ArgSpec, type Json, type OpContext, type OpSpec } from '../ops/table.js';
+import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { opsByName, ops, runOpDirect, type Json, type OpContext, type OpSpec } from '../ops/table.js';
 import { byId, fill, h } from './dom.js';
-import { EXAMPLES, type Example } from './examples.js';
+import { EXAMPLES } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
 import { offsetsOf, type Picture } from '../render/grid.js';
 import { composedPicture } from '../render/composed.js';
@@ -22,76 +22,10 @@ import { exportButtons } from './export.js';
 import { modeTiling, permutationTiling, tileCoordIn, type Tiling } from '../render/tiles.js';
 import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
-
-// ---------------------------------------------------------------------------------------------
-// the operations offered by the chooser, grouped; ops the table gains later land in "More"
-
-const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
-const GROUPS: [string, string[]][] = [
-  ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
-  [
-    'CuTe',
-    [
-      'zipped_divide',
-      'tiled_divide',
-      'flat_divide',
-      'zipped_product',
-      'tiled_product',
-      'flat_product',
-      'blocked_product',
-      'raked_product',
-      'tile_to_shape',
-      'make_layout',
-      'right_inverse',
-      'left_inverse',
-      'filter',
-      'filter_zeros',
-      'max_common_vector',
-      'max_common_layout',
-      'slice',
-      'dice',
-      'upcast',
-      'downcast',
-    ],
-  ],
-  ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
-  ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
-];
-const SYMBOL: Record<string, string> = {
-  coalesce: 'coal',
-  complement: 'comp',
-  compose: '∘',
-  logical_divide: '⊘',
-  logical_product: '⊗',
-};
-
-/** the arguments of an op after the first: the second layout, and at most one other */
-interface Extra {
-  layout2?: ArgSpec;
-  /** the argument field: one argument, or several integers (eval_range's lo hi) */
-  arg?: ArgSpec;
-  more?: ArgSpec[];
-}
-
-function extraArgs(spec: OpSpec): Extra {
-  const rest = spec.args.slice(1);
-  const out: Extra = {};
-  const others: ArgSpec[] = [];
-  for (const a of rest) {
-    // a tiler (docs/semantics.md §8.2) takes the second layout's field: a layout, a shape or <…>
-    const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn';
-    if (isLayout && !out.layout2) out.layout2 = a;
-    else if (!isLayout) others.push(a);
-  }
-  if (others.length === 1) out.arg = others[0];
-  else if (others.length > 1 && others.every((a) => a.kind === 'int')) {
-    out.arg = { name: others.map((a) => a.name).join(' '), kind: 'int', optional: others.every((a) => a.optional) };
-    out.more = others;
-  } else if (others.length > 1 && others.slice(1).every((a) => a.optional)) out.arg = others[0]; // tile_to_shape's S (its order O: CLI and batch)
-  // concat: (L, …) is variadic: the second field is its second layout
-  if (spec.args[0]?.variadic) out.layout2 = { name: 'L₂', kind: 'layout', optional: true };
-  return out;
-}
+import { setUrlParam } from './url-state.js';
+import { mountPanel, type Panel } from './panels.js';
+import { CHECKS, exampleText, extraArgs, formula, GROUPS, SYMBOL, type Extra } from './op-form.js';
+import { parse, showInlineError } from './inline-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // state and the address bar
@@ -112,14 +46,12 @@ function readUrl(): State {
   return { layout, op: q.get('op') ?? 'coalesce', layout2: q.get('layout2') ?? '', arg: q.get('arg') ?? '' };
 }
 
+/** The main cards' keys of the address (the panels' keys are kept: web/url-state.ts). */
 function writeUrl(st: State): void {
-  const q = new URLSearchParams();
-  q.set('layout', st.layout);
-  q.set('op', st.op);
-  if (st.layout2) q.set('layout2', st.layout2);
-  if (st.arg) q.set('arg', st.arg);
-  const url = `${location.pathname}?${q.toString()}`;
-  if (url !== `${location.pathname}${location.search}`) history.replaceState(null, '', url);
+  setUrlParam('layout', st.layout);
+  setUrlParam('op', st.op);
+  setUrlParam('layout2', st.layout2 || null);
+  setUrlParam('arg', st.arg || null);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,72 +84,6 @@ function buildOpChooser(): void {
     'More',
     ops.map((o) => o.name).filter((n) => !seen.has(n) && !CHECKS.has(n)),
   );
-}
-
-// ---------------------------------------------------------------------------------------------
-// parsing as you type
-
-interface Parsed {
-  layout: Layout | null;
-  error: LayoutError | null;
-}
-
-/** Parses an input. With `anySize` (the op takes layouts of any size: the structural ops,
- *  size, cosize, eval), a layout beyond 2^53 − 1 is not an inline error: the op's exact answer
- *  is the one outcome shown for the input (there is just no picture). With `asTiler`, the input
- *  is a tiler field (docs/semantics.md §8.2). */
-function parse(text: string, what: string, anySize = false, asTiler = false, fn = false): Parsed {
-  if (!text.trim()) return { layout: null, error: null };
-  try {
-    if (fn && looksComposed(text)) {
-      // a composed layout (Sw<B,M,S> o L) where the op takes one: its own errors; no picture
-      parseLayoutFunction(text, what, anySize);
-      return { layout: null, error: null };
-    }
-    if (asTiler) {
-      // a tiler field: `<…>` and `_` are fine; only a one-dimensional tiler is a layout
-      const t = parseTiler(text, what);
-      return { layout: isByMode(t) || t === '_' ? null : (t as Layout), error: null };
-    }
-    return { layout: parseLayoutArg(text, what), error: null };
-  } catch (e) {
-    const err = e instanceof LayoutError ? e : new LayoutError('parse', String(e));
-    if (anySize && err.kind === 'overflow') {
-      try {
-        parseLayout(text, what, true);
-        return { layout: null, error: null };
-      } catch {
-        /* another error: report the first */
-      }
-    }
-    return { layout: null, error: err };
-  }
-}
-
-/** the inline error under an input: the message, and the input with the culprit marked */
-function showInlineError(el: HTMLElement, input: HTMLInputElement, text: string, err: LayoutError | null): void {
-  input.classList.toggle('invalid', err !== null);
-  input.setAttribute('aria-invalid', String(err !== null));
-  if (!err) {
-    el.hidden = true;
-    el.replaceChildren();
-    delete el.dataset['errorKind'];
-    return;
-  }
-  el.hidden = false;
-  el.dataset['errorKind'] = err.kind;
-  const m = /at offset (\d+)/.exec(err.message);
-  const children: (Node | string)[] = [h('span', { class: 'kind' }, err.kind), ' ', h('span', { class: 'msg' }, err.message)];
-  if (m) {
-    const pos = Number(m[1]);
-    el.dataset['position'] = String(pos);
-    const mark = h('div', { class: 'caret-line' });
-    mark.append(h('span', {}, text.slice(0, pos)), h('mark', {}, pos < text.length ? text.slice(pos, pos + 1) : ' '), h('span', {}, text.slice(pos + 1)));
-    children.push(mark);
-  } else {
-    delete el.dataset['position'];
-  }
-  fill(el, ...children);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -368,29 +234,6 @@ function setResult(value: Json | LayoutError | null, pending?: string): void {
   }
 }
 
-function formula(op: string, spec: OpSpec | undefined, st: State, extra: Extra): string {
-  const a0 = spec?.args[0]?.name ?? 'L';
-  const a1 = extra.layout2?.name ?? 'L₂';
-  switch (op) {
-    case 'compose':
-      return `${a0} ∘ ${a1} =`;
-    case 'logical_divide':
-      return `${a0} ⊘ ${a1} =`;
-    case 'logical_product':
-      return `${a0} ⊗ ${a1} =`;
-    case 'complement':
-      return st.arg.trim() ? `comp(${a0}, N) =` : `comp(${a0}) =`;
-    case 'coalesce':
-      return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
-    default: {
-      const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
-      const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
-      const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
-      return `${op}(${names.join(', ')}) =`;
-    }
-  }
-}
-
 function update(): void {
   const st = state();
   writeUrl(st);
@@ -476,7 +319,7 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
       ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)`
       : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
-    fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), pictureExports(l, tiled));
+    fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), ...pictureExports(l, tiled));
   } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
     // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
     hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
@@ -484,7 +327,7 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
     fill(
       pic,
       drawLayout(composedOrNull(st.layout)!, { testid: 'cell', hover, caption: `picture of ${st.layout}` }),
-      pictureExports(composedOrNull(st.layout)!, null),
+      ...pictureExports(composedOrNull(st.layout)!, null),
     );
   } else {
     const msg = err
@@ -497,10 +340,12 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
   }
 }
 
-/** "Save SVG" / "Save TikZ" of the main picture, as `show` writes them (src/render/) */
-function pictureExports(l: LayoutFunction, tiling: Tiling | null): HTMLElement {
+/** "Save SVG" / "Save TikZ" of the main picture, as `show` writes them (src/render/); none where there is no
+ *  picture (a layout too large to draw: drawLayout says so instead) */
+function pictureExports(l: LayoutFunction, tiling: Tiling | null): HTMLElement[] {
+  if (size(innerLayout(l)) > MAX_CANVAS_CELLS) return [];
   const make = (): Picture => composedPicture(l, tiling ? { tiling } : {});
-  return exportButtons('picture-export', { base: 'layout', svg: () => svgPicture(make()), tikz: () => tikzPicture(make()) });
+  return [exportButtons('picture-export', { base: 'layout', svg: () => svgPicture(make()), tikz: () => tikzPicture(make()) })];
 }
 
 /** the composed layout a text holds, or null (not one, or one the picture cannot draw) */
@@ -666,22 +511,26 @@ function buildExamples(): void {
   }
 }
 
-function exampleText(ex: Example): string {
-  switch (ex.op) {
-    case 'compose':
-      return `${ex.layout} ∘ ${ex.layout2}`;
-    case 'logical_divide':
-      return `${ex.layout} ⊘ ${ex.layout2}`;
-    case 'logical_product':
-      return `${ex.layout} ⊗ ${ex.layout2}`;
-    case 'complement':
-      return `comp(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    case 'coalesce':
-      return `coal(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    default:
-      return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
-  }
-}
+// ---------------------------------------------------------------------------------------------
+// the panels (panels.ts): a new one is one more entry
+
+const PANELS: readonly Panel[] = [
+  // the memory panel (src/web/memory-panel.ts): a full-width row, so the picture gets the room it needs
+  {
+    card: 'memory-card',
+    make: true,
+    mount: (host) =>
+      mountMemoryPanel(host, {
+        device: async () => ((await engines.gpu()) as unknown as { device?: GPUDevice } | null)?.device ?? null,
+        useLayout: (text) => {
+          input1.value = text;
+          update();
+        },
+      }),
+  },
+  { card: 'atoms-card', mount: async (host) => (await import('./atoms-panel.js')).mountAtomsPanel(host) },
+  { card: 'linear-card', mount: async (host) => (await import('./linear-panel.js')).mountLinearPanel(host) },
+];
 
 // ---------------------------------------------------------------------------------------------
 // start
@@ -695,6 +544,11 @@ function start(): void {
   argInput.value = st.arg;
   opSel.value = opsByName.has(st.op) && !CHECKS.has(st.op) ? st.op : 'coalesce';
   for (const el of [input1, input2, argInput]) el.addEventListener('input', update);
+  // the one-line fields are text areas that grow with their text (style.css): Enter adds no line
+  document.addEventListener('keydown', (ev) => {
+    const t = ev.target;
+    if (ev.key === 'Enter' && t instanceof HTMLTextAreaElement && t.rows === 1 && t.classList.contains('layout-in')) ev.preventDefault();
+  });
   opSel.addEventListener('change', update);
   resultEl.addEventListener('click', () => {
     if (!resultEl.classList.contains('clickable')) return;
@@ -720,18 +574,7 @@ function start(): void {
     setTimeout(() => (b.textContent = 'Copy link'), 1500);
   });
   update();
-  // the memory panel (src/web/memory-panel.ts): a card of its own in the side column
-  const memCard = h('div', { class: 'card', id: 'memory-card' });
-  document.querySelector('.page')?.append(memCard); // a full-width row: the picture gets the room it needs
-  mountMemoryPanel(memCard, {
-    device: async () => ((await engines.gpu()) as unknown as { device?: GPUDevice } | null)?.device ?? null,
-    useLayout: (text) => {
-      input1.value = text;
-      update();
-    },
-  });
-  void import('./atoms-panel.js').then((m) => m.mountAtomsPanel(byId('atoms-card'))); // the atoms panel (src/web/atoms-panel.ts)
-  void import('./linear-panel.js').then((m) => m.mountLinearPanel(byId('linear-card'))); // the linear-layout panel (src/web/linear-panel.ts)
+  for (const p of PANELS) mountPanel(p);
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

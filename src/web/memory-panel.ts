@@ -1,9 +1,11 @@
 /**
- * The memory panel of the page: a memory layout M (plain or Sw<B,M,S> o L), a TV layout and the
- * element size; the bank picture (docs/semantics.md §9.2), the wavefront table, and a button
- * that searches every Sw<B,M,S> o inner(M) on navigator.gpu's device (the CPU search where there
- * is none), ranked as the CLI ranks (vector kept, instructions, wavefronts); a found swizzle is
- * clicked into M and into the main layout input.
+ * The memory panel of the page: a memory layout M (plain or Sw<B,M,S> o L), one side of a transfer in any of its
+ * forms (ops/bank-side.ts: a TV layout, a tiled copy priced over the whole tile as `copy_bank_conflicts` prices it, an
+ * MMA operand, a Triton register layout or encoding) and the element size; the bank picture (docs/semantics.md §9.2),
+ * the wavefront table (the figures of the form's op: what the CLI and batch answer), and a button that searches
+ * every Sw<B,M,S> o inner(M): for a TV layout on navigator.gpu's device (the CPU search where there is none), for the
+ * other forms each candidate priced by the form's op; ranked as the CLI ranks (vector kept, instructions,
+ * wavefronts). A found swizzle is clicked into M and into the main layout input.
  *
  * The bank picture is a canvas that draws real tiles (the 128×64 tile's 8,192 cells): "fit" (the
  * default) sizes the cells so that the whole tile fits the panel, "cells" draws them at a
@@ -13,20 +15,22 @@
  * the cell, its coordinate, offset, bank, accessor and conflict. The picture is exported as SVG
  * and TikZ (src/render/banks.ts).
  *
- * Stable test hooks: data-testid `mem-layout`, `mem-tv`, `mem-elem`, `mem-label`, `mem-view`,
- * `mem-table` (data-wavefronts, data-conflicts), `mem-canvas` (data-rows, data-cols, data-cells,
- * data-conflicted, data-view, data-label and the geometry in CSS pixels: data-cw, data-ch,
- * data-left, data-top), `mem-hover` (data-index of the hovered cell), `mem-export-svg`,
- * `mem-export-tikz`, `mem-search`, `mem-found` (buttons with data-layout, data-vector,
- * data-instructions).
+ * Stable test hooks: data-testid `mem-layout`, `mem-form` (tv, copy, mma, ll), `mem-tv` (the side's text in its
+ * form), `mem-elem`, `mem-side` (a copy's shared-memory side: auto, src, dst), `mem-operand` (A, B, C), `mem-label`,
+ * `mem-view`, `mem-priced` (what was priced), `mem-table` (data-wavefronts, data-conflicts), `mem-canvas` (data-rows,
+ * data-cols, data-cells, data-conflicted, data-view, data-label and the geometry in CSS pixels: data-cw, data-ch,
+ * data-left, data-top), `mem-hover` (data-index of the hovered cell), `mem-export-svg`, `mem-export-tikz`,
+ * `mem-search`, `mem-found` (buttons with data-layout, data-vector, data-instructions).
  */
 import { indexToCoord, size } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
 import { formatTuple } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { threadValues } from '../memory/access.js';
-import { bankMap, type BankMap, type BankReport } from '../memory/banks.js';
-import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern } from '../memory/search.js';
+import { bankCells, type BankMap, type BankReport } from '../memory/banks.js';
+import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
+import type { CopySide } from '../atoms/conflicts.js';
+import type { Operand } from '../atoms/tiled-mma.js';
+import { bankSide, loadBankSide, searchSide, SIDE_FORMS, type SideForm, type SideRequest } from '../ops/bank-side.js';
 import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Accessors, type BankLabel } from '../render/banks.js';
 import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
@@ -47,8 +51,8 @@ const DEFAULTS = { m: 'Sw<3,3,3> o (8,64):(64,1)', tv: '((8,4),(8,2)):((1,64),(8
 const MAX_PICTURE = 1 << 18;
 const AXIS_TOP = 22;
 
-function row(label: string, input: HTMLElement): HTMLElement {
-  return h('div', { class: 'field' }, h('label', {}, label), input);
+function row(label: string, input: HTMLElement, wide = false): HTMLElement {
+  return h('div', { class: wide ? 'field wide' : 'field' }, h('label', {}, label), input);
 }
 
 function reportTable(r: BankReport): HTMLElement {
@@ -218,68 +222,145 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   return wrap;
 }
 
+/** The side forms as the chooser names them, and as the side's field is labelled (ops/bank-side.ts reads each). */
+const FORM_NAMES: Record<SideForm, string> = { tv: 'TV layout', copy: 'tiled copy', mma: 'MMA operand', ll: 'Triton layout' };
+const FORM_LABELS: Record<SideForm, string> = {
+  tv: 'TV layout (thread, value) → tile index',
+  copy: 'tiled copy (JSON object: atom, bits, thr/val or mma/operand)',
+  mma: 'MMA operand (tiled MMA JSON object: atom, layout, permutation)',
+  ll: 'Triton register layout (an LL in any form, or a #ttg encoding)',
+};
+const FORM_PLACEHOLDERS: Record<SideForm, string> = {
+  tv: 'e.g. ((8,4),(8,2)):((1,64),(8,256))',
+  copy: '{"atom":"SM75_U32x4_LDSM_N","bits":16,"thr":"(32,4):(4,1)","val":"(1,8)"}',
+  mma: '{"atom":"SM80_16x8x16_F32F16F16F32_TN","layout":"(2,2,1)"}',
+  ll: '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>',
+};
+
+/** The panel's options, each a select of the page (another option, e.g. an architecture, is one more entry). */
+function options(): Record<'e' | 'side' | 'operand' | 'label' | 'view', HTMLSelectElement> {
+  const sel = (testid: string, opts: readonly [string, string][]): HTMLSelectElement =>
+    h('select', { 'data-testid': testid }, ...opts.map(([v, t]) => h('option', { value: v }, t)));
+  return {
+    e: sel(
+      'mem-elem',
+      [1, 2, 4, 8, 16].map((e) => [String(e), `${e} byte${e > 1 ? 's' : ''}`]),
+    ),
+    side: sel('mem-side', [
+      ['auto', 'by the atom'],
+      ['src', 'src'],
+      ['dst', 'dst'],
+    ]),
+    operand: sel('mem-operand', [
+      ['A', 'A'],
+      ['B', 'B'],
+      ['C', 'C'],
+    ]),
+    label: sel('mem-label', [
+      ['offset', 'offset'],
+      ['tv', 'thread, value (T5 V2)'],
+      ['bank', 'bank'],
+      ['none', 'nothing'],
+    ]),
+    view: sel('mem-view', [
+      ['fit', 'fit the panel'],
+      ['cells', 'readable cells (scroll)'],
+    ]),
+  };
+}
+
 /** Build the panel into `host` (a card of the page). */
 export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): void {
-  const mIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'mem-layout', spellcheck: 'false', value: DEFAULTS.m });
-  const tvIn = h('input', { type: 'text', class: 'layout-in', 'data-testid': 'mem-tv', spellcheck: 'false', value: DEFAULTS.tv });
-  const eSel = h('select', { 'data-testid': 'mem-elem' }, ...[1, 2, 4, 8, 16].map((e) => h('option', { value: String(e) }, `${e} byte${e > 1 ? 's' : ''}`)));
-  eSel.value = DEFAULTS.e;
-  const labelSel = h(
-    'select',
-    { 'data-testid': 'mem-label' },
-    h('option', { value: 'offset' }, 'offset'),
-    h('option', { value: 'tv' }, 'thread, value (T5 V2)'),
-    h('option', { value: 'bank' }, 'bank'),
-    h('option', { value: 'none' }, 'nothing'),
-  );
-  const viewSel = h(
-    'select',
-    { 'data-testid': 'mem-view' },
-    h('option', { value: 'fit' }, 'fit the panel'),
-    h('option', { value: 'cells' }, 'readable cells (scroll)'),
-  );
+  const mIn = h('textarea', { rows: '1', class: 'layout-in', 'data-testid': 'mem-layout', spellcheck: 'false' });
+  mIn.value = DEFAULTS.m;
+  const formSel = h('select', { 'data-testid': 'mem-form' }, ...SIDE_FORMS.map((f) => h('option', { value: f }, FORM_NAMES[f])));
+  const tvIn = h('textarea', { rows: '1', class: 'layout-in', 'data-testid': 'mem-tv', spellcheck: 'false' });
+  tvIn.value = DEFAULTS.tv;
+  const opt = options();
+  opt.e.value = DEFAULTS.e;
   const out = h('div', { class: 'mem-out' });
+  const priced = h('p', { class: 'muted', 'data-testid': 'mem-priced' });
   const pic = h('div', { class: 'mem-picture' });
   const hover = h('div', { class: 'hover-line', 'data-testid': 'mem-hover' });
   const exports = h('div', { class: 'mem-exports' });
   const btn = h('button', { type: 'button', 'data-testid': 'mem-search' }, 'Find a conflict-free swizzle');
   const found = h('div', { class: 'mem-found', 'data-testid': 'mem-found' });
+  const sideLabel = h('label', {}, FORM_LABELS.tv);
+  const fields = {
+    e: row('Element size', opt.e),
+    side: row('Shared-memory side (ldmatrix: src; stmatrix, cp.async: dst)', opt.side),
+    operand: row('Operand', opt.operand),
+  };
   const inputs = h(
     'div',
     { class: 'mem-inputs' },
-    row('Memory layout M', mIn),
-    row('TV layout (thread, value)', tvIn),
-    row('Element size', eSel),
-    row('Cells show', labelSel),
-    row('View', viewSel),
+    row('Memory layout M', mIn, true),
+    row('The side is a', formSel),
+    h('div', { class: 'field wide' }, sideLabel, tvIn),
+    fields.e,
+    fields.side,
+    fields.operand,
+    row('Cells show', opt.label),
+    row('View', opt.view),
   );
-  fill(host, h('h2', {}, 'Shared-memory banks'), inputs, out, pic, hover, exports, btn, found);
+  fill(host, h('h2', {}, 'Shared-memory banks'), inputs, out, priced, pic, hover, exports, btn, found);
 
-  const read = (): { m: LayoutFunction; pattern: AccessPattern } => {
-    const m = parseLayoutFunction(mIn.value, 'M');
-    const tv = parseLayoutFunction(tvIn.value, 'TV');
-    if ('kind' in tv) throw new LayoutError('domain', 'the TV layout must be a plain layout');
-    return { m, pattern: { tv, e: Number(eSel.value) } };
+  const request = (): SideRequest => {
+    const form = formSel.value as SideForm;
+    const side = opt.side.value === 'auto' ? {} : { side: opt.side.value as CopySide };
+    return { form, text: tvIn.value, e: Number(opt.e.value), ...side, operand: opt.operand.value as Operand };
+  };
+  /** the form's fields: the element size where the form needs one, the copy's side, the operand */
+  const showFields = (form: SideForm): void => {
+    fields.e.hidden = form === 'copy';
+    fields.side.hidden = form !== 'copy';
+    fields.operand.hidden = form !== 'mma';
+    sideLabel.textContent = FORM_LABELS[form];
+    tvIn.placeholder = FORM_PLACEHOLDERS[form];
+  };
+  const clear = (): void => {
+    fill(pic);
+    fill(exports);
+    fill(priced);
+    hover.textContent = '';
+  };
+  const fail = (e: unknown): void => {
+    fill(out, h('p', { class: 'inline-error', 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e)));
+    clear();
   };
 
+  let generation = 0;
   const update = (): void => {
+    const r = request();
+    showFields(r.form);
+    const g = ++generation;
+    const loading = loadBankSide(r.form);
+    // the atoms' or the linear layouts' room loads on first use; the newest request then draws
+    if (loading) {
+      fill(out, h('p', { class: 'muted' }, 'loading…'));
+      void loading.then(() => g === generation && show(r), fail);
+    } else show(r);
+  };
+
+  const show = (r: SideRequest): void => {
     try {
-      const { m, pattern } = read();
-      const map = bankMap(m, pattern.tv, pattern.e);
+      const m = parseLayoutFunction(mIn.value, 'M');
+      const a = bankSide(m, r);
+      const { bank, ways } = bankCells(m, a.tvs, a.e, a.report.vector, a.live);
+      const map: BankMap = { report: a.report, bank, ways };
       fill(out, reportTable(map.report));
+      fill(priced, `priced: ${a.priced}, ${a.e}-byte elements`);
       const n = map.bank.length;
       if (n > MAX_PICTURE) {
+        clear();
         fill(pic, h('p', { class: 'placeholder' }, `${n} cells: too many to draw (at most ${MAX_PICTURE})`));
-        fill(exports);
-        hover.textContent = '';
         return;
       }
       const picture = composedPicture(m, { max: MAX_PICTURE });
-      const tvs = threadValues(pattern.tv);
-      const acc = accessorsOf(tvs.index, tvs.threads, n);
-      const label = labelSel.value as BankLabel;
-      fill(pic, bankCanvas({ m, pic: picture, map, acc, label, fit: viewSel.value === 'fit' }, hover));
-      const opts = { label, accessors: acc };
+      const acc = accessorsOf(a.tvs.index, a.tvs.threads, n);
+      const label = opt.label.value as BankLabel;
+      fill(pic, bankCanvas({ m, pic: picture, map, acc, label, fit: opt.view.value === 'fit' }, hover));
+      const exportOpts = { label, accessors: acc };
       const tooBig = (): void => {
         if (size(innerLayout(m)) > MAX_SHOW) throw new LayoutError('bad-request', `${n} cells: too many to export (at most ${MAX_SHOW})`);
       };
@@ -287,18 +368,12 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
         exports,
         exportButtons('mem-export', {
           base: 'banks',
-          svg: () => (tooBig(), bankSvg(picture, map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${pattern.e}-byte elements`, opts)),
-          tikz: () => (tooBig(), bankTikz(picture, map.bank, map.ways, opts)),
+          svg: () => (tooBig(), bankSvg(picture, map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${a.e}-byte elements`, exportOpts)),
+          tikz: () => (tooBig(), bankTikz(picture, map.bank, map.ways, exportOpts)),
         }),
       );
     } catch (e) {
-      fill(
-        out,
-        h('p', { class: 'inline-error', 'data-error-kind': e instanceof LayoutError ? e.kind : 'internal' }, e instanceof Error ? e.message : String(e)),
-      );
-      fill(pic);
-      fill(exports);
-      hover.textContent = '';
+      fail(e);
     }
   };
 
@@ -307,45 +382,61 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       btn.disabled = true;
       fill(found, 'searching…');
       try {
-        const { m, pattern } = read();
+        const r = request();
+        await loadBankSide(r.form);
+        const m = parseLayoutFunction(mIn.value, 'M');
         const base = innerLayout(m);
         const cands = swizzleCandidates(base);
-        const device = await hooks.device();
         const t0 = performance.now();
-        const results = device
-          ? await new (await import('../engine/conflicts-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
-          : searchCpu(cands, [pattern]);
-        const target = targetVectors([pattern], base);
+        let results: CandidateResult[];
+        let target: number[];
+        let where = 'CPU';
+        if (r.form === 'tv') {
+          // a TV layout: the search of `verify conflict-free --swizzles` (on the GPU where there is one)
+          const tv = parseLayoutFunction(r.text, 'TV');
+          if ('kind' in tv) throw new LayoutError('domain', 'the TV layout must be a plain layout');
+          const pattern: AccessPattern = { tv, e: r.e };
+          const device = await hooks.device();
+          if (device) where = 'GPU';
+          results = device
+            ? await new (await import('../engine/conflicts-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
+            : searchCpu(cands, [pattern]);
+          target = targetVectors([pattern], base);
+        } else {
+          // every other form: each candidate priced by the form's own op (bankSide), as the CLI prices it
+          results = searchSide(cands, r);
+          target = [bankSide(base, r).report.vector];
+        }
         const ranked = rankResults(cands, results, target);
-        const free = ranked.filter((r) => r.conflictFree && r.kept);
+        const free = ranked.filter((x) => x.conflictFree && x.kept);
         const secs = ((performance.now() - t0) / 1000).toFixed(2);
         fill(
           found,
           h(
             'p',
             { class: 'muted' },
-            `${cands.length} swizzles, ${free.length} conflict-free at vector ${target[0]} (${device ? 'GPU' : 'CPU'}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`,
+            `${cands.length} swizzles, ${free.length} conflict-free at vector ${target[0]} (${where}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`,
           ),
-          ...(free.length ? free : ranked).slice(0, 6).map((r) =>
+          ...(free.length ? free : ranked).slice(0, 6).map((x) =>
             h(
               'button',
               {
                 type: 'button',
                 class: 'chip',
-                'data-layout': r.layout,
-                'data-vector': String(r.vectors?.[0] ?? ''),
-                'data-instructions': String(r.instructions ?? ''),
-                title: `vector ${r.vectors?.join('/') ?? '-'}, ${r.instructions ?? '-'} instructions, ${r.wavefronts} wavefronts in ${r.phases} phases`,
+                'data-layout': x.layout,
+                'data-vector': String(x.vectors?.[0] ?? ''),
+                'data-instructions': String(x.instructions ?? ''),
+                title: `vector ${x.vectors?.join('/') ?? '-'}, ${x.instructions ?? '-'} instructions, ${x.wavefronts} wavefronts in ${x.phases} phases`,
               },
-              r.layout,
+              x.layout,
             ),
           ),
         );
         found.querySelectorAll<HTMLButtonElement>('button[data-layout]').forEach((b) =>
           b.addEventListener('click', () => {
             mIn.value = b.dataset['layout']!;
+            mIn.dispatchEvent(new Event('input', { bubbles: true }));
             hooks.useLayout(b.dataset['layout']!);
-            update();
           }),
         );
       } catch (e) {
@@ -356,6 +447,6 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
     })();
   });
   for (const el of [mIn, tvIn]) el.addEventListener('input', update);
-  for (const el of [eSel, labelSel, viewSel]) el.addEventListener('change', update);
+  for (const el of [formSel, ...Object.values(opt)]) el.addEventListener('change', update);
   update();
 }

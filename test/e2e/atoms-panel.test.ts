@@ -15,8 +15,7 @@ import { parseLayout } from '../../src/algebra/notation.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
-import { formatLayout } from '../../src/algebra/notation.js';
-import { bankConflicts } from '../../src/memory/banks.js';
+import { copyBankConflicts } from '../../src/atoms/conflicts.js';
 import { builtPage, watchedPage } from '../helpers/browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -142,15 +141,21 @@ describe('the atoms panel in headless Chromium', () => {
     const mma = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));
     const ldsm = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma, operand: 'A' });
     await expectCopyPictures(page, ldsm);
-    // one click sends the shared-memory side (ldmatrix: the source) to the memory panel, whose report is then of that access
+    // one click sends the tiled copy to the memory panel, which prices it over the whole memory tile as
+    // copy_bank_conflicts does (the default M is smaller than the copy's tile: M becomes one tile, row-major)
     await page.getByTestId('copy-send').click();
     expect(await page.getByTestId('copy-send').getAttribute('data-side')).toBe('src');
-    expect(await page.getByTestId('mem-tv').inputValue()).toBe(formatLayout(ldsm.layoutS_TV));
+    expect(await page.getByTestId('mem-form').inputValue()).toBe('copy');
+    expect(JSON.parse(await page.getByTestId('mem-tv').inputValue())).toEqual({
+      atom: 'SM75_U32x4_LDSM_N',
+      bits: 16,
+      mma: { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' },
+      operand: 'A',
+    });
     expect(await page.getByTestId('mem-layout').inputValue()).toBe('(32,16):(16,1)');
-    expect(await page.getByTestId('mem-elem').inputValue()).toBe('2');
     expect(await page.getByTestId('mem-label').inputValue()).toBe('tv');
     await expect.poll(() => page.getByTestId('mem-canvas').getAttribute('data-label')).toBe('tv');
-    const report = bankConflicts(parseLayout('(32,16):(16,1)'), ldsm.layoutS_TV, 2);
+    const report = copyBankConflicts(ldsm, parseLayout('(32,16):(16,1)'));
     await expect.poll(() => page.getByTestId('mem-table').getAttribute('data-wavefronts')).toBe(String(report.wavefronts));
     // from thread and value layouts: cp.async 128-bit, 16-bit values, (32,8):(8,1) × (1,8), a 32×64 tile
     await page.getByTestId('copy-atom').selectOption('SM80_CP_ASYNC_CACHEALWAYS<uint128_t>');

@@ -30,7 +30,7 @@ let files: string[] = [];
 
 beforeAll(() => {
   ensureBuilt();
-  // the build is fresh (ensureBuilt); --ignore-scripts keeps `prepare` from rebuilding dist/
+  // the build is fresh (ensureBuilt); --ignore-scripts keeps `prepack` from rebuilding dist/
   // under the other test files that run the CLI meanwhile
   const packed = JSON.parse(ok(run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', tmp], ROOT), 'npm pack')) as Array<{
     filename: string;
@@ -76,6 +76,10 @@ describe('the tarball', () => {
     expect(stray).toEqual([]);
     const pkg = JSON.parse(readFileSync(join(proj, 'node_modules', 'layoutgpu', 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
     expect(Object.keys(pkg.dependencies)).toEqual(['webgpu']);
+    // nothing npm runs on a user's install (the build needs tsconfig.build.json and src/, which the tarball lacks)
+    const scripts = (JSON.parse(readFileSync(join(proj, 'node_modules', 'layoutgpu', 'package.json'), 'utf8')) as { scripts?: Record<string, string> }).scripts;
+    const onInstall = ['preinstall', 'install', 'postinstall', 'prepare'].filter((k) => scripts?.[k] !== undefined);
+    expect(onInstall).toEqual([]);
     expect(statSync(tarball).size).toBeLessThan(1 << 20);
   });
 });

@@ -245,8 +245,40 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
   }
 }
 
-/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. */
+/** Whether raw argument v is an options object (ArgKind 'options'): a JSON object, or text of one on the command line. */
+const isOptionsArg = (v: unknown, fromText: boolean): boolean =>
+  fromText && typeof v === 'string' ? v.trimStart().startsWith('{') : typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An options argument as its object (command-line text parsed as JSON; `bad-request` when it is no object). */
+function optionsOf(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): Record<string, unknown> {
+  let o = v;
+  if (fromText && typeof v === 'string') {
+    try {
+      o = JSON.parse(v);
+    } catch {
+      throw badRequest(`${spec.name} argument ${a.name} must be a JSON object, got '${v}'`);
+    }
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${spec.name} argument ${a.name} must be a JSON object`);
+  return o as Record<string, unknown>;
+}
+
+/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. A trailing 'options' argument
+ *  is taken when the last raw argument is an object, and lands in its own place (the spec's last), the optional ones
+ *  before it left undefined. */
 export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = false): unknown[] {
+  const last = spec.args[spec.args.length - 1];
+  if (last?.kind === 'options') {
+    const rest = { ...spec, args: spec.args.slice(0, -1) };
+    const n = raw.length;
+    if (n > 0 && isOptionsArg(raw[n - 1], fromText)) {
+      const out = parseArgs(rest, raw.slice(0, -1), fromText);
+      while (out.length < rest.args.length) out.push(undefined);
+      out.push(optionsOf(spec, last, raw[n - 1], fromText));
+      return out;
+    }
+    return parseArgs(rest, raw, fromText);
+  }
   checkArity(spec, raw.length);
   const out: unknown[] = [];
   for (let i = 0; i < raw.length; i++) {

@@ -147,6 +147,10 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   // the direction is the side's: shared memory as the source is a read (docs/memory.md "Machines")
   if (machine !== undefined && machine.vendor !== 'nvidia' && !/^(UniversalCopy|DefaultCopy|AutoVectorizingCopy)/.test(c.atom.name))
     throw domainError(`${c.atom.name} is an NVIDIA instruction; ${machine.name} has only the universal copies (ds_read / ds_write)`);
+  // an NVIDIA atom needs its compute capability: SM90_…_STSM (stmatrix) is no instruction of sm80
+  const need = /^SM(\d+)_/.exec(c.atom.name);
+  if (machine !== undefined && machine.vendor === 'nvidia' && need && Number(need[1]) > Number(machine.name.slice(2)))
+    throw domainError(`${c.atom.name} needs sm${need[1]} or later; ${machine.name} does not have it`);
   const target: BankTarget | undefined = machine && { machine, access: sd === 'src' ? 'read' : 'write' };
   const bits = c.atom.bits;
   const e = bits / 8;

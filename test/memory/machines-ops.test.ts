@@ -54,11 +54,15 @@ describe('copy_bank_conflicts on a machine', () => {
   });
   it("NVIDIA's machines answer as before, and an NVIDIA-only atom on AMD is domain", async () => {
     for (const m of layouts) expect(copyBankConflicts(copy, m, 'dst', machine('sm80'))).toEqual(copyBankConflicts(copy, m, 'dst'));
-    const ldsm = { atom: 'SM75_U32x4_LDSM_N', bits: 16, thr: '(32,1):(1,0)', val: '(1,1)' };
+    const ldsm = { atom: 'SM75_U32x4_LDSM_N', bits: 16, thr: '32:1', val: '(1,8)' };
     expect(await kindOfAsync(runOp('copy_bank_conflicts', [ldsm, '(32,64):(64,1)', { arch: 'gfx942' }], ctx))).toBe('domain');
+    await expect(runOp('copy_bank_conflicts', [ldsm, '(32,64):(64,1)', { arch: 'gfx950' }], ctx)).rejects.toThrow(/is an NVIDIA instruction; gfx950/);
     const universal = { atom: 'UniversalCopy<uint128_t>', bits: 16, thr: '(16,8):(8,1)', val: '(1,8)' };
     const viaOp = await runOp('copy_bank_conflicts', [universal, '(128,64):(64,1)', 'src', { arch: 'gfx950' }], ctx);
     expect(viaOp).toEqual(copyBankConflicts(copy, layouts[0]!, 'src', machine('gfx950')));
+    // an atom newer than the machine: stmatrix (sm90) on sm80
+    const stsm = { atom: 'SM90_U32x4_STSM_N', bits: 16, thr: '32:1', val: '(1,8)' };
+    await expect(runOp('copy_bank_conflicts', [stsm, '(32,64):(64,1)', { arch: 'sm80' }], ctx)).rejects.toThrow(/needs sm90 or later; sm80/);
     // the direction is the side's: an access option is refused
     expect(await kindOfAsync(runOp('copy_bank_conflicts', [universal, '(128,64):(64,1)', 'src', { arch: 'gfx950', access: 'write' }], ctx))).toBe(
       'bad-request',

@@ -8,6 +8,8 @@ import { parseLayoutFunction } from '../../src/cute/composed.js';
 import { conflictsCommand } from '../../src/cli/conflicts.js';
 import { runConflictSearch } from '../../src/cli/conflict-search.js';
 import { bankConflicts } from '../../src/memory/banks.js';
+import { makeTiledCopy } from '../../src/atoms/tiled-copy.js';
+import { copyBankConflicts } from '../../src/atoms/conflicts.js';
 import { MACHINES } from '../../src/memory/machines.js';
 import { rankResults, searchCpu, swizzleCandidates } from '../../src/memory/search.js';
 
@@ -39,6 +41,28 @@ describe('--arch and --access', () => {
     expect(bad.stderr).toMatch(/bad-request: unknown arch 'mi300': the machines are sm80, sm90, sm100, gfx942, gfx950/);
     const none = await run(conflicts, [M, TV, '--elem', '2', '--arch', 'gfx950']);
     expect(none.stderr).toMatch(/domain: gfx950: ds_read_b128 and ds_write_b128 serve different lanes/);
+  });
+  it('conflicts --copy --arch is copy_bank_conflicts on the machine', async () => {
+    const r = await run(conflicts, [
+      '--copy',
+      'UniversalCopy<uint128_t>',
+      '--bits',
+      '16',
+      '--thr',
+      '(16,8):(8,1)',
+      '--val',
+      '(1,8)',
+      M,
+      '--side',
+      'src',
+      '--arch',
+      'gfx942',
+      '--json',
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const copy = makeTiledCopy({ atom: 'UniversalCopy<uint128_t>', bits: 16, thr: parseLayout('(16,8):(8,1)'), val: parseLayout('(1,8)') });
+    expect(JSON.parse(r.stdout)).toEqual(copyBankConflicts(copy, parseLayoutFunction(M), 'src', MACHINES.get('gfx942')!));
+    expect(JSON.parse(r.stdout).wavefronts).toBe(256);
   });
   it('verify conflict-free --arch ranks as the search on the machine, per pattern direction', async () => {
     const TV2 = '((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))';

@@ -26,7 +26,7 @@ import { chunkItem, enumerateSource, randomSource, type Source } from '../verify
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { hashText } from '../verify/merge.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
-import { machineByName, type BankTarget } from '../memory/machines.js';
+import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import { progressBar } from './progress.js';
 import { reportError } from './report.js';
 
@@ -212,7 +212,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
       ? undefined
       : access === undefined
         ? { machine: machineByName(arch ?? 'sm90') }
-        : { machine: machineByName(arch ?? 'sm90'), access };
+        : { machine: machineByName(arch ?? 'sm90'), access: accessByName(access) };
   const pat = (t: string, name: string, el: number, v: number | undefined, access?: string): AccessPattern => {
     const target = targetOf(access);
     const base = v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v };

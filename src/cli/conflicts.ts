@@ -16,7 +16,7 @@ import { LayoutError } from '../algebra/errors.js';
 import { innerLayout } from '../cute/composed.js';
 import { threadValues } from '../memory/access.js';
 import { parseOptions, Usage } from './args.js';
-import { machineByName, type BankTarget } from '../memory/machines.js';
+import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import type { Command } from './commands.js';
 import { reportError } from './report.js';
 
@@ -43,7 +43,7 @@ Pictures have at most 65536 cells (the 128×64 tile has 8192).
 export function archTarget(arch: string | undefined, access: string | undefined): BankTarget | undefined {
   if (arch === undefined && access === undefined) return undefined;
   const machine = machineByName(arch ?? 'sm90');
-  return access === undefined ? { machine } : { machine, access };
+  return access === undefined ? { machine } : { machine, access: accessByName(access) };
 }
 
 function intOpt(v: string | undefined, name: string): number | undefined {

@@ -160,6 +160,17 @@ export function machineByName(name: unknown): Machine {
   return m;
 }
 
+/**
+ * An access as named (CLI --access, batch "access"): `read`, `write`, or an instruction of some machine's table (which
+ * machine has it is phaseGroups' question: `domain` there); anything else is `bad-request` listing the names.
+ */
+export function accessByName(access: string): Access | string {
+  if (access === 'read' || access === 'write') return access;
+  const names = new Set([...MACHINES.values()].flatMap((m) => m.rows.map((r) => r.instruction)));
+  if (!names.has(access)) throw new LayoutError('bad-request', `unknown access '${access}': read, write or an instruction (${[...names].join(', ')})`);
+  return access;
+}
+
 /** The phases of one access of a machine, ready for counting: lanes in phase order, and each lane's phase. */
 export interface PhaseGroups {
   readonly machine: MachineName;

@@ -4,7 +4,7 @@
 import type { Json, OpSpec } from './spec.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { bankConflicts, type BankReport } from '../memory/banks.js';
-import { machineByName, type BankTarget } from '../memory/machines.js';
+import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import { LayoutError } from '../algebra/errors.js';
 
 /** The options argument of the bank analyses (docs/protocol.md "Machines"): `{"arch": name, "access": "read" | "write" |
@@ -14,7 +14,8 @@ export const bankOptionsArg = { name: 'options', kind: 'options', optional: true
 /**
  * The target of a bank analysis from its options object (undefined: §9.2's NVIDIA model, as before machines existed).
  * Errors (`bad-request`): a key other than `arch` (and `access` where the op takes it), an arch outside the machines
- * (the message lists them), an access that is no string. An access the machine has no row for is the model's `domain`.
+ * (the message lists them), an access that is no string or none of read, write and the instructions of the machines'
+ * tables (accessByName). An instruction the named machine lacks is the model's `domain`.
  * Example: bankTarget('bank_conflicts', {arch: 'gfx942', access: 'read'}).machine.banks is 32.
  */
 export function bankTarget(op: string, opts: unknown, keys: readonly string[] = ['arch', 'access']): BankTarget | undefined {
@@ -26,7 +27,7 @@ export function bankTarget(op: string, opts: unknown, keys: readonly string[] = 
   const access = o.access;
   if (access !== undefined && typeof access !== 'string') throw new LayoutError('bad-request', `${op}: access must be "read", "write" or an instruction name`);
   const machine = machineByName(o.arch ?? 'sm90');
-  return access === undefined ? { machine } : { machine, access };
+  return access === undefined ? { machine } : { machine, access: accessByName(access) };
 }
 
 /** A readable rendering of a bank_conflicts result (the CLI's default output). */

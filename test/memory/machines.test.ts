@@ -195,5 +195,9 @@ describe('the options argument through the op table', () => {
     await expect(runOp('bank_conflicts', [...args, { arch: 'gfx90a' }], ctx)).rejects.toThrow(/sm80, sm90, sm100, gfx942, gfx950/);
     expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942', banks: 64 }], ctx))).toBe('bad-request');
     expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942' }], ctx))).toBe('domain');
+    // an access outside read, write and the instructions: bad-request; an instruction the machine lacks: domain
+    expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942', access: 'load' }], ctx))).toBe('bad-request');
+    expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'sm90', access: 'ds_read_b128' }], ctx))).toBe('domain');
+    expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942', access: 7 }], ctx))).toBe('bad-request');
   });
 });

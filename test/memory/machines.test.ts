@@ -199,5 +199,10 @@ describe('the options argument through the op table', () => {
     expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942', access: 'load' }], ctx))).toBe('bad-request');
     expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'sm90', access: 'ds_read_b128' }], ctx))).toBe('domain');
     expect(await kindOfAsync(runOp('bank_conflicts', [...args, { arch: 'gfx942', access: 7 }], ctx))).toBe('bad-request');
+    // the count as the request wrote it: the options object is the last argument, after at most v
+    await expect(runOp('bank_conflicts', [...args, 8, 1, { arch: 'gfx942' }], ctx)).rejects.toThrow(
+      /takes 3 to 4 argument\(s\) before its options object, got 5/,
+    );
+    await expect(runOp('bank_conflicts', [args[0], { arch: 'gfx942' }], ctx)).rejects.toThrow(/optionally followed by an options object, got 2/);
   });
 });

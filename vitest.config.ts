@@ -14,6 +14,7 @@ const gpu = [
   'test/engine/{batch-backends,bounds,composed,gpu,select,u64,walk,webgpu,window-plan}.test.ts',
   'test/verify/{composed,gpu-cpu,interpreter,ops-cli}.test.ts',
   'test/memory/search.test.ts',
+  'test/memory/machines-gpu.test.ts',
   'test/throughput/verify.test.ts',
 ];
 const cli = [

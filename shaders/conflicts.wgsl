@@ -7,7 +7,8 @@
 //     and aligned; a failure sets bit log2(v) (the value v) of flags[candidate, pattern];
 //   pass 1 (one invocation per (warp, instruction, phase) slot): the vector width from the flags
 //     (the explicit v, or the widest that did not fail), then the wavefronts of the phase (the
-//     most distinct 4-byte words in one of 32 banks), added to out[candidate, pattern].
+//     most distinct 4-byte words in one of the machine's banks: 32, or 64 on gfx950), added to
+//     out[candidate, pattern].
 // base: Φ_L(Φ_TV(t, j)) at t + T·j per group of candidates that share L, patterns one after the
 // other; every byte address e·Sw(K + base) fits in u32 (checked by the host).
 
@@ -23,8 +24,12 @@ struct SParams {
 
 // per candidate, 8 words: B, M, S (i32 bits), K, base start of its group, the patterns whose
 //   vectors hold at their widest width without a check (bit p: search.ts `shortcut`), 0, 0
-// per pattern, 8 words: T, V, e, v (0: the default), start in a group's base, first index of the
-//   pattern in pass 0, first index in pass 1, warps
+// per pattern, 12 words: T, V, e, v (0: the default), start in a group's base, first index of the
+//   pattern in pass 0, first index in pass 1, warps (waves), wave size W, banks B, the word offset in
+//   pats of its machine's lane table (0: NVIDIA's consecutive phases of §9.2), phase slots per
+//   instruction; a lane table (src/memory/machines.ts) holds for 4, 8 and 16 bytes 65 words each:
+//   the lanes per phase n (0: no row: the host answers those candidates), then the W lanes in
+//   phase order (phase f: lanes [f·n, (f+1)·n))
 @group(0) @binding(0) var<uniform> params: SParams;
 @group(0) @binding(1) var<storage, read> cands: array<u32>;
 @group(0) @binding(2) var<storage, read> pats: array<u32>;
@@ -55,7 +60,7 @@ fn swz(c: u32, y: u32) -> u32 {
 fn pattern_of(li: u32, f: u32) -> u32 {
   var p = 0u;
   for (var q = 1u; q < params.patterns; q = q + 1u) {
-    if (pats[8u * q + f] <= li) {
+    if (pats[12u * q + f] <= li) {
       p = q;
     }
   }
@@ -79,17 +84,17 @@ fn check(c: u32, li: u32) {
   if (((cands[8u * c + 5u] >> p) & 1u) != 0u) {
     return;
   }
-  let T = pats[8u * p];
-  let V = pats[8u * p + 1u];
-  let e = pats[8u * p + 2u];
+  let T = pats[12u * p];
+  let V = pats[12u * p + 1u];
+  let e = pats[12u * p + 2u];
   let W = widest(V, e);
-  let x = li - pats[8u * p + 5u];
+  let x = li - pats[12u * p + 5u];
   if (W < 2u || x >= T * (V / W)) {
     return;
   }
   let t = x % T;
   let j0 = (x / T) * W;
-  let g = cands[8u * c + 4u] + pats[8u * p + 4u] + t + T * j0;
+  let g = cands[8u * c + 4u] + pats[12u * p + 4u] + t + T * j0;
   var off: array<u32, 16>;
   for (var i = 0u; i < W; i = i + 1u) {
     off[i] = swz(c, base[g + T * i]);
@@ -117,10 +122,10 @@ fn check(c: u32, li: u32) {
 // they are in the same unit. So the distinct first words are the distinct units, and each adds
 // one distinct word to each of its `per` banks; the phase takes the most distinct words in one
 // bank.
-fn phase_wavefronts(words: ptr<function, array<u32, 32>>, n: u32, per: u32) -> u32 {
-  var unit_word: array<u32, 32>;
+fn phase_wavefronts(words: ptr<function, array<u32, 64>>, n: u32, per: u32, nb: u32) -> u32 {
+  var unit_word: array<u32, 64>;
   var units = 0u;
-  var banks: array<u32, 32>;
+  var banks: array<u32, 64>;
   for (var i = 0u; i < n; i = i + 1u) {
     let w = (*words)[i];
     var seen = false;
@@ -134,13 +139,13 @@ fn phase_wavefronts(words: ptr<function, array<u32, 32>>, n: u32, per: u32) -> u
       unit_word[units] = w;
       units = units + 1u;
       for (var q = 0u; q < per; q = q + 1u) {
-        let b = (w + q) & 31u;
+        let b = (w + q) & (nb - 1u);
         banks[b] = banks[b] + 1u;
       }
     }
   }
   var wf = 1u;
-  for (var b = 0u; b < 32u; b = b + 1u) {
+  for (var b = 0u; b < nb; b = b + 1u) {
     wf = max(wf, banks[b]);
   }
   return wf;
@@ -148,18 +153,19 @@ fn phase_wavefronts(words: ptr<function, array<u32, 32>>, n: u32, per: u32) -> u
 
 fn count(c: u32, li: u32) {
   let p = pattern_of(li, 6u);
-  let T = pats[8u * p];
-  let V = pats[8u * p + 1u];
-  let e = pats[8u * p + 2u];
-  let x = li - pats[8u * p + 6u];
-  let f = x % 4u;
-  let k = (x / 4u) % V;
-  let wp = x / (4u * V);
-  if (wp >= pats[8u * p + 7u]) {
+  let T = pats[12u * p];
+  let V = pats[12u * p + 1u];
+  let e = pats[12u * p + 2u];
+  let x = li - pats[12u * p + 6u];
+  let slots = pats[12u * p + 11u];
+  let f = x % slots;
+  let k = (x / slots) % V;
+  let wp = x / (slots * V);
+  if (wp >= pats[12u * p + 7u]) {
     return;
   }
   let fl = atomicLoad(&flags[c * params.patterns + p]);
-  var v = pats[8u * p + 3u];
+  var v = pats[12u * p + 3u];
   if (v == 0u) {
     v = 16u / e;
     while (v > 1u && ((fl & v) != 0u || V % v != 0u)) {
@@ -172,6 +178,11 @@ fn count(c: u32, li: u32) {
     return;
   }
   let width = v * e;
+  let lt = pats[12u * p + 10u];
+  if (lt != 0u) {
+    count_machine(c, p, k, f, wp, v, width, lt);
+    return;
+  }
   var tpp = 32u;
   if (width > 4u) {
     tpp = 128u / width;
@@ -182,13 +193,53 @@ fn count(c: u32, li: u32) {
   }
   let n = min(tpp, lanes - f * tpp);
   let per = max(1u, width / 4u);
-  let g = cands[8u * c + 4u] + pats[8u * p + 4u];
-  var words: array<u32, 32>;
+  let g = cands[8u * c + 4u] + pats[12u * p + 4u];
+  var words: array<u32, 64>;
   for (var i = 0u; i < n; i = i + 1u) {
     let t = 32u * wp + f * tpp + i;
     words[i] = e * swz(c, base[g + t + T * k * v]) / 4u;
   }
-  let wf = phase_wavefronts(&words, n, per);
+  let wf = phase_wavefronts(&words, n, per, 32u);
+  let o = 2u * (c * params.patterns + p);
+  atomicAdd(&out[o], wf);
+  atomicAdd(&out[o + 1u], 1u);
+}
+
+// phase f of instruction k of wave wp on the pattern's machine (lane table at lt): its live lanes'
+// first words, the phase's wavefronts over B banks; a phase that holds no thread is no phase
+fn count_machine(c: u32, p: u32, k: u32, f: u32, wp: u32, v: u32, width: u32, lt: u32) {
+  let T = pats[12u * p];
+  let e = pats[12u * p + 2u];
+  let W = pats[12u * p + 8u];
+  let nb = pats[12u * p + 9u];
+  if (width < 4u) {
+    return;
+  }
+  var row = 0u;
+  if (width == 8u) {
+    row = 1u;
+  } else if (width == 16u) {
+    row = 2u;
+  }
+  let tab = lt + 65u * row;
+  let n = pats[tab];
+  if (n == 0u || f * n >= W) {
+    return;
+  }
+  let g = cands[8u * c + 4u] + pats[12u * p + 4u];
+  var words: array<u32, 64>;
+  var m = 0u;
+  for (var i = 0u; i < n; i = i + 1u) {
+    let t = W * wp + pats[tab + 1u + f * n + i];
+    if (t < T) {
+      words[m] = e * swz(c, base[g + t + T * k * v]) / 4u;
+      m = m + 1u;
+    }
+  }
+  if (m == 0u) {
+    return;
+  }
+  let wf = phase_wavefronts(&words, m, width / 4u, nb);
   let o = 2u * (c * params.patterns + p);
   atomicAdd(&out[o], wf);
   atomicAdd(&out[o + 1u], 1u);
@@ -263,11 +314,11 @@ fn main_classes(@builtin(workgroup_id) wid: vec3<u32>,
   let e = ctab[o];
   let leads = ctab[o + 3u] + ctab[cr];
   let n = ctab[cr + 1u];
-  var words: array<u32, 32>;
+  var words: array<u32, 64>;
   for (var i = 0u; i < n; i = i + 1u) {
     let y = ctab[leads + i];
     let s = y ^ (((y & mask) >> r) << l);
     words[i] = select((s * e) / 4u, s * (e / 4u), e >= 4u);
   }
-  atomicAdd(&cout[lo], phase_wavefronts(&words, n, max(1u, ctab[o + 1u] / 4u)) * mult);
+  atomicAdd(&cout[lo], phase_wavefronts(&words, n, max(1u, ctab[o + 1u] / 4u), 32u) * mult);
 }

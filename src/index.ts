@@ -87,6 +87,19 @@ export {
 // over cands = swizzleCandidates(base)
 export { type BankReport, type WorstPhase, type BankMap, type InstructionRow, BANKS, WARP, bankConflicts, bankMap, instructionTable } from './memory/banks.js';
 export {
+  type Access,
+  type BankTarget,
+  type Machine,
+  type MachineName,
+  type PhaseGroups,
+  type PhaseRow,
+  DEFAULT_MACHINE,
+  MACHINE_NAMES,
+  MACHINES,
+  machineByName,
+  phaseGroups,
+} from './memory/machines.js';
+export {
   type AccessPattern,
   type CandidateResult,
   type Ranked,

@@ -13,7 +13,8 @@ import { flat, mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 import { sourceLow, targetLow, topBit } from '../cute/swizzle.js';
 import { accessOffsets, phiTable, phiTable32, Pool, Pool32, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, BANKS, bankCounts, instructions, threadsPerPhase, type BankReport, type Instructions } from '../memory/banks.js';
+import { BankScratch, BANKS, bankCounts, instructions, onMachine, threadsPerPhase, type BankReport, type Instructions } from '../memory/banks.js';
+import type { BankTarget, Machine } from '../memory/machines.js';
 import { checkPoints } from './function-layout.js';
 import { checkCopyTensor } from './partition.js';
 import type { TiledCopy } from './tiled-copy.js';
@@ -140,8 +141,17 @@ export interface TileAccesses {
  * 8, 16, 32, 64 or 128 bits, vectors that are not contiguous and aligned in M), those of
  * partition_S/D.
  */
-export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide): BankReport {
+export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide, machine?: Machine): BankReport {
   const sd = side ?? defaultSide(c.atom.name);
+  // on another machine than NVIDIA's, only the universal copies (a plain load or store of each thread's values) exist;
+  // the direction is the side's: shared memory as the source is a read (docs/memory.md "Machines")
+  if (machine !== undefined && machine.vendor !== 'nvidia' && !/^(UniversalCopy|DefaultCopy|AutoVectorizingCopy)/.test(c.atom.name))
+    throw domainError(`${c.atom.name} is an NVIDIA instruction; ${machine.name} has only the universal copies (ds_read / ds_write)`);
+  // an NVIDIA atom needs its compute capability: SM90_…_STSM (stmatrix) is no instruction of sm80
+  const need = /^SM(\d+)_/.exec(c.atom.name);
+  if (machine !== undefined && machine.vendor === 'nvidia' && need && Number(need[1]) > Number(machine.name.slice(2)))
+    throw domainError(`${c.atom.name} needs sm${need[1]} or later; ${machine.name} does not have it`);
+  const target: BankTarget | undefined = machine && { machine, access: sd === 'src' ? 'read' : 'write' };
   const bits = c.atom.bits;
   const e = bits / 8;
   if (!Number.isInteger(e) || ![1, 2, 4, 8, 16].includes(e)) {
@@ -165,6 +175,8 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
     const { width, vector, threads, warps, perWarp, addr } = ins; // (an object spread here costs more than the rest)
     counted = { width, vector, threads, warps, perWarp, addr, live: mask };
   }
+  const on = onMachine(counted, target);
+  if (on) return on;
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(counted, scratch);
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
   return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };

@@ -5,6 +5,7 @@
  * runs it through the same checks as `batch` (src/ops/tiled.ts); `--json` prints the protocol's
  * result, `--ascii`, `--svg`, `--tikz` the pictures of src/render/tv.ts.
  */
+import { machineByName } from '../memory/machines.js';
 import { writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { phi, mode, size } from '../algebra/layout.js';
@@ -279,11 +280,12 @@ export const localTileCommand: Command = {
     }),
 };
 
-const CONFLICTS_HELP = `layoutgpu conflicts --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) <M> [--side src|dst] [--json]
+const CONFLICTS_HELP = `layoutgpu conflicts --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) <M> [--side src|dst] [--arch <machine>] [--json]
 
 Shared-memory bank conflicts of a tiled copy over the memory layout M (docs/atoms.md, "Bank
 conflicts of a tiled copy"): the side (default: src for ldmatrix, dst for stmatrix and cp.async),
-the element size and the vector width come from the atom.
+the element size and the vector width come from the atom. --arch sm80, sm90 (default), sm100,
+gfx942, gfx950: the bank model (docs/memory.md, "Machines"); the side is the direction.
 `;
 
 /** `layoutgpu conflicts --copy …` (src/cli/conflicts.ts hands it here). */
@@ -291,7 +293,7 @@ export const copyConflictsCommand: Command = {
   summary: 'bank conflicts of a tiled copy over a shared-memory layout',
   run: (argv, io) =>
     guarded(io, () => {
-      const p = parseOptions(argv, ['--help', '--json'], ['--copy', '--side', ...COPY_OPTS, ...MMA_OPTS], 'conflicts');
+      const p = parseOptions(argv, ['--help', '--json'], ['--copy', '--side', '--arch', ...COPY_OPTS, ...MMA_OPTS], 'conflicts');
       if (p.flags.has('--help')) {
         io.stdout(CONFLICTS_HELP);
         return 0;
@@ -304,7 +306,8 @@ export const copyConflictsCommand: Command = {
       if (side !== undefined && side !== 'src' && side !== 'dst') throw new Usage(`--side must be src or dst, got '${side}'`);
       const c = tiledCopyArg(copyObject(atom, p));
       const m = parseLayoutFunction(p.pos[0]!, 'M');
-      const r = copyBankConflicts(c, m, side as 'src' | 'dst' | undefined);
+      const arch = p.opt.get('--arch');
+      const r = copyBankConflicts(c, m, side as 'src' | 'dst' | undefined, arch === undefined ? undefined : machineByName(arch));
       const head = `${formatLayoutFunction(m)} through ${atom} (${c.atom.bits}-bit values, ${c.threads} threads)`;
       io.stdout((p.flags.has('--json') ? JSON.stringify(r) : `${head}\n\n${formatBankReport(r)}`) + '\n');
       return 0;

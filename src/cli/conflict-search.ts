@@ -26,6 +26,7 @@ import { chunkItem, enumerateSource, randomSource, type Source } from '../verify
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { hashText } from '../verify/merge.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
+import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import { progressBar } from './progress.js';
 import { reportError } from './report.js';
 
@@ -45,6 +46,8 @@ Sources (exactly one):
   --enumerate --size N [--max-rank R] [--max-stride D]   as for the other properties
   --random K --seed S [--max-…]                          as for the other properties
 Options:
+  --arch <machine>         sm80, sm90 (default), sm100, gfx942, gfx950: the bank model (docs/memory.md)
+  --access read|write      the direction of --tv (AMD's 16-byte reads and writes differ); --access2 of --tv2
   --backend cpu|gpu|auto   gpu: shaders/conflicts.wgsl, many candidates per dispatch (auto: the GPU
                            when its adapter is hardware)
   --top K                  candidates listed (default 20)
@@ -146,6 +149,9 @@ const SEARCH_OPTIONS = [
   '--tv2',
   '--elem2',
   '--vec2',
+  '--arch',
+  '--access',
+  '--access2',
   '--swizzles',
   '--size',
   '--max-rank',
@@ -172,6 +178,9 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     argv,
     ['--help', '--json', '--enumerate'],
     ['--tv', '--elem', '--vec', '--tv2', '--elem2', '--vec2', '--swizzles', '--file', '--size', '--max-rank', '--max-stride', '--random', '--seed'].concat([
+      '--arch',
+      '--access',
+      '--access2',
       '--max-depth',
       '--max-shape',
       '--max-size',
@@ -196,11 +205,24 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     if ('kind' in l) throw new LayoutError('domain', `${name}: the TV layout must be a plain layout; ${text.trim()} is a composed layout`);
     return l;
   };
-  const pat = (t: string, name: string, el: number, v: number | undefined): AccessPattern =>
-    v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v };
-  const patterns = [pat(tv, '--tv', e, int(p.opt.get('--vec'), '--vec'))];
+  // the machine (--arch) and each pattern's direction (--access, --access2; docs/memory.md "Machines")
+  const arch = p.opt.get('--arch');
+  const targetOf = (access: string | undefined): BankTarget | undefined =>
+    arch === undefined && access === undefined
+      ? undefined
+      : access === undefined
+        ? { machine: machineByName(arch ?? 'sm90') }
+        : { machine: machineByName(arch ?? 'sm90'), access: accessByName(access) };
+  const pat = (t: string, name: string, el: number, v: number | undefined, access?: string): AccessPattern => {
+    const target = targetOf(access);
+    const base = v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v };
+    return target === undefined ? base : { ...base, target };
+  };
+  const patterns = [pat(tv, '--tv', e, int(p.opt.get('--vec'), '--vec'), p.opt.get('--access'))];
   const tv2 = p.opt.get('--tv2');
-  if (tv2 !== undefined) patterns.push(pat(tv2, '--tv2', int(p.opt.get('--elem2'), '--elem2') ?? e, int(p.opt.get('--vec2'), '--vec2')));
+  if (tv2 !== undefined)
+    patterns.push(pat(tv2, '--tv2', int(p.opt.get('--elem2'), '--elem2') ?? e, int(p.opt.get('--vec2'), '--vec2'), p.opt.get('--access2')));
+  else if (p.opt.has('--access2')) throw new Usage('--access2 goes with --tv2');
   else if (p.opt.has('--elem2') || p.opt.has('--vec2')) throw new Usage('--elem2 and --vec2 go with --tv2');
   // the source
   const kinds = ['--swizzles', '--file', '--random'].filter((k) => p.opt.has(k)).length + (p.flags.has('--enumerate') ? 1 : 0);

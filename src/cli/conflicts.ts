@@ -16,10 +16,11 @@ import { LayoutError } from '../algebra/errors.js';
 import { innerLayout } from '../cute/composed.js';
 import { threadValues } from '../memory/access.js';
 import { parseOptions, Usage } from './args.js';
+import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import type { Command } from './commands.js';
 import { reportError } from './report.js';
 
-const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--svg <file>] [--tikz <file>] [--label <what>] [--json]
+const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>] [--arch <machine>] [--access read|write] [--svg <file>] [--tikz <file>] [--label <what>] [--json]
 
 Shared-memory bank conflicts (docs/semantics.md §9.2) of the access TV (thread, value) → tile index to the
 memory layout M (tile index → element offset; plain or Sw<B,M,S> o L), with e-byte elements.
@@ -33,8 +34,17 @@ Prints instructions, phases and wavefronts, the worst phase with its bank and th
   --label <what>   what the cells of a picture say: offset (default), tv (the thread and value
                    that access the cell, T5 V2), bank, none
 Pictures have at most 65536 cells (the 128×64 tile has 8192).
+  --arch <machine> sm80, sm90 (default), sm100, gfx942, gfx950: the bank model (docs/memory.md, "Machines")
+  --access <dir>   read or write (or an instruction, ds_read_b128): AMD's 16-byte reads and writes differ
   --json           the bank_conflicts object of the batch protocol
 `;
+
+/** --arch and --access as a bank target (docs/memory.md "Machines"); undefined when neither is given. */
+export function archTarget(arch: string | undefined, access: string | undefined): BankTarget | undefined {
+  if (arch === undefined && access === undefined) return undefined;
+  const machine = machineByName(arch ?? 'sm90');
+  return access === undefined ? { machine } : { machine, access: accessByName(access) };
+}
 
 function intOpt(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
@@ -87,7 +97,7 @@ export const conflictsCommand: Command = {
     // a tiled copy by name (docs/atoms.md): src/cli/atoms.ts
     if (argv.some((a) => a === '--copy' || a.startsWith('--copy='))) return (await import('./atoms.js')).copyConflictsCommand.run(argv, io);
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--elem', '--vec', '--svg', '--tikz', '--label'], 'conflicts');
+      const p = parseOptions(argv, ['--help', '--json'], ['--elem', '--vec', '--svg', '--tikz', '--label', '--arch', '--access'], 'conflicts');
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -110,7 +120,8 @@ export const conflictsCommand: Command = {
       if ((svg !== undefined || tikz !== undefined) && cells > MAX_SHOW) {
         throw new LayoutError('bad-request', `M has ${cells} cells, too many to draw (at most ${MAX_SHOW}); run without --svg/--tikz for the analysis`);
       }
-      const map = bankMap(m, tv, e, v);
+      const target = archTarget(p.opt.get('--arch'), p.opt.get('--access'));
+      const map = bankMap(m, tv, e, v, target);
       const tvs = label === 'tv' ? threadValues(tv) : null;
       const pictureOpts = tvs ? { label, accessors: accessorsOf(tvs.index, tvs.threads, cells) } : { label };
       const write = (file: string, doc: string): void => {
@@ -131,7 +142,7 @@ export const conflictsCommand: Command = {
         io.stdout(
           (p.flags.has('--json')
             ? JSON.stringify(map.report)
-            : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v))}`) +
+            : `${formatLayoutFunction(m)} accessed through ${formatLayoutFunction(tv)}, ${e}-byte elements\n\n${formatBankReport(map.report)}\n\n${table(instructionTable(m, tv, e, v, target))}`) +
             '\n',
         );
       return 0;

@@ -29,8 +29,43 @@ import { BankScratch } from '../memory/banks.js';
 import type { ThreadValues } from '../memory/access.js';
 import type { PhaseTable } from '../memory/phases.js';
 import { USAGE } from './webgpu.js';
+import { isNvidia, phaseGroups } from '../memory/machines.js';
 
 const WG = 64;
+
+/**
+ * A pattern's machine for conflicts.wgsl (null: NVIDIA's §9.2 model, the shader's own phases): its wave, banks, phase
+ * slots per instruction, and for 4, 8 and 16 bytes the lanes per phase and the lanes in phase order (65 words each;
+ * n = 0 where the machine's table has no row for the pattern's direction; `missing` holds the model's message per width
+ * without one, sub-dword ones included, which the host answers as searchCpu does).
+ */
+function machineTable(p: AccessPattern): { wave: number; banks: number; slots: number; words: Uint32Array; missing: Map<number, string> } | null {
+  const t = p.target;
+  if (t === undefined || isNvidia(t)) return null;
+  const words = new Uint32Array(3 * 65);
+  const missing = new Map<number, string>();
+  let slots = 1;
+  [4, 8, 16].forEach((w, r) => {
+    try {
+      const g = phaseGroups(t.machine, w, t.access);
+      words[65 * r] = g.perPhase;
+      words.set(g.order, 65 * r + 1);
+      slots = Math.max(slots, g.wave / g.perPhase);
+    } catch (e) {
+      if (!(e instanceof LayoutError)) throw e;
+      missing.set(w, e.message);
+    }
+  });
+  for (const w of [1, 2]) {
+    try {
+      phaseGroups(t.machine, w, t.access);
+    } catch (e) {
+      if (!(e instanceof LayoutError)) throw e;
+      missing.set(w, e.message);
+    }
+  }
+  return { wave: t.machine.wave, banks: t.machine.banks, slots, words, missing };
+}
 const MAX_X = 65535;
 /** invocations of one dispatch at most */
 const BUDGET = 2 ** 26;
@@ -113,24 +148,40 @@ export class GpuConflictSearch {
         planOf.set(i, gp);
       }
     });
-    // pattern table: T, V, e, v, start, first (pass 0), first (pass 1), warps
-    const pats = new Uint32Array(8 * P);
+    // pattern table: T, V, e, v, start, first (pass 0), first (pass 1), warps (waves), W, B, lane table, slots; then
+    // the lane tables of the patterns on another machine than NVIDIA's (conflicts.wgsl's header)
+    const tables = patterns.map((q) => machineTable(q));
+    const pats = new Uint32Array(12 * P + tables.reduce((a, t) => a + (t?.words.length ?? 0), 0));
     let check = 0;
     let count = 0;
+    let tableAt = 12 * P;
     tvs.forEach((t, p) => {
-      const warps = Math.ceil(t.threads / 32);
-      pats.set([t.threads, t.values, patterns[p]!.e, patterns[p]!.v ?? 0, patStart[p]!, check, count, warps], 8 * p);
+      const tab = tables[p];
+      const wave = tab ? tab.wave : 32;
+      const warps = Math.ceil(t.threads / wave);
+      const slots = tab ? tab.slots : 4;
+      pats.set(
+        [t.threads, t.values, patterns[p]!.e, patterns[p]!.v ?? 0, patStart[p]!, check, count, warps, wave, tab?.banks ?? 32, tab ? tableAt : 0, slots],
+        12 * p,
+      );
+      if (tab) {
+        pats.set(tab.words, tableAt);
+        tableAt += tab.words.length;
+      }
       // pass 0: one invocation per block of the widest width checked (conflicts.wgsl `widest`)
       let w = 16 / patterns[p]!.e;
       while (w > 1 && t.values % w !== 0) w /= 2;
       check += t.threads * (t.values / w);
-      count += warps * t.values * 4;
+      count += warps * t.values * slots;
     });
     const perCand = [check, count];
     // the candidates search.ts prices from phase tables go to main_classes; the others (and any
     // whose swizzled leads could leave 32-bit word indices) to the two passes
     const planned: { i: number; plan: FastPlan }[] = [];
+    // (the phase tables are NVIDIA's phases: another machine's patterns take the two passes)
+    const onNvidia = patterns.every((q) => isNvidia(q.target));
     for (const [i, gp] of planOf) {
+      if (!onNvidia) break;
       const plan = fastPlan(cands[i]!, gp.holds, gp.wide, patterns, gp.tableAt);
       if (plan !== null && swizzleBelow30(cands[i]!)) planned.push({ i, plan });
     }
@@ -192,8 +243,12 @@ export class GpuConflictSearch {
           // the width pass 1 took (conflicts.wgsl): the explicit v, or the widest that did not fail
           let width = v ?? 16 / patterns[p]!.e;
           if (v === undefined) while (width > 1 && ((fl & width) !== 0 || tvs[p]!.values % width !== 0)) width /= 2;
+          const tab = tables[p];
+          const gap = tab?.missing.get(width * patterns[p]!.e);
+          if (gap !== undefined) error = `domain: ${gap}`;
+          if (error !== undefined) break;
           vectors.push(width);
-          instructions += instructionCount(tvs[p]!, width);
+          instructions += tab ? Math.ceil(tvs[p]!.threads / tab.wave) * (tvs[p]!.values / width) : instructionCount(tvs[p]!, width);
           const w = totals[2 * (k * P + p)]!;
           const f = totals[2 * (k * P + p) + 1]!;
           wavefronts += w;

@@ -11,7 +11,8 @@
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, bankCounts, instructions, worstBank, type BankReport } from '../memory/banks.js';
+import { BankScratch, bankCounts, instructions, onMachine, worstBank, type BankReport } from '../memory/banks.js';
+import type { BankTarget } from '../memory/machines.js';
 import { MAX_ACCESSES } from '../memory/access.js';
 import { smallestPreimages } from './bridge.js';
 import { isSurjective } from './operations.js';
@@ -120,16 +121,18 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
  * ll_bank_conflicts (docs/linear.md, "Bank conflicts of a conversion"): `bank_conflicts` on the
  * functions TV and M of a register LL R and a shared LL S, with e bytes per element and v values
  * per instruction (default: the widest contiguous, aligned vector); T = lanes · warps threads in
- * warps of 32. Same result and errors as bank_conflicts; it answers also when R or S has no CuTe
+ * warps of 32, or in the target's waves (docs/memory.md "Machines"). Same result and errors as bank_conflicts; it answers also when R or S has no CuTe
  * form. Errors of the LLs: `domain` (conversionAccesses).
  * @example llBankConflicts(mmaAccumulator, rowMajorShared16x8, 2).wavefronts // 2
  */
-export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?: number): BankReport {
+export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?: number, target?: BankTarget): BankReport {
   checkElementSize(e);
   const acc = conversionAccesses(r, s);
   const tvs: ThreadValues = { threads: acc.threads, values: acc.values, index: acc.index };
   const vector = vectorWidth(acc.offsets, tvs, e, v);
   const ins = instructions(acc.offsets, tvs, e, vector);
+  const on = onMachine(ins, target);
+  if (on) return on;
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
   let w: BankReport['worst'] = null;
   if (wavefronts > phases) {

@@ -23,6 +23,8 @@ import {
 } from './access.js';
 import { sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
 import { sectorCounts } from './sectors.js';
+import { isNvidia, phaseGroups, type BankTarget } from './machines.js';
+import { waveReport, waveTable, waveWays } from './wave-counts.js';
 
 export type { Instructions } from './access.js';
 
@@ -344,14 +346,15 @@ const pools = { tv: new Pool(), table: new Pool(), out: new Pool(), addr: new Po
 const scratch = new BankScratch();
 
 /**
- * bank_conflicts(M, TV, e[, v]) (docs/semantics.md §9.2, docs/protocol.md): M a memory layout (plain or
+ * bank_conflicts(M, TV, e[, v]) (docs/semantics.md §9.2, docs/protocol.md) on `target` (default §9.2's NVIDIA model; docs/memory.md "Machines"): M a memory layout (plain or
  * composed: tile index → element offset), TV a plain rank-2 thread-value layout, e the
  * element size in bytes (1, 2, 4, 8, 16), v the values per instruction (default: the widest
- * contiguous, aligned vector). Errors: `domain` for a bad e, v, TV, a TV value ≥ size(M) or a
- * vector that is not contiguous and aligned (naming the thread); `overflow` beyond 2^24 values.
+ * contiguous, aligned vector). Errors: `domain` for a bad e, v, TV, a TV value ≥ size(M), a
+ * vector that is not contiguous and aligned (naming the thread), or an access the target's table
+ * has no published phases for (machines.ts phaseGroups); `overflow` beyond 2^24 values.
  * Example: bank_conflicts((32,32):(32,1), (32,32):(1,32), 4, 1) has 1024 wavefronts in 32 phases.
  */
-export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankReport {
+export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number, target?: BankTarget): BankReport {
   checkElementSize(e);
   const shape = threadShape(tv);
   // the widest width first, fused with Φ_M and the addresses; the general path decides otherwise
@@ -364,6 +367,8 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
     vector = vectorWidth(offsets, tvs, e, v);
     ins = instructions(offsets, tvs, e, vector, pools.addr);
   }
+  const on = onMachine(ins, target);
+  if (on) return on;
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, scratch);
   let w: WorstPhase | null = null;
   if (wavefronts > phases) {
@@ -385,6 +390,17 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
 
 export { BankScratch };
 
+/**
+ * The report of the instructions on a target other than §9.2's NVIDIA model (docs/memory.md "Machines": its waves and
+ * phase groups, wave-counts.ts), or null for NVIDIA's, which the callers count as before. A target names its access
+ * (`read`, `write`, an instruction): its row is checked on NVIDIA too (an AMD instruction there is `domain`).
+ */
+export function onMachine(ins: Instructions, target: BankTarget | undefined): BankReport | null {
+  if (target === undefined) return null;
+  const g = phaseGroups(target.machine, ins.width, target.access);
+  return isNvidia(target) ? null : waveReport(ins, g);
+}
+
 /** Per tile index of M: the bank of its element (of its first byte) and the most distinct
  *  words its bank held in a phase that accessed it (0: never accessed, 1: no conflict). */
 export interface BankMap {
@@ -398,9 +414,9 @@ export interface BankMap {
  * `layoutgpu conflicts --svg`, the page). Errors as bankConflicts.
  * Example: bankMap((32,32):(32,1), (32,32):(1,32), 4, 1).ways[0] is 32.
  */
-export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): BankMap {
-  const report = bankConflicts(m, tv, e, v);
-  return { report, ...bankCells(m, threadValues(tv), e, report.vector) };
+export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number, target?: BankTarget): BankMap {
+  const report = bankConflicts(m, tv, e, v, target);
+  return { report, ...bankCells(m, threadValues(tv), e, report.vector, undefined, target) };
 }
 
 /**
@@ -409,11 +425,13 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
  * path of bankConflicts over `tvs`. Errors as bankConflicts.
  * Example: bankConflictsOf((32,32):(32,1), threadValues((32,32):(1,32)), 4, 1).wavefronts is 1024.
  */
-export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number, v?: number): BankReport {
+export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number, v?: number, target?: BankTarget): BankReport {
   checkElementSize(e);
   const offsets = accessOffsets(m, tvs);
   const vector = vectorWidth(offsets, tvs, e, v);
   const ins = instructions(offsets, tvs, e, vector);
+  const on = onMachine(ins, target);
+  if (on) return on;
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
   let w: WorstPhase | null = null;
   if (wavefronts > phases) {
@@ -429,16 +447,36 @@ export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number,
  * an analysis of them settled on); a thread t with live[t] = 0 accesses nothing (ldmatrix .x1/.x2's
  * repeated rows, atoms/conflicts.ts).
  */
-export function bankCells(m: LayoutFunction, tvs: ThreadValues, e: number, vector: number, live?: Uint8Array): Omit<BankMap, 'report'> {
+export function bankCells(
+  m: LayoutFunction,
+  tvs: ThreadValues,
+  e: number,
+  vector: number,
+  live?: Uint8Array,
+  target?: BankTarget,
+): Omit<BankMap, 'report'> {
   const offsets = accessOffsets(m, tvs);
   const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
   const bank = new Int32Array(n);
   const ways = new Int32Array(n);
+  const banks = target?.machine.banks ?? BANKS;
   // the bank of every element of M from Φ_M over the whole tile
   const all = accessOffsets(m, { threads: n, values: 1, index: Float64Array.from({ length: n }, (_, i) => i) });
-  for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % BANKS;
+  for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % banks;
   const { threads: T, values: V } = tvs;
   const vec = vector;
+  if (!isNvidia(target)) {
+    // the machine's phases (wave-counts.ts): each value takes its vector's count
+    const ins = instructions(offsets, tvs, e, vec);
+    const per = waveWays(ins, phaseGroups(target!.machine, ins.width, target!.access));
+    for (let t = 0; t < T; t++) {
+      for (let j = 0; j < V; j++) {
+        const x = tvs.index[t + T * j]!;
+        ways[x] = Math.max(ways[x]!, per[t + T * Math.floor(j / vec)]!);
+      }
+    }
+    return { bank, ways };
+  }
   const tpp = threadsPerPhase(vec * e);
   for (let g = 0; g * WARP < T; g++) {
     if ((g & 15) === 15) checkDeadline('the bank map');
@@ -484,11 +522,15 @@ export interface InstructionRow {
 
 /** The phases and wavefronts of every instruction, in (warp, instruction) order (the CLI's
  *  table). Errors as bankConflicts. */
-export function instructionTable(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number): InstructionRow[] {
+export function instructionTable(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number, target?: BankTarget): InstructionRow[] {
   checkElementSize(e);
   const tvs = threadValues(tv);
   const offsets = accessOffsets(m, tvs);
   const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v));
+  if (target !== undefined) {
+    const g = phaseGroups(target.machine, ins.width, target.access);
+    if (!isNvidia(target)) return waveTable(ins, g);
+  }
   const tpp = threadsPerPhase(ins.width);
   const rows: InstructionRow[] = [];
   const sc = new BankScratch();

@@ -18,13 +18,27 @@ import { BankScratch, countWavefronts, instructions, WARP, type Instructions } f
 import { sourceLow, targetLow } from '../cute/swizzle.js';
 import { phaseTable, swizzleBits, swizzledWavefronts, swizzleKeepsVectors, type PhaseTable } from './phases.js';
 import { injectiveEntries } from '../algebra/entries.js';
+import { isNvidia, phaseGroups, type BankTarget } from './machines.js';
+import { waveCounts } from './wave-counts.js';
 
 /** One access pattern: a TV layout, the element size, the vector width (default: the widest). */
 export interface AccessPattern {
   readonly tv: Layout;
   readonly e: number;
   readonly v?: number;
+  /** the machine and direction (machines.ts; absent: §9.2's NVIDIA model) */
+  readonly target?: BankTarget;
 }
+
+/** Phases and wavefronts of one pattern's instructions on its target (NVIDIA's: countWavefronts; others: wave-counts.ts). */
+function countOn(ins: Instructions, p: AccessPattern, scratch: BankScratch): { phases: number; wavefronts: number } {
+  if (p.target === undefined) return countWavefronts(ins, scratch);
+  const g = phaseGroups(p.target.machine, ins.width, p.target.access);
+  return isNvidia(p.target) ? countWavefronts(ins, scratch) : waveCounts(ins, g);
+}
+
+/** The instructions of a pattern at width v on its target's warps or waves. */
+const instructionsOn = (p: AccessPattern, tvs: ThreadValues, v: number): number => Math.ceil(tvs.threads / (p.target?.machine.wave ?? WARP)) * (tvs.values / v);
 
 /** The verdict on one candidate: total phases and wavefronts over the patterns, or the reason
  *  it cannot be accessed so (a vector that is not contiguous and aligned, a TV value ≥ size).
@@ -90,6 +104,7 @@ export function checkPatterns(patterns: readonly AccessPattern[]): ThreadValues[
         throw new LayoutError('domain', `vector width v = ${v}: v must be a power of two with v*e <= 16 (e = ${p.e})`);
       }
       if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
+      if (p.target !== undefined) phaseGroups(p.target.machine, v * p.e, p.target.access); // the machine's row, or domain
     }
     return tvs;
   });
@@ -265,6 +280,7 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
   const tvs = checkPatterns(patterns);
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
+  const onNvidia = patterns.every((p) => isNvidia(p.target));
   for (const g of groupCandidates(cands, tvs)) {
     if (!g.injective) {
       for (const i of g.members) out[i] = NOT_INJECTIVE;
@@ -274,7 +290,8 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
     for (const i of g.members) {
       checkDeadline('the conflict-free search');
       const c = cands[i]!;
-      const plan = fastPlan(c, holds, wide, patterns, tableAt);
+      // the phase tables are NVIDIA's phases: another machine's patterns take the general path
+      const plan = onNvidia ? fastPlan(c, holds, wide, patterns, tableAt) : null;
       if (plan !== null) {
         out[i] = priceFast(plan, tvs, scratch);
         continue;
@@ -282,6 +299,12 @@ export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly A
       try {
         out[i] = searchOne(c, g, tvs, patterns, { wide, holds, maxBase }, scratch);
       } catch (e) {
+        // an access the machine publishes no phases for (a candidate that narrows the vectors below 4 bytes on AMD): the
+        // candidate cannot be priced and answers that error, no count (it is not shown conflict-free); the others answer
+        if (e instanceof LayoutError && e.kind === 'domain') {
+          out[i] = { wavefronts: null, phases: null, conflictFree: false, error: `domain: ${e.message}` };
+          continue;
+        }
         // a candidate whose offsets cannot be represented answers with its error; the others still answer
         if (!(e instanceof LayoutError) || e.kind !== 'overflow') throw e;
         out[i] = { wavefronts: null, phases: null, conflictFree: false, error: `overflow: ${e.message}` };
@@ -314,11 +337,11 @@ function searchOne(
       break;
     }
     if (holds[p] && shortcut(c, wide[p]!)) {
-      const r = countWavefronts(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), scratch);
+      const r = countOn(instructionsOf(c, base, tvs[p]!, patterns[p]!.e, wide[p]!, maxBase[p]!), patterns[p]!, scratch);
       wavefronts += r.wavefronts;
       phases += r.phases;
       vectors.push(wide[p]!);
-      instructionsSum += instructionCount(tvs[p]!, wide[p]!);
+      instructionsSum += instructionsOn(patterns[p]!, tvs[p]!, wide[p]!);
       if (r.wavefronts > r.phases) free = false;
       continue;
     }
@@ -337,11 +360,11 @@ function searchOne(
       error = e.message;
       break;
     }
-    const r = countWavefronts(instructions(off, tvs[p]!, patterns[p]!.e, v, pools.addr), scratch);
+    const r = countOn(instructions(off, tvs[p]!, patterns[p]!.e, v, pools.addr), patterns[p]!, scratch);
     wavefronts += r.wavefronts;
     phases += r.phases;
     vectors.push(v);
-    instructionsSum += instructionCount(tvs[p]!, v);
+    instructionsSum += instructionsOn(patterns[p]!, tvs[p]!, v);
     if (r.wavefronts > r.phases) free = false;
   }
   return error !== undefined

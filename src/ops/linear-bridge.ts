@@ -10,6 +10,7 @@ import { formatLayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from './spec.js';
 import type { BridgeKind } from '../linear/bridge.js';
 import { lazyModule, runningIn } from './lazy.js';
+import { bankOptionsArg, bankTarget } from './memory.js';
 
 /** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const LL = lazyModule(async () => ({
@@ -104,14 +105,10 @@ export const linearBridgeOps: OpSpec[] = runningIn(LL, [
   {
     name: 'll_bank_conflicts',
     summary: 'bank conflicts of a register LL R writing a shared LL S: bank_conflicts on their functions (e bytes, v values)',
-    args: [
-      { name: 'R', kind: 'json' },
-      { name: 'S', kind: 'json' },
-      { name: 'e', kind: 'int' },
-      { name: 'v', kind: 'int', optional: true },
-    ],
-    run: ([r, s, e, v]) => {
-      const report = LL.get().llBankConflicts(LL.get().parseLL(r), LL.get().parseLL(s), e as number, v as number | undefined);
+    args: [{ name: 'R', kind: 'json' }, { name: 'S', kind: 'json' }, { name: 'e', kind: 'int' }, { name: 'v', kind: 'int', optional: true }, bankOptionsArg],
+    run: ([r, s, e, v, o]) => {
+      const target = bankTarget('ll_bank_conflicts', o);
+      const report = LL.get().llBankConflicts(LL.get().parseLL(r), LL.get().parseLL(s), e as number, v as number | undefined, target);
       return report as unknown as Json;
     },
   },

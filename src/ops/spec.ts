@@ -17,7 +17,9 @@ export type ArgKind =
   | 'tiler' //   a string: a layout, an integer, `_`, a shape tuple or `<T1,…,Tk>` (docs/semantics.md §8.2)
   | 'order' //   a string: "col", "row" or a nested tuple of integers (make_layout's O, docs/semantics.md §8.4)
   | 'int' //     a JSON integer (a string or a fraction is bad-request)
-  | 'json'; //   any JSON value, checked by the op itself
+  | 'json' //   any JSON value, checked by the op itself
+  | 'options'; // a trailing JSON object of named options (the bank analyses' {"arch", "access"}): taken only when the
+//               last argument is an object (on the command line, text starting with '{'), else left undefined
 
 /** One argument of an op: its name (for messages and --help), how it arrives, and whether it may be left out or repeat. */
 export interface ArgSpec {

@@ -186,12 +186,16 @@ function arityText(spec: OpSpec): string {
   return req === max ? `${max} argument(s)` : `${req} to ${max} argument(s)`;
 }
 
-/** Check the count of raw arguments against the spec. */
-export function checkArity(spec: OpSpec, n: number): void {
+/** Whether n raw arguments fit the spec's count. */
+function arityOk(spec: OpSpec, n: number): boolean {
   const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
   const variadic = spec.args.some((a) => a.variadic);
-  const ok = variadic ? n >= Math.max(req, 1) : n >= req && n <= spec.args.length;
-  if (!ok) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
+  return variadic ? n >= Math.max(req, 1) : n >= req && n <= spec.args.length;
+}
+
+/** Check the count of raw arguments against the spec. */
+export function checkArity(spec: OpSpec, n: number): void {
+  if (!arityOk(spec, n)) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
 }
 
 /** An integer argument beyond 2^53 − 1, quoted as written (`text`; null when not known: then named, never rounded). */
@@ -245,8 +249,43 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
   }
 }
 
-/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. */
+/** Whether raw argument v is an options object (ArgKind 'options'): a JSON object, or text of one on the command line. */
+const isOptionsArg = (v: unknown, fromText: boolean): boolean =>
+  fromText && typeof v === 'string' ? v.trimStart().startsWith('{') : typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** An options argument as its object (command-line text parsed as JSON; `bad-request` when it is no object). */
+function optionsOf(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): Record<string, unknown> {
+  let o = v;
+  if (fromText && typeof v === 'string') {
+    try {
+      o = JSON.parse(v);
+    } catch {
+      throw badRequest(`${spec.name} argument ${a.name} must be a JSON object, got '${v}'`);
+    }
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${spec.name} argument ${a.name} must be a JSON object`);
+  return o as Record<string, unknown>;
+}
+
+/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. A trailing 'options' argument
+ *  is taken when the last raw argument is an object, and lands in its own place (the spec's last), the optional ones
+ *  before it left undefined. */
 export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = false): unknown[] {
+  const last = spec.args[spec.args.length - 1];
+  if (last?.kind === 'options') {
+    const rest = { ...spec, args: spec.args.slice(0, -1) };
+    const n = raw.length;
+    // a trailing object with too few arguments before it is one of them (a tiled copy alone), not the options
+    if (n > 0 && isOptionsArg(raw[n - 1], fromText) && n - 1 >= rest.args.filter((a) => !a.optional).length) {
+      if (!arityOk(rest, n - 1)) throw badRequest(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
+      const out = parseArgs(rest, raw.slice(0, -1), fromText);
+      while (out.length < rest.args.length) out.push(undefined);
+      out.push(optionsOf(spec, last, raw[n - 1], fromText));
+      return out;
+    }
+    if (!arityOk(rest, n)) throw badRequest(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
+    return parseArgs(rest, raw, fromText);
+  }
   checkArity(spec, raw.length);
   const out: unknown[] = [];
   for (let i = 0; i < raw.length; i++) {

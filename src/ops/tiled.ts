@@ -18,7 +18,7 @@ import type { TiledCopy } from '../atoms/tiled-copy.js';
 import type { TensorResult } from '../atoms/partition.js';
 import type { CopySide } from '../atoms/conflicts.js';
 import { lazyModule, runningIn } from './lazy.js';
-import { formatBankReport } from './memory.js';
+import { bankOptionsArg, bankTarget, formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
@@ -255,12 +255,11 @@ export const tiledOps: OpSpec[] = runningIn(atoms, [
   {
     name: 'copy_bank_conflicts',
     summary: 'the bank_conflicts object of a tiled copy over a shared-memory layout M (side "src" or "dst", by default from the atom)',
-    args: [
-      { name: 'tiled_copy', kind: 'json' },
-      { name: 'M', kind: 'layout-fn' },
-      { name: 'side', kind: 'json', optional: true },
-    ],
-    run: ([c, m, side]) => atoms.get().copyBankConflicts(tiledCopyArg(c), m as LayoutFunction, sideArg(side)) as unknown as Json,
+    args: [{ name: 'tiled_copy', kind: 'json' }, { name: 'M', kind: 'layout-fn' }, { name: 'side', kind: 'json', optional: true }, bankOptionsArg],
+    run: ([c, m, side, o]) =>
+      atoms
+        .get()
+        .copyBankConflicts(tiledCopyArg(c), m as LayoutFunction, sideArg(side), bankTarget('copy_bank_conflicts', o, ['arch'])?.machine) as unknown as Json,
     human: (r) => formatBankReport(r as unknown as BankReport),
   },
 ]);

@@ -10,12 +10,24 @@ import { parseLayout } from '../algebra/notation.js';
 import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import type { Json, OpContext } from './spec.js';
 import type { AccessPattern } from '../memory/search.js';
+import { bankTarget } from './memory.js';
 
 /** Whether a verify property is the conflict-free one. */
 export const isConflictFreeProperty = (p: unknown): boolean => Array.isArray(p) && p[0] === 'conflict-free';
 
 /** The access pattern of ["conflict-free", TV, e(, v)]; `bad-request` for a malformed one. */
 export function patternOf(prop: readonly unknown[]): AccessPattern {
+  // a trailing options object: the machine and direction (docs/protocol.md "Machines")
+  const last = prop[prop.length - 1];
+  const hasOpts = prop.length >= 4 && typeof last === 'object' && last !== null && !Array.isArray(last);
+  const target = hasOpts ? bankTarget('verify conflict-free', last) : undefined;
+  const bare = hasOpts ? prop.slice(0, -1) : prop;
+  const plain = patternOfBare(bare);
+  return target === undefined ? plain : { ...plain, target };
+}
+
+/** The access pattern of ["conflict-free", TV, e(, v)] without options. */
+function patternOfBare(prop: readonly unknown[]): AccessPattern {
   const [, tv, e, v] = prop;
   if (
     prop.length < 3 ||
@@ -27,7 +39,7 @@ export function patternOf(prop: readonly unknown[]): AccessPattern {
   ) {
     throw new LayoutError(
       'bad-request',
-      'verify: the property is ["conflict-free", TV, e] or ["conflict-free", TV, e, v] (TV a layout string, e and v integers)',
+      'verify: the property is ["conflict-free", TV, e] or ["conflict-free", TV, e, v], optionally followed by {"arch", "access"} (TV a layout string, e and v integers)',
     );
   }
   const text = tv.trim();

@@ -64,7 +64,7 @@ export function extraArgs(spec: OpSpec): Extra {
     // a tiler (docs/semantics.md §8.2) takes the second layout's field: a layout, a shape or <…>
     const isLayout = a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler' || a.kind === 'layout-fn' || a.kind === 'any-layout-fn';
     if (isLayout && !out.layout2) out.layout2 = a;
-    else if (!isLayout) others.push(a);
+    else if (!isLayout && a.kind !== 'options') others.push(a); // the bank analyses' {"arch", "access"}: CLI and batch
   }
   if (others.length === 1) out.arg = others[0];
   else if (others.length > 1 && others.every((a) => a.kind === 'int')) {

@@ -13,8 +13,29 @@ export interface BruteReport {
   minSectors: number;
 }
 
-/** offset(t, j): the element offset of value j of thread t; T threads, V values each. */
-export function bruteBanks(offset: (t: number, j: number) => number, T: number, V: number, e: number, v?: number): BruteReport | 'bad-vector' {
+/** A machine as the brute force sees it: threads per warp (wave), banks, and the phase of a lane for w bytes. */
+export interface BruteMachine {
+  wave: number;
+  banks: number;
+  phase: (lane: number, bytes: number) => number;
+}
+
+/** §9.2's NVIDIA model: 32-thread warps, 32 banks, phases of 32, 32, 32, 16, 8 consecutive threads. */
+export const NVIDIA_BRUTE: BruteMachine = {
+  wave: 32,
+  banks: 32,
+  phase: (lane, bytes) => Math.floor(lane / { 1: 32, 2: 32, 4: 32, 8: 16, 16: 8 }[bytes as 1 | 2 | 4 | 8 | 16]!),
+};
+
+/** offset(t, j): the element offset of value j of thread t; T threads, V values each; on machine `mc` (default NVIDIA). */
+export function bruteBanks(
+  offset: (t: number, j: number) => number,
+  T: number,
+  V: number,
+  e: number,
+  v?: number,
+  mc: BruteMachine = NVIDIA_BRUTE,
+): BruteReport | 'bad-vector' {
   const ok = (w: number): boolean => {
     if (V % w !== 0) return false;
     for (let t = 0; t < T; t++)
@@ -34,8 +55,8 @@ export function bruteBanks(offset: (t: number, j: number) => number, T: number, 
       }
   } else if (!ok(v)) return 'bad-vector';
   const bytes = vec * e;
-  const perPhase = { 1: 32, 2: 32, 4: 32, 8: 16, 16: 8 }[bytes as 1 | 2 | 4 | 8 | 16]!;
-  const warps = Math.ceil(T / 32);
+  const W = mc.wave;
+  const warps = Math.ceil(T / W);
   let phases = 0;
   let wavefronts = 0;
   let sectors = 0;
@@ -47,8 +68,8 @@ export function bruteBanks(offset: (t: number, j: number) => number, T: number, 
       const allBytes = new Set<number>();
       const secs = new Set<number>();
       const phaseOf = new Map<number, number[]>();
-      for (let t = 32 * g; t < Math.min(T, 32 * g + 32); t++) {
-        const f = Math.floor((t - 32 * g) / perPhase);
+      for (let t = W * g; t < Math.min(T, W * g + W); t++) {
+        const f = mc.phase(t - W * g, bytes);
         if (!phaseOf.has(f)) phaseOf.set(f, []);
         phaseOf.get(f)!.push(t);
         for (let i = 0; i < vec; i++)
@@ -68,7 +89,7 @@ export function bruteBanks(offset: (t: number, j: number) => number, T: number, 
           for (let i = 0; i < vec; i++)
             for (let b = 0; b < e; b++) {
               const word = Math.floor((e * offset(t, k * vec + i) + b) / 4);
-              const bank = word % 32;
+              const bank = word % mc.banks;
               if (!bankWords.has(bank)) bankWords.set(bank, new Set());
               bankWords.get(bank)!.add(word);
               if (!touches.has(bank)) touches.set(bank, new Set());
@@ -76,7 +97,7 @@ export function bruteBanks(offset: (t: number, j: number) => number, T: number, 
             }
         let c = 0;
         let bank = -1;
-        for (let b = 0; b < 32; b++) {
+        for (let b = 0; b < mc.banks; b++) {
           const n = bankWords.get(b)?.size ?? 0;
           if (n > c) [c, bank] = [n, b];
         }

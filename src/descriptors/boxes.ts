@@ -39,7 +39,8 @@ export function tmaBoxMap(input: TmaInput): TmaBoxMap {
   const s = innerLayout(input.smem);
   const n = size(s);
   if (n > MAX_BOX_MAP) throw domainError(`tma boxes: the tile has ${n} elements, more than ${MAX_BOX_MAP} to map one by one`);
-  const runs = tileToShape(plan.inverse, n);
+  // make_layout(I): one mode, repeated to the whole tile
+  const runs = tileToShape({ shape: [plan.inverse.shape], stride: [plan.inverse.stride] }, n);
   const boxOf = new Int32Array(n).fill(-1);
   const inBox = new Int32Array(n);
   const p = plan.boxElements;

@@ -5,7 +5,7 @@
  * and the GMMA / UMMA `layout_type` with their reasons where it names none.
  */
 import { domainError } from '../algebra/errors.js';
-import { formatSwizzle, type Swizzle } from '../cute/swizzle.js';
+import type { Swizzle } from '../cute/swizzle.js';
 import type { DType } from './dtype.js';
 
 /** A hardware swizzle mode: its TMA name (`CU_TENSOR_MAP_SWIZZLE_…` without the prefix) and what it implies. */
@@ -40,6 +40,9 @@ export const SWIZZLE_MODES = {
   atom64: mode('128B_ATOM_64B', 2, 6, 3, 128, 1024, 8),
 } as const;
 
+/** `Swizzle<B,M,S>`: CuTe's print of a byte-unit swizzle (an element one prints `Sw<B,M,S>`). */
+export const formatByteSwizzle = (b: Swizzle): string => `Swizzle<${b.bits},${b.base},${b.shift}>`;
+
 /**
  * The byte-unit swizzle of an element swizzle (SPEC §12.1): Sw<B,M,S> over e-byte elements is Swizzle<B, M + log2 e, S>.
  * Example: byteSwizzle(Sw<3,3,3>, half_t) is Swizzle<3,4,3>.
@@ -55,7 +58,7 @@ export const byteSwizzle = (sw: Swizzle, dt: DType): Swizzle => ({ bits: sw.bits
 export function tmaSwizzleMode(b: Swizzle | null, what: string): SwizzleMode {
   if (b === null) return SWIZZLE_MODES.none;
   const reason = (r: string): never => {
-    throw domainError(`${what}: the byte swizzle ${formatSwizzle(b)} has no TMA swizzle mode: ${r}`);
+    throw domainError(`${what}: the byte swizzle ${formatByteSwizzle(b)} has no TMA swizzle mode: ${r}`);
   };
   if (b.base === 4) {
     if (b.bits > 3) reason('expected B = 0, 1, 2 or 3 when M = 4');
@@ -84,7 +87,7 @@ export function tmaSwizzleMode(b: Swizzle | null, what: string): SwizzleMode {
 export function mmaSwizzleMode(b: Swizzle | null, arch: 'sm90' | 'sm100', what: string): SwizzleMode {
   if (b === null || b.bits === 0) return SWIZZLE_MODES.none;
   const reason = (r: string): never => {
-    throw domainError(`${what}: the byte swizzle ${formatSwizzle(b)} has no ${arch === 'sm90' ? 'GMMA' : 'UMMA'} layout type: ${r}`);
+    throw domainError(`${what}: the byte swizzle ${formatByteSwizzle(b)} has no ${arch === 'sm90' ? 'GMMA' : 'UMMA'} layout type: ${r}`);
   };
   if (b.base === 4) {
     if (b.bits > 3) reason('expected B = 0, 1, 2 or 3 when M = 4');

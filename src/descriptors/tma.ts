@@ -87,6 +87,14 @@ function identityEntries(shape: Tuple, first: number, out: BasisEntry[]): number
   return j;
 }
 
+/** A tiler as the user wrote it: a by-mode list of N:1 as the shape (128,64,3), else formatTiler's print. */
+function tilerText(t: Tiler): string {
+  if (isByMode(t) && t.every((x) => typeof x === 'object' && !Array.isArray(x) && typeof (x as Layout).shape === 'number' && (x as Layout).stride === 1)) {
+    return `(${t.map((x) => (x as Layout).shape).join(',')})`;
+  }
+  return formatTiler(t);
+}
+
 const leafCount = (t: Tuple): number => (typeof t === 'number' ? 1 : t.reduce<number>((c, m) => c + leafCount(m), 0));
 
 /** The part of V over one (sub-)shape of G under tiler t: CuTe's composition by mode, modes beyond t dropped. */
@@ -126,7 +134,7 @@ export function tileBasis(g: Layout, s: Layout, t: Tiler): BasisEntry[] {
   let sizeV = 1;
   for (const e of v) sizeV *= e.size;
   if (size(s) !== sizeV)
-    fail(`size(S) = ${size(s)} but the tile ${formatTiler(t)} has size ${sizeV}: TMA requires CTA_Tile and SLayout top-level size equivalence`);
+    fail(`size(S) = ${size(s)} but the tile ${tilerText(t)} has size ${sizeV}: TMA requires CTA_Tile and SLayout top-level size equivalence`);
   return v;
 }
 

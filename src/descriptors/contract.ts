@@ -1,6 +1,5 @@
 /**
- * The CUDA driver's contract of `cuTensorMapEncodeTiled` (docs/descriptors.md, "The driver's contract"; SPEC §12.2
- * step 7), clause by clause over the fields of a tensor map: the map CuTe's `make_tma_copy_desc` passes, checked as the
+ * The CUDA driver's contract of `cuTensorMapEncodeTiled` (docs/descriptors.md §2.2), clause by clause over the fields of a tensor map: the map CuTe's `make_tma_copy_desc` passes, checked as the
  * driver checks it before it accepts it (CuTe asserts most of these; the swizzle span it does not: the driver refuses
  * the map at run time). Each clause is one named function; `checkTensorMap` runs them in order.
  */

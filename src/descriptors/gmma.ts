@@ -1,5 +1,5 @@
 /**
- * Matrix descriptors (docs/descriptors.md; SPEC §12.3): the 64-bit shared-memory descriptor CuTe's
+ * Matrix descriptors (docs/descriptors.md §3): the 64-bit shared-memory descriptor CuTe's
  * `GMMA::make_gmma_desc<Major>` (sm90, wgmma) or `UMMA::make_umma_desc<Major>` (sm100, tcgen05) builds for the operand
  * tile of one MMA k-block, a rank-2 (MN, K) layout in elements: S recast to 16-byte units (U), divided into CuTe's
  * canonical form, each stride its asserts name checked, and the fields packed as mma_sm90_desc.hpp / mma_sm100_desc.hpp
@@ -24,7 +24,7 @@ export interface GmmaInput {
   readonly arch?: MmaArch | undefined;
 }
 
-/** The descriptor (SPEC §12.3's result): lbo and sbo in 16-byte units, desc the 64 bits as `0x` and 16 hex digits. */
+/** The descriptor (docs/descriptors.md §3's result): lbo and sbo in 16-byte units, desc the 64 bits as `0x` and 16 hex digits. */
 export interface GmmaDescriptor {
   layoutType: string;
   lbo: number;
@@ -81,7 +81,7 @@ export function divideMode(u: Layout, i: number, a: number, arch: MmaArch, major
   return { tile: d[0]!, rest };
 }
 
-/** The layout-type names and codes of SPEC §12.3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
+/** The layout-type names and codes of docs/descriptors.md §3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
 const LAYOUT_TYPES: Readonly<Record<MmaArch, Readonly<Record<string, readonly [string, number]>>>> = {
   sm90: { NONE: ['INTERLEAVE', 0], '32B': ['B32', 3], '64B': ['B64', 2], '128B': ['B128', 1] },
   sm100: {
@@ -101,7 +101,7 @@ function smemMode(s: LayoutFunction, dt: DType, arch: MmaArch): SwizzleMode {
   return mmaSwizzleMode(byteSwizzle(s.swizzle, dt), arch, `gmma_desc: smem ${formatLayoutFunction(s)} over ${dt.name}`);
 }
 
-/** The K and MN extents CuTe checks (SPEC §12.3): K-major MN a multiple of 8 (both archs) and, on sm90, K = 2 or 4
+/** The K and MN extents CuTe checks (docs/descriptors.md §3): K-major MN a multiple of 8 (both archs) and, on sm90, K = 2 or 4
  *  units; sm90 MN-major K = 128, 256 or 512 bits of elements. */
 function checkExtents(u: Layout, dt: DType, major: Major, arch: MmaArch): void {
   const mn = size(mode(u, 1));
@@ -119,7 +119,7 @@ function checkExtents(u: Layout, dt: DType, major: Major, arch: MmaArch): void {
 
 const FIELD_LIMIT = 2 ** 14;
 
-/** The 64 bits (SPEC §12.3): LBO bits 16–29, SBO 32–45, base offset 49–51, layout type 62–63 (sm90) or 61–63 with
+/** The 64 bits (docs/descriptors.md §3): LBO bits 16–29, SBO 32–45, base offset 49–51, layout type 62–63 (sm90) or 61–63 with
  *  version 1 at 46–47 (sm100), start address 0. */
 export function packDescriptor(arch: MmaArch, code: number, lbo: number, sbo: number): string {
   let bits = (BigInt(lbo) << 16n) | (BigInt(sbo) << 32n);
@@ -128,7 +128,7 @@ export function packDescriptor(arch: MmaArch, code: number, lbo: number, sbo: nu
 }
 
 /**
- * The matrix descriptor of SPEC §12.3 for parsed values (gmmaDesc in api.ts takes strings too). Errors: `domain` for
+ * The matrix descriptor of docs/descriptors.md §3 for parsed values (gmmaDesc in api.ts takes strings too). Errors: `domain` for
  * each failed check (rank 2, the recast to 16-byte units, the layout type, the extents, the canonical form's profile and
  * strides, a field beyond its 14 bits), naming the form and the numbers. Example: Sw<3,3,3> o ((8,8),16):((64,512),1),
  * half_t, K → B128, lbo 1, sbo 64, desc 0x4000004000010000.

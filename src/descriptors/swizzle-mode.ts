@@ -1,5 +1,5 @@
 /**
- * The hardware's shared-memory swizzle modes (docs/descriptors.md, "Swizzle modes"; SPEC §12.1). A swizzle Sw<B,M,S> of
+ * The hardware's shared-memory swizzle modes (docs/descriptors.md §1.2). A swizzle Sw<B,M,S> of
  * a layout in elements of e bytes is CuTe's byte-unit Swizzle<B, M + log2 e, S> (the swizzle behind a `smem_ptr_flag`);
  * the byte swizzle names the mode, CuTe's `get_tma_swizzle_bits` / `get_tma_swizzle_base` (copy_traits_sm90_tma_swizzle.hpp)
  * and the GMMA / UMMA `layout_type` with their reasons where it names none.
@@ -18,7 +18,7 @@ export interface SwizzleMode {
   readonly span: number;
   /** the boundary a tile must start on, in bytes: the swizzle's repeating pattern (128 unswizzled, the TMA's own minimum) */
   readonly smemAlignment: number;
-  /** W: the 16-byte units per swizzled row (1, 2, 4, 8), the canonical forms' atom width (SPEC §12.3) */
+  /** W: the 16-byte units per swizzled row (1, 2, 4, 8), the canonical forms' atom width (docs/descriptors.md §3) */
   readonly units: number;
 }
 
@@ -30,7 +30,7 @@ const mode = (name: string, b: number, m: number, s: number, span: number, smemA
   units,
 });
 
-/** The six modes of SPEC §12.1. */
+/** The six modes of docs/descriptors.md §1. */
 export const SWIZZLE_MODES = {
   none: mode('NONE', 0, 4, 3, 0, 128, 1),
   b32: mode('32B', 1, 4, 3, 32, 256, 2),
@@ -44,7 +44,7 @@ export const SWIZZLE_MODES = {
 export const formatByteSwizzle = (b: Swizzle): string => `Swizzle<${b.bits},${b.base},${b.shift}>`;
 
 /**
- * The byte-unit swizzle of an element swizzle (SPEC §12.1): Sw<B,M,S> over e-byte elements is Swizzle<B, M + log2 e, S>.
+ * The byte-unit swizzle of an element swizzle (docs/descriptors.md §1): Sw<B,M,S> over e-byte elements is Swizzle<B, M + log2 e, S>.
  * Example: byteSwizzle(Sw<3,3,3>, half_t) is Swizzle<3,4,3>.
  */
 export const byteSwizzle = (sw: Swizzle, dt: DType): Swizzle => ({ bits: sw.bits, base: sw.base + dt.log2Bytes, shift: sw.shift });
@@ -79,7 +79,7 @@ export function tmaSwizzleMode(b: Swizzle | null, what: string): SwizzleMode {
 }
 
 /**
- * The mode of a byte swizzle as a matrix descriptor reads it (CuTe's GMMA and UMMA `layout_type`; SPEC §12.3): a
+ * The mode of a byte swizzle as a matrix descriptor reads it (CuTe's GMMA and UMMA `layout_type`; docs/descriptors.md §3): a
  * plain layout, or any B = 0 swizzle (the identity), is none; M = 4 takes B ≤ 3 and S = 3; M = 5 (sm100 only) B = 2,
  * S = 2, the 128B_BASE32B mode. Errors: `domain` with the reason. Example: mmaSwizzleMode({bits: 1, base: 4, shift: 3},
  * 'sm90', …) is 32B.

@@ -1,8 +1,8 @@
 /**
- * TMA descriptors (docs/descriptors.md; SPEC §12.2): the tensor map CuTe's `make_tma_copy(SM90_TMA_LOAD{}, G, S, T)`
+ * TMA descriptors (docs/descriptors.md §2): the tensor map CuTe's `make_tma_copy(SM90_TMA_LOAD{}, G, S, T)`
  * builds for a global layout G and a shared-memory tile S (both in elements), as CuTe's `construct_tma_gbasis`,
  * `fill_tma_gmem_shape_stride` and `make_tma_copy_desc` build it: each step of §12.2 one function below, in order,
- * then the driver's contract (contract.ts). Every integer is static, as everywhere here (SPEC §8).
+ * then the driver's contract (contract.ts). Every integer is static, as everywhere here (docs/semantics.md §8).
  */
 import { add, gcd, mul } from '../algebra/arith.js';
 import { domainError } from '../algebra/errors.js';
@@ -24,7 +24,7 @@ export interface TmaInput {
   readonly tiler?: Tiler | undefined;
 }
 
-/** The tensor map (SPEC §12.2's result): the driver's fields, lists innermost first, and what CuTe leaves implicit. */
+/** The tensor map (docs/descriptors.md §2's result): the driver's fields, lists innermost first, and what CuTe leaves implicit. */
 export interface TmaDescriptor {
   dataType: string;
   rank: number;
@@ -125,7 +125,7 @@ function tileBasisOf(shape: Tuple, first: number, t: Tiler, out: BasisEntry[], p
 }
 
 /**
- * Step 1 (SPEC §12.2): V = make_identity_layout(shape(G)) ∘ T, the map from a tile coordinate to a coordinate of G,
+ * Step 1 (docs/descriptors.md §2): V = make_identity_layout(shape(G)) ∘ T, the map from a tile coordinate to a coordinate of G,
  * as scaled-basis entries; size(S) must be size(V). Errors: `domain` (the tiler's rank, CuTe's size equivalence).
  */
 export function tileBasis(g: Layout, s: Layout, t: Tiler): BasisEntry[] {
@@ -255,7 +255,7 @@ export function tmaPlan(input: TmaInput): TmaPlan {
 }
 
 /**
- * The tensor map of SPEC §12.2 for parsed values (tmaDesc in api.ts takes strings too). Errors: `domain` for every rule
+ * The tensor map of docs/descriptors.md §2 for parsed values (tmaDesc in api.ts takes strings too). Errors: `domain` for every rule
  * of §12 (CuTe's asserts, the driver's contract, a swizzle with no mode, offset K ≠ 0), `overflow` where a dimension
  * cannot be represented. Example: G (4096,4096):(4096,1), S = Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0)), bfloat16_t
  * → boxDim [64, 128], swizzle 128B, smemAlignment 1024, boxes 1.

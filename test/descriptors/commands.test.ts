@@ -39,7 +39,7 @@ describe('layoutgpu tma', () => {
     expect((await run(['tma', G])).code).toBe(2);
     const h = await run(['tma', '--help']);
     expect(h.code).toBe(0);
-    expect(h.out).toContain('layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json]');
+    expect(h.out).toContain('layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json] [--timeout DURATION]');
   });
   it('parse and bad dtype errors', async () => {
     expect((await run(['tma', '--gmem', '(4096,', '--smem', S, '--dtype', 'half_t'])).err).toMatch(/^layoutgpu: parse: /);

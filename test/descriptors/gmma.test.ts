@@ -1,5 +1,5 @@
 /**
- * gmma_desc (SPEC §12.3) against CuTe's own statements and brute force: the canonical forms of CuTe's comments in
+ * gmma_desc (docs/descriptors.md §3) against CuTe's own statements and brute force: the canonical forms of CuTe's comments in
  * make_gmma_desc / make_umma_desc (in units of T = 16 / sizeof(T)) accepted with the LBO and SBO they were built with;
  * every GMMA atom of every element type, tiled and sliced to one k-block, accepted with the layout type of its swizzle;
  * and for every accepted tile, the canonical layout rebuilt from the fields reproduces U's offsets (Φ, index by index).
@@ -28,7 +28,7 @@ const W: Record<string, number> = {
   SWIZZLE_128B_BASE32B: 8,
 };
 
-/** The canonical layout of SPEC §12.3 in 16-byte units, rebuilt from a descriptor's fields for a (MN, K) extent in units. */
+/** The canonical layout of docs/descriptors.md §3 in 16-byte units, rebuilt from a descriptor's fields for a (MN, K) extent in units. */
 function canonical(d: GmmaDescriptor, major: Major, mn: number, k: number): Layout {
   const w = W[d.layoutType]!;
   const none = w === 1;

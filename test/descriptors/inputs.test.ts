@@ -1,6 +1,6 @@
 /**
- * The descriptor ops' inputs (BATCH-PROTOCOL "Descriptors"): unknown, missing and wrongly typed keys are `bad-request`,
- * strings that do not parse `parse`, every rule of SPEC §12 `domain` naming the rule and the numbers; the library
+ * The descriptor ops' inputs (docs/protocol.md, "Descriptors"): unknown, missing and wrongly typed keys are `bad-request`,
+ * strings that do not parse `parse`, every rule of docs/descriptors.md `domain` naming the rule and the numbers; the library
  * functions take strings and parsed values alike; the element types and CUTLASS's atoms as CuTe prints them.
  */
 import { describe, expect, it } from 'vitest';
@@ -76,7 +76,7 @@ describe('parse: strings that are no layout, tiler or swizzle', () => {
   });
 });
 
-describe('domain: every rule of SPEC §12, naming it', () => {
+describe('domain: every rule of docs/descriptors.md, naming it', () => {
   it('an unknown dtype, with "did you mean"', () => {
     expect(tma({ gmem: G, smem: S, dtype: 'bfloat16' })).toBe('domain');
     expect(message(() => dtypeOf('bfloat16'))).toContain("did you mean 'bfloat16_t'");
@@ -121,7 +121,7 @@ describe('the library functions take strings and parsed values alike', () => {
   });
 });
 
-describe('element types and atoms (SPEC §12.1)', () => {
+describe('element types and atoms (docs/descriptors.md §1)', () => {
   it('the table: sizes and TMA data types', () => {
     expect(DTYPES.map((d) => `${d.name}:${d.bytes}:${d.tmaDataType}`)).toEqual([
       'half_t:2:FLOAT16',
@@ -153,7 +153,7 @@ describe('element types and atoms (SPEC §12.1)', () => {
     expect(show('Layout_K_SW128_Atom', dtypeOf('double'))).toBe('Sw<3,1,3> o (8,16):(16,1)');
     expect(show('Layout_MN_SW128_32B_Atom', dtypeOf('float'))).toBe('Sw<2,3,2> o (32,4):(1,32)');
     expect(atomName(SMEM_ATOMS[0]!, dtypeOf('bfloat16_t'))).toBe('Layout_K_SW128_Atom<bfloat16_t>');
-    // SPEC §12.2's worked tile
+    // docs/descriptors.md §2's worked tile
     expect(formatLayoutFunction(atomTiledTo(SMEM_ATOMS[0]!, dtypeOf('bfloat16_t'), [128, 64]))).toBe(S);
   });
 });

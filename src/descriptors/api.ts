@@ -11,6 +11,7 @@ import type { Tuple } from '../algebra/tuple.js';
 import { innerLayout, looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
 import { SMEM_ATOMS, suggestAtom } from './atoms.js';
+import { isGmemRule } from './contract.js';
 import { dtypeOf, type DType } from './dtype.js';
 import { gmmaDescriptor, type GmmaDescriptor, type GmmaInput, type Major, type MmaArch } from './gmma.js';
 import { tmaDescriptor, type TmaDescriptor, type TmaInput } from './tma.js';
@@ -128,7 +129,7 @@ export function tmaDescChecked(input: TmaInput): TmaDescriptor {
   } catch (e) {
     return withSuggestion(e, () => {
       const s = innerLayout(input.smem);
-      if (rank(s) < 2) return '';
+      if (rank(s) < 2 || isGmemRule(e)) return '';
       return suggestAtom(SMEM_ATOMS, input.dtype, modeSizes(s), (smem) => tmaDescriptor({ ...input, smem }));
     });
   }

@@ -67,19 +67,23 @@ export function divideMode(u: Layout, i: number, a: number, arch: MmaArch, major
       d.push(f.strides[k]!);
     }
   }
-  const shown = `mode ${i + 1} of U = ${formatLayout(u)}, ${formatLayout(m)}`;
   const total = size(m);
-  if (total % a !== 0) notCanonical(arch, major, `${shown} has size ${total}, not a multiple of ${a} (expected profile failure)`);
+  if (total % a !== 0) notCanonical(arch, major, `${shownMode(u, i)} has size ${total}, not a multiple of ${a} (expected profile failure)`);
   if (a === 1) {
-    if (s.length > 1) notCanonical(arch, major, `${shown} is not one stride (expected profile failure: no flat offset mode)`);
+    if (s.length > 1) notCanonical(arch, major, `${shownMode(u, i)} is not one stride (expected profile failure: no flat offset mode)`);
     return { tile: 0, rest: s.length === 0 ? 0 : d[0]! };
   }
-  if (s[0]! % a !== 0) notCanonical(arch, major, `the first ${a} units of ${shown} are not one stride (expected profile failure: no flat offset mode)`);
+  if (s[0]! % a !== 0)
+    notCanonical(arch, major, `the first ${a} units of ${shownMode(u, i)} are not one stride (expected profile failure: no flat offset mode)`);
   const restCount = (s[0] === a ? 0 : 1) + s.length - 1;
-  if (restCount > 1) notCanonical(arch, major, `the rest of ${shown} after ${a} units is not one stride (expected profile failure: no flat offset mode)`);
+  if (restCount > 1)
+    notCanonical(arch, major, `the rest of ${shownMode(u, i)} after ${a} units is not one stride (expected profile failure: no flat offset mode)`);
   const rest = s[0] !== a ? a * d[0]! : s.length > 1 ? d[1]! : 0;
   return { tile: d[0]!, rest };
 }
+
+/** `mode 1 of U = …, …`: a mode named in a failure (formatted only then) */
+const shownMode = (u: Layout, i: number): string => `mode ${i + 1} of U = ${formatLayout(u)}, ${formatLayout(mode(u, i + 1))}`;
 
 /** The layout-type names and codes of docs/descriptors.md §3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
 const LAYOUT_TYPES: Readonly<Record<MmaArch, Readonly<Record<string, readonly [string, number]>>>> = {
@@ -98,7 +102,7 @@ function smemMode(s: LayoutFunction, dt: DType, arch: MmaArch): SwizzleMode {
   if (!isComposed(s)) return SWIZZLE_MODES.none;
   if (s.offset !== 0)
     throw domainError(`gmma_desc: the smem layout ${formatLayoutFunction(s)} has offset ${s.offset}: a descriptor starts at the tile's base (K = 0)`);
-  return mmaSwizzleMode(byteSwizzle(s.swizzle, dt), arch, `gmma_desc: smem ${formatLayoutFunction(s)} over ${dt.name}`);
+  return mmaSwizzleMode(byteSwizzle(s.swizzle, dt), arch, s, dt);
 }
 
 /** The K and MN extents CuTe checks (docs/descriptors.md §3): K-major MN a multiple of 8 (both archs) and, on sm90, K = 2 or 4
@@ -115,6 +119,11 @@ function checkExtents(u: Layout, dt: DType, major: Major, arch: MmaArch): void {
     const allowed = [256, 128, 512].map((b) => b / (8 * dt.bytes)).filter((x) => Number.isInteger(x));
     if (!allowed.includes(k)) notCanonical(arch, major, `expected K-size ${allowed.join(', ')} (256, 128 or 512 / sizeof_bits<${dt.name}>), got ${k}`);
   }
+}
+
+/** A stride CuTe's asserts name: `domain` ("expected stride failure") with the stride found and the one expected. */
+function expectStride(arch: MmaArch, major: Major, u: Layout, what: string, found: number, wanted: number): void {
+  if (found !== wanted) notCanonical(arch, major, `expected stride failure: ${what} is ${found}, expected ${wanted} (U = ${formatLayout(u)})`);
 }
 
 const FIELD_LIMIT = 2 ** 14;
@@ -146,17 +155,14 @@ export function gmmaDescriptor(input: GmmaInput): GmmaDescriptor {
   checkExtents(u, dt, major, arch);
   const w = sw.units;
   const swizzled = sw !== SWIZZLE_MODES.none;
-  const expect = (what: string, found: number, wanted: number): void => {
-    if (found !== wanted) notCanonical(arch, major, `expected stride failure: ${what} is ${found}, expected ${wanted} (U = ${formatLayout(u)})`);
-  };
   let lbo: number;
   let sbo: number;
   if (major === 'K') {
     // ((8,n),2):((W,SBO),1) swizzled, ((8,n),2):((1,SBO),LBO) none
     const m0 = divideMode(u, 0, 8, arch, major);
     const m1 = divideMode(u, 1, 2, arch, major);
-    expect('the stride of the 8 rows', m0.tile, w);
-    if (swizzled) expect('the stride of the 2 K units', m1.tile, 1);
+    expectStride(arch, major, u, 'the stride of the 8 rows', m0.tile, w);
+    if (swizzled) expectStride(arch, major, u, 'the stride of the 2 K units', m1.tile, 1);
     sbo = m0.rest;
     lbo = m1.tile;
   } else {
@@ -164,8 +170,8 @@ export function gmmaDescriptor(input: GmmaInput): GmmaDescriptor {
     const kAtom = sw === SWIZZLE_MODES.atom32 ? 4 : 8;
     const m0 = divideMode(u, 0, w, arch, major);
     const m1 = divideMode(u, 1, kAtom, arch, major);
-    if (swizzled) expect(`the stride of the ${w} MN units`, m0.tile, 1);
-    expect(`the stride of the ${kAtom} K rows`, m1.tile, w);
+    if (swizzled) expectStride(arch, major, u, `the stride of the ${w} MN units`, m0.tile, 1);
+    expectStride(arch, major, u, `the stride of the ${kAtom} K rows`, m1.tile, w);
     sbo = swizzled ? m1.rest : m0.rest;
     lbo = swizzled ? m0.rest : m1.rest;
   }

@@ -5,7 +5,7 @@
  * then the driver's contract (contract.ts). Every integer is static, as everywhere here (docs/semantics.md §8).
  */
 import { add, gcd, mul } from '../algebra/arith.js';
-import { domainError } from '../algebra/errors.js';
+import { domainError, LayoutError } from '../algebra/errors.js';
 import { flat, makeLayout, size, type Layout } from '../algebra/layout.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
@@ -14,7 +14,7 @@ import { formatTiler, isByMode, type Tiler } from '../cute/tiler.js';
 import { coalesceBasis, composeBasis, type BasisEntry } from './basis.js';
 import { checkTensorMap } from './contract.js';
 import type { DType } from './dtype.js';
-import { byteSwizzle, tmaSwizzleMode, type SwizzleMode } from './swizzle-mode.js';
+import { byteSwizzle, SWIZZLE_MODES, tmaSwizzleMode, type SwizzleMode } from './swizzle-mode.js';
 
 /** What tma_desc takes, parsed: G (plain), S (plain or Sw o L), the element type, and T (default: S's mode sizes). */
 export interface TmaInput {
@@ -121,7 +121,14 @@ function tileBasisOf(shape: Tuple, first: number, t: Tiler, out: BasisEntry[], p
   const ids: BasisEntry[] = [];
   identityEntries(shape, first, ids);
   const f = flat(t as Layout);
-  out.push(...composeBasis(ids, f.shapes, f.strides, `tma_desc: the tile ${formatTiler(t)} over the tensor's shape`));
+  try {
+    for (const e of composeBasis(ids, f.shapes, f.strides, 'tma_desc')) out.push(e);
+  } catch (e) {
+    // the tiler named only on a failure (formatting it on every request costs)
+    if (e instanceof LayoutError)
+      fail(`the tile ${formatTiler(t)} over ${path === '' ? 'the tensor' : `mode ${path} of the tensor`}: ${e.message.replace(/^tma_desc: /, '')}`);
+    throw e;
+  }
 }
 
 /**
@@ -170,11 +177,17 @@ export function coalesce256(box: readonly BasisEntry[], leaves: Leaves): TmaDim[
   return dims;
 }
 
+/** whether leaf j is among the leaves of the first `count` dims */
+function inBoxDims(dims: readonly TmaDim[], count: number, j: number): boolean {
+  for (let i = 0; i < count; i++) if (dims[i]!.leaves.includes(j)) return true;
+  return false;
+}
+
 /** Step 5: every leaf of G the box does not reach, not of size 1 nor stride 0, a dim of box 1; beyond 5 dims, the rest folded into the fifth. */
 export function remainingDims(dims: TmaDim[], leaves: Leaves): TmaDim[] {
-  const inBox = new Set(dims.flatMap((x) => x.leaves));
+  const boxDims = dims.length;
   for (let j = 0; j < leaves.n.length; j++) {
-    if (leaves.n[j] === 1 || leaves.d[j] === 0 || inBox.has(j)) continue;
+    if (leaves.n[j] === 1 || leaves.d[j] === 0 || inBoxDims(dims, boxDims, j)) continue;
     dims.push({ box: 1, leaves: [j] });
   }
   if (dims.length <= 5) return dims;
@@ -213,9 +226,9 @@ export function gmemShapeStride(dims: readonly TmaDim[], leaves: Leaves): { glob
 
 /** The swizzle mode of S (plain: none) over the element type; a composed S with an offset K ≠ 0 is `domain`. */
 export function smemSwizzleMode(s: LayoutFunction, dt: DType): SwizzleMode {
-  if (!isComposed(s)) return tmaSwizzleMode(null, 'tma_desc');
+  if (!isComposed(s)) return SWIZZLE_MODES.none;
   if (s.offset !== 0) fail(`the smem layout ${formatLayoutFunction(s)} has offset ${s.offset}: a descriptor starts at the tile's base (K = 0)`);
-  return tmaSwizzleMode(byteSwizzle(s.swizzle, dt), `tma_desc: smem ${formatLayoutFunction(s)} over ${dt.name}`);
+  return tmaSwizzleMode(byteSwizzle(s.swizzle, dt), s, dt);
 }
 
 function leavesOf(g: Layout): Leaves {

@@ -152,6 +152,13 @@ describe('tma_desc by Φ: every box element maps to the right global element', (
     checkByPhi(c);
     const map = tmaBoxMap({ gmem: parseLayout(c.gmem), smem: c.smem, dtype: c.dtype });
     for (let y = 0; y < 64 * 32; y++) expect(map.boxOf[y]).toBe(y % 64);
+    // by smem offset: row r's 32 elements at 40r … 40r + 31, the 8-element padding of each row in no box
+    expect(map.tileAt.length).toBe(63 * 40 + 32);
+    for (let o = 0; o < map.tileAt.length; o++) {
+      const y = map.tileAt[o]!;
+      if (o % 40 < 32) expect(map.boxOf[y]).toBe(Math.floor(o / 40));
+      else expect(y).toBe(-1);
+    }
   });
 });
 

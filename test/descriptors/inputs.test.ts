@@ -111,6 +111,16 @@ describe('domain: every rule of docs/descriptors.md, naming it', () => {
   });
 });
 
+describe('overflow: a dimension that cannot be represented', () => {
+  it("the fifth dimension's recurrence beyond 2^53 − 1", () => {
+    const g = `(8,2,2,2,${2 ** 27},${2 ** 27}):(1,8,16,32,64,${2 ** 33})`;
+    expect(kindOf(() => tmaDesc({ gmem: g, smem: '8:1', dtype: 'half_t' }))).toBe('overflow');
+    // the same fold within range: (2^20 − 1)·1 + (2^20 − 1)·2^20 + 1 = 2^40, beyond the driver's 2^32 (domain)
+    const ok = `(8,2,2,2,${2 ** 20},${2 ** 20}):(1,8,16,32,64,${2 ** 26})`;
+    expect(message(() => tmaDesc({ gmem: ok, smem: '8:1', dtype: 'half_t' }))).toContain('globalDim[4] = 1099511627776 must be 1 to 2^32');
+  });
+});
+
 describe('the library functions take strings and parsed values alike', () => {
   it('tmaDesc and gmmaDesc', () => {
     const a = tmaDesc({ gmem: G, smem: S, dtype: 'bfloat16_t', tiler: '(128,64)' });

@@ -7,7 +7,8 @@
  *   cli/, web/                      the command line and the page
  *   ops/ and the entry points       the operation table and the protocol surface (src/index.ts, node.ts, browser.ts)
  *   verify/, throughput/, render/   bulk verification, the throughput benchmarks, pictures
- *   engine/, atoms/, linear/        the evaluator and its backends; hardware atoms; Triton's linear layouts
+ *   engine/, atoms/, linear/,       the evaluator and its backends; hardware atoms; Triton's linear layouts;
+ *   descriptors/                    the TMA tensor maps and the tensor cores' matrix descriptors
  *   memory/                         the memory model: accesses, banks, sectors, the swizzle search
  *   cute/                           CuTe's vocabulary over the algebra
  *   algebra/                        the exact layout algebra
@@ -25,7 +26,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'web'],
   ['ops'],
   ['verify', 'throughput', 'render'],
-  ['engine', 'atoms', 'linear'],
+  ['engine', 'atoms', 'linear', 'descriptors'],
   ['memory'],
   ['cute'],
   ['algebra'],

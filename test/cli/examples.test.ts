@@ -11,7 +11,7 @@ beforeAll(() => ensureBuilt());
 
 describe('test/fixtures/*-examples.jsonl through batch', () => {
   it('holds the example files the protocol ships', () => {
-    expect(exampleFiles()).toEqual(expect.arrayContaining(['batch-examples.jsonl', 'memory-examples.jsonl', 'vocab-examples.jsonl']));
+    expect(exampleFiles()).toEqual(expect.arrayContaining(['batch-examples.jsonl', 'memory-examples.jsonl', 'vocab-examples.jsonl', 'desc-examples.jsonl']));
   });
   for (const file of exampleFiles()) {
     it(`${file}: every pair`, async () => {

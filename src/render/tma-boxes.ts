@@ -40,7 +40,7 @@ export interface BoxBlocks {
 }
 
 /** Most blocks a panel draws down or across before it is drawn compact. */
-export const MAX_BLOCKS = 64;
+export const MAX_BLOCKS = 32;
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 

@@ -196,6 +196,12 @@ export function boxSvg(pic: BoxPicture): string {
   return out.join('\n');
 }
 
+const TEX_SYMBOLS: Record<string, string> = { '×': '$\\times$', Φ: '$\\Phi$', '·': '$\\cdot$', '’': "'" };
+
+/** Text for a TikZ node: TeX's specials escaped, the few symbols of the titles in math mode (pdfTeX's base fonts). */
+const texText = (t: string): string =>
+  t.replace(/[%&#_$^~{}\\]/g, (c) => (c === '\\' ? '/' : `\\${c === '^' || c === '~' ? c + '{}' : c}`)).replace(/[^\x20-\x7e]/g, (c) => TEX_SYMBOLS[c] ?? '?');
+
 /**
  * The picture as TikZ (print_latex's axes: x down the rows, y across; one unit per drawn block):
  * per panel (`% panel q: title`) a `\fill` per block in its box's colour (`% block r c rows cols box k` above it), one
@@ -204,7 +210,7 @@ export function boxSvg(pic: BoxPicture): string {
  * @example boxTikz({ title: 't', labels: ['(0)'], panels: [{ title: 'p', rows: 1, cols: 1, box: Int32Array.of(0) }] }).includes('\\fill[box0]') // true
  */
 export function boxTikz(pic: BoxPicture, opts: { body?: boolean } = {}): string {
-  const plain = (t: string): string => t.replace(/[%\\{}$&#_^~]/g, ' ').replace(/×/g, 'x');
+  const plain = (t: string): string => t.replace(/[%\\{}$&#_^~]/g, ' ');
   const out: string[] = [`% ${plain(pic.title)}`];
   if (!opts.body)
     out.push('\\documentclass{article}', '\\usepackage{tikz}', '\\newsavebox{\\boxpicture}', '', '\\begin{document}', '\\begin{lrbox}{\\boxpicture}');
@@ -216,7 +222,7 @@ export function boxTikz(pic: BoxPicture, opts: { body?: boolean } = {}): string 
     out.push(
       '',
       `% panel ${q}: ${plain(p.title + blockNote(b))}`,
-      `\\node[anchor=south west,font=\\small] at (-1.5,${c0}) {${plain(p.title + blockNote(b))}};`,
+      `\\node[anchor=south west,font=\\small] at (-1.5,${c0}) {${texText(p.title + blockNote(b))}};`,
     );
     for (let j = 0; j < b.cols; j++) {
       for (let i = 0; i < b.rows; i++) {

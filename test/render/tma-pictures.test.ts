@@ -8,6 +8,10 @@
  * ASCII, SVG and TikZ draw over the global tile (cell (r, c) = y = r + rows·c) and over shared memory (offset
  * Φ_S(y), swizzled, at row ⌊o / boxDim_0⌋) must be y's box.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { phi, size } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
@@ -103,4 +107,24 @@ describe('the boxes of a TMA descriptor, drawn', () => {
     expect(kindOf(() => tmaBoxPicture({ gmem: '(4096,4096):(4096,1)', dtype: 'half_t', smem: '(512,256):(256,1)' }))).toBe('bad-request');
     expect(kindOf(() => tmaBoxPicture({ gmem: '(4096,4096):(4096,1', dtype: 'half_t', smem: '(64,32):(32,1)' }))).toBe('parse');
   });
+});
+
+describe('the TikZ compiles with pdflatex', () => {
+  it('the standalone document of an MN-major tile: one page', () => {
+    const tex = boxTikz(tmaBoxPicture(CASES[1]!));
+    const dir = mkdtempSync(join(tmpdir(), 'layoutgpu-tma-tikz-'));
+    try {
+      writeFileSync(join(dir, 'boxes.tex'), tex);
+      const r = spawnSync('pdflatex', ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape', 'boxes.tex'], {
+        cwd: dir,
+        encoding: 'utf8',
+        timeout: 120_000,
+      });
+      if (r.error) throw new Error(`pdflatex did not run (${r.error.message}); scripts/setup-system.sh installs it`);
+      expect(r.status, r.stdout.slice(-800)).toBe(0);
+      expect(r.stdout.replace(/\n/g, '')).toMatch(/Output written on .*\(1 page/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

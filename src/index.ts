@@ -129,6 +129,14 @@ export {
 export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL, fromLL, defaultKind } from './linear/bridge.js';
 export { llFromEncoding } from './linear/encodings.js';
 export { llBankConflicts } from './linear/banks.js';
+// What the TMA and the tensor cores accept (docs/descriptors.md, SPEC §12): tensor maps, matrix descriptors, the atoms
+export { type TmaArgs, type GmmaArgs, tmaDesc, gmmaDesc } from './descriptors/api.js';
+export { type TmaInput, type TmaDescriptor, tmaDescriptor } from './descriptors/tma.js';
+export { type GmmaInput, type GmmaDescriptor, type Major, type MmaArch, gmmaDescriptor } from './descriptors/gmma.js';
+export { type TmaBoxMap, tmaBoxMap } from './descriptors/boxes.js';
+export { type TensorMapFields, checkTensorMap } from './descriptors/contract.js';
+export { type DType, DTYPES, dtypeOf } from './descriptors/dtype.js';
+export { type AtomSpec, SMEM_ATOMS, atomByName, atomLayout, atomName, atomTiledTo } from './descriptors/atoms.js';
 export { ops, opsByName, runOp } from './ops/table.js';
 export type { OpSpec, OpContext, Json } from './ops/spec.js';
 export type * from './engine/backend.js';

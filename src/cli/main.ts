@@ -67,6 +67,14 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64",
     load: async () => (await import('./ll-encoding.js')).llEncodingCommand,
   },
+  tma: {
+    summary: "the TMA tensor map CuTe's make_tma_copy builds: tma --gmem G --smem S --dtype D [--tiler T] (--json)",
+    load: async () => (await import('./descriptors.js')).tmaCommand,
+  },
+  'gmma-desc': {
+    summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block: gmma-desc S --dtype D --major K|MN [--arch]',
+    load: async () => (await import('./descriptors.js')).gmmaDescCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

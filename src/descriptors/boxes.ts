@@ -6,7 +6,7 @@
  * smem tile and over the global tile.
  */
 import { domainError } from '../algebra/errors.js';
-import { makeLayout, phi, size } from '../algebra/layout.js';
+import { phi, size } from '../algebra/layout.js';
 import { innerLayout, phiComposed, isComposed } from '../cute/composed.js';
 import { tileToShape } from '../cute/product.js';
 import { tmaPlan, type TmaDescriptor, type TmaInput } from './tma.js';
@@ -39,7 +39,8 @@ export function tmaBoxMap(input: TmaInput): TmaBoxMap {
   const s = innerLayout(input.smem);
   const n = size(s);
   if (n > MAX_BOX_MAP) throw domainError(`tma boxes: the tile has ${n} elements, more than ${MAX_BOX_MAP} to map one by one`);
-  const runs = tileToShape(makeLayout([plan.inverse.shape], [plan.inverse.stride]), n); // CuTe: make_layout(inverse), one mode
+  // make_layout(I): one mode, repeated to the whole tile
+  const runs = tileToShape({ shape: [plan.inverse.shape], stride: [plan.inverse.stride] }, n);
   const boxOf = new Int32Array(n).fill(-1);
   const inBox = new Int32Array(n);
   const p = plan.boxElements;

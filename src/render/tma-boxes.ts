@@ -128,8 +128,8 @@ export function boxAscii(pic: BoxPicture): string {
   return out.join('\n') + '\n';
 }
 
-/** Pixels of a drawn block: 36 for small grids, down to 8 so that a panel stays near 640 px. */
-const blockPx = (b: BoxBlocks): number => Math.max(8, Math.min(36, Math.floor(640 / Math.max(b.rows, b.cols, 1))));
+/** Pixels of a drawn block: 36 for small grids, down to 8 so that a panel stays near 400 px. */
+const blockPx = (b: BoxBlocks): number => Math.max(8, Math.min(36, Math.floor(400 / Math.max(b.rows, b.cols, 1))));
 
 const GAP = 48;
 
@@ -139,7 +139,7 @@ function layoutPanels(pic: BoxPicture): { x: number; y: number; px: number; b: B
   return pic.panels.map((p) => {
     const b = boxBlocks(p);
     const px = blockPx(b);
-    const at = { x, y: 64, px, b };
+    const at = { x, y: 88, px, b };
     x += b.cols * px + GAP + 24;
     return at;
   });
@@ -155,7 +155,7 @@ function layoutPanels(pic: BoxPicture): { x: number; y: number; px: number; b: B
 export function boxSvg(pic: BoxPicture): string {
   const at = layoutPanels(pic);
   const width = Math.max(320, ...at.map((a) => a.x + a.b.cols * a.px + 24));
-  const height = Math.max(...at.map((a) => a.y + a.b.rows * a.px), 64) + 24;
+  const height = Math.max(...at.map((a) => a.y + a.b.rows * a.px), 88) + 24;
   const out = [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img" aria-label="${xmlEscape(pic.title)}">`,
@@ -168,7 +168,8 @@ export function boxSvg(pic: BoxPicture): string {
   pic.panels.forEach((p, q) => {
     const { x, y, px, b } = at[q]!;
     out.push(`<g class="box-panel" data-panel="${q}" data-rows="${p.rows}" data-cols="${p.cols}" transform="translate(${x},${y})">`);
-    out.push(`<text x="0" y="-30">${xmlEscape(p.title + blockNote(b))}</text>`);
+    out.push(`<text x="0" y="-44">${xmlEscape(p.title)}</text>`);
+    if (blockNote(b)) out.push(`<text class="axis" x="0" y="-28">${xmlEscape(blockNote(b).trim())}</text>`);
     const step = Math.max(1, Math.ceil(28 / px));
     for (let j = 0; j < b.cols; j += step) out.push(`<text class="axis" x="${j * px + px / 2}" y="-6" text-anchor="middle">${j * b.bc}</text>`);
     for (let i = 0; i < b.rows; i += Math.max(1, Math.ceil(14 / px)))

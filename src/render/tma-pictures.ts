@@ -27,7 +27,7 @@ function tileGrid(shape: readonly number[]): { rows: number; cols: number } {
 /** The global tile by coordinate: cell (r, c) is tile index y = r + rows·c, in the box the map gives y. */
 function globalPanel(m: TmaBoxMap, shape: readonly number[]): BoxPanel {
   const { rows, cols } = tileGrid(shape);
-  return { title: `global tile (${shape.join('×')}): tile coordinates, by Φ of the tiler over G`, rows, cols, box: m.boxOf.slice() };
+  return { title: `global tile ${shape.join('×')}: tile coordinates`, rows, cols, box: m.boxOf.slice() };
 }
 
 /** The shared-memory tile by address: offset o at row ⌊o / w⌋, column o mod w (w = boxDim[0]); where several tile
@@ -44,7 +44,7 @@ function sharedPanel(m: TmaBoxMap): BoxPanel {
     const k = m.boxOf[y]!;
     if (box[at]! < 0 || k < box[at]!) box[at] = k;
   }
-  return { title: `shared memory: element offsets (after the swizzle), rows of ${w}`, rows, cols: w, box };
+  return { title: `shared memory: offsets after the swizzle, rows of ${w}`, rows, cols: w, box };
 }
 
 /**

@@ -732,6 +732,10 @@ function start(): void {
   });
   void import('./atoms-panel.js').then((m) => m.mountAtomsPanel(byId('atoms-card'))); // the atoms panel (src/web/atoms-panel.ts)
   void import('./linear-panel.js').then((m) => m.mountLinearPanel(byId('linear-card'))); // the linear-layout panel (src/web/linear-panel.ts)
+  // the descriptors panel (src/web/descriptors-panel.ts): a full-width row of its own, as the memory panel's
+  const descCard = h('div', { class: 'card', id: 'descriptors-card', 'data-testid': 'descriptors-card' });
+  document.querySelector('.page')?.append(descCard);
+  void import('./descriptors-panel.js').then((m) => m.mountDescriptorsPanel(descCard));
   document.body.dataset['ready'] = 'true';
   void initGpu();
 }

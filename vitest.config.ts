@@ -20,6 +20,7 @@ const cli = [
   'test/cli/**/!(json-span).test.ts',
   'test/*/cli.test.ts',
   'test/bench/vocab-corpus.test.ts',
+  'test/bench/descriptors-corpus.test.ts',
   'test/scripts/**/*.test.ts',
   'test/engine/evaluator-cli.test.ts',
 ];

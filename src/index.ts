@@ -129,7 +129,7 @@ export {
 export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL, fromLL, defaultKind } from './linear/bridge.js';
 export { llFromEncoding } from './linear/encodings.js';
 export { llBankConflicts } from './linear/banks.js';
-// What the TMA and the tensor cores accept (docs/descriptors.md, SPEC §12): tensor maps, matrix descriptors, the atoms
+// What the TMA and the tensor cores accept (docs/descriptors.md): tensor maps, matrix descriptors, the atoms
 export { type TmaArgs, type GmmaArgs, tmaDesc, gmmaDesc } from './descriptors/api.js';
 export { type TmaInput, type TmaDescriptor, tmaDescriptor } from './descriptors/tma.js';
 export { type GmmaInput, type GmmaDescriptor, type Major, type MmaArch, gmmaDescriptor } from './descriptors/gmma.js';

@@ -1,21 +1,22 @@
 /**
  * `layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json]` and `layoutgpu gmma-desc S --dtype D --major K|MN
- * [--arch sm90|sm100] [--json]`: the descriptors of docs/descriptors.md (SPEC §12) from the command line, through the
+ * [--arch sm90|sm100] [--json]`: the descriptors of docs/descriptors.md (docs/descriptors.md) from the command line, through the
  * table's `tma_desc` and `gmma_desc` (one answer for the CLI, `batch` and the page). A readable table by default, the
  * protocol's result object with --json; failures through the one error policy (report.ts).
  */
 import type { Json, OpContext } from '../ops/spec.js';
 import { LayoutError } from '../algebra/errors.js';
 import { descriptorOps } from '../ops/descriptors.js';
-import { parseOptions, Usage } from './args.js';
+import { withDeadline } from '../algebra/deadline.js';
+import { parseDuration, parseOptions, Usage } from './args.js';
 import type { Command } from './report.js';
 import { reportError } from './report.js';
 
-const TMA_HELP = `layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json]
+const TMA_HELP = `layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json] [--timeout DURATION]
 
 The TMA tensor map CuTe's make_tma_copy builds for a global tensor of layout G and a CTA tile S in
 shared memory (both in elements; S plain or Sw<B,M,S> o L), every CuTe assert and every clause of
-the driver's cuTensorMapEncodeTiled contract checked (docs/descriptors.md, SPEC §12.2).
+the driver's cuTensorMapEncodeTiled contract checked (docs/descriptors.md §2).
 
   --gmem G     the global tensor's layout, e.g. (4096,4096):(4096,1)
   --smem S     the shared-memory tile, e.g. Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0))
@@ -27,12 +28,12 @@ the driver's cuTensorMapEncodeTiled contract checked (docs/descriptors.md, SPEC 
 Example: layoutgpu tma --gmem '(4096,4096):(4096,1)' --smem 'Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0))' --dtype bfloat16_t
 `;
 
-const GMMA_HELP = `layoutgpu gmma-desc S --dtype D --major K|MN [--arch sm90|sm100] [--json]
+const GMMA_HELP = `layoutgpu gmma-desc S --dtype D --major K|MN [--arch sm90|sm100] [--json] [--timeout DURATION]
 
 The shared-memory matrix descriptor CuTe's GMMA::make_gmma_desc (sm90, wgmma; the default) or
 UMMA::make_umma_desc (sm100, tcgen05) builds for the operand tile S of one MMA k-block: a rank-2
 (MN, K) layout in elements, plain or Sw<B,M,S> o L, checked against CuTe's canonical forms
-(docs/descriptors.md, SPEC §12.3). The fields LBO and SBO are in 16-byte units.
+(docs/descriptors.md §3). The fields LBO and SBO are in 16-byte units.
 
   --dtype D    a CuTe type name (see layoutgpu tma --help)
   --major M    K or MN: the operand's contiguous direction
@@ -50,9 +51,16 @@ const context: OpContext = {
 };
 
 /** Runs one descriptor op of the table on its object and prints the table or the JSON. */
-async function runDescriptor(name: string, object: Record<string, unknown>, json: boolean, io: Parameters<Command['run']>[1]): Promise<number> {
+async function runDescriptor(
+  name: string,
+  object: Record<string, unknown>,
+  p: ReturnType<typeof parseOptions>,
+  io: Parameters<Command['run']>[1],
+): Promise<number> {
   const spec = descriptorOps.find((o) => o.name === name)!;
-  const r = (await spec.run([object], context)) as Json;
+  const t = p.opt.get('--timeout');
+  const r = (await withDeadline(t === undefined ? undefined : parseDuration(t, '--timeout'), () => spec.run([object], context))) as Json;
+  const json = p.flags.has('--json');
   io.stdout(`${json ? JSON.stringify(r) : spec.human!(r)}\n`);
   return 0;
 }
@@ -68,7 +76,7 @@ export const tmaCommand: Command = {
   summary: "the TMA tensor map CuTe's make_tma_copy builds for --gmem G --smem S --dtype D [--tiler T], every rule checked",
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--gmem', '--smem', '--dtype', '--tiler'], 'tma');
+      const p = parseOptions(argv, ['--help', '--json'], ['--gmem', '--smem', '--dtype', '--tiler', '--timeout'], 'tma');
       if (p.flags.has('--help')) {
         io.stdout(TMA_HELP);
         return 0;
@@ -78,7 +86,7 @@ export const tmaCommand: Command = {
       const object: Record<string, unknown> = { gmem: required(p, '--gmem', 'tma'), smem: required(p, '--smem', 'tma'), dtype: required(p, '--dtype', 'tma') };
       const tiler = p.opt.get('--tiler');
       if (tiler !== undefined) object.tiler = tiler;
-      return await runDescriptor('tma_desc', object, p.flags.has('--json'), io);
+      return await runDescriptor('tma_desc', object, p, io);
     } catch (err) {
       return reportError(err, io);
     }
@@ -89,7 +97,7 @@ export const gmmaDescCommand: Command = {
   summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block: gmma-desc S --dtype D --major K|MN [--arch]',
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--dtype', '--major', '--arch'], 'gmma-desc');
+      const p = parseOptions(argv, ['--help', '--json'], ['--dtype', '--major', '--arch', '--timeout'], 'gmma-desc');
       if (p.flags.has('--help')) {
         io.stdout(GMMA_HELP);
         return 0;
@@ -103,12 +111,12 @@ export const gmmaDescCommand: Command = {
         } catch {
           throw new LayoutError('bad-request', `gmma_desc: the argument must be a JSON object, got '${s.slice(0, 40)}'`);
         }
-        return await runDescriptor('gmma_desc', o as Record<string, unknown>, p.flags.has('--json'), io);
+        return await runDescriptor('gmma_desc', o as Record<string, unknown>, p, io);
       }
       const object: Record<string, unknown> = { smem: s, dtype: required(p, '--dtype', 'gmma-desc'), major: required(p, '--major', 'gmma-desc') };
       const arch = p.opt.get('--arch');
       if (arch !== undefined) object.arch = arch;
-      return await runDescriptor('gmma_desc', object, p.flags.has('--json'), io);
+      return await runDescriptor('gmma_desc', object, p, io);
     } catch (err) {
       return reportError(err, io);
     }

@@ -1,5 +1,5 @@
 /**
- * The descriptors' library functions (docs/descriptors.md, "Reference"; SPEC §12): `tmaDesc` and `gmmaDesc` take their
+ * The descriptors' library functions (docs/descriptors.md): `tmaDesc` and `gmmaDesc` take their
  * arguments as the batch protocol writes them (strings) or parsed (Layout, LayoutFunction, Tiler, DType), check the
  * object's keys and types (`bad-request`), parse the strings (`parse`), and answer, or fail with the rule and, where
  * one of CUTLASS's smem atoms would pass, which (atoms.ts).
@@ -11,6 +11,7 @@ import type { Tuple } from '../algebra/tuple.js';
 import { innerLayout, looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
 import { SMEM_ATOMS, suggestAtom } from './atoms.js';
+import { isGmemRule } from './contract.js';
 import { dtypeOf, type DType } from './dtype.js';
 import { gmmaDescriptor, type GmmaDescriptor, type GmmaInput, type Major, type MmaArch } from './gmma.js';
 import { tmaDescriptor, type TmaDescriptor, type TmaInput } from './tma.js';
@@ -128,7 +129,7 @@ export function tmaDescChecked(input: TmaInput): TmaDescriptor {
   } catch (e) {
     return withSuggestion(e, () => {
       const s = innerLayout(input.smem);
-      if (rank(s) < 2) return '';
+      if (rank(s) < 2 || isGmemRule(e)) return '';
       return suggestAtom(SMEM_ATOMS, input.dtype, modeSizes(s), (smem) => tmaDescriptor({ ...input, smem }));
     });
   }
@@ -149,7 +150,7 @@ export function gmmaDescChecked(input: GmmaInput): GmmaDescriptor {
 }
 
 /**
- * The TMA tensor map CuTe's make_tma_copy builds (SPEC §12.2) for a global layout, a smem tile and a dtype (and a
+ * The TMA tensor map CuTe's make_tma_copy builds (docs/descriptors.md §2) for a global layout, a smem tile and a dtype (and a
  * tiler, default the smem tile's mode sizes): strings or parsed values. Errors: `bad-request` (keys, types), `parse`,
  * `domain` for every rule of §12 (naming the rule and the numbers; where a CUTLASS atom would pass, which),
  * `overflow`.
@@ -160,7 +161,7 @@ export function tmaDesc(args: TmaArgs): TmaDescriptor {
 }
 
 /**
- * The wgmma (sm90, default) or UMMA (sm100) shared-memory matrix descriptor of one k-block's operand tile (SPEC §12.3):
+ * The wgmma (sm90, default) or UMMA (sm100) shared-memory matrix descriptor of one k-block's operand tile (docs/descriptors.md §3):
  * strings or parsed values. Errors: `bad-request`, `parse`, `domain` naming the canonical form and the stride found
  * (and an atom that would pass).
  * @example gmmaDesc({ smem: 'Sw<3,3,3> o ((8,8),16):((64,512),1)', dtype: 'bfloat16_t', major: 'K' }).desc // '0x4000004000010000'

@@ -74,6 +74,28 @@ export function atomTiledTo(a: AtomSpec, dt: DType, shape: Tuple): ComposedLayou
   return makeComposed(l.swizzle, 0, tileToShape(l.inner, shape));
 }
 
+/** the tiled atoms the suggestions tried, by atom, type and shape (values, so a failure's search does not tile again);
+ *  emptied when it reaches TILED_LIMIT entries */
+const tiledCache = new Map<string, ComposedLayout | LayoutError>();
+const TILED_LIMIT = 4096;
+
+function tiledOnce(a: AtomSpec, dt: DType, shape: Tuple): ComposedLayout {
+  const key = `${a.name}<${dt.name}>${formatTuple(shape)}`;
+  let t = tiledCache.get(key);
+  if (t === undefined) {
+    try {
+      t = atomTiledTo(a, dt, shape);
+    } catch (e) {
+      if (!(e instanceof LayoutError)) throw e;
+      t = e;
+    }
+    if (tiledCache.size >= TILED_LIMIT) tiledCache.clear();
+    tiledCache.set(key, t);
+  }
+  if (t instanceof LayoutError) throw t;
+  return t;
+}
+
 /** The atom of that name (without `<T>`), or undefined. */
 export const atomByName = (name: string): AtomSpec | undefined => SMEM_ATOMS.find((a) => a.name === name);
 
@@ -86,7 +108,7 @@ export function suggestAtom(candidates: readonly AtomSpec[], dt: DType, shape: T
   for (const a of candidates) {
     let tiled: ComposedLayout;
     try {
-      tiled = atomTiledTo(a, dt, shape);
+      tiled = tiledOnce(a, dt, shape);
       check(tiled);
     } catch (e) {
       if (e instanceof LayoutError) continue;

@@ -30,7 +30,7 @@ export interface TmaBoxMap {
 export const MAX_BOX_MAP = 1 << 20;
 
 /**
- * The box map of the descriptor tma_desc gives for `input` (SPEC §12.2). Errors: those of tmaDescriptor, and `domain`
+ * The box map of the descriptor tma_desc gives for `input` (docs/descriptors.md §2). Errors: those of tmaDescriptor, and `domain`
  * for a tile of more than MAX_BOX_MAP elements. Example: the padded (64,32):(40,1) fp16 tile has 64 boxes, row r of
  * the tile in box r.
  */

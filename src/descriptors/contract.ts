@@ -1,10 +1,9 @@
 /**
- * The CUDA driver's contract of `cuTensorMapEncodeTiled` (docs/descriptors.md, "The driver's contract"; SPEC §12.2
- * step 7), clause by clause over the fields of a tensor map: the map CuTe's `make_tma_copy_desc` passes, checked as the
+ * The CUDA driver's contract of `cuTensorMapEncodeTiled` (docs/descriptors.md §2.2), clause by clause over the fields of a tensor map: the map CuTe's `make_tma_copy_desc` passes, checked as the
  * driver checks it before it accepts it (CuTe asserts most of these; the swizzle span it does not: the driver refuses
  * the map at run time). Each clause is one named function; `checkTensorMap` runs them in order.
  */
-import { domainError } from '../algebra/errors.js';
+import { domainError, LayoutError } from '../algebra/errors.js';
 
 /** The fields of a tensor map as the driver takes them (lists innermost first; globalStrides in bytes, rank − 1 of them). */
 export interface TensorMapFields {
@@ -29,6 +28,23 @@ const fail = (message: string): never => {
   throw domainError(`tma_desc: ${message} (cuTensorMapEncodeTiled)`);
 };
 
+/** the failures of the clauses on G alone (globalDim, globalStrides): no smem layout mends them */
+const gmemFailures = new WeakSet<LayoutError>();
+
+/** G's own clauses: their failure is marked (isGmemRule) */
+function failGmem(message: string): never {
+  try {
+    return fail(message);
+  } catch (e) {
+    gmemFailures.add(e as LayoutError);
+    throw e;
+  }
+}
+
+/** Whether an error is the failure of a clause on the global tensor alone (globalDim, globalStrides), which no choice of
+ *  smem layout mends (the atom suggestions skip it). */
+export const isGmemRule = (e: unknown): boolean => e instanceof LayoutError && gmemFailures.has(e);
+
 /** the largest row of a box the swizzle takes, in bytes (0: no swizzle, no limit) */
 const SPAN: Readonly<Record<string, number>> = { NONE: 0, '32B': 32, '64B': 64, '128B': 128, '128B_ATOM_32B': 128, '128B_ATOM_64B': 128 };
 
@@ -47,21 +63,21 @@ export const CONTRACT: readonly Clause[] = [
     name: 'globalDim',
     check: (m) =>
       m.globalDim.forEach((g, i) => {
-        if (g < 1 || g > 2 ** 32) fail(`globalDim[${i}] = ${g} must be 1 to 2^32`);
+        if (g < 1 || g > 2 ** 32) failGmem(`globalDim[${i}] = ${g} must be 1 to 2^32`);
       }),
   },
   {
     name: 'globalStrides < 2^40',
     check: (m) =>
       m.globalStrides.forEach((s, i) => {
-        if (s >= 2 ** 40) fail(`globalStrides[${i}] = ${s} bytes must be below 2^40`);
+        if (s >= 2 ** 40) failGmem(`globalStrides[${i}] = ${s} bytes must be below 2^40`);
       }),
   },
   {
     name: 'globalStrides multiple of 16',
     check: (m) =>
       m.globalStrides.forEach((s, i) => {
-        if (s % 16 !== 0) fail(`globalStrides[${i}] = ${s} bytes must be a multiple of 16`);
+        if (s % 16 !== 0) failGmem(`globalStrides[${i}] = ${s} bytes must be a multiple of 16`);
       }),
   },
   {

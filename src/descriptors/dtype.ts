@@ -1,5 +1,5 @@
 /**
- * Element types of the descriptors (docs/descriptors.md, "Element types"; SPEC §12.1): a CuTe type name, its size e in
+ * Element types of the descriptors (docs/descriptors.md §1.1): a CuTe type name, its size e in
  * bytes and the TMA data type CuTe's `to_CUtensorMapDataType` gives it (fp8 travels as UINT8).
  */
 import { domainError } from '../algebra/errors.js';
@@ -20,7 +20,7 @@ const dtype = (name: string, bytes: 1 | 2 | 4 | 8, tmaDataType: string): DType =
   tmaDataType,
 });
 
-/** The table of SPEC §12.1, in its order. */
+/** The table of docs/descriptors.md §1, in its order. */
 export const DTYPES: readonly DType[] = [
   dtype('half_t', 2, 'FLOAT16'),
   dtype('bfloat16_t', 2, 'BFLOAT16'),
@@ -44,7 +44,7 @@ const BY_NAME: ReadonlyMap<string, DType> = new Map(DTYPES.map((d) => [d.name, d
 export const dtypeNames = (): string[] => DTYPES.map((d) => d.name);
 
 /**
- * The element type named `name` (SPEC §12.1). Errors: `domain` for any other name, with "did you mean" where one is
+ * The element type named `name` (docs/descriptors.md §1). Errors: `domain` for any other name, with "did you mean" where one is
  * close. Example: dtypeOf('bfloat16_t').bytes is 2; dtypeOf('bf16') fails naming 'bfloat16_t'.
  */
 export function dtypeOf(name: string): DType {

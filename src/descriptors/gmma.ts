@@ -1,5 +1,5 @@
 /**
- * Matrix descriptors (docs/descriptors.md; SPEC §12.3): the 64-bit shared-memory descriptor CuTe's
+ * Matrix descriptors (docs/descriptors.md §3): the 64-bit shared-memory descriptor CuTe's
  * `GMMA::make_gmma_desc<Major>` (sm90, wgmma) or `UMMA::make_umma_desc<Major>` (sm100, tcgen05) builds for the operand
  * tile of one MMA k-block, a rank-2 (MN, K) layout in elements: S recast to 16-byte units (U), divided into CuTe's
  * canonical form, each stride its asserts name checked, and the fields packed as mma_sm90_desc.hpp / mma_sm100_desc.hpp
@@ -24,7 +24,7 @@ export interface GmmaInput {
   readonly arch?: MmaArch | undefined;
 }
 
-/** The descriptor (SPEC §12.3's result): lbo and sbo in 16-byte units, desc the 64 bits as `0x` and 16 hex digits. */
+/** The descriptor (docs/descriptors.md §3's result): lbo and sbo in 16-byte units, desc the 64 bits as `0x` and 16 hex digits. */
 export interface GmmaDescriptor {
   layoutType: string;
   lbo: number;
@@ -67,21 +67,25 @@ export function divideMode(u: Layout, i: number, a: number, arch: MmaArch, major
       d.push(f.strides[k]!);
     }
   }
-  const shown = `mode ${i + 1} of U = ${formatLayout(u)}, ${formatLayout(m)}`;
   const total = size(m);
-  if (total % a !== 0) notCanonical(arch, major, `${shown} has size ${total}, not a multiple of ${a} (expected profile failure)`);
+  if (total % a !== 0) notCanonical(arch, major, `${shownMode(u, i)} has size ${total}, not a multiple of ${a} (expected profile failure)`);
   if (a === 1) {
-    if (s.length > 1) notCanonical(arch, major, `${shown} is not one stride (expected profile failure: no flat offset mode)`);
+    if (s.length > 1) notCanonical(arch, major, `${shownMode(u, i)} is not one stride (expected profile failure: no flat offset mode)`);
     return { tile: 0, rest: s.length === 0 ? 0 : d[0]! };
   }
-  if (s[0]! % a !== 0) notCanonical(arch, major, `the first ${a} units of ${shown} are not one stride (expected profile failure: no flat offset mode)`);
+  if (s[0]! % a !== 0)
+    notCanonical(arch, major, `the first ${a} units of ${shownMode(u, i)} are not one stride (expected profile failure: no flat offset mode)`);
   const restCount = (s[0] === a ? 0 : 1) + s.length - 1;
-  if (restCount > 1) notCanonical(arch, major, `the rest of ${shown} after ${a} units is not one stride (expected profile failure: no flat offset mode)`);
+  if (restCount > 1)
+    notCanonical(arch, major, `the rest of ${shownMode(u, i)} after ${a} units is not one stride (expected profile failure: no flat offset mode)`);
   const rest = s[0] !== a ? a * d[0]! : s.length > 1 ? d[1]! : 0;
   return { tile: d[0]!, rest };
 }
 
-/** The layout-type names and codes of SPEC §12.3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
+/** `mode 1 of U = …, …`: a mode named in a failure (formatted only then) */
+const shownMode = (u: Layout, i: number): string => `mode ${i + 1} of U = ${formatLayout(u)}, ${formatLayout(mode(u, i + 1))}`;
+
+/** The layout-type names and codes of docs/descriptors.md §3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
 const LAYOUT_TYPES: Readonly<Record<MmaArch, Readonly<Record<string, readonly [string, number]>>>> = {
   sm90: { NONE: ['INTERLEAVE', 0], '32B': ['B32', 3], '64B': ['B64', 2], '128B': ['B128', 1] },
   sm100: {
@@ -98,10 +102,10 @@ function smemMode(s: LayoutFunction, dt: DType, arch: MmaArch): SwizzleMode {
   if (!isComposed(s)) return SWIZZLE_MODES.none;
   if (s.offset !== 0)
     throw domainError(`gmma_desc: the smem layout ${formatLayoutFunction(s)} has offset ${s.offset}: a descriptor starts at the tile's base (K = 0)`);
-  return mmaSwizzleMode(byteSwizzle(s.swizzle, dt), arch, `gmma_desc: smem ${formatLayoutFunction(s)} over ${dt.name}`);
+  return mmaSwizzleMode(byteSwizzle(s.swizzle, dt), arch, s, dt);
 }
 
-/** The K and MN extents CuTe checks (SPEC §12.3): K-major MN a multiple of 8 (both archs) and, on sm90, K = 2 or 4
+/** The K and MN extents CuTe checks (docs/descriptors.md §3): K-major MN a multiple of 8 (both archs) and, on sm90, K = 2 or 4
  *  units; sm90 MN-major K = 128, 256 or 512 bits of elements. */
 function checkExtents(u: Layout, dt: DType, major: Major, arch: MmaArch): void {
   const mn = size(mode(u, 1));
@@ -117,9 +121,14 @@ function checkExtents(u: Layout, dt: DType, major: Major, arch: MmaArch): void {
   }
 }
 
+/** A stride CuTe's asserts name: `domain` ("expected stride failure") with the stride found and the one expected. */
+function expectStride(arch: MmaArch, major: Major, u: Layout, what: string, found: number, wanted: number): void {
+  if (found !== wanted) notCanonical(arch, major, `expected stride failure: ${what} is ${found}, expected ${wanted} (U = ${formatLayout(u)})`);
+}
+
 const FIELD_LIMIT = 2 ** 14;
 
-/** The 64 bits (SPEC §12.3): LBO bits 16–29, SBO 32–45, base offset 49–51, layout type 62–63 (sm90) or 61–63 with
+/** The 64 bits (docs/descriptors.md §3): LBO bits 16–29, SBO 32–45, base offset 49–51, layout type 62–63 (sm90) or 61–63 with
  *  version 1 at 46–47 (sm100), start address 0. */
 export function packDescriptor(arch: MmaArch, code: number, lbo: number, sbo: number): string {
   let bits = (BigInt(lbo) << 16n) | (BigInt(sbo) << 32n);
@@ -128,7 +137,7 @@ export function packDescriptor(arch: MmaArch, code: number, lbo: number, sbo: nu
 }
 
 /**
- * The matrix descriptor of SPEC §12.3 for parsed values (gmmaDesc in api.ts takes strings too). Errors: `domain` for
+ * The matrix descriptor of docs/descriptors.md §3 for parsed values (gmmaDesc in api.ts takes strings too). Errors: `domain` for
  * each failed check (rank 2, the recast to 16-byte units, the layout type, the extents, the canonical form's profile and
  * strides, a field beyond its 14 bits), naming the form and the numbers. Example: Sw<3,3,3> o ((8,8),16):((64,512),1),
  * half_t, K → B128, lbo 1, sbo 64, desc 0x4000004000010000.
@@ -146,17 +155,14 @@ export function gmmaDescriptor(input: GmmaInput): GmmaDescriptor {
   checkExtents(u, dt, major, arch);
   const w = sw.units;
   const swizzled = sw !== SWIZZLE_MODES.none;
-  const expect = (what: string, found: number, wanted: number): void => {
-    if (found !== wanted) notCanonical(arch, major, `expected stride failure: ${what} is ${found}, expected ${wanted} (U = ${formatLayout(u)})`);
-  };
   let lbo: number;
   let sbo: number;
   if (major === 'K') {
     // ((8,n),2):((W,SBO),1) swizzled, ((8,n),2):((1,SBO),LBO) none
     const m0 = divideMode(u, 0, 8, arch, major);
     const m1 = divideMode(u, 1, 2, arch, major);
-    expect('the stride of the 8 rows', m0.tile, w);
-    if (swizzled) expect('the stride of the 2 K units', m1.tile, 1);
+    expectStride(arch, major, u, 'the stride of the 8 rows', m0.tile, w);
+    if (swizzled) expectStride(arch, major, u, 'the stride of the 2 K units', m1.tile, 1);
     sbo = m0.rest;
     lbo = m1.tile;
   } else {
@@ -164,8 +170,8 @@ export function gmmaDescriptor(input: GmmaInput): GmmaDescriptor {
     const kAtom = sw === SWIZZLE_MODES.atom32 ? 4 : 8;
     const m0 = divideMode(u, 0, w, arch, major);
     const m1 = divideMode(u, 1, kAtom, arch, major);
-    if (swizzled) expect(`the stride of the ${w} MN units`, m0.tile, 1);
-    expect(`the stride of the ${kAtom} K rows`, m1.tile, w);
+    if (swizzled) expectStride(arch, major, u, `the stride of the ${w} MN units`, m0.tile, 1);
+    expectStride(arch, major, u, `the stride of the ${kAtom} K rows`, m1.tile, w);
     sbo = swizzled ? m1.rest : m0.rest;
     lbo = swizzled ? m0.rest : m1.rest;
   }

@@ -1,11 +1,12 @@
 /**
- * The hardware's shared-memory swizzle modes (docs/descriptors.md, "Swizzle modes"; SPEC §12.1). A swizzle Sw<B,M,S> of
+ * The hardware's shared-memory swizzle modes (docs/descriptors.md §1.2). A swizzle Sw<B,M,S> of
  * a layout in elements of e bytes is CuTe's byte-unit Swizzle<B, M + log2 e, S> (the swizzle behind a `smem_ptr_flag`);
  * the byte swizzle names the mode, CuTe's `get_tma_swizzle_bits` / `get_tma_swizzle_base` (copy_traits_sm90_tma_swizzle.hpp)
  * and the GMMA / UMMA `layout_type` with their reasons where it names none.
  */
 import { domainError } from '../algebra/errors.js';
-import { formatSwizzle, type Swizzle } from '../cute/swizzle.js';
+import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import type { Swizzle } from '../cute/swizzle.js';
 import type { DType } from './dtype.js';
 
 /** A hardware swizzle mode: its TMA name (`CU_TENSOR_MAP_SWIZZLE_…` without the prefix) and what it implies. */
@@ -18,7 +19,7 @@ export interface SwizzleMode {
   readonly span: number;
   /** the boundary a tile must start on, in bytes: the swizzle's repeating pattern (128 unswizzled, the TMA's own minimum) */
   readonly smemAlignment: number;
-  /** W: the 16-byte units per swizzled row (1, 2, 4, 8), the canonical forms' atom width (SPEC §12.3) */
+  /** W: the 16-byte units per swizzled row (1, 2, 4, 8), the canonical forms' atom width (docs/descriptors.md §3) */
   readonly units: number;
 }
 
@@ -30,7 +31,7 @@ const mode = (name: string, b: number, m: number, s: number, span: number, smemA
   units,
 });
 
-/** The six modes of SPEC §12.1. */
+/** The six modes of docs/descriptors.md §1. */
 export const SWIZZLE_MODES = {
   none: mode('NONE', 0, 4, 3, 0, 128, 1),
   b32: mode('32B', 1, 4, 3, 32, 256, 2),
@@ -40,62 +41,69 @@ export const SWIZZLE_MODES = {
   atom64: mode('128B_ATOM_64B', 2, 6, 3, 128, 1024, 8),
 } as const;
 
+/** `Swizzle<B,M,S>`: CuTe's print of a byte-unit swizzle (an element one prints `Sw<B,M,S>`). */
+export const formatByteSwizzle = (b: Swizzle): string => `Swizzle<${b.bits},${b.base},${b.shift}>`;
+
 /**
- * The byte-unit swizzle of an element swizzle (SPEC §12.1): Sw<B,M,S> over e-byte elements is Swizzle<B, M + log2 e, S>.
+ * The byte-unit swizzle of an element swizzle (docs/descriptors.md §1): Sw<B,M,S> over e-byte elements is Swizzle<B, M + log2 e, S>.
  * Example: byteSwizzle(Sw<3,3,3>, half_t) is Swizzle<3,4,3>.
  */
 export const byteSwizzle = (sw: Swizzle, dt: DType): Swizzle => ({ bits: sw.bits, base: sw.base + dt.log2Bytes, shift: sw.shift });
 
-/**
- * The mode of a byte swizzle as the TMA reads it (CuTe's `get_tma_swizzle_bits` and `get_tma_swizzle_base`), `null`
- * for a plain layout. Errors: `domain` with CuTe's reason: M = 4 takes B ≤ 3 and S = 3; M = 5 takes B = 2, S = 2;
- * M = 6 takes B = 2 and, here, S = 3 (the only one the hardware's 128B_ATOM_64B permutes as; CuTe leaves S unchecked).
- * `what` names the layout in the message. Example: tmaSwizzleMode({bits: 3, base: 4, shift: 3}) is 128B.
- */
-export function tmaSwizzleMode(b: Swizzle | null, what: string): SwizzleMode {
-  if (b === null) return SWIZZLE_MODES.none;
-  const reason = (r: string): never => {
-    throw domainError(`${what}: the byte swizzle ${formatSwizzle(b)} has no TMA swizzle mode: ${r}`);
-  };
-  if (b.base === 4) {
-    if (b.bits > 3) reason('expected B = 0, 1, 2 or 3 when M = 4');
-    if (b.shift !== 3) reason('expected S = 3 when M = 4');
-    return [SWIZZLE_MODES.none, SWIZZLE_MODES.b32, SWIZZLE_MODES.b64, SWIZZLE_MODES.b128][b.bits]!;
-  }
-  if (b.base === 5) {
-    if (b.bits !== 2) reason('expected B = 2 when M = 5');
-    if (b.shift !== 2) reason('expected S = 2 when M = 5');
-    return SWIZZLE_MODES.atom32;
-  }
-  if (b.base === 6) {
-    if (b.bits !== 2) reason('expected B = 2 when M = 6');
-    if (b.shift !== 3) reason('expected S = 3 when M = 6 (the 128B_ATOM_64B mode)');
-    return SWIZZLE_MODES.atom64;
-  }
-  return reason('expected M = 4 (16-byte chunks), 5 or 6 (32- or 64-byte chunks within 128 bytes)');
+/** The failure of a swizzle with no mode: the op, the layout and type it came from, the byte swizzle and CuTe's reason. */
+function noMode(op: string, smem: LayoutFunction, dt: DType, b: Swizzle, what: string, reason: string): never {
+  throw domainError(`${op}: smem ${formatLayoutFunction(smem)} over ${dt.name}: the byte swizzle ${formatByteSwizzle(b)} has no ${what}: ${reason}`);
 }
 
 /**
- * The mode of a byte swizzle as a matrix descriptor reads it (CuTe's GMMA and UMMA `layout_type`; SPEC §12.3): a
- * plain layout, or any B = 0 swizzle (the identity), is none; M = 4 takes B ≤ 3 and S = 3; M = 5 (sm100 only) B = 2,
- * S = 2, the 128B_BASE32B mode. Errors: `domain` with the reason. Example: mmaSwizzleMode({bits: 1, base: 4, shift: 3},
- * 'sm90', …) is 32B.
+ * The mode of S's swizzle as the TMA reads it (CuTe's `get_tma_swizzle_bits` and `get_tma_swizzle_base`) for its byte
+ * swizzle b, `null` for a plain layout. Errors: `domain` with CuTe's reason: M = 4 takes B ≤ 3 and S = 3; M = 5 takes
+ * B = 2, S = 2; M = 6 takes B = 2 and, here, S = 3 (the only one the hardware's 128B_ATOM_64B permutes as; CuTe leaves S
+ * unchecked). Example: the byte swizzle Swizzle<3,4,3> is 128B.
  */
-export function mmaSwizzleMode(b: Swizzle | null, arch: 'sm90' | 'sm100', what: string): SwizzleMode {
-  if (b === null || b.bits === 0) return SWIZZLE_MODES.none;
-  const reason = (r: string): never => {
-    throw domainError(`${what}: the byte swizzle ${formatSwizzle(b)} has no ${arch === 'sm90' ? 'GMMA' : 'UMMA'} layout type: ${r}`);
-  };
+export function tmaSwizzleMode(b: Swizzle | null, smem: LayoutFunction, dt: DType): SwizzleMode {
+  if (b === null) return SWIZZLE_MODES.none;
+  const what = 'TMA swizzle mode';
   if (b.base === 4) {
-    if (b.bits > 3) reason('expected B = 0, 1, 2 or 3 when M = 4');
-    if (b.shift !== 3) reason('expected S = 3 when M = 4');
-    return [SWIZZLE_MODES.none, SWIZZLE_MODES.b32, SWIZZLE_MODES.b64, SWIZZLE_MODES.b128][b.bits]!;
+    if (b.bits > 3) noMode('tma_desc', smem, dt, b, what, 'expected B = 0, 1, 2 or 3 when M = 4');
+    if (b.shift !== 3) noMode('tma_desc', smem, dt, b, what, 'expected S = 3 when M = 4');
+    return BY_BITS[b.bits]!;
   }
-  if (b.base === 5 && arch === 'sm90') reason('the BASE32B swizzle (Swizzle<2,5,2>) has no SM90 layout type; it is SM100 (UMMA) only');
   if (b.base === 5) {
-    if (b.bits !== 2) reason('expected B = 2 when M = 5');
-    if (b.shift !== 2) reason('expected S = 2 when M = 5');
+    if (b.bits !== 2) noMode('tma_desc', smem, dt, b, what, 'expected B = 2 when M = 5');
+    if (b.shift !== 2) noMode('tma_desc', smem, dt, b, what, 'expected S = 2 when M = 5');
     return SWIZZLE_MODES.atom32;
   }
-  return reason(`expected M = 4 (16-byte chunks)${arch === 'sm100' ? ' or M = 5 (SWIZZLE_128B_BASE32B)' : ''}`);
+  if (b.base === 6) {
+    if (b.bits !== 2) noMode('tma_desc', smem, dt, b, what, 'expected B = 2 when M = 6');
+    if (b.shift !== 3) noMode('tma_desc', smem, dt, b, what, 'expected S = 3 when M = 6 (the 128B_ATOM_64B mode)');
+    return SWIZZLE_MODES.atom64;
+  }
+  return noMode('tma_desc', smem, dt, b, what, 'expected M = 4 (16-byte chunks), 5 or 6 (32- or 64-byte chunks within 128 bytes)');
+}
+
+/** the M = 4 modes by B */
+const BY_BITS: readonly SwizzleMode[] = [SWIZZLE_MODES.none, SWIZZLE_MODES.b32, SWIZZLE_MODES.b64, SWIZZLE_MODES.b128];
+
+/**
+ * The mode of S's swizzle as a matrix descriptor reads it (CuTe's GMMA and UMMA `layout_type`; docs/descriptors.md §3):
+ * a plain layout, or any B = 0 swizzle (the identity), is none; M = 4 takes B ≤ 3 and S = 3; M = 5 (sm100 only) B = 2,
+ * S = 2, the 128B_BASE32B mode. Errors: `domain` with the reason. Example: the byte swizzle Swizzle<1,4,3> is 32B.
+ */
+export function mmaSwizzleMode(b: Swizzle | null, arch: 'sm90' | 'sm100', smem: LayoutFunction, dt: DType): SwizzleMode {
+  if (b === null || b.bits === 0) return SWIZZLE_MODES.none;
+  const what = `${arch === 'sm90' ? 'GMMA' : 'UMMA'} layout type`;
+  if (b.base === 4) {
+    if (b.bits > 3) noMode('gmma_desc', smem, dt, b, what, 'expected B = 0, 1, 2 or 3 when M = 4');
+    if (b.shift !== 3) noMode('gmma_desc', smem, dt, b, what, 'expected S = 3 when M = 4');
+    return BY_BITS[b.bits]!;
+  }
+  if (b.base === 5 && arch === 'sm90')
+    noMode('gmma_desc', smem, dt, b, what, 'the BASE32B swizzle (Swizzle<2,5,2>) has no SM90 layout type; it is SM100 (UMMA) only');
+  if (b.base === 5) {
+    if (b.bits !== 2) noMode('gmma_desc', smem, dt, b, what, 'expected B = 2 when M = 5');
+    if (b.shift !== 2) noMode('gmma_desc', smem, dt, b, what, 'expected S = 2 when M = 5');
+    return SWIZZLE_MODES.atom32;
+  }
+  return noMode('gmma_desc', smem, dt, b, what, `expected M = 4 (16-byte chunks)${arch === 'sm100' ? ' or M = 5 (SWIZZLE_128B_BASE32B)' : ''}`);
 }

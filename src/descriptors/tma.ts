@@ -1,11 +1,11 @@
 /**
- * TMA descriptors (docs/descriptors.md; SPEC §12.2): the tensor map CuTe's `make_tma_copy(SM90_TMA_LOAD{}, G, S, T)`
+ * TMA descriptors (docs/descriptors.md §2): the tensor map CuTe's `make_tma_copy(SM90_TMA_LOAD{}, G, S, T)`
  * builds for a global layout G and a shared-memory tile S (both in elements), as CuTe's `construct_tma_gbasis`,
  * `fill_tma_gmem_shape_stride` and `make_tma_copy_desc` build it: each step of §12.2 one function below, in order,
- * then the driver's contract (contract.ts). Every integer is static, as everywhere here (SPEC §8).
+ * then the driver's contract (contract.ts). Every integer is static, as everywhere here (docs/semantics.md §8).
  */
 import { add, gcd, mul } from '../algebra/arith.js';
-import { domainError } from '../algebra/errors.js';
+import { domainError, LayoutError } from '../algebra/errors.js';
 import { flat, makeLayout, size, type Layout } from '../algebra/layout.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
@@ -14,7 +14,7 @@ import { formatTiler, isByMode, type Tiler } from '../cute/tiler.js';
 import { coalesceBasis, composeBasis, type BasisEntry } from './basis.js';
 import { checkTensorMap } from './contract.js';
 import type { DType } from './dtype.js';
-import { byteSwizzle, tmaSwizzleMode, type SwizzleMode } from './swizzle-mode.js';
+import { byteSwizzle, SWIZZLE_MODES, tmaSwizzleMode, type SwizzleMode } from './swizzle-mode.js';
 
 /** What tma_desc takes, parsed: G (plain), S (plain or Sw o L), the element type, and T (default: S's mode sizes). */
 export interface TmaInput {
@@ -24,7 +24,7 @@ export interface TmaInput {
   readonly tiler?: Tiler | undefined;
 }
 
-/** The tensor map (SPEC §12.2's result): the driver's fields, lists innermost first, and what CuTe leaves implicit. */
+/** The tensor map (docs/descriptors.md §2's result): the driver's fields, lists innermost first, and what CuTe leaves implicit. */
 export interface TmaDescriptor {
   dataType: string;
   rank: number;
@@ -87,6 +87,14 @@ function identityEntries(shape: Tuple, first: number, out: BasisEntry[]): number
   return j;
 }
 
+/** A tiler as the user wrote it: a by-mode list of N:1 as the shape (128,64,3), else formatTiler's print. */
+function tilerText(t: Tiler): string {
+  if (isByMode(t) && t.every((x) => typeof x === 'object' && !Array.isArray(x) && typeof (x as Layout).shape === 'number' && (x as Layout).stride === 1)) {
+    return `(${t.map((x) => (x as Layout).shape).join(',')})`;
+  }
+  return formatTiler(t);
+}
+
 const leafCount = (t: Tuple): number => (typeof t === 'number' ? 1 : t.reduce<number>((c, m) => c + leafCount(m), 0));
 
 /** The part of V over one (sub-)shape of G under tiler t: CuTe's composition by mode, modes beyond t dropped. */
@@ -113,11 +121,18 @@ function tileBasisOf(shape: Tuple, first: number, t: Tiler, out: BasisEntry[], p
   const ids: BasisEntry[] = [];
   identityEntries(shape, first, ids);
   const f = flat(t as Layout);
-  out.push(...composeBasis(ids, f.shapes, f.strides, `tma_desc: the tile ${formatTiler(t)} over the tensor's shape`));
+  try {
+    for (const e of composeBasis(ids, f.shapes, f.strides, 'tma_desc')) out.push(e);
+  } catch (e) {
+    // the tiler named only on a failure (formatting it on every request costs)
+    if (e instanceof LayoutError)
+      fail(`the tile ${formatTiler(t)} over ${path === '' ? 'the tensor' : `mode ${path} of the tensor`}: ${e.message.replace(/^tma_desc: /, '')}`);
+    throw e;
+  }
 }
 
 /**
- * Step 1 (SPEC §12.2): V = make_identity_layout(shape(G)) ∘ T, the map from a tile coordinate to a coordinate of G,
+ * Step 1 (docs/descriptors.md §2): V = make_identity_layout(shape(G)) ∘ T, the map from a tile coordinate to a coordinate of G,
  * as scaled-basis entries; size(S) must be size(V). Errors: `domain` (the tiler's rank, CuTe's size equivalence).
  */
 export function tileBasis(g: Layout, s: Layout, t: Tiler): BasisEntry[] {
@@ -126,7 +141,7 @@ export function tileBasis(g: Layout, s: Layout, t: Tiler): BasisEntry[] {
   let sizeV = 1;
   for (const e of v) sizeV *= e.size;
   if (size(s) !== sizeV)
-    fail(`size(S) = ${size(s)} but the tile ${formatTiler(t)} has size ${sizeV}: TMA requires CTA_Tile and SLayout top-level size equivalence`);
+    fail(`size(S) = ${size(s)} but the tile ${tilerText(t)} has size ${sizeV}: TMA requires CTA_Tile and SLayout top-level size equivalence`);
   return v;
 }
 
@@ -162,11 +177,17 @@ export function coalesce256(box: readonly BasisEntry[], leaves: Leaves): TmaDim[
   return dims;
 }
 
+/** whether leaf j is among the leaves of the first `count` dims */
+function inBoxDims(dims: readonly TmaDim[], count: number, j: number): boolean {
+  for (let i = 0; i < count; i++) if (dims[i]!.leaves.includes(j)) return true;
+  return false;
+}
+
 /** Step 5: every leaf of G the box does not reach, not of size 1 nor stride 0, a dim of box 1; beyond 5 dims, the rest folded into the fifth. */
 export function remainingDims(dims: TmaDim[], leaves: Leaves): TmaDim[] {
-  const inBox = new Set(dims.flatMap((x) => x.leaves));
+  const boxDims = dims.length;
   for (let j = 0; j < leaves.n.length; j++) {
-    if (leaves.n[j] === 1 || leaves.d[j] === 0 || inBox.has(j)) continue;
+    if (leaves.n[j] === 1 || leaves.d[j] === 0 || inBoxDims(dims, boxDims, j)) continue;
     dims.push({ box: 1, leaves: [j] });
   }
   if (dims.length <= 5) return dims;
@@ -205,9 +226,9 @@ export function gmemShapeStride(dims: readonly TmaDim[], leaves: Leaves): { glob
 
 /** The swizzle mode of S (plain: none) over the element type; a composed S with an offset K ≠ 0 is `domain`. */
 export function smemSwizzleMode(s: LayoutFunction, dt: DType): SwizzleMode {
-  if (!isComposed(s)) return tmaSwizzleMode(null, 'tma_desc');
+  if (!isComposed(s)) return SWIZZLE_MODES.none;
   if (s.offset !== 0) fail(`the smem layout ${formatLayoutFunction(s)} has offset ${s.offset}: a descriptor starts at the tile's base (K = 0)`);
-  return tmaSwizzleMode(byteSwizzle(s.swizzle, dt), `tma_desc: smem ${formatLayoutFunction(s)} over ${dt.name}`);
+  return tmaSwizzleMode(byteSwizzle(s.swizzle, dt), s, dt);
 }
 
 function leavesOf(g: Layout): Leaves {
@@ -247,7 +268,7 @@ export function tmaPlan(input: TmaInput): TmaPlan {
 }
 
 /**
- * The tensor map of SPEC §12.2 for parsed values (tmaDesc in api.ts takes strings too). Errors: `domain` for every rule
+ * The tensor map of docs/descriptors.md §2 for parsed values (tmaDesc in api.ts takes strings too). Errors: `domain` for every rule
  * of §12 (CuTe's asserts, the driver's contract, a swizzle with no mode, offset K ≠ 0), `overflow` where a dimension
  * cannot be represented. Example: G (4096,4096):(4096,1), S = Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0)), bfloat16_t
  * → boxDim [64, 128], swizzle 128B, smemAlignment 1024, boxes 1.

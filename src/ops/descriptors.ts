@@ -1,5 +1,5 @@
 /**
- * The descriptor ops of the table (docs/descriptors.md; SPEC §12, BATCH-PROTOCOL "Descriptors"): `tma_desc` and
+ * The descriptor ops of the table (docs/descriptors.md, docs/protocol.md "Descriptors"): `tma_desc` and
  * `gmma_desc`, each one JSON object argument. The room is light (its imports are the algebra and cute/, which the
  * table loads anyway), so it is imported at once, not through ops/lazy.ts.
  */
@@ -54,14 +54,14 @@ export function formatGmmaDescriptor(d: GmmaDescriptor): string {
 export const descriptorOps: OpSpec[] = [
   {
     name: 'tma_desc',
-    summary: "the TMA tensor map CuTe's make_tma_copy builds for {gmem, smem, dtype[, tiler]}, every rule checked (docs/descriptors.md, SPEC §12.2)",
+    summary: "the TMA tensor map CuTe's make_tma_copy builds for {gmem, smem, dtype[, tiler]}, every rule checked (docs/descriptors.md §2)",
     args: [{ name: '{gmem,smem,dtype[,tiler]}', kind: 'json' }],
     run: ([o]) => tmaDescChecked(readTmaArgs(objectArg('tma_desc', o))) as unknown as Json,
     human: (r) => formatTmaDescriptor(r as unknown as TmaDescriptor),
   },
   {
     name: 'gmma_desc',
-    summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block {smem, dtype, major[, arch]} (docs/descriptors.md, SPEC §12.3)',
+    summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block {smem, dtype, major[, arch]} (docs/descriptors.md §3)',
     args: [{ name: '{smem,dtype,major[,arch]}', kind: 'json' }],
     run: ([o]) => gmmaDescChecked(readGmmaArgs(objectArg('gmma_desc', o))) as unknown as Json,
     human: (r) => formatGmmaDescriptor(r as unknown as GmmaDescriptor),

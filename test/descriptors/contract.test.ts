@@ -1,5 +1,5 @@
 /**
- * The driver's contract of cuTensorMapEncodeTiled (SPEC §12.2 step 7, contract.ts) clause by clause: for each clause a
+ * The driver's contract of cuTensorMapEncodeTiled (docs/descriptors.md §2.2, contract.ts) clause by clause: for each clause a
  * map that passes it (the worked bf16 128×64 map) and one that fails only it, the message naming the rule and the
  * numbers; and the same clauses reached through tma_desc from a layout.
  */
@@ -49,7 +49,7 @@ describe("the driver's contract, clause by clause", () => {
   it('names every clause once, and each has a failing case here', () => {
     expect(Object.keys(FAILING).sort()).toEqual(CONTRACT.map((c) => c.name).sort());
   });
-  it('accepts the worked map (SPEC §12.2)', () => {
+  it('accepts the worked map (docs/descriptors.md §2)', () => {
     expect(failure(GOOD)).toBeNull();
     for (const c of CONTRACT) expect(() => c.check(GOOD, 2)).not.toThrow();
   });

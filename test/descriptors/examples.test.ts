@@ -1,5 +1,5 @@
 /**
- * The worked pairs of test/fixtures/desc-examples.jsonl (SPEC §12, BATCH-PROTOCOL "Descriptors") through the op table
+ * The worked pairs of test/fixtures/desc-examples.jsonl (docs/descriptors.md; docs/protocol.md "Descriptors") through the op table
  * (runOpDirect, as the page runs them): every result key exactly, every error by kind. test/cli/examples.test.ts runs
  * the same pairs through `batch`.
  */

@@ -1,5 +1,5 @@
 /**
- * tma_desc (SPEC §12.2) against brute force: for random valid (gmem, smem) pairs — CUTLASS's smem atoms of every element
+ * tma_desc (docs/descriptors.md §2) against brute force: for random valid (gmem, smem) pairs — CUTLASS's smem atoms of every element
  * type tiled to realistic tiles, K- and MN-major, over 2- and 3-mode tensors, and padded plain tiles — every tile element's
  * box (boxes.ts) is checked by Φ: the box is a contiguous run of smem offsets, the global element the box map names is the
  * one Φ_G gives at the element's tile coordinate, and it is the one the descriptor's globalStrides and boxDim address.
@@ -152,7 +152,7 @@ describe('tma_desc by Φ: every box element maps to the right global element', (
   });
 });
 
-describe('the steps of SPEC §12.2', () => {
+describe('the steps of docs/descriptors.md §2', () => {
   it('a G exactly as long as the tile along its contiguous mode: coalesce_256 merges the modes (CuTe), and a swizzled box outgrows its span', () => {
     // MN-major SW32 doubles: the tile's 4 rows are all of G's, so the box is 64 doubles in one dimension
     const smem = atomTiledTo(SMEM_ATOMS.find((a) => a.name === 'Layout_MN_SW32_Atom')!, dtypeOf('double'), [4, 16]);
@@ -228,7 +228,7 @@ describe('the steps of SPEC §12.2', () => {
     expect(d6.globalDim).toEqual([64, 64, 2, 3, 35]);
     expect(d6.globalStrides).toEqual([128, 8192, 16384, 49152]);
   });
-  it('SPEC §12.2: the tiler selects the tile (a (128,64) tile of a (M,K,L) tensor; the same with an explicit default)', () => {
+  it('docs/descriptors.md §2: the tiler selects the tile (a (128,64) tile of a (M,K,L) tensor; the same with an explicit default)', () => {
     const s = 'Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0))';
     const a = tmaDesc({ gmem: '(2048,1024,16):(1024,1,2097152)', smem: s, dtype: 'half_t' });
     const b = tmaDesc({ gmem: '(2048,1024,16):(1024,1,2097152)', smem: s, dtype: 'half_t', tiler: '(128,64)' });

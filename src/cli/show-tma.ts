@@ -1,5 +1,5 @@
 /**
- * The pictures of a TMA descriptor on the command line (docs/semantics.md §12.4): `layoutgpu show tma --gmem G
+ * The pictures of a TMA descriptor on the command line (docs/descriptors.md §2.3): `layoutgpu show tma --gmem G
  * --smem S --dtype D [--tiler T]` and `layoutgpu tma … --ascii | --svg <file> | --tikz <file>` draw the boxes of
  * the tensor map over the shared-memory tile and over the global tile (src/render/tma-boxes.ts): the text picture
  * on stdout, SVG and TikZ to files, a file named `-` to stdout in place of the text (one per command).
@@ -43,7 +43,7 @@ function write(path: string, text: string, io: Io): void {
   }
 }
 
-/** The descriptor's argument object from --gmem, --smem, --dtype and --tiler (the protocol's, SPEC §12.2). */
+/** The descriptor's argument object from --gmem, --smem, --dtype and --tiler (the protocol's, docs/descriptors.md §2). */
 export function tmaArgOf(p: Parsed): TmaPictureArg {
   const need = (name: string): string => {
     const v = p.opt.get(name);

@@ -47,7 +47,7 @@ layoutgpu show <copy atom> --bits b (--thr L [--val L] | --mma <atom> … --oper
   coloured by thread; as text without --svg or --tikz (the same as layoutgpu mma|copy --ascii).
 
 layoutgpu show tma --gmem <G> --smem <S> --dtype <D> [--tiler <T>] [--svg <file>] [--tikz <file>]
-  The boxes of the TMA tensor map of layoutgpu tma (SPEC §12.2) over the shared-memory tile and
+  The boxes of the TMA tensor map of layoutgpu tma (docs/descriptors.md §2) over the shared-memory tile and
   the global tile, colour = box, one label per box (layoutgpu show tma --help).
 `;
 

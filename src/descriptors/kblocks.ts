@@ -1,5 +1,5 @@
 /**
- * The k-blocks of an MMA operand tile in shared memory (docs/semantics.md §12.3): a wgmma (SM90)
+ * The k-blocks of an MMA operand tile in shared memory (docs/descriptors.md §3): a wgmma (SM90)
  * or UMMA (SM100) instruction reads 256 bits of K per row — 16 elements of a 16-bit type, 8 of
  * tf32, 32 of an 8-bit type — so an (MN, K) tile is K / (256 / bits) k-blocks, each the (MN, 256 /
  * bits) slice that one descriptor describes. CuTe partitions the tile the same way and advances

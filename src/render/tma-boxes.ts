@@ -1,5 +1,5 @@
 /**
- * Pictures of a TMA descriptor (docs/semantics.md §12.2, "Everywhere"): the boxes the TMA moves,
+ * Pictures of a TMA descriptor (docs/descriptors.md §2.3, §7): the boxes the TMA moves,
  * drawn over the shared-memory tile and over the global tile, colour = box and one label per box
  * (its TMA coordinates), in ASCII, SVG and TikZ. Values in, strings out: a BoxPicture holds, for
  * every cell of each panel, the box it belongs to (the descriptors room decides it); this file

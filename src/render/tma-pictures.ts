@@ -1,5 +1,5 @@
 /**
- * The picture of a TMA descriptor (docs/semantics.md §12.4): the descriptors room's box map (which box each element
+ * The picture of a TMA descriptor (docs/descriptors.md §2.3): the descriptors room's box map (which box each element
  * of the tile belongs to, src/descriptors/boxes.ts) laid out as the two panels of src/render/tma-boxes.ts — the
  * shared-memory tile by address (offsets after the swizzle, in rows of the box's inner extent) and the global tile
  * by coordinate (the tile's modes: rows the first, columns the rest) — with one label per box: where it starts.
@@ -48,7 +48,7 @@ function sharedPanel(m: TmaBoxMap): BoxPanel {
 }
 
 /**
- * The picture of the TMA boxes of tma_desc's argument (SPEC §12.2): both panels and each box's label — the tile
+ * The picture of the TMA boxes of tma_desc's argument (docs/descriptors.md §2): both panels and each box's label — the tile
  * coordinate of its first element and that element's offset in G. Errors: those of tma_desc (the rule that fails),
  * `bad-request` for a tile of more than `max` elements (the bound `show` draws).
  * @example tmaBoxPicture({ gmem: '(64,32):(32,1)', smem: '(64,32):(40,1)', dtype: 'half_t' }).labels.length // 64

@@ -1,5 +1,5 @@
 /**
- * The descriptors panel of the page (issue 27; docs/semantics.md §12, docs/descriptors.md): will the hardware accept
+ * The descriptors panel of the page (issue 27; docs/descriptors.md): will the hardware accept
  * this layout? Choose an element type, a global layout and a shared-memory tile — a layout, or one of CUTLASS's GMMA
  * shared-memory atoms by name tiled to a shape (tile_to_shape) — and see the TMA tensor map CuTe's make_tma_copy builds
  * (`tma_desc`), its boxes drawn over the shared-memory tile and over the global tile (colour = box, one label per box,

@@ -49,7 +49,7 @@ describe('kBlocks', () => {
     });
   });
 
-  it('SPEC §12.3: the first 16-element slice of the bf16 K-major 128B tile of 64×64', () => {
+  it('docs/descriptors.md §3: the first 16-element slice of the bf16 K-major 128B tile of 64×64', () => {
     const b = kBlocks(parseLayoutFunction('Sw<3,3,3> o ((8,8),(64,1)):((64,512),(1,0))'), 2)[0]!;
     // ((8,8),16):((64,512),1) is this function: rows 64 apart, 8 · 64 = 512 (coalesced)
     expect(formatLayoutFunction(b.layout)).toBe('Sw<3,3,3> o (64,16):(64,1)');

@@ -27,7 +27,7 @@ import { tmaBoxPicture, type TmaPictureArg } from '../../src/render/tma-pictures
 import { kindOf } from '../helpers/kind.js';
 import { asciiCells, svgCells, tikzCells } from './_box-media.js';
 
-/** Valid pairs of the worked examples (SPEC §12.2) and a few more: swizzles, MN-major, padding, stages, a tiler. */
+/** Valid pairs of the worked examples (docs/descriptors.md §2) and a few more: swizzles, MN-major, padding, stages, a tiler. */
 const CASES: TmaPictureArg[] = [
   { gmem: '(4096,4096):(4096,1)', dtype: 'bfloat16_t', smem: 'Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0))' },
   { gmem: '(4096,2048):(1,4096)', dtype: 'half_t', smem: 'Sw<3,3,3> o ((64,2),(8,8)):((1,512),(64,1024))' },

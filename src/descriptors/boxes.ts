@@ -24,6 +24,9 @@ export interface TmaBoxMap {
   readonly gmemOffset: Float64Array;
   /** y → its position within its box's run, 0 ≤ t < boxElements (box coordinate t in boxDim, innermost first) */
   readonly inBox: Int32Array;
+  /** a smem offset (swizzled, 0 ≤ o ≤ max smemOffset) → the lowest tile index stored there, −1 for none: the box of an
+   *  smem offset is boxOf[tileAt[o]] */
+  readonly tileAt: Int32Array;
 }
 
 /** the largest tile mapped element by element */
@@ -66,5 +69,10 @@ export function tmaBoxMap(input: TmaInput): TmaBoxMap {
     }
     gmemOffset[y] = g;
   }
-  return { desc: plan.desc, boxElements: p, boxOf, smemOffset, gmemOffset, inBox };
+  let top = 0;
+  for (let y = 0; y < n; y++) top = Math.max(top, smemOffset[y]!);
+  if (top >= 4 * MAX_BOX_MAP) throw domainError(`tma boxes: the tile spans ${top + 1} smem elements, more than ${4 * MAX_BOX_MAP} to map one by one`);
+  const tileAt = new Int32Array(top + 1).fill(-1);
+  for (let y = n - 1; y >= 0; y--) tileAt[smemOffset[y]!] = y;
+  return { desc: plan.desc, boxElements: p, boxOf, smemOffset, gmemOffset, inBox, tileAt };
 }

@@ -5,7 +5,7 @@
  * canonical form, each stride its asserts name checked, and the fields packed as mma_sm90_desc.hpp / mma_sm100_desc.hpp
  * lay them out (start address 0).
  */
-import { domainError } from '../algebra/errors.js';
+import { domainError, LayoutError } from '../algebra/errors.js';
 import { flat, mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { upcast } from '../cute/cast.js';
@@ -85,6 +85,19 @@ export function divideMode(u: Layout, i: number, a: number, arch: MmaArch, major
 /** `mode 1 of U = …, …`: a mode named in a failure (formatted only then) */
 const shownMode = (u: Layout, i: number): string => `mode ${i + 1} of U = ${formatLayout(u)}, ${formatLayout(mode(u, i + 1))}`;
 
+/** U: S recast to 16-byte units (CuTe's recast<uint128_t>, an upcast by 16 / e). Errors: `domain` naming S when an
+ *  entry's stride neither divides nor is divided by 16 / e. */
+function recastToUnits(s: Layout, dt: DType): Layout {
+  try {
+    return upcast(s, 16 / dt.bytes);
+  } catch (e) {
+    if (e instanceof LayoutError && e.kind === 'domain') {
+      throw domainError(`gmma_desc: ${formatLayout(s)} over ${dt.name} cannot be recast to 16-byte units (CuTe's recast<uint128_t>): ${e.message}`);
+    }
+    throw e;
+  }
+}
+
 /** The layout-type names and codes of docs/descriptors.md §3 (mma_sm90_desc.hpp's LayoutType, mma_sm100_desc.hpp's). */
 const LAYOUT_TYPES: Readonly<Record<MmaArch, Readonly<Record<string, readonly [string, number]>>>> = {
   sm90: { NONE: ['INTERLEAVE', 0], '32B': ['B32', 3], '64B': ['B64', 2], '128B': ['B128', 1] },
@@ -151,7 +164,7 @@ export function gmmaDescriptor(input: GmmaInput): GmmaDescriptor {
   if (arch === 'sm100' && major === 'K' && sw === SWIZZLE_MODES.atom32)
     throw domainError('gmma_desc: SWIZZLE_128B_BASE32B is invalid for K-major (CuTe static_assert)');
   const [layoutType, code] = LAYOUT_TYPES[arch][sw.name]!;
-  const u = upcast(s, 16 / dt.bytes);
+  const u = recastToUnits(s, dt);
   checkExtents(u, dt, major, arch);
   const w = sw.units;
   const swizzled = sw !== SWIZZLE_MODES.none;

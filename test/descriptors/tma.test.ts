@@ -16,6 +16,7 @@ import { coalesce256, gmemShapeStride, remainingDims, tmaDescriptor } from '../.
 import { tmaDesc } from '../../src/descriptors/api.js';
 import { coalesceBasis, composeBasis } from '../../src/descriptors/basis.js';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
+import { parseTiler } from '../../src/cute/tiler.js';
 import { mulberry32 } from '../../src/verify/mulberry32.js';
 
 interface Case {
@@ -24,7 +25,9 @@ interface Case {
   dtype: DType;
   /** G's top-level mode strides, flat modes: the tile coordinate (m, k[, l]) → Σ c_i·d_i */
   g: { shape: number[]; stride: number[] };
-  tile: number[];
+  /** the default tiler's tile (flat G modes), for the brute-force Φ_G; undefined: that check is skipped */
+  tile?: number[] | undefined;
+  tiler?: string | undefined;
 }
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -79,7 +82,7 @@ function paddedCase(r: () => number): Case {
 function bruteGmem(c: Case, y: number): number {
   let rest = y;
   let g = 0;
-  c.tile.forEach((t, i) => {
+  c.tile!.forEach((t, i) => {
     const ci = rest % t;
     rest = (rest - ci) / t;
     g += ci * c.g.stride[i]!;
@@ -89,7 +92,7 @@ function bruteGmem(c: Case, y: number): number {
 
 /** The first element whose box disagrees with Φ, or null (expect() per element would cost seconds). */
 function firstMismatch(c: Case): string | null {
-  const map = tmaBoxMap({ gmem: parseLayout(c.gmem), smem: c.smem, dtype: c.dtype });
+  const map = tmaBoxMap({ gmem: parseLayout(c.gmem), smem: c.smem, dtype: c.dtype, tiler: c.tiler === undefined ? undefined : parseTiler(c.tiler) });
   const { desc } = map;
   const inner = innerLayout(c.smem);
   const n = map.boxOf.length;
@@ -111,7 +114,7 @@ function firstMismatch(c: Case): string | null {
     // the box is one run of smem offsets, filled innermost dimension first
     if (phi(inner, y) - t !== baseSmem[b]) return `y = ${y}: smem offset ${phi(inner, y)} is not ${baseSmem[b]} + ${t} (box ${b})`;
     // the global element: Φ_G at the tile coordinate, and the one the descriptor's strides address
-    if (map.gmemOffset[y] !== bruteGmem(c, y)) return `y = ${y}: global offset ${map.gmemOffset[y]}, Φ_G says ${bruteGmem(c, y)}`;
+    if (c.tile !== undefined && map.gmemOffset[y] !== bruteGmem(c, y)) return `y = ${y}: global offset ${map.gmemOffset[y]}, Φ_G says ${bruteGmem(c, y)}`;
     let rest = t;
     let g = baseGmem[b]!;
     desc.boxDim.forEach((bd, i) => {
@@ -149,6 +152,40 @@ describe('tma_desc by Φ: every box element maps to the right global element', (
     checkByPhi(c);
     const map = tmaBoxMap({ gmem: parseLayout(c.gmem), smem: c.smem, dtype: c.dtype });
     for (let y = 0; y < 64 * 32; y++) expect(map.boxOf[y]).toBe(y % 64);
+    // by smem offset: row r's 32 elements at 40r … 40r + 31, the 8-element padding of each row in no box
+    expect(map.tileAt.length).toBe(63 * 40 + 32);
+    for (let o = 0; o < map.tileAt.length; o++) {
+      const y = map.tileAt[o]!;
+      if (o % 40 < 32) expect(map.boxOf[y]).toBe(Math.floor(o / 40));
+      else expect(y).toBe(-1);
+    }
+  });
+});
+
+describe("CUTLASS's TMA unit tests (test/unit/cute/hopper/tma_load.cu), every integer static", () => {
+  // [name, gmem, smem, tiler, dtype, the rank CUTLASS expects or states]
+  const PAIRS: [string, string, string, string | undefined, string, number][] = [
+    ['3-mode', '(128,64,5):(1,128,8192)', '(64,32):(1,64)', '(64,32)', 'half_t', 3],
+    // docs/descriptors.md §6: CUTLASS builds this G with run-time strides and gets one more dimension
+    ['4-mode', '((80,40),(32,12)):((1,80),(3200,102400))', '(128,64):(1,128)', '((16,8),(32,2))', 'half_t', 3],
+    ['5-mode', '((32,32,32),(32,12)):((1,32,1024),(32768,1048576))', '(128,32):(1,128)', '((16,4,2),(16,2))', 'half_t', 5],
+    ['multimode 1', '((32,3,2,2),(32,4,2)):((1,32,96,192),(384,12288,49152))', '(32,64):(1,32)', '((32),(32,2))', 'half_t', 5],
+    ['multimode 2', '((64,3,2,2),(32,4,2)):((1,64,192,384),(768,24576,98304))', '(96,64):(1,96)', '((32,3),(32,2))', 'half_t', 5],
+    ['multimode 3', '((64,3,2,3,2),(32,4,2,2)):((1,64,192,384,1152),(2304,73728,294912,589824))', '(32,32):(1,32)', '((32),(16,2))', 'half_t', 5],
+    ['coalesce: interleaved col-major', '(128,(4,128)):(4,(1,512))', '(32,(4,32)):(4,(1,128))', undefined, 'int8_t', 2],
+    ['coalesce: interleaved row-major', '((4,128),128):((1,512),4)', '((4,32),32):((1,128),4)', undefined, 'int8_t', 2],
+    ['coalesce: stride-0 modes in the tile', '(128,(32,4)):(1,(0,128))', '(64,(32)):(1,(0))', undefined, 'uint16_t', 2],
+    ['coalesce: many modes and stride 0', '((32,4,4),32,(4,4)):((16,4,2048),0,(1,512))', '((32,4),32,(4)):((16,4),0,(1))', undefined, 'int8_t', 4],
+  ];
+  for (const [name, gmem, smem, tiler, dtype, rank] of PAIRS) {
+    it(`${name}: rank ${rank}, every element where the descriptor addresses it`, () => {
+      const d = tmaDesc({ gmem, smem, dtype, tiler });
+      expect(d.rank).toBe(rank);
+      expect(firstMismatch({ gmem, smem: parseLayout(smem), dtype: dtypeOf(dtype), g: { shape: [], stride: [] }, tiler })).toBeNull();
+    });
+  }
+  it('the 4-mode case: box [16, 8, 64] (docs/descriptors.md §6)', () => {
+    expect(tmaDesc({ gmem: PAIRS[1]![1], smem: PAIRS[1]![2], dtype: 'half_t', tiler: PAIRS[1]![3] }).boxDim).toEqual([16, 8, 64]);
   });
 });
 

@@ -24,13 +24,6 @@ are drawn compact (one mark for a block of cells that is all one box). Tiles of 
 A file named - is written to stdout, in place of the text picture (one of them at most).
 `;
 
-/** The picture options: flags and options with a value. */
-export const TMA_PICTURE_FLAGS = ['--ascii', '--tikz-body'];
-export const TMA_PICTURE_OPTS = ['--svg', '--tikz'];
-
-/** Whether a `tma` command line asks for a picture. */
-export const wantsTmaPicture = (p: Parsed): boolean => p.flags.has('--ascii') || p.opt.has('--svg') || p.opt.has('--tikz');
-
 function write(path: string, text: string, io: Io): void {
   if (path === '-') {
     io.stdout(text);
@@ -55,9 +48,10 @@ export function tmaArgOf(p: Parsed): TmaPictureArg {
   return tiler === undefined ? arg : { ...arg, tiler };
 }
 
-/** Draw the pictures a parsed command line asks for: the text on stdout unless a file is `-` (`text`: always
- *  the text, as `show` does; else only with --ascii). Errors: Usage for conflicting outputs, the descriptor's own. */
-export function writeTmaPictures(p: Parsed, io: Io, text: boolean): number {
+/** Draw the pictures a parsed command line asks for: SVG and TikZ to their files, and the text on stdout when `text`
+ *  (`show tma`: always) or --ascii asks for it, unless a file is `-`. Answers whether stdout was written (then `tma`
+ *  prints no table). Errors: Usage for conflicting outputs, the descriptor's own. */
+export function writeTmaPictures(p: Parsed, io: Io, text: boolean): boolean {
   const svg = p.opt.get('--svg');
   const tikz = p.opt.get('--tikz');
   if (svg === '-' && tikz === '-') throw new Usage('only one of --svg and --tikz can go to stdout (-)');
@@ -66,8 +60,9 @@ export function writeTmaPictures(p: Parsed, io: Io, text: boolean): number {
   const pic = tmaBoxPicture(tmaArgOf(p), MAX_SHOW);
   if (svg !== undefined) write(svg, boxSvg(pic), io);
   if (tikz !== undefined) write(tikz, boxTikz(pic, { body: p.flags.has('--tikz-body') }), io);
-  if ((text || p.flags.has('--ascii')) && svg !== '-' && tikz !== '-') io.stdout(boxAscii(pic));
-  return 0;
+  const piped = svg === '-' || tikz === '-';
+  if ((text || p.flags.has('--ascii')) && !piped) io.stdout(boxAscii(pic));
+  return piped || text || p.flags.has('--ascii');
 }
 
 /** `layoutgpu show tma …` (see TMA_SHOW_HELP); bad input: one line on stderr, its exit code. */
@@ -75,13 +70,14 @@ export const showTmaCommand: Command = {
   summary: 'the boxes of a TMA tensor map over the shared-memory and the global tile',
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--tikz-body'], ['--gmem', '--smem', '--dtype', '--tiler', ...TMA_PICTURE_OPTS], 'show tma');
+      const p = parseOptions(argv, ['--help', '--tikz-body'], ['--gmem', '--smem', '--dtype', '--tiler', '--svg', '--tikz'], 'show tma');
       if (p.flags.has('--help')) {
         io.stdout(TMA_SHOW_HELP);
         return 0;
       }
       if (p.pos.length > 0) throw new Usage(`show tma takes options only, got '${p.pos[0]}' (layoutgpu show tma --gmem G --smem S --dtype D)`);
-      return writeTmaPictures(p, io, true);
+      writeTmaPictures(p, io, true);
+      return 0;
     } catch (e) {
       return reportError(e, io);
     }

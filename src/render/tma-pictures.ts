@@ -30,20 +30,15 @@ function globalPanel(m: TmaBoxMap, shape: readonly number[]): BoxPanel {
   return { title: `global tile ${shape.join('×')}: tile coordinates`, rows, cols, box: m.boxOf.slice() };
 }
 
-/** The shared-memory tile by address: offset o at row ⌊o / w⌋, column o mod w (w = boxDim[0]); where several tile
- *  elements share an offset (a stride-0 mode: the same box written again) the cell keeps the lowest box. */
+/** The shared-memory tile by address: offset o at row ⌊o / w⌋, column o mod w (w = boxDim[0]), in the box of the
+ *  lowest tile element stored there (the map's tileAt: a stride-0 mode writes an offset again), none for padding. */
 function sharedPanel(m: TmaBoxMap): BoxPanel {
   const w = m.desc.boxDim[0]!;
-  let cosize = 0;
-  for (let y = 0; y < m.smemOffset.length; y++) cosize = Math.max(cosize, m.smemOffset[y]! + 1);
-  const rows = Math.ceil(cosize / w);
+  const rows = Math.ceil(m.tileAt.length / w);
   const box = new Int32Array(rows * w).fill(-1);
-  for (let y = 0; y < m.smemOffset.length; y++) {
-    const o = m.smemOffset[y]!;
-    const at = Math.floor(o / w) + rows * (o % w);
-    const k = m.boxOf[y]!;
-    if (box[at]! < 0 || k < box[at]!) box[at] = k;
-  }
+  m.tileAt.forEach((y, o) => {
+    if (y >= 0) box[Math.floor(o / w) + rows * (o % w)] = m.boxOf[y]!;
+  });
   return { title: `shared memory: offsets after the swizzle, rows of ${w}`, rows, cols: w, box };
 }
 

@@ -44,7 +44,10 @@ describe('layoutgpu show tma', () => {
     // shared memory: the cell of offset Φ_S(y) (rows of boxDim[0] = 32) holds y's box; the padding none
     const rows = pic.panels[0]!.rows;
     const want = new Int32Array(rows * 32).fill(-1);
-    m.smemOffset.forEach((o, y) => (want[Math.floor(o / 32) + rows * (o % 32)] = m.boxOf[y]!));
+    m.smemOffset.forEach((o, y) => {
+      const at = Math.floor(o / 32) + rows * (o % 32);
+      if (want[at]! < 0) want[at] = m.boxOf[y]!;
+    });
     expect(Array.from(smem!)).toEqual(Array.from(want));
   });
 
@@ -72,6 +75,20 @@ describe('layoutgpu show tma', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
     expect(missing.stderr).toMatch(/--gmem/);
+  });
+
+  it('layoutgpu tma --ascii draws in place of the table; --svg F writes beside it; --svg - alone', async () => {
+    const tma = ['tma', ...argv(MN).slice(2)];
+    const svg = join(dir, 'tma.svg');
+    const [ascii, file, piped, table] = await Promise.all([cli([...tma, '--ascii']), cli([...tma, '--svg', svg]), cli([...tma, '--svg', '-']), cli(tma)]);
+    const pic = tmaBoxPicture(MN);
+    expect(ascii.code, ascii.stderr).toBe(0);
+    expect(ascii.stdout).toBe(boxAscii(pic));
+    expect(file.code, file.stderr).toBe(0);
+    expect(file.stdout).toBe(table.stdout);
+    expect(table.stdout).toMatch(/^dataType\s+FLOAT16/);
+    expect(readFileSync(svg, 'utf8')).toBe(boxSvg(pic));
+    expect(piped.stdout).toBe(boxSvg(pic));
   });
 
   it('--help', async () => {

@@ -165,7 +165,8 @@ describe('the rule through every subcommand', () => {
     ['partition', 'A', 'SM80_16x8x16_F32F16F16F32_TN', '--thread', '3', '(64,64):(64,1)'],
     ['local-tile', '(128,64):(64,1)', '(32,16)', '(1,2)'],
     ['ll', 'apply', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}', 'lane=3'],
-    ['ll-from-encoding', '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>', '128x64'],    ['tma', '--gmem', '(64,64):(64,1)', '--smem', '(8,64):(64,1)', '--dtype', 'half_t'],
+    ['ll-from-encoding', '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>', '128x64'],
+    ['tma', '--gmem', '(64,64):(64,1)', '--smem', '(8,64):(64,1)', '--dtype', 'half_t'],
     ['gmma-desc', '((8,8),(8,2)):((8,64),(1,512))', '--dtype', 'half_t', '--major', 'K'],
   ];
   for (const argv of TOOLS) {

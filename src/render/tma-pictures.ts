@@ -2,16 +2,18 @@
  * The picture of a TMA descriptor (docs/descriptors.md §2.3): the descriptors room's box map (which box each element
  * of the tile belongs to, src/descriptors/boxes.ts) laid out as the two panels of src/render/tma-boxes.ts — the
  * shared-memory tile by address (offsets after the swizzle, in rows of the box's inner extent) and the global tile
- * by coordinate (the tile's modes: rows the first, columns the rest) — with one label per box: where it starts.
+ * by coordinate (the tile's modes: rows the first, columns the rest) — with one label per box: where it starts, in G and in the tile.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { indexToCoord, makeLayout, size, type Layout } from '../algebra/layout.js';
-import { formatTuple } from '../algebra/notation.js';
+import { indexToCoord, makeLayout, phi, size, type Layout } from '../algebra/layout.js';
+import { colMajorStride, formatTuple } from '../algebra/notation.js';
 import { size as tupleSize } from '../algebra/tuple.js';
 import { innerLayout } from '../cute/composed.js';
+import { composeByMode } from '../cute/divide.js';
 import { isByMode } from '../cute/tiler.js';
 import { readTmaArgs, tmaDescChecked, type TmaArgs } from '../descriptors/api.js';
 import { tmaBoxMap, type TmaBoxMap } from '../descriptors/boxes.js';
+import { defaultTiler } from '../descriptors/tma.js';
 import { MAX_SHOW } from './grid.js';
 import type { BoxPanel, BoxPicture } from './tma-boxes.js';
 
@@ -44,7 +46,7 @@ function sharedPanel(m: TmaBoxMap): BoxPanel {
 
 /**
  * The picture of the TMA boxes of tma_desc's argument (docs/descriptors.md §2): both panels and each box's label — the tile
- * coordinate of its first element and that element's offset in G. Errors: those of tma_desc (the rule that fails),
+ * its first element's coordinate in G (what the tiler maps it to) and in the tile. Errors: those of tma_desc (the rule that fails),
  * `bad-request` for a tile of more than `max` elements (the bound `show` draws).
  * @example tmaBoxPicture({ gmem: '(64,32):(32,1)', smem: '(64,32):(40,1)', dtype: 'half_t' }).labels.length // 64
  */
@@ -63,7 +65,10 @@ export function tmaBoxPicture(arg: TmaPictureArg, max = MAX_SHOW): BoxPicture {
   const first = new Array<number>(desc.boxes).fill(-1);
   for (let y = 0; y < n; y++) if (m.inBox[y] === 0 && first[m.boxOf[y]!] === -1) first[m.boxOf[y]!] = y;
   const grid = makeLayout([rows, n / rows], [1, rows]);
-  const labels = first.map((y) => (y < 0 ? '(none)' : `tile ${formatTuple(indexToCoord(grid, y))}, G offset ${m.gmemOffset[y]}`));
+  // where a box starts in G: the coordinate the tiler gives its first element (identity(shape G) ∘ T, as CuTe's V)
+  const ident = makeLayout(input.gmem.shape, colMajorStride(input.gmem.shape));
+  const v = composeByMode(ident, input.tiler ?? defaultTiler(s));
+  const labels = first.map((y) => (y < 0 ? '(none)' : `G ${formatTuple(indexToCoord(ident, phi(v, y)))}, tile ${formatTuple(indexToCoord(grid, y))}`));
   const title = `TMA boxes: ${desc.boxes} box${desc.boxes === 1 ? '' : 'es'} of [${desc.boxDim.join(', ')}] (innermost first), swizzle ${desc.swizzle}`;
   return { title, labels, panels: [sharedPanel(m), globalPanel(m, shape)] };
 }

@@ -97,7 +97,11 @@ describe('the boxes of a TMA descriptor, drawn', () => {
   it('one label per box: the padded tile’s 64 boxes, one per row, each labelled where its row starts', () => {
     const pic = tmaBoxPicture({ gmem: '(4096,4096):(4096,1)', dtype: 'half_t', smem: '(64,32):(40,1)' });
     expect(pic.labels).toHaveLength(64);
-    expect(pic.labels[5]).toBe('tile (5,0), G offset 20480');
+    expect(pic.labels[5]).toBe('G (5,0), tile (5,0)');
+    // the MN-major tile's box 3: rows 64…127 of G, K columns 8…15
+    expect(tmaBoxPicture(CASES[1]!).labels[3]).toBe('G (64,8), tile (64,8)');
+    // with a tiler over a 3-mode G: the batch coordinate 0
+    expect(tmaBoxPicture(CASES[7]!).labels[0]).toBe('G (0,0,0), tile (0,0)');
     const svg = boxSvg(pic);
     expect(svg.match(/<text class="box-label[^"]*" data-box="5"/g)).toHaveLength(2); // once per panel
   });

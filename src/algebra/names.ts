@@ -2,6 +2,9 @@
  * The "did you mean …" of an unknown name (an op, a CLI command, a CuTe type name of docs/descriptors.md): the
  * closest names by edit distance. Here, below every room, so that the table, the CLI and the descriptors share one.
  */
+/** the longest name the tables hold is far below this */
+const MAX_KNOWN = 64;
+
 /** The edit distance of two short names, a swap of neighbours counting one (optimal string alignment). */
 function distance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
@@ -22,6 +25,8 @@ function distance(a: string, b: string): number {
  * Example: closestNames('logical-divde', ['logical_divide', 'logical_product']) = ['logical_divide'].
  */
 export function closestNames(name: string, names: readonly string[]): string[] {
+  // a name far longer than any known one is close to none (and its edit distances would cost length × length)
+  if (name.length > 4 * MAX_KNOWN) return [];
   const norm = (s: string): string => s.toLowerCase().replace(/-/g, '_');
   const n = norm(name);
   const limit = Math.max(1, Math.floor(n.length / 4));

@@ -75,6 +75,7 @@ function required(p: ReturnType<typeof parseOptions>, name: string, command: str
   return v;
 }
 
+/** `layoutgpu tma`: options to the table's tma_desc. */
 export const tmaCommand: Command = {
   summary: "the TMA tensor map CuTe's make_tma_copy builds for --gmem G --smem S --dtype D [--tiler T], every rule checked",
   async run(argv, io) {
@@ -104,6 +105,7 @@ export const tmaCommand: Command = {
   },
 };
 
+/** `layoutgpu gmma-desc`: S and options (or the protocol's object) to the table's gmma_desc. */
 export const gmmaDescCommand: Command = {
   summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block: gmma-desc S --dtype D --major K|MN [--arch]',
   async run(argv, io) {

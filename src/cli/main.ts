@@ -143,7 +143,9 @@ function helpText(): string {
     'Usage: layoutgpu <command> [arguments] [--json]      (layouts in CuTe notation, e.g. "(4,8):(1,4)")',
     '',
     'Algebra (one per operation of the paper; also reachable through `batch`):',
-    ...ops.filter((o) => !toolCommands[o.name]).map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
+    ...ops
+      .filter((o) => !toolCommands[o.name] && !toolCommands[o.name.replace(/_/g, '-')])
+      .map((o) => `  ${o.name.replace(/_/g, '-').padEnd(width)}  ${o.summary}`),
     '',
     'Tools:',
     `  ${'show'.padEnd(width)}  the layout as a grid of offsets (like CuTe's print_layout); --svg, --tikz files`,

@@ -13,7 +13,9 @@ import { formatLayoutFunction, innerLayout, isComposed, type LayoutFunction } fr
 import type { DType } from './dtype.js';
 import { byteSwizzle, mmaSwizzleMode, SWIZZLE_MODES, type SwizzleMode } from './swizzle-mode.js';
 
+/** The operand's contiguous direction: K or MN (CuTe's GMMA::Major, UMMA::Major). */
 export type Major = 'K' | 'MN';
+/** sm90: wgmma's GmmaDescriptor (make_gmma_desc); sm100: tcgen05's SmemDescriptor (make_umma_desc). */
 export type MmaArch = 'sm90' | 'sm100';
 
 /** What gmma_desc takes, parsed. */

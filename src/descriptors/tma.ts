@@ -107,7 +107,7 @@ function tileBasisOf(shape: Tuple, first: number, t: Tiler, out: BasisEntry[], p
     const r = typeof shape === 'number' ? 1 : shape.length;
     if (t.length > r) {
       fail(
-        `the tiler ${formatTiler(t)} has ${t.length} modes but ${path === '' ? 'the tensor' : `mode ${path} of the tensor`} has rank ${r} (CuTe's composition static_assert: mismatched ranks)`,
+        `the tiler ${tilerText(t)} has ${t.length} modes but ${path === '' ? 'the tensor' : `mode ${path} of the tensor`} has rank ${r} (CuTe's composition static_assert: mismatched ranks)`,
       );
     }
     let j = first;

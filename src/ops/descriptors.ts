@@ -51,6 +51,7 @@ export function formatGmmaDescriptor(d: GmmaDescriptor): string {
   ].join('\n');
 }
 
+/** tma_desc and gmma_desc (spread into the table, ops/table.ts). */
 export const descriptorOps: OpSpec[] = [
   {
     name: 'tma_desc',

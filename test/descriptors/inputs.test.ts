@@ -111,6 +111,16 @@ describe('domain: every rule of docs/descriptors.md, naming it', () => {
   });
 });
 
+describe('overflow: a dimension that cannot be represented', () => {
+  it("the fifth dimension's recurrence beyond 2^53 − 1", () => {
+    const g = `(8,2,2,2,${2 ** 27},${2 ** 27}):(1,8,16,32,64,${2 ** 33})`;
+    expect(kindOf(() => tmaDesc({ gmem: g, smem: '8:1', dtype: 'half_t' }))).toBe('overflow');
+    // the same fold within range: (2^20 − 1)·1 + (2^20 − 1)·2^20 + 1 = 2^40, beyond the driver's 2^32 (domain)
+    const ok = `(8,2,2,2,${2 ** 20},${2 ** 20}):(1,8,16,32,64,${2 ** 26})`;
+    expect(message(() => tmaDesc({ gmem: ok, smem: '8:1', dtype: 'half_t' }))).toContain('globalDim[4] = 1099511627776 must be 1 to 2^32');
+  });
+});
+
 describe('the library functions take strings and parsed values alike', () => {
   it('tmaDesc and gmmaDesc', () => {
     const a = tmaDesc({ gmem: G, smem: S, dtype: 'bfloat16_t', tiler: '(128,64)' });
@@ -155,5 +165,26 @@ describe('element types and atoms (docs/descriptors.md §1)', () => {
     expect(atomName(SMEM_ATOMS[0]!, dtypeOf('bfloat16_t'))).toBe('Layout_K_SW128_Atom<bfloat16_t>');
     // docs/descriptors.md §2's worked tile
     expect(formatLayoutFunction(atomTiledTo(SMEM_ATOMS[0]!, dtypeOf('bfloat16_t'), [128, 64]))).toBe(S);
+  });
+});
+
+describe('hostile input: one clear error or an answer, quickly, never a crash', () => {
+  const timed = (f: () => unknown): string => {
+    const t0 = performance.now();
+    const k = kindOf(f);
+    expect(performance.now() - t0).toBeLessThan(2000);
+    return k;
+  };
+  it('deep nesting, long strings, many modes, huge extents', () => {
+    const deep = `${'('.repeat(100_000)}8${')'.repeat(100_000)}:1`;
+    expect(timed(() => tmaDesc({ gmem: G, smem: deep, dtype: 'half_t' }))).toBe('parse');
+    expect(timed(() => gmmaDesc({ smem: deep, dtype: 'half_t', major: 'K' }))).toBe('parse');
+    expect(timed(() => tmaDesc({ gmem: G, smem: S, dtype: 'x'.repeat(100_000) }))).toBe('domain');
+    expect(message(() => tmaDesc({ gmem: G, smem: S, dtype: 'x'.repeat(100_000) })).length).toBeLessThan(1100);
+    const many = `(${Array(64).fill(2).join(',')}):(${Array.from({ length: 64 }, (_, i) => 2 ** Math.min(i, 52)).join(',')})`;
+    expect(['ok', 'domain', 'overflow']).toContain(timed(() => tmaDesc({ gmem: many, smem: '(8,64):(64,1)', dtype: 'half_t', tiler: '8:1' })));
+    expect(timed(() => tmaDesc({ gmem: G, smem: '(1048576,1048576):(1048576,1)', dtype: 'half_t' }))).toBe('domain');
+    expect(timed(() => tmaDesc({ gmem: G, smem: S, dtype: 'half_t', tiler: `(${Array(1000).fill(1).join(',')})` }))).toBe('domain');
+    expect(timed(() => gmmaDesc({ smem: '(1048576,1048576):(1048576,1)', dtype: 'half_t', major: 'K' }))).toBe('domain');
   });
 });

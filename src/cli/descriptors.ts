@@ -12,7 +12,7 @@ import { parseDuration, parseOptions, Usage } from './args.js';
 import type { Command } from './report.js';
 import { reportError } from './report.js';
 
-const TMA_HELP = `layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json] [--timeout DURATION]
+const TMA_HELP = `layoutgpu tma --gmem G --smem S --dtype D [--tiler T] [--json] [--timeout DURATION] [--ascii | --svg F | --tikz F]
 
 The TMA tensor map CuTe's make_tma_copy builds for a global tensor of layout G and a CTA tile S in
 shared memory (both in elements; S plain or Sw<B,M,S> o L), every CuTe assert and every clause of
@@ -24,6 +24,9 @@ the driver's cuTensorMapEncodeTiled contract checked (docs/descriptors.md §2).
                float_e4m3_t, float_e5m2_t, uint16_t, int32_t, uint32_t, int64_t, uint64_t
   --tiler T    the CTA tile over G (default: the sizes of S's modes), e.g. (128,64)
   --json       the batch protocol's result object
+  --ascii      the boxes drawn as text over the smem and the global tile, in place of the table
+  --svg F      also draw them as SVG to F, --tikz F as TikZ (--tikz-body: the tikzpicture alone);
+               a file named - goes to stdout in place of the table (layoutgpu show tma --help)
 
 Example: layoutgpu tma --gmem '(4096,4096):(4096,1)' --smem 'Sw<3,3,3> o ((8,16),(64,1)):((64,512),(1,0))' --dtype bfloat16_t
 `;
@@ -77,7 +80,12 @@ export const tmaCommand: Command = {
   summary: "the TMA tensor map CuTe's make_tma_copy builds for --gmem G --smem S --dtype D [--tiler T], every rule checked",
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--gmem', '--smem', '--dtype', '--tiler', '--timeout'], 'tma');
+      const p = parseOptions(
+        argv,
+        ['--help', '--json', '--ascii', '--tikz-body'],
+        ['--gmem', '--smem', '--dtype', '--tiler', '--timeout', '--svg', '--tikz'],
+        'tma',
+      );
       if (p.flags.has('--help')) {
         io.stdout(TMA_HELP);
         return 0;
@@ -87,6 +95,9 @@ export const tmaCommand: Command = {
       const object: Record<string, unknown> = { gmem: required(p, '--gmem', 'tma'), smem: required(p, '--smem', 'tma'), dtype: required(p, '--dtype', 'tma') };
       const tiler = p.opt.get('--tiler');
       if (tiler !== undefined) object.tiler = tiler;
+      // the boxes' pictures (src/cli/show-tma.ts, loaded only for them): --ascii or a `-` file takes stdout
+      const pictures = p.flags.has('--ascii') || p.opt.has('--svg') || p.opt.has('--tikz') ? await import('./show-tma.js') : null;
+      if (pictures?.writeTmaPictures(p, io, false)) return 0;
       return await runDescriptor('tma_desc', object, p, io);
     } catch (err) {
       return reportError(err, io);

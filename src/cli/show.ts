@@ -3,7 +3,8 @@
  * print_layout), and as SVG (`--svg <file>`) or TikZ (`--tikz <file>`, `--tikz-body` for a bare
  * tikzpicture) files; `-` as the file writes it to stdout instead of the grid. `--divide <B>`
  * colours L's cells by the tile of L ⊘ B they fall in; `--product <B>` draws L ⊗ B coloured by
- * tile. The pictures themselves come from src/render/.
+ * tile. `show tma …` draws a TMA descriptor's boxes (src/cli/show-tma.ts). The pictures themselves come from
+ * src/render/.
  */
 import { writeFileSync } from 'node:fs';
 import { makeLayout, mode, phi, size, type Layout } from '../algebra/layout.js';
@@ -44,6 +45,10 @@ layoutgpu show <copy atom> --bits b (--thr L [--val L] | --mma <atom> … --oper
   A tiled MMA or copy by its atom's name draws what CuTe's print_latex draws (docs/atoms.md): the
   A (M×K), B (K×N) and C (M×N) tiles, or the source and destination tiles, each cell T<t>V<v>,
   coloured by thread; as text without --svg or --tikz (the same as layoutgpu mma|copy --ascii).
+
+layoutgpu show tma --gmem <G> --smem <S> --dtype <D> [--tiler <T>] [--svg <file>] [--tikz <file>]
+  The boxes of the TMA tensor map of layoutgpu tma (docs/descriptors.md §2) over the shared-memory tile and
+  the global tile, colour = box, one label per box (layoutgpu show tma --help).
 `;
 
 /** A tiled MMA or copy named by its atom: `layoutgpu mma` / `copy` with a picture, text when no file is asked for. */
@@ -91,6 +96,8 @@ function write(path: string, text: string, stdout: (s: string) => void): void {
 export const showCommand: Command = {
   summary: "the layout as a grid of offsets (like CuTe's print_layout), or SVG / TikZ files",
   async run(argv, io) {
+    // the boxes of a TMA descriptor (src/cli/show-tma.ts), loaded only for it
+    if (argv[0] === 'tma') return (await import('./show-tma.js')).showTmaCommand.run(argv.slice(1), io);
     const atom = atomShow(argv);
     if (atom) return atom.command.run(atom.argv, io);
     try {

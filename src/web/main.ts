@@ -530,6 +530,15 @@ const PANELS: readonly Panel[] = [
   },
   { card: 'atoms-card', mount: async (host) => (await import('./atoms-panel.js')).mountAtomsPanel(host) },
   { card: 'linear-card', mount: async (host) => (await import('./linear-panel.js')).mountLinearPanel(host) },
+  // the descriptors panel (src/web/descriptors-panel.ts): a full-width row of its own, as the memory panel's
+  {
+    card: 'descriptors-card',
+    make: true,
+    mount: async (host) => {
+      host.setAttribute('data-testid', 'descriptors-card');
+      (await import('./descriptors-panel.js')).mountDescriptorsPanel(host);
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

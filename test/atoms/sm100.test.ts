@@ -216,6 +216,17 @@ describe('SM100 tensor-memory copies', () => {
     }
   });
 
+  it('have no shared-memory side: copy_bank_conflicts is domain, with or without a side', async () => {
+    const c = { atom: 'SM100_TMEM_LOAD_32dp32b1x', bits: 32, thr: '(32,1)', val: '(1,32)' };
+    for (const args of [
+      [c, '(32,32):(1,32)'],
+      [c, '(32,32):(1,32)', 'dst'],
+      [c, '(32,32):(1,32)', 'src'],
+    ]) {
+      await expect(runOp('copy_bank_conflicts', args, ctx)).rejects.toThrow(/neither side is shared memory/);
+    }
+  });
+
   it('the CLI takes them by name: copy-atom and copy', async () => {
     const run = async (argv: string[]) => {
       let out = '';

@@ -22,6 +22,9 @@ export interface MmaAtom {
   readonly A: Layout;
   readonly B: Layout;
   readonly C: Layout;
+  /** The operands given by a shared-memory matrix descriptor (GMMA, UMMA): read whole by every thread of the atom
+   *  (docs/atoms.md, "Descriptor operands"); '' for an atom whose operands are all register- or TMEM-held. */
+  readonly descriptors: 'AB' | 'B' | '';
 }
 
 /**
@@ -61,6 +64,7 @@ export function mmaAtom(name: string): MmaAtom {
     A: parseLayout(d.A),
     B: parseLayout(d.B),
     C: parseLayout(d.C),
+    descriptors: d.descriptors ?? '',
   });
   mmaCache.set(name, atom);
   return atom;

@@ -22,8 +22,15 @@ import type { TiledCopy } from './tiled-copy.js';
 /** Which side of a copy is shared memory. */
 export type CopySide = 'src' | 'dst';
 
+/** `domain` for a copy with no shared-memory side: SM100's tensor-memory loads and stores move data between TMEM
+ *  and registers (docs/atoms.md, "SM100 tensor-memory copies"). */
+function refuseTmem(name: string): void {
+  if (name.startsWith('SM100_TMEM_')) throw domainError(`${name} moves data between tensor memory and registers: neither side is shared memory`);
+}
+
 /** The side by the atom's name: ldmatrix reads shared memory, stmatrix and cp.async write it. */
 export function defaultSide(name: string): CopySide {
+  refuseTmem(name);
   if (name.includes('LDSM')) return 'src';
   if (name.includes('STSM') || name.includes('CP_ASYNC')) return 'dst';
   throw domainError(`${name} does not say which side is shared memory: pass "src" or "dst"`);
@@ -59,6 +66,7 @@ function activeOf(x: Layout, at: number): boolean[] {
  *  index[t + T·(w + W·j)] = the identity index of (τ(t, w) + tiler·q_j, e…) (partition.ts's map,
  *  for every thread at once: τ through a table of the tile, the rest as offsets). */
 export function tileAccesses(c: TiledCopy, side: CopySide, m: LayoutFunction): TileAccesses {
+  refuseTmem(c.atom.name);
   const inner = innerLayout(m);
   const ns = modes(inner).map(size);
   const what = 'copy_bank_conflicts';
@@ -137,11 +145,12 @@ export interface TileAccesses {
 
 /**
  * copy_bank_conflicts(C, M[, side]) (docs/atoms.md, "Bank conflicts of a tiled copy"): the
- * `bank_conflicts` object. Errors: `domain` (no side for this atom, a value size that is not
+ * `bank_conflicts` object. Errors: `domain` (no side for this atom or a TMEM copy, a value size that is not
  * 8, 16, 32, 64 or 128 bits, vectors that are not contiguous and aligned in M), those of
  * partition_S/D.
  */
 export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide, machine?: Machine): BankReport {
+  refuseTmem(c.atom.name);
   const sd = side ?? defaultSide(c.atom.name);
   // on another machine than NVIDIA's, only the universal copies (a plain load or store of each thread's values) exist;
   // the direction is the side's: shared memory as the source is a read (docs/memory.md "Machines")

@@ -9,7 +9,10 @@ import { sm75Mma } from './data/mma-sm75.js';
 import { sm80Mma } from './data/mma-sm80.js';
 import { sm89Mma } from './data/mma-sm89.js';
 import { sm90Mma } from './data/mma-sm90.js';
-import { sm90GmmaMma } from './data/mma-sm90-gmma.js';
+import { sm90GmmaMma } from './data/mma-sm90-gmma.generated.js';
+import { sm100Mma } from './data/mma-sm100.js';
+import { sm100UmmaMma1Sm } from './data/mma-sm100-umma-1sm.generated.js';
+import { sm100UmmaMma2Sm } from './data/mma-sm100-umma-2sm.generated.js';
 import { sm120Mma } from './data/mma-sm120.js';
 import { universalMma } from './data/mma-universal.js';
 import { universalCopy } from './data/copy-universal.js';
@@ -18,6 +21,7 @@ import { sm75Copy } from './data/copy-sm75.js';
 import { sm80Copy } from './data/copy-sm80.js';
 import { sm90Copy } from './data/copy-sm90.js';
 import { sm100Copy } from './data/copy-sm100.js';
+import { sm100TmemCopy } from './data/copy-sm100-tmem.js';
 
 /** Every MMA atom entry, architecture by architecture (each name once). */
 export const MMA_ATOMS: readonly MmaAtomData[] = [
@@ -29,10 +33,13 @@ export const MMA_ATOMS: readonly MmaAtomData[] = [
   ...sm89Mma,
   ...sm90Mma,
   ...sm90GmmaMma,
+  ...sm100Mma,
+  ...sm100UmmaMma1Sm,
+  ...sm100UmmaMma2Sm,
   ...sm120Mma,
 ];
 /** Every copy atom entry, architecture by architecture (each name once). */
-export const COPY_ATOMS: readonly CopyAtomData[] = [...universalCopy, ...sm50Copy, ...sm75Copy, ...sm80Copy, ...sm90Copy, ...sm100Copy];
+export const COPY_ATOMS: readonly CopyAtomData[] = [...universalCopy, ...sm50Copy, ...sm75Copy, ...sm80Copy, ...sm90Copy, ...sm100Copy, ...sm100TmemCopy];
 
 const mma: ReadonlyMap<string, MmaAtomData> = new Map(MMA_ATOMS.map((a) => [a.name, a]));
 const copy: ReadonlyMap<string, CopyAtomData> = new Map(COPY_ATOMS.map((a) => [a.name, a]));

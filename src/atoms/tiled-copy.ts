@@ -108,15 +108,21 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
 
 /**
  * σ of one side X (docs/atoms.md, "Tiled copy"): σ(a, s) = the Ref index ρ = a′ + AT·v′ with
- * Φ_Ref(ρ) = Φ_X(a, s) (CuTe `right_inverse(Ref).compose(X)`). Errors: `domain` when the Ref is
- * not injective or X leaves its image.
+ * Φ_Ref(ρ) = Φ_X(a, s) (CuTe `right_inverse(Ref).compose(X)`). A broadcast Ref, one block that every
+ * thread of the atom addresses whole (Φ_Ref(a, v) = Φ_Ref(0, v): the TMEM side of `SM100_TMEM_LOAD/STORE`),
+ * is read as thread 0's, the ρ CuTe's right_inverse picks (docs/atoms.md, "SM100 tensor-memory copies").
+ * Errors: `domain` when the Ref is otherwise not injective or X leaves its image.
  */
 export function sigma(atom: CopyAtom, x: Layout, side: string): Int32Array {
   const ref = phiTable(atom.ref);
+  const AT = size(atom.thrID);
   const where = new Map<number, number>();
   for (let r = 0; r < ref.length; r++) {
     if ((r & 0xffff) === 0xffff) checkDeadline(`the σ of ${atom.name}`);
-    if (where.has(ref[r]!)) throw domainError(`${atom.name}: its reference layout ${formatLayout(atom.ref)} is not injective`);
+    if (where.has(ref[r]!)) {
+      if (r % AT !== 0 && ref[r] === ref[r - (r % AT)]) continue; // a broadcast thread: thread 0 of its value holds it
+      throw domainError(`${atom.name}: its reference layout ${formatLayout(atom.ref)} is not injective`);
+    }
     where.set(ref[r]!, r);
   }
   const xs = phiTable(x);

@@ -13,6 +13,9 @@ export interface MmaAtomData {
   readonly A: string;
   readonly B: string;
   readonly C: string;
+  /** The operands given by a shared-memory matrix descriptor (GMMA `_SS`/`_RS`, UMMA `_SS`/`_TS`): the instruction
+   *  reads the whole smem tile, not values held by threads (docs/atoms.md, "Descriptor operands"). */
+  readonly descriptors?: 'AB' | 'B';
   /** the CuTe header it comes from, e.g. `include/cute/atom/mma_traits_sm80.hpp` */
   readonly source: string;
 }

@@ -15,7 +15,8 @@ import { parseSliceCoord } from '../cute/slice.js';
 import { loadTiled, tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
 import { localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
 import { copyBankConflicts } from '../atoms/conflicts.js';
-import { threadCoord, type TiledMma } from '../atoms/tiled-mma.js';
+import { threadCoord, type Operand, type TiledMma } from '../atoms/tiled-mma.js';
+import { descriptorLine, descriptorParts } from '../atoms/descriptor-operand.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 import { formatBankReport } from '../ops/memory.js';
 import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
@@ -130,6 +131,20 @@ function threadCells(tv: { shape: unknown; stride: unknown }, t: number, rows: n
 
 const cellsText = (cs: readonly [number, number][]): string => cs.map(([r, c], v) => `V${v}:(${r},${c})`).join(' ');
 
+/** What thread t reads of descriptor operand x (docs/atoms.md, "Descriptor operands"), or undefined for another
+ *  operand: the whole tile, or the part it reads whole. */
+function descriptorThread(m: TiledMma, x: Operand, t: number): string | undefined {
+  const parts = descriptorParts(m, x);
+  if (!parts) return undefined;
+  const tI = m.tileShape[x === 'A' ? 0 : 1];
+  const tK = m.tileShape[2];
+  const head = `descriptor operand (smem): thread ${t} reads`;
+  if (parts.length === 1) return `${head} the whole ${tI}×${tK} tile`;
+  const [iName] = x === 'A' ? ['m'] : ['n'];
+  const mine = parts.filter((p) => p.threads.includes(t)).map((p) => `${iName} ${p.i[0]}–${p.i[1]} × k ${p.j[0]}–${p.j[1]}`);
+  return `${head} ${mine.join(' and ')} of the ${tI}×${tK} tile, whole`;
+}
+
 function mmaThread(m: TiledMma, t: number): { text: string; json: Record<string, unknown> } {
   const [v, mm, n, k] = threadCoord(m, t);
   const [tM, tN] = m.tileShape;
@@ -138,8 +153,8 @@ function mmaThread(m: TiledMma, t: number): { text: string; json: Record<string,
   const c = threadCells(m.layoutC_TV, t, tM);
   const text = [
     `thread ${t}: atom thread ${v}, atom (m, n, k) = (${mm}, ${n}, ${k})`,
-    `A (m,k)  ${cellsText(a)}`,
-    `B (n,k)  ${cellsText(b)}`,
+    `A (m,k)  ${descriptorThread(m, 'A', t) ?? cellsText(a)}`,
+    `B (n,k)  ${descriptorThread(m, 'B', t) ?? cellsText(b)}`,
     `C (m,n)  ${cellsText(c)}`,
   ].join('\n');
   return { text, json: { thread: t, coord: [v, mm, n, k], A: a, B: b, C: c } };
@@ -157,7 +172,9 @@ const MMA_HELP = `layoutgpu mma <atom> [--layout L] [--permutation P] [--thread 
 
 A tiled MMA (CuTe make_tiled_mma; docs/atoms.md): the atom, the atom layout L (how many atoms tile
 M, N, K; default 1) and the permutation P (a tiler of up to 3 items; default _). Prints
-thrLayoutVMNK, the tile shape, the threads and the TV layouts of A (M×K), B (N×K), C (M×N).
+thrLayoutVMNK, the tile shape, the threads and the TV layouts of A (M×K), B (N×K), C (M×N); an
+operand read through a shared-memory descriptor (GMMA, UMMA) is also said in one line, and printed
+and drawn as one tile (every thread reads it whole).
   --thread t    the (row, column) of every value of thread t in A, B and C
   --ascii       the A, B, C tiles as text, each cell T<t>V<v> (CuTe's print_latex)
   --svg file    the same as SVG, coloured by thread (- for stdout)
@@ -182,7 +199,8 @@ export const mmaCommand: Command = {
       if (t !== undefined) {
         const th = mmaThread(m, t);
         io.stdout((p.flags.has('--json') ? JSON.stringify(th.json) : th.text) + '\n');
-      } else io.stdout((p.flags.has('--json') ? JSON.stringify(r) : fields(r)) + '\n');
+      } else if (p.flags.has('--json')) io.stdout(JSON.stringify(r) + '\n');
+      else io.stdout([fields(r), ...(['A', 'B'] as const).flatMap((x) => descriptorLine(m, x) ?? [])].join('\n') + '\n');
       return 0;
     }),
 };

@@ -4,13 +4,16 @@
  * and C (M×N) tiles, B above C and A to its left; a tiled copy as its source and destination tiles
  * side by side. Each cell is labelled `T<t> V<v>` with the (thread, value) that holds it (the lowest
  * thread, then value, when several do) and coloured by thread, with a palette of eight in which
- * neighbouring threads differ (t mod 8). ASCII, SVG and TikZ (a standalone document for pdflatex).
+ * neighbouring threads differ (t mod 8). ASCII, SVG and TikZ (a standalone document for pdflatex). A descriptor
+ * operand (GMMA/UMMA A or B in shared memory, read whole by every thread) is drawn as what it is: its tile as one
+ * block per part that a set of threads reads whole, with one line of text (docs/atoms.md, "Descriptor operands").
  */
 import { phiTable } from '../memory/access.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
 import { darkBackground, THREAD_COLOURS, threadColour } from './colour.js';
 import { xmlEscape } from './svg.js';
-import type { TiledMma } from '../atoms/tiled-mma.js';
+import type { Operand, TiledMma } from '../atoms/tiled-mma.js';
+import { descriptorLine, descriptorParts, runsText } from '../atoms/descriptor-operand.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 
 export { threadColour } from './colour.js';
@@ -27,6 +30,18 @@ export interface TvPanel {
   readonly holders: Int32Array;
   /** the tile index of each cell (the TV layout's value there) */
   readonly index: Int32Array;
+  /** a descriptor operand: drawn as these blocks and `note`, not cell by cell */
+  readonly parts?: readonly PanelPart[];
+  readonly note?: string;
+}
+
+/** A block of a descriptor operand's panel: rows and columns (inclusive) read whole by `threads` (their runs as
+ *  text); coloured by its lowest thread. */
+export interface PanelPart {
+  readonly rows: readonly [number, number];
+  readonly cols: readonly [number, number];
+  readonly lowest: number;
+  readonly threads: string;
 }
 
 /** A picture: panels placed on a grid of panel slots (column, row), as print_latex arranges them. */
@@ -70,14 +85,26 @@ export function tvPanel(title: string, tv: Layout, rows: number, cols: number, r
   return { title, rows, cols, thread, value, holders, index };
 }
 
-/** A tiled MMA as print_latex(tiled_mma) draws it: B (K×N) above C (M×N), A (M×K) to the left of C. */
+/** Panel `p` of operand x as a descriptor operand's blocks when it is one (B's panel is shown K×N: `shownKN`). */
+function asDescriptor(p: TvPanel, m: TiledMma, x: Operand, shownKN: boolean): TvPanel {
+  const parts = descriptorParts(m, x);
+  if (!parts) return p;
+  return {
+    ...p,
+    note: descriptorLine(m, x)!,
+    parts: parts.map((q) => ({ rows: shownKN ? q.j : q.i, cols: shownKN ? q.i : q.j, lowest: q.threads[0]!, threads: runsText(q.threads) })),
+  };
+}
+
+/** A tiled MMA as print_latex(tiled_mma) draws it: B (K×N) above C (M×N), A (M×K) to the left of C; a descriptor
+ *  operand as its blocks. */
 export function mmaPicture(m: TiledMma, title = `${m.atom.name}`): TvPicture {
   const [tM, tN, tK] = m.tileShape;
   return {
     title,
     panels: [
-      { panel: tvPanel(`A (M×K = ${tM}×${tK})`, m.layoutA_TV, tM, tK), slot: [0, 1] },
-      { panel: tvPanel(`B (shown K×N = ${tK}×${tN})`, m.layoutB_TV, tK, tN, tN, 1), slot: [1, 0] },
+      { panel: asDescriptor(tvPanel(`A (M×K = ${tM}×${tK})`, m.layoutA_TV, tM, tK), m, 'A', false), slot: [0, 1] },
+      { panel: asDescriptor(tvPanel(`B (shown K×N = ${tK}×${tN})`, m.layoutB_TV, tK, tN, tN, 1), m, 'B', true), slot: [1, 0] },
       { panel: tvPanel(`C (M×N = ${tM}×${tN})`, m.layoutC_TV, tM, tN), slot: [1, 1] },
     ],
   };
@@ -107,6 +134,10 @@ const label = (p: TvPanel, i: number): string => (p.thread[i]! < 0 ? '' : `T${p.
 export function tvAscii(pic: TvPicture): string {
   const out = [pic.title];
   for (const { panel: p } of pic.panels) {
+    if (p.parts) {
+      out.push('', p.title, p.note ?? '');
+      continue;
+    }
     let w = 2;
     for (let i = 0; i < p.thread.length; i++) w = Math.max(w, label(p, i).length);
     w = Math.max(w, String(p.cols - 1).length);
@@ -143,6 +174,21 @@ function placement(pic: TvPicture): { x: number[]; y: number[]; width: number; h
   return { x, y, width, height };
 }
 
+/** One block of a descriptor operand: a rectangle over its cells, labelled with its threads. */
+function svgPart(p: TvPanel, q: PanelPart): string {
+  const [r0, r1] = q.rows;
+  const [c0, c1] = q.cols;
+  const w = (c1 - c0 + 1) * CW;
+  const h = (r1 - r0 + 1) * CH;
+  const tip = `${p.note ?? ''}: rows ${r0}–${r1}, columns ${c0}–${c1}, read whole by threads ${q.threads}`;
+  return (
+    `<g class="tv-part" data-threads="${q.threads.replace(/–/g, '-')}" data-rows="${r0}-${r1}" data-cols="${c0}-${c1}" transform="translate(${c0 * CW},${r0 * CH})">` +
+    `<title>${xmlEscape(tip)}</title><rect width="${w}" height="${h}" fill="${threadColour(q.lowest)}" stroke="#000" stroke-width="0.5"/>` +
+    `<text x="${w / 2}" y="${h / 2 - 6}" text-anchor="middle">descriptor operand (smem)</text>` +
+    `<text x="${w / 2}" y="${h / 2 + 8}" text-anchor="middle">threads ${xmlEscape(q.threads)}</text></g>`
+  );
+}
+
 /** The picture as a standalone SVG document: one `<g class="tv-cell">` per cell with `data-thread`,
  *  `data-value`, `data-row`, `data-col` and a `<title>` (thread, value, coordinate, index). */
 export function tvSvg(pic: TvPicture): string {
@@ -157,6 +203,10 @@ export function tvSvg(pic: TvPicture): string {
     const x0 = x[k]!;
     const y0 = y[k]!;
     out.push(`<g class="tv-panel" transform="translate(${x0},${y0})">`, `<text x="0" y="-8" font-size="12">${xmlEscape(p.title)}</text>`);
+    if (p.parts) {
+      out.push(...p.parts.map((q) => svgPart(p, q)), '</g>');
+      return;
+    }
     for (let c = 0; c < p.cols; c++) {
       for (let r = 0; r < p.rows; r++) {
         const i = r + p.rows * c;
@@ -177,6 +227,18 @@ export function tvSvg(pic: TvPicture): string {
   });
   out.push('</svg>');
   return out.join('\n') + '\n';
+}
+
+/** One block of a descriptor operand in TikZ, the panel's origin at (r0, c0): a filled rectangle and its threads. */
+function tikzPart(q: PanelPart, r0: number, c0: number): string[] {
+  const [a, b] = q.rows;
+  const [c, d] = q.cols;
+  const k = q.lowest % THREAD_COLOURS.length;
+  const text = darkBackground(threadColour(q.lowest), 1) ? ',text=white' : '';
+  return [
+    `\\draw[fill=thr${k}] (${r0 + a - 0.5},${c0 + c - 0.5}) rectangle (${r0 + b + 0.5},${c0 + d + 0.5});`,
+    `\\node[minimum size=0pt${text}] at (${r0 + (a + b) / 2},${c0 + (c + d) / 2}) {descriptor operand (smem)\\\\threads ${q.threads.replace(/–/g, '--')}};`,
+  ];
 }
 
 /** The picture as TikZ: a standalone LaTeX document (base classes and TikZ only), or with
@@ -207,6 +269,10 @@ export function tvTikz(pic: TvPicture, opts: { body?: boolean } = {}): string {
     const c0 = offs(colW, sc);
     const title = p.title.replace(/×/g, '$\\times$');
     out.push('', `% ${p.title}`, `\\node[anchor=south west,minimum size=0pt,font=\\small] at (${r0 - 0.5},${c0 - 0.5}) {${title}};`);
+    if (p.parts) {
+      for (const q of p.parts) out.push(...tikzPart(q, r0, c0));
+      continue;
+    }
     for (let c = 0; c < p.cols; c++) {
       for (let r = 0; r < p.rows; r++) {
         const i = r + p.rows * c;

@@ -4,7 +4,9 @@
  * second time, independently of src/atoms/data, and checked by bench/cute-compare.py). Each answer of `mma_atom` /
  * `copy_atom` must be the same function on (thread, value) as CuTe's layout, with the same top-level mode sizes
  * (docs/atoms.md: TV layouts are compared as functions). The pairs are regression pairs: any later edit of the data
- * that changes a layout's function fails here. test/fixtures/cute-tiled.jsonl holds tiled copies and MMAs as compiled
+ * that changes a layout's function fails here. The SM100 rows (UMMA, FFMA2, TMEM copies) were read from the traits' text
+ * of CUTLASS 7107b05 (each family's ALayout/BLayout/CLayout with M, N and K substituted; a TMEM store's `typename
+ * Copy_Traits<…LOAD…>::…` resolved), not from scripts/gen-atoms.mjs's rules; their source names the header line. test/fixtures/cute-tiled.jsonl holds tiled copies and MMAs as compiled
  * CuTe printed them (quoted with their source); their TV layouts are compared the same way, tilers and tile shapes exactly.
  */
 import { readFileSync } from 'node:fs';

@@ -14,6 +14,7 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { runOp, type OpContext } from '../../src/ops/table.js';
 import { formatAtomsList } from '../../src/ops/atoms.js';
 import { kindOfAsync } from '../helpers/kind.js';
+import { requiredTmem, requiredUmma } from './_sm100.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -126,17 +127,18 @@ function requiredCopy(): string[] {
 const sortedCodePoint = (xs: readonly string[]): string[] => [...xs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 
 describe('the names', () => {
-  it('are the required set: 65 SM80, 320 GMMA, 414 MMA in all; 43 copy; each once', () => {
-    const mma = requiredMma();
-    const copy = requiredCopy();
+  it('are the required set (65 SM80, 320 GMMA, 414 MMA in all; 43 copy) and SM100 (692 UMMA, 2 FMA, 150 TMEM), each once', () => {
+    const mma = [...requiredMma(), ...requiredUmma().map((u) => u.name), 'SM100_2x1x1_F32F32F32F32', 'SM100_1x2x1_F32F32F32F32'];
+    const copy = [...requiredCopy(), ...requiredTmem()];
     expect(mma.filter((n) => n.startsWith('SM80_'))).toHaveLength(65);
     expect(mma.filter((n) => n.startsWith('SM90_64x'))).toHaveLength(320);
-    expect(copy).toHaveLength(43);
+    expect(mma.filter((n) => n.startsWith('SM100_MMA_'))).toHaveLength(692);
+    expect(copy).toHaveLength(43 + 150);
     expect(new Set(mma).size).toBe(mma.length);
     expect(mmaAtomNames()).toEqual(sortedCodePoint(mma));
     expect(copyAtomNames()).toEqual(sortedCodePoint(copy));
-    expect(MMA_ATOMS).toHaveLength(mma.length);
-    expect(COPY_ATOMS).toHaveLength(43);
+    expect(MMA_ATOMS).toHaveLength(414 + 692 + 2);
+    expect(COPY_ATOMS).toHaveLength(43 + 150);
   });
 
   it('look up exactly (case-sensitive, no other spelling)', () => {
@@ -187,8 +189,12 @@ describe('every MMA atom', () => {
   });
 });
 
+/** The tensor-memory atoms: their TMEM side is a broadcast (every lane addresses the whole block), checked with their
+ *  own invariants in test/atoms/sm100.test.ts. */
+const isTmem = (name: string): boolean => name.startsWith('SM100_TMEM_');
+
 describe('every copy atom', () => {
-  for (const a of COPY_ATOMS) {
+  for (const a of COPY_ATOMS.filter((x) => !isTmem(x.name))) {
     it(a.name, () => {
       for (const s of [a.thrID, a.src, a.dst, a.ref]) expect(formatLayout(parseLayout(s)), `${s} is canonical`).toBe(s);
       const threads = sizeB(parseL(a.thrID));
@@ -227,7 +233,8 @@ describe('a copy atom at a value size (upcast)', () => {
 
   it('holds the bits it says, wherever the value size divides the atom width; else domain', () => {
     let checked = 0;
-    for (const a of COPY_ATOMS) {
+    // the TMEM atoms by their smallest blocks (the larger ones repeat the pattern and cost seconds each here)
+    for (const a of COPY_ATOMS.filter((x) => !isTmem(x.name) || sizeB(parseL(x.src)) <= 1 << 16)) {
       for (const b of [2, 4, 8, 16, 32, 64, 128]) {
         const width = modeSizes(parseL(a.src))[1]!;
         let at: ReturnType<typeof copyAtom>;
@@ -309,6 +316,7 @@ describe("the CLI's list of atoms", () => {
       'SM80',
       'SM89',
       'SM90',
+      'SM100',
       'SM120',
       'universal',
       'SM50',
@@ -317,9 +325,9 @@ describe("the CLI's list of atoms", () => {
       'SM90',
       'SM100',
     ]);
-    expect(heads.reduce((a, [, n]) => a + n, 0)).toBe(414 + 43);
-    expect(text.split('\n')[0]).toBe('MMA atoms (414)');
-    expect(formatAtomsList({ copy: copyAtomNames() }).split('\n')[0]).toBe('copy atoms (43)');
+    expect(heads.reduce((a, [, n]) => a + n, 0)).toBe(414 + 694 + 43 + 150);
+    expect(text.split('\n')[0]).toBe('MMA atoms (1108)');
+    expect(formatAtomsList({ copy: copyAtomNames() }).split('\n')[0]).toBe('copy atoms (193)');
   });
 });
 

@@ -3,7 +3,7 @@
 // import that names a moved file (static, type-only, re-exports, `import()`, `vi.mock()`, `new URL(…, import.meta.url)`)
 // and every relative import inside a moved file, in src/, test/ and bench/, then type-checks. Arguments are pairs
 // FROM TO, each a file or a folder (a folder moves every file below it):
-//   node scripts/rename-room.mjs src/bench src/throughput test/bench/verify.test.ts test/throughput/verify.test.ts
+//   node scripts/rename-room.mjs OLD_ROOM NEW_ROOM OLD_TEST NEW_TEST   (folders under src/, files under test/)
 // --dry-run: say what it would do. Comments and docs naming the old path are left to the reviewer (`git grep` them).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';

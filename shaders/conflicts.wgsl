@@ -1,4 +1,4 @@
-// conflicts.wgsl: the swizzle search of `layoutgpu verify conflict-free` (src/memory/search-gpu.ts).
+// conflicts.wgsl: the swizzle search of `layoutgpu verify conflict-free` (src/engine/conflicts-gpu.ts).
 // Many candidate memory layouts Sw<B,M,S> o K o L per dispatch, for one or more access patterns
 // (TV, e, v), in two passes over (candidate, pattern, …):
 //   pass 0 (one invocation per block of W values of a thread, W the widest width checked, for the

@@ -45,7 +45,7 @@ const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, FLOORS
 
 /** the room of a file under src/: its folder, or `ops` for the table and the entry points at the top of src/ */
 function roomOf(file: string): string | null {
-  if (ENTRY_POINTS.has(file) || file === 'src/ops.ts' || file === 'src/op-spec.ts') return 'ops';
+  if (ENTRY_POINTS.has(file)) return 'ops';
   const m = /^src\/([^/]+)\//.exec(file);
   return m && floorOf.has(m[1]!) ? m[1]! : null;
 }

@@ -1,5 +1,5 @@
 /**
- * Compactness and injectivity of the flat entries [lo, hi) of a layout (docs/semantics.md, "Properties"), each by its
+ * Compactness and injectivity of the flat entries [lo, hi) of a layout (docs/semantics.md §4.1), each by its
  * fastest exact method, with no allocation per call (scratch typed arrays are reused): used by the bulk verification
  * (verify/cpu.ts), the candidate sources and the swizzle search.
  * - compact: structural (Prop. 2.3.5.5): a flat layout with shape entries ≥ 2 (shape-1 entries take no part) is compact

@@ -1,5 +1,5 @@
 /**
- * The CLI's one error policy (docs/cli.md, "Exit codes"): every subcommand ends a failure here, with one line on
+ * The CLI's one error policy (docs/cli.md, "Conventions of every command"): every subcommand ends a failure here, with one line on
  * stderr and one exit code by one rule —
  * - a reader that has gone (broken pipe): 0, nothing said;
  * - a usage error (`Usage`: a bad option, a missing argument, a file that cannot be read or written): 2;

@@ -1,5 +1,5 @@
 /**
- * CUTLASS's shared-memory layout atoms for the tensor cores (docs/descriptors.md, "Atoms"; CuTe's
+ * CUTLASS's shared-memory layout atoms for the tensor cores (docs/descriptors.md §4; CuTe's
  * mma_traits_sm90_gmma.hpp `GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>` and mma_traits_sm100.hpp's
  * `UMMA::Layout_MN_SW128_32B_Atom<T>`), as layouts in elements: the atoms are defined in bits (8 rows of 128 to
  * 1024 bits, K- or MN-major) behind a byte swizzle, and recast to T. Tiled to a shape with tile_to_shape, and searched

@@ -1,5 +1,5 @@
 /**
- * Layouts whose strides are CuTe's scaled bases c·E<j> (docs/descriptors.md, "How the box is found"; CuTe's
+ * Layouts whose strides are CuTe's scaled bases c·E<j> (docs/descriptors.md §2.1; CuTe's
  * `make_identity_layout`, `ScaledBasis`): the map from a tile coordinate to a coordinate of the global tensor G, E<j>
  * being one unit step along leaf j of G's shape. The TMA steps of docs/descriptors.md §2.1 compose, coalesce and truncate such
  * layouts; here they are flat lists of entries, and composition is CuTe's (the left side's last entry unbounded, its

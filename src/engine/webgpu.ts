@@ -1,5 +1,5 @@
 /**
- * The WebGPU host layer (docs/engine.md, "The host side"): what every GPU user of the project does the same way —
+ * The WebGPU host layer (docs/engine.md): what every GPU user of the project does the same way —
  * the buffer usage and map-mode constants (the `GPUBufferUsage` / `GPUMapMode` globals are absent in Node), an upload,
  * a read-back, a pipeline cache, a 2-D grid within the adapter's limit, and device loss as LayoutError `gpu`. Used by
  * the evaluator (gpu.ts), the verify interpreter (verify/gpu.ts) and the benchmarks (bench/).

@@ -447,14 +447,7 @@ export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number,
  * an analysis of them settled on); a thread t with live[t] = 0 accesses nothing (ldmatrix .x1/.x2's
  * repeated rows, atoms/conflicts.ts).
  */
-export function bankCells(
-  m: LayoutFunction,
-  tvs: ThreadValues,
-  e: number,
-  vector: number,
-  live?: Uint8Array,
-  target?: BankTarget,
-): Omit<BankMap, 'report'> {
+export function bankCells(m: LayoutFunction, tvs: ThreadValues, e: number, vector: number, live?: Uint8Array, target?: BankTarget): Omit<BankMap, 'report'> {
   const offsets = accessOffsets(m, tvs);
   const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
   const bank = new Int32Array(n);

@@ -5,7 +5,7 @@
  * counts as bankConflicts, sharing each group's tables (the candidates over one inner layout
  * differ only in the outer function) and skipping the worst phase and the sectors;
  * swizzles with K = 0 are priced from per-phase tables of the base (phases.ts: exact);
- * search-gpu.ts computes them on the GPU.
+ * src/engine/conflicts-gpu.ts computes them on the GPU.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The atoms' ops of the table (spread into src/ops.ts; docs/atoms.md, "Atoms"): `atoms` (the names),
+ * The atoms' ops of the table (spread into src/ops/table.ts; docs/atoms.md, "Atoms"): `atoms` (the names),
  * `mma_atom` and `copy_atom` (an atom's layouts, CuTe `MMA_Traits<Op>` and `Copy_Atom<Op, T>`).
  */
 import type { Json, OpSpec } from './spec.js';

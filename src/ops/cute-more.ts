@@ -1,5 +1,5 @@
 /**
- * Table entries (src/ops.ts spreads them in) for docs/semantics.md §8.5: inverses, filters, common vectors,
+ * Table entries (src/ops/table.ts spreads them in) for docs/semantics.md §8.5: inverses, filters, common vectors,
  * slices and recasts. Each op gets its CLI subcommand (kebab-case) and its `batch` op.
  */
 import { LayoutError } from '../algebra/errors.js';
@@ -15,7 +15,7 @@ import { dice, sliceLayout } from '../cute/slice.js';
 const layout = (name: string): ArgSpec => ({ name, kind: 'layout' });
 
 /** The argument as a plain layout (a `layout` argument is one: docs/semantics.md §9.1's composed layouts
- *  are refused with `domain` where arguments are parsed, and src/cute/composed-ops.ts lets
+ *  are refused with `domain` where arguments are parsed, and src/ops/composed.ts lets
  *  slice and dice take them). */
 const plain = (_op: string, v: unknown): Layout => v as Layout;
 

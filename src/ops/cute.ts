@@ -1,7 +1,7 @@
 /**
  * The table entries of CuTe's vocabulary (docs/semantics.md §8.3–8.4), spread into the one table of
- * src/ops.ts (so each gets a CLI subcommand, a `batch` op and a place on the page).
- * compose, logical_divide and logical_product take tilers in src/ops.ts itself.
+ * src/ops/table.ts (so each gets a CLI subcommand, a `batch` op and a place on the page).
+ * compose, logical_divide and logical_product take tilers in src/ops/table.ts itself.
  */
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';

@@ -1,5 +1,5 @@
 /**
- * The ops of the bridge between CuTe and Triton (spread into src/ops.ts; docs/linear.md,
+ * The ops of the bridge between CuTe and Triton (spread into src/ops/table.ts; docs/linear.md,
  * "Encodings" and "The bridge to CuTe"): ll_from_encoding, check_linear, to_ll, from_ll and
  * ll_bank_conflicts. LL arguments are any form of docs/linear.md, "Forms"; LL results are the
  * canonical JSON object; CuTe arguments are layout functions (plain or `Sw<B,M,S> o K o L`).

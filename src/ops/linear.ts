@@ -1,5 +1,5 @@
 /**
- * The linear-layout ops of the table (spread into src/ops.ts; docs/linear.md, "Operations"): every
+ * The linear-layout ops of the table (spread into src/ops/table.ts; docs/linear.md, "Operations"): every
  * `ll_*` op of the batch protocol, receiver first as Triton calls them. LL arguments are any form
  * of docs/linear.md, "Forms"; LL results are the canonical JSON object.
  */

@@ -1,5 +1,5 @@
 /**
- * The memory-system ops of the table (spread into src/ops.ts): `bank_conflicts` (docs/semantics.md §9.2).
+ * The memory-system ops of the table (spread into src/ops/table.ts): `bank_conflicts` (docs/semantics.md §9.2).
  */
 import type { Json, OpSpec } from './spec.js';
 import type { LayoutFunction } from '../cute/composed.js';

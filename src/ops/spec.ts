@@ -48,7 +48,7 @@ export interface OpContext {
 }
 
 /**
- * One operation of the table (src/ops.ts): its protocol name, a summary, its arguments and how it
+ * One operation of the table (src/ops/table.ts): its protocol name, a summary, its arguments and how it
  * runs; the CLI, `batch` and the page all read it. See runOp for the errors.
  */
 export interface OpSpec {

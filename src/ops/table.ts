@@ -154,7 +154,7 @@ export const algebraOps: OpSpec[] = [
 
 /**
  * Every operation of the protocol, in --help order: the algebra (algebraOps), CuTe's vocabulary
- * (cute/), the bulk checks (engine/bulk-ops.ts), verification (verify/ops.ts), the CuTe extras
+ * (cute/), the bulk checks (ops/bulk.ts), verification (ops/verify.ts), the CuTe extras
  * and the memory ops; layout arguments may be composed layouts where the op says so
  * (withComposed). Each is a CLI subcommand and a `batch` op.
  * @example ops.map((o) => o.name).includes('logical_divide') // true

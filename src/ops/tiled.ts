@@ -1,6 +1,6 @@
 /**
  * The tiled MMAs, tiled copies, partitions and conflicts by name of the ops table (spread into
- * src/ops.ts; docs/atoms.md): make_tiled_mma, make_tiled_copy, partition_a/b/c, partition_s/d,
+ * src/ops/table.ts; docs/atoms.md): make_tiled_mma, make_tiled_copy, partition_a/b/c, partition_s/d,
  * local_tile, local_partition, copy_bank_conflicts, with the protocol's JSON arguments
  * (a tiled MMA `{"atom", "layout"?, "permutation"?}`, a tiled copy `{"atom", "bits", "thr",
  * "val"?}` or `{"atom", "bits", "mma", "operand"}`).

@@ -44,7 +44,7 @@ export const verifyOp: OpSpec = {
   async run([prop, cands], ctx): Promise<Json> {
     // the request's deadline (batch --request-timeout), carried across the awaits below
     const at = currentDeadline();
-    // ["conflict-free", TV, e(, v)]: the memory system's search (src/memory/verify-op.ts)
+    // ["conflict-free", TV, e(, v)]: the memory system's search (src/ops/verify-conflicts.ts)
     const mem = await import('./verify-conflicts.js');
     if (mem.isConflictFreeProperty(prop)) return withDeadline(at - performance.now(), () => mem.conflictFreeVerify(prop as unknown[], cands, ctx));
     const { candidateArity, checkChunk, propertyFromJson, propertyText } = await import('../verify/run.js');

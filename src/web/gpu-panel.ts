@@ -3,9 +3,9 @@
  * check complement, check compose, tile map) run by the same engine code as Node
  * (src/engine/gpu.ts on the browser's GPUDevice; src/engine/cpu.ts without WebGPU).
  *
- * The checks go through the ops table (src/ops.ts) like every other operation of the page, so
+ * The checks go through the ops table (src/ops/table.ts) like every other operation of the page, so
  * the page, the CLI and `batch` answer alike. Until the evaluator's bulk ops are registered in
- * that table (src/engine/bulk-ops.ts), the page calls the same Backend methods itself and
+ * that table (src/ops/bulk.ts), the page calls the same Backend methods itself and
  * shapes the answer as docs/protocol.md "Bulk checks" does.
  */
 import { LayoutError } from '../algebra/errors.js';

@@ -1,5 +1,5 @@
 /**
- * The browser demo of layoutgpu. Every operation goes through the ops table (src/ops.ts), the
+ * The browser demo of layoutgpu. Every operation goes through the ops table (src/ops/table.ts), the
  * same one the CLI and `batch` use; the pictures share the CLI's grid grouping (gridShape);
  * the GPU checks run the engine (src/engine/) on navigator.gpu's device.
  *

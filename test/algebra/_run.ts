@@ -1,4 +1,4 @@
-/** Test-side access to the op table (src/ops.ts): every call as a client sees it. */
+/** Test-side access to the op table (src/ops/table.ts): every call as a client sees it. */
 import { runOpDirect, type Json, type OpContext } from '../../src/ops/table.js';
 import { LayoutError } from '../../src/algebra/errors.js';
 

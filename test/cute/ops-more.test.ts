@@ -1,5 +1,5 @@
 /**
- * The table entries of docs/semantics.md §8.5 (src/cute/ops-more.ts): the worked pairs of
+ * The table entries of docs/semantics.md §8.5 (src/ops/cute-more.ts): the worked pairs of
  * test/fixtures/vocab-examples.jsonl for these ops through the op table, and each op as a
  * CLI subcommand (kebab-case, human and --json output, bad input → exit 2, one line).
  */

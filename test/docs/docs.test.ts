@@ -1,7 +1,10 @@
 /**
  * The documentation belongs to the repository: every relative link in README.md and docs/ points
- * at a file that exists (and, with a #fragment, at a heading of it), and every citation of a
- * docs page section in src/ and test/ (`docs/semantics.md §5.2`) names a heading that exists.
+ * at a file that exists (and, with a #fragment, at a heading of it); every citation of a docs page
+ * section or heading in src/ and test/ (`docs/semantics.md §5.2`, `docs/atoms.md, "Tiled copy"`)
+ * names a heading that exists; and every path of the repository named anywhere (a comment, a page, a
+ * script: `src/…`, `test/…`, `docs/…`, `shaders/…`, `bench/…`, `scripts/…`) exists, so that
+ * nothing points at a file that was moved or deleted.
  */
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -52,11 +55,37 @@ function links(markdown: string): string[] {
 /** a citation of the reference documents beside the repository (spelled in parts so this file does not cite them) */
 const foreignCitation = new RegExp(`\\b${'SPEC'}(?:\\.md)?\\s*(?:\\*\\s*)?§|${'BATCH-'}PROTOCOL`, 'g');
 
-function walk(dir: string): string[] {
+function walk(dir: string, ext = /\.(ts|mts|mjs)$/): string[] {
   return readdirSync(dir).flatMap((f) => {
     const p = join(dir, f);
-    return statSync(p).isDirectory() ? walk(p) : /\.(ts|mts|mjs)$/.test(f) ? [p] : [];
+    return statSync(p).isDirectory() ? (f === 'node_modules' ? [] : walk(p, ext)) : ext.test(f) ? [p] : [];
   });
+}
+
+/** The headings of a page as written, without a section number, code ticks or a closing parenthesis
+ *  (`### 8.5 Inverses` → `Inverses`, `### Bulk checks (the evaluator)` → `Bulk checks`). */
+function headingTexts(markdown: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of markdown.matchAll(/^#{1,6}\s+(?:\d+(?:\.\d+)*\.?\s+)?(.*?)\s*$/gm)) out.add(m[1]!.replace(/`/g, '').replace(/\s*\(.*\)$/, ''));
+  return out;
+}
+
+/** A path of the repository named in a text: a top-level folder of ours, then a path (`src/ops/table.ts`). */
+const repoPath = /(?<![\w./-])((?:src|test|docs|shaders|bench|scripts)\/[\w./-]*[\w-])/g;
+/** Paths that a command makes (typedoc's pages, the device payload) and other projects' files cited by path
+ *  (CUTLASS’s unit-test sources): named, never committed. */
+const madePaths = [/^docs\/api(\/|$)/, /^bench\/device\/payload(\/|$)/, /\.(cu|hpp|cpp|h|td)$/];
+
+/** Whether `p` names something of the repository: the file, its `.ts` source for a `.js` import, a folder, or the
+ *  start of a family of names (`test/fixtures/repro/09-`, `src/atoms/data/mma-sm100-umma-`). */
+function pathExists(p: string): boolean {
+  if (existsSync(join(root, p)) || existsSync(join(root, p.replace(/\.js$/, '.ts')))) return true;
+  if (p.endsWith('-')) {
+    const dir = join(root, dirname(p));
+    const base = p.slice(p.lastIndexOf('/') + 1);
+    return existsSync(dir) && readdirSync(dir).some((f) => f.startsWith(base));
+  }
+  return false;
 }
 
 describe('documentation', () => {
@@ -98,6 +127,52 @@ describe('documentation', () => {
     }
     expect(missing).toEqual([]);
     expect(cited).toBeGreaterThan(50);
+  });
+
+  it('every heading cited by name in src/ and test/ exists (docs/atoms.md, "Tiled copy")', () => {
+    const cache = new Map<string, Set<string>>();
+    const missing: string[] = [];
+    let cited = 0;
+    for (const file of [...walk(join(root, 'src')), ...walk(join(root, 'test'))]) {
+      const text = readFileSync(file, 'utf8');
+      for (const m of text.matchAll(/docs\/([\w-]+\.md),?\s"([^"\n]{2,80})"/g)) {
+        cited++;
+        const page = join(docsDir, m[1]!);
+        if (!existsSync(page)) {
+          missing.push(`${relative(root, file)}: docs/${m[1]} does not exist`);
+          continue;
+        }
+        if (!cache.has(page)) cache.set(page, headingTexts(readFileSync(page, 'utf8')));
+        if (!cache.get(page)!.has(m[2]!)) missing.push(`${relative(root, file)}: docs/${m[1]} has no heading "${m[2]}"`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(cited).toBeGreaterThan(50);
+  });
+
+  it('every path of the repository named in a comment, page or script exists', () => {
+    const texts = [
+      ...walk(join(root, 'src'), /\.(ts|mts|mjs|html|css)$/),
+      ...walk(join(root, 'test'), /\.(ts|mts|mjs)$/),
+      ...walk(join(root, 'bench'), /\.(ts|mjs|py|sh|md)$/),
+      ...walk(join(root, 'scripts'), /\.(mjs|sh)$/),
+      ...walk(join(root, 'shaders'), /\.wgsl$/),
+      ...pages,
+      join(root, '.ci', 'run'),
+    ];
+    const gone: string[] = [];
+    let named = 0;
+    for (const file of texts) {
+      if (file.endsWith('.generated.ts')) continue; // generated from files checked here
+      for (const m of readFileSync(file, 'utf8').matchAll(repoPath)) {
+        const p = m[1]!;
+        if (madePaths.some((r) => r.test(p))) continue;
+        named++;
+        if (!pathExists(p)) gone.push(`${relative(root, file)}: ${p}`);
+      }
+    }
+    expect([...new Set(gone)]).toEqual([]);
+    expect(named).toBeGreaterThan(200);
   });
 
   it('the README stays the door: at most 150 lines', () => {

@@ -32,7 +32,7 @@ describe('quietDawn', () => {
     stream.write(Buffer.from(DAWN[1]!.slice(0, 20)));
     stream.write(DAWN[1]!.slice(20));
     stream.write('Warning: something else\n');
-    stream.write(' FAIL  test/x.test.ts\n');
-    expect(text()).toBe('before\nWarning: something else\n FAIL  test/x.test.ts\n');
+    stream.write(' FAIL  test/algebra/compose.test.ts\n');
+    expect(text()).toBe('before\nWarning: something else\n FAIL  test/algebra/compose.test.ts\n');
   });
 });

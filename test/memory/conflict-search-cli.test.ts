@@ -101,7 +101,7 @@ describe('verify conflict-free: the ranking a kernel can use', () => {
       '1ms',
       '--json',
     ]);
-    expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Exit codes")
+    expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Conventions of every command")
     expect(r.stderr).toMatch(/timeout: ran past --timeout 1ms/);
     const j = JSON.parse(r.stdout) as { candidates: number; completed: number; timedOut: boolean };
     expect(j.timedOut).toBe(true);
@@ -128,7 +128,7 @@ describe('verify --timeout: the partial report', () => {
       '20ms',
       '--json',
     ]);
-    expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Exit codes")
+    expect(r.code, r.stderr).toBe(2); // a timeout is exit 2 (docs/cli.md, "Conventions of every command")
     const j = JSON.parse(r.stdout) as { candidates: number; passed: number; failed: number; timedOut: boolean; total: number };
     expect(j.timedOut).toBe(true);
     expect(j.candidates).toBeLessThan(j.total);

@@ -13,7 +13,7 @@ import { defineConfig } from 'vitest/config';
 const gpu = [
   'test/engine/{batch-backends,bounds,composed,gpu,select,u64,walk,webgpu,window-plan}.test.ts',
   'test/verify/{composed,gpu-cpu,interpreter,ops-cli}.test.ts',
-  'test/memory/search.test.ts',
+  'test/memory/{search,search-rank}.test.ts',
   'test/memory/machines-gpu.test.ts',
   'test/throughput/verify.test.ts',
 ];
@@ -24,6 +24,7 @@ const cli = [
   'test/bench/descriptors-corpus.test.ts',
   'test/scripts/**/*.test.ts',
   'test/engine/evaluator-cli.test.ts',
+  'test/docs/code-blocks.test.ts', // tsc and tsx over every code block of the docs: seconds, beyond a unit test's 10
 ];
 const e2e = ['test/e2e/**/*.test.ts'];
 const pack = ['test/package/**/*.test.ts'];
@@ -40,7 +41,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/global-setup.ts'],
     projects: [
-      { extends: true, test: { name: 'unit', include: [all], exclude: [...gpu, ...cli, ...e2e, ...pack] } },
+      // the unit project is the fast inner loop: 10 s a test (test/suite.test.ts holds it, and that none opens a device)
+      { extends: true, test: { name: 'unit', include: [all], exclude: [...gpu, ...cli, ...e2e, ...pack], testTimeout: 10_000 } },
       { extends: true, test: { name: 'gpu', include: gpu } },
       { extends: true, test: { name: 'cli', include: cli, globalSetup: ['test/helpers/build-setup.ts'] } },
       { extends: true, test: { name: 'e2e', include: e2e, globalSetup: ['test/helpers/build-setup.ts'] } },

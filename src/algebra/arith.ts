@@ -26,13 +26,6 @@ export function add(a: number, b: number, what = 'sum'): number {
   return s;
 }
 
-/** Product of a list, checked. */
-export function product(xs: readonly number[], what = 'product'): number {
-  let p = 1;
-  for (const x of xs) p = mul(p, x, what);
-  return p;
-}
-
 export function gcd(a: number, b: number): number {
   while (b !== 0) [a, b] = [b, a % b];
   return a;

@@ -3,7 +3,7 @@
  */
 import { mul } from './arith.js';
 import { domainError } from './errors.js';
-import { type Flat, type Layout, TRIVIAL, withProfile } from './layout.js';
+import { type Flat, type Layout, TRIVIAL } from './layout.js';
 import { formatTuple } from './notation.js';
 import * as T from './tuple.js';
 
@@ -124,4 +124,3 @@ export function isCoalescedOver(l: Layout, bar: T.Tuple): boolean {
   return relativeModes(l, bar).every(isCoalesced);
 }
 
-export { withProfile };

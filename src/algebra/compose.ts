@@ -631,18 +631,3 @@ function substituteEntries(t: readonly T.Tuple[], shapes: readonly T.Tuple[], st
   return res;
 }
 
-/** The layout with A's nesting whose i-th entry is replaced by the layout ms[i]
- *  (the substitution into prof(A) of Def. 2.3.2.12, in one walk).
- *  Example: substituteModes((2,(3,4)), [2:1, 3:2, (2,2):(6,12)]) = (2,(3,(2,2))):(1,(2,(6,12))). */
-export function substituteModes(shape: T.Tuple, ms: readonly Layout[]): Layout {
-  if (typeof shape === 'number') return ms[0]!;
-  const strideOut: T.Tuple[] = new Array(shape.length);
-  const shapeOut = substituteEntries(
-    shape,
-    ms.map((l) => l.shape),
-    ms.map((l) => l.stride),
-    [0],
-    strideOut,
-  );
-  return { shape: shapeOut, stride: strideOut };
-}

@@ -9,7 +9,6 @@
  * (`(_4,_8):(_1,_4)`), a 1-tuple may carry a trailing comma (`(4,):(1,)`), and a shape with no
  * `:stride` is the compact column-major layout of that shape (`(2,1,3)` = `(2,1,3):(1,2,2)`).
  */
-import { MAX_EXACT } from './arith.js';
 import { LayoutError } from './errors.js';
 import { makeLayout, makeLayoutUnbounded, type Layout } from './layout.js';
 import type { Profile, Tuple } from './tuple.js';
@@ -365,4 +364,3 @@ export function formatLayout(l: Layout): string {
   return `${formatTuple(l.shape)}:${formatTuple(l.stride)}`;
 }
 
-export { MAX_EXACT };

@@ -4,7 +4,7 @@
  */
 import { coalesce } from './coalesce.js';
 import { sortedEntries } from './complement.js';
-import { flat, isNondegenerate, size, type Layout } from './layout.js';
+import { flat, size, type Layout } from './layout.js';
 
 /** Def. 2.3.5.1: Φ_L is a bijection [0, size) → [0, size). Decided exactly through the
  *  structure (Prop. 2.3.5.5, via coal): sorted by stride, coal(L)'s entries must read
@@ -35,4 +35,3 @@ export function isTractable(l: Layout): boolean {
   return true;
 }
 
-export { isNondegenerate };

@@ -120,11 +120,6 @@ interface Compiled {
 
 const cache = new Map<string, Compiled>();
 
-/** The generated JavaScript of a layout (all functions), for inspection and tests. */
-export function cpuSource(l: LayoutFunction): string {
-  return compile(prepare(l)).source;
-}
-
 /**
  * Source of `const OUT = (v) => …`: the outer function of a composed layout, Sw(K + v) (docs/semantics.md
  * §9.1), as cheap as its bound allows (32-bit bit operations while every value is below 2^31,

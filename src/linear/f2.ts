@@ -39,8 +39,6 @@ export interface Echelon {
   readonly has: Bits;
 }
 
-export const ZERO: Bits = { lo: 0, hi: 0 };
-
 /** The lowest set bit of (lo, hi), or -1 for zero. */
 export function lowestBit(lo: number, hi: number): number {
   if (lo !== 0) return 31 - Math.clz32(lo & -lo);
@@ -149,9 +147,6 @@ export function solveWords(e: Echelon, tLo: number, tHi: number): Bits | null {
 
 /** `solveWords` on a vector. */
 export const solve = (e: Echelon, target: Bits): Bits | null => solveWords(e, target.lo, target.hi);
-
-/** Whether `target` lies in the span of the columns. */
-export const inSpan = (e: Echelon, target: Bits): boolean => solve(e, target) !== null;
 
 /** The rank over F2 of the columns. */
 export const rank = (cols: Columns): number => echelon(cols).rank;

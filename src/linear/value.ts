@@ -25,7 +25,6 @@ export interface LinearLayout {
 export const MAX_DIM_LOG2 = 30;
 export const MAX_BITS = 64;
 
-export const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && (n & (n - 1)) === 0 && n <= 2 ** MAX_DIM_LOG2;
 export const log2 = (n: number): number => 31 - Math.clz32(n);
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
@@ -78,11 +77,6 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   };
 }
 
-export const inDimSize = (l: LinearLayout, name: string): number => {
-  const d = l.inDims.find((x) => x.name === name);
-  return d ? 2 ** d.bases.length : 1;
-};
-export const outDimSize = (l: LinearLayout, name: string): number => l.outDims.find((x) => x.name === name)?.size ?? 1;
 export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
 export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
 
@@ -188,17 +182,3 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   return { inDims, outDims };
 }
 
-/** L(x) on every out-dim: the XOR of the bases of the set bits of each input (inputs in L's in-dim order). */
-export function applyFlat(l: LinearLayout, inputs: readonly number[]): number[] {
-  const out = l.outDims.map(() => 0);
-  l.inDims.forEach((d, k) => {
-    let x = inputs[k] ?? 0;
-    for (let i = 0; x !== 0 && i < d.bases.length; i++, x = Math.floor(x / 2)) {
-      if (x % 2 === 1) {
-        const b = d.bases[i]!;
-        for (let j = 0; j < out.length; j++) out[j] = (out[j]! ^ b[j]!) >>> 0;
-      }
-    }
-  });
-  return out;
-}

@@ -260,8 +260,5 @@ export interface BankTarget {
   readonly access?: Access | string;
 }
 
-/** NVIDIA's model of §9.2 (the default target): every analysis over it answers as before the machines existed. */
-export const DEFAULT_TARGET: BankTarget = { machine: MACHINES.get(DEFAULT_MACHINE)! };
-
 /** Whether a target counts exactly as §9.2's NVIDIA model (32-thread warps, 32 banks, consecutive phases). */
 export const isNvidia = (t: BankTarget | undefined): boolean => t === undefined || t.machine.vendor === 'nvidia';

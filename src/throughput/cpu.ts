@@ -8,7 +8,6 @@ import { makeFlat } from '../algebra/layout.js';
 import { bitsBelow, swizzleWithin, targetLow } from '../cute/swizzle.js';
 import { prepare } from '../engine/prep.js';
 import { reachOf, type Outer } from './plan.js';
-import { summarize, type Timing } from './stats.js';
 import { checkOutput, patternArray } from './verify.js';
 import type { GpuKernelKind, KernelSpec } from './wgsl.js';
 import type { PreparedKernel, Reference } from './gpu.js';
@@ -183,11 +182,3 @@ export async function prepareCpuKernel(spec: KernelSpec, ref: Reference, opts: C
   };
 }
 
-export async function runCpuKernel(spec: KernelSpec, ref: Reference, opts: CpuRunOptions): Promise<Timing> {
-  const k = await prepareCpuKernel(spec, ref, opts);
-  if (!k) return summarize([], 0, 'cpu');
-  for (let i = 0; i < opts.samples; i++) await k.sample();
-  const t = await k.times();
-  k.dispose();
-  return summarize(t.secs, k.reps, t.method);
-}

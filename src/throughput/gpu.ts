@@ -12,8 +12,8 @@
  * first (clearBuffer between passes), inside the timed span, as the engine's check does.
  * Nothing here knows whether the device came from Node or a browser.
  */
-import { checkOutput, BenchVerifyError } from './verify.js';
-import { summarize, type Timing } from './stats.js';
+import { checkOutput } from './verify.js';
+import type { Timing } from './stats.js';
 import { elemType, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
 import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
 
@@ -305,17 +305,3 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
   }
 }
 
-/** Checks the kernel's output once, then times it alone. */
-export async function runGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Reference, opts: GpuRunOptions): Promise<Timing> {
-  const k = await prepareGpuKernel(env, spec, ref, opts);
-  if (!k) return summarize([], 0, 'wall');
-  try {
-    for (let i = 0; i < opts.samples; i++) await k.sample();
-    const t = await k.times();
-    return summarize(t.secs, k.reps, t.method);
-  } finally {
-    k.dispose();
-  }
-}
-
-export { BenchVerifyError };

@@ -108,8 +108,6 @@ export interface BenchReport {
 }
 
 const ALL: BenchKernel[] = ['eval', 'reduce', 'copy', 'gather', 'scatter', 'tile'];
-/** every kernel `--kernels` may name (compact is timed on request only) */
-export const BENCH_KERNELS: readonly BenchKernel[] = [...ALL, 'compact'];
 
 export function defaultCaps(env: BenchEnv, limit?: number): Caps {
   let caps: Caps;

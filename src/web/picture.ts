@@ -23,7 +23,7 @@ import { h, s } from './dom.js';
 export const MAX_CELLS = 4096;
 export { MAX_CANVAS_CELLS };
 
-export type { PictureOptions, TileOf };
+export type { PictureOptions };
 
 /**
  * The picture of a layout function: a plain layout, or a composed layout Sw<B,M,S> o K o L drawn

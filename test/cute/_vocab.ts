@@ -3,7 +3,7 @@
  * a brute-force by-mode application over test/helpers/brute.ts (exhaustive composites), and
  * evaluation at nested coordinates. Nothing here imports src/.
  */
-import { phiB, pick, randInt, rankB, showL, showT, sizeB, sizeT, type BL, type Tup } from '../helpers/brute.js';
+import { phiB, pick, randInt, rankB, showL, showT, sizeB, type BL, type Tup } from '../helpers/brute.js';
 import { seededRuns } from '../helpers/seeds.js';
 
 /** A tiler as test data: a one-dimensional layout, a by-mode list, or `_`. */
@@ -145,8 +145,6 @@ export function randomTileable(rng: () => number, maxSize = 256): BL {
   if (r === 1 && rng() < 0.5) return ms[0]!;
   return tupleB(ms);
 }
-
-export const sizeOfT = sizeT;
 
 /** CuTe's print of a layout or tiler text: every integer as a static `_N`. */
 export const cutePrint = (text: string): string => text.replace(/\d+/g, (m) => `_${m}`);

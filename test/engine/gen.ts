@@ -1,5 +1,5 @@
 /** Random layouts for the evaluator tests (seeded, reproducible). */
-import { makeLayout, size, cosize, type Layout } from '../../src/algebra/layout.js';
+import { makeLayout, type Layout } from '../../src/algebra/layout.js';
 import type { Tuple } from '../../src/algebra/tuple.js';
 
 export function rng(seed: number): () => number {
@@ -57,4 +57,3 @@ export function randomLayout(r: () => number, maxSize = 4096, bigStrides = false
   }
 }
 
-export { size, cosize };

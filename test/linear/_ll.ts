@@ -136,16 +136,6 @@ export function unflattenIn(x: number, l: LinearLayout): number[] {
     return r;
   });
 }
-export function flattenIn(xs: readonly number[], l: LinearLayout): number {
-  let x = 0;
-  let m = 1;
-  l.inDims.forEach((d, k) => {
-    x += xs[k]! * m;
-    m *= 2 ** d.bases.length;
-  });
-  return x;
-}
-
 /** L(x), per out-dim, from the definition: the XOR of the bases of the set bits of each coordinate. */
 export function llValueAt(l: LinearLayout, coords: readonly number[]): number[] {
   const out = l.outDims.map(() => 0);

@@ -21,7 +21,7 @@ import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig, sizeBig } from '../algebra/layout.js';
-import { Parser, formatLayout, isWhiteSpace, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
+import { Parser, formatLayout, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, swizzleWithin, targetLow, topBit, type Swizzle } from './swizzle.js';
@@ -154,10 +154,11 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
     if (!p.eat('>')) p.fail("'>'");
   }
   const sw = makeSwizzle(b, m, s);
+  // `o` is a token like any other (BATCH-PROTOCOL.md, Notation: any white space between tokens, none included), so
+  // `Sw<3,3,3>o32o(8,64):(64,1)` reads as its spaced form; nothing else after a swizzle begins with 'o'
   const composeSign = (): void => {
     p.skipSpace();
-    const next = text[p.pos + 1];
-    if (text[p.pos] !== 'o' || !(isWhiteSpace(text.charCodeAt(p.pos + 1)) || next === '(' || next === '_')) p.fail("' o '");
+    if (text[p.pos] !== 'o') p.fail("'o'");
     p.pos++;
   };
   composeSign();

@@ -9,6 +9,7 @@ import { answerLine } from '../../src/cli/batch.js';
 import { makeContext } from '../../src/cli/context.js';
 import { loadAllOps } from '../../src/ops/table.js';
 import { FIXTURES } from '../helpers/fixtures.js';
+import { parsePiece, phiPiece } from '../helpers/match.js';
 
 interface Answer {
   readonly id: string;
@@ -56,5 +57,167 @@ describe('01: the SM80 int4 16x8x32 atoms follow CUTLASS aeba0d372 (B strides it
     expect(byId(all, 'partition_s').ok).toBe(true);
     // the layout the project shipped before is still what it was: not injective
     expect(byId(all, 'check_compact').result).toMatchObject({ compact: false, image: 160 });
+  });
+});
+
+describe('05: a composed layout where a plain one is needed is domain, in atom arguments too', () => {
+  it('each line of the reproducer: domain once the text parses, and the plain inner layout is accepted there', async () => {
+    const all = await answers('05-composed-layout-in-atom-args.jsonl');
+    for (const a of all) {
+      if (a.id.startsWith('the same text parses')) expect(a.ok).toBe(true);
+      else expect(a.error, a.id).toMatchObject({ kind: 'domain', message: expect.stringMatching(/plain layout.*is a composed layout/) });
+    }
+    // the same requests with the swizzle taken away answer
+    for (const line of lines('05-composed-layout-in-atom-args.jsonl').values()) {
+      const plain = line.replace(/Sw<\d+,\d+,\d+> o /g, '');
+      const a = await answer(plain);
+      expect(a.ok, plain).toBe(true);
+    }
+  });
+
+  it('a composed text that does not parse stays parse; a by-mode tiler item is held the same way', async () => {
+    const mma = (layout: string): string => JSON.stringify({ id: 'x', op: 'make_tiled_mma', args: [{ atom: 'SM80_16x8x16_F32F16F16F32_TN', layout }] });
+    expect((await answer(mma('Sw<3,3,3> o (2,2,x)'))).error?.kind).toBe('parse');
+    const divide = (tiler: string): string => JSON.stringify({ id: 'x', op: 'logical_divide', args: ['(16,64)', tiler] });
+    expect((await answer(divide('<Sw<1,0,1> o 16:1,_>'))).error?.kind).toBe('domain');
+    expect((await answer(divide('<_,(Sw<1,0,1> o 16:1)>'))).error?.kind).toBe('domain');
+    // a syntax error anywhere in the tiler is parse before the item's domain
+    expect((await answer(divide('<Sw<1,0,1> o 16:1,_'))).error?.kind).toBe('parse');
+    expect((await answer(divide('<Sw<1,0,1> o 16:x,_>'))).error?.kind).toBe('parse');
+    expect((await answer(divide('<16:1,_>'))).ok).toBe(true);
+  });
+});
+
+describe('07: the order of checks (issue 25 item 2) and the kinds of the sweep', () => {
+  it('each line answers the kind its id names', async () => {
+    const all = await answers('07-error-kinds.jsonl');
+    const kind = (prefix: string): string => {
+      const a = byId(all, prefix);
+      return a.ok ? 'ok' : a.error!.kind;
+    };
+    expect(kind('to_ll tv of a rank-3 layout')).toBe('domain');
+    expect(kind('to_ll tv of a rank-3 non-power-of-two')).toBe('domain');
+    expect(kind('from_ll: no CuTe form')).toBe('not-representable');
+    expect(byId(all, 'check_linear needs no cosize').result).toEqual({ linear: false, reason: 'carry', witness: [1, 2] });
+    expect(kind("operand 'D'")).toBe('bad-request');
+    expect(kind('an empty atom layout')).toBe('parse');
+    expect(kind('an empty permutation')).toBe('parse');
+    expect(kind('a negative local_tile coordinate')).toBe('parse');
+    expect(byId(all, 'composed layout without spaces').result).toBe('Sw<3,3,3> o 32 o (8,64):(64,1)');
+  });
+
+  it('an empty layout, permutation or value layout is parse even after the same atom was built with the default', async () => {
+    const atom = 'SM80_16x8x16_F32F16F16F32_TN';
+    const mma = (o: object): string => JSON.stringify({ id: 'x', op: 'make_tiled_mma', args: [{ atom, ...o }] });
+    expect((await answer(mma({}))).ok).toBe(true);
+    expect((await answer(mma({ layout: '' }))).error?.kind).toBe('parse');
+    expect((await answer(mma({ permutation: '' }))).error?.kind).toBe('parse');
+    const cp = { atom: 'UniversalCopy<uint16_t>', bits: 16, thr: '(32,8):(8,1)' };
+    const copy = (o: object): string => JSON.stringify({ id: 'x', op: 'make_tiled_copy', args: [{ ...cp, ...o }] });
+    expect((await answer(copy({}))).ok).toBe(true);
+    expect((await answer(copy({ val: '' }))).error?.kind).toBe('parse');
+  });
+
+  it('to_ll: every shape rule before linearity (rank, tile, lanes, warps), on layouts that are not linear', async () => {
+    const toLL = (args: unknown[]): string => JSON.stringify({ id: 'x', op: 'to_ll', args });
+    const notLinear = '(3,3):(1,3)';
+    expect((await answer(toLL([notLinear]))).error?.kind).toBe('not-linear');
+    for (const args of [
+      [notLinear, 'tv'],
+      [notLinear, 'tv', [16, 3]],
+      [notLinear, 'tv', [16, 16], 3],
+      [notLinear, 'tv', [16, 16], 32, 3],
+      [notLinear, 'function', [16]],
+      [notLinear, 'shared', [4, 4]],
+      ['(2,2,2):(1,1,1)', 'tv', [8]],
+    ]) {
+      expect((await answer(toLL(args))).error?.kind, JSON.stringify(args)).toBe('domain');
+    }
+  });
+
+  it('from_ll past 2^53: not-representable exactly where the same map 44 bits lower has no CuTe form, else overflow', async () => {
+    // the narrow map (out-dim of 2^12) against the same bases above two zero out-dims of 2^22 each; every basis at
+    // least 2^9, so that every wide image passes 2^53
+    let seed = 7;
+    const next = (): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed;
+    };
+    const kinds = new Set<string>();
+    for (let n = 0; n < 24; n++) {
+      const bases = Array.from({ length: 2 + (next() % 4) }, () => [512 + (next() % 3584)]);
+      const ll = (outDims: [string, number][], wide: boolean): object => ({
+        bases: [['in', bases.map((b) => (wide ? [0, 0, ...b] : b))]],
+        outDims,
+      });
+      const narrow = await answer(JSON.stringify({ id: 'n', op: 'from_ll', args: [ll([['out', 4096]], false), 'function'] }));
+      const line = JSON.stringify({
+        id: 'w',
+        op: 'from_ll',
+        args: [
+          ll(
+            [
+              ['lo0', 2 ** 22],
+              ['lo1', 2 ** 22],
+              ['out', 4096],
+            ],
+            true,
+          ),
+          'function',
+        ],
+      });
+      const wide = await answer(line);
+      const want = narrow.ok ? 'overflow' : narrow.error!.kind;
+      kinds.add(want);
+      expect(wide.ok ? 'ok' : wide.error!.kind, line).toBe(want);
+    }
+    expect([...kinds].sort()).toEqual(['not-representable', 'overflow']);
+  });
+});
+
+describe('06: a swizzle whose far field no offset reaches answers, by the definition, instead of overflow', () => {
+  /** every Φ(x) of a composed text by the definition (test/helpers/match.ts), as decimal strings */
+  const brute = (text: string, lo: number, hi: number): string[] => {
+    const p = parsePiece(text);
+    return Array.from({ length: hi - lo }, (_, i) => String(phiPiece(p, lo + i)));
+  };
+  const evalRange = async (text: string, lo: number, hi: number): Promise<Answer> =>
+    answer(JSON.stringify({ id: 'x', op: 'eval_range', args: [text, lo, hi] }));
+
+  it('the reproducer: both ranges answer, each value Φ by the definition', async () => {
+    for (const line of lines('06-overflow-where-swizzle-is-identity.jsonl').values()) {
+      const { args } = JSON.parse(line) as { args: [string, number, number] };
+      const a = await answer(line);
+      expect(a.ok, line).toBe(true);
+      expect((a.result as (number | string)[]).map(String)).toEqual(brute(...args));
+    }
+  });
+
+  it('on random swizzles moving their field past bit 52: overflow exactly where some Φ(x) passes 2^53 − 1', async () => {
+    let seed = 11;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const seen = new Set<string>();
+    for (let n = 0; n < 150; n++) {
+      const modes = 1 + next(3);
+      const shape = Array.from({ length: modes }, () => 1 + next(6));
+      const stride = Array.from({ length: modes }, () => next(4) * 2 ** next(40));
+      const k = next(2 ** 20) * 2 ** next(27);
+      const b = 1 + next(4);
+      const m = 30 + next(16);
+      // the field [m, m + b) moved up to straddle bit 53, or to end just below it
+      const s = -Math.max(b, 50 - m + next(6));
+      const text = `Sw<${b},${m},${s}> o ${k} o (${shape.join(',')}):(${stride.join(',')})`;
+      const size = shape.reduce((x, y) => x * y, 1);
+      const want = brute(text, 0, size);
+      const beyond = want.some((v) => BigInt(v) > BigInt(Number.MAX_SAFE_INTEGER));
+      const a = await evalRange(text, 0, size);
+      seen.add(beyond ? 'overflow' : 'ok');
+      if (beyond) expect(a.error?.kind, text).toBe('overflow');
+      else expect((a.result as (number | string)[] | undefined)?.map(String), text).toEqual(want);
+    }
+    expect([...seen].sort()).toEqual(['ok', 'overflow']);
   });
 });

@@ -5,6 +5,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { BEYOND_SAFE, intText, knownIntText } from '../algebra/int-text.js';
+import { isWhiteSpace } from '../algebra/notation.js';
 
 export interface InDim {
   readonly name: string;
@@ -30,6 +31,18 @@ export const log2 = (n: number): number => 31 - Math.clz32(n);
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
+/** A dim name: a non-empty string without white space at either end (isWhiteSpace). Triton's printed form puts a
+ *  name between ' - ' and '=' (or '[' and ' (size'), where white space around tokens is read as a separator, so such
+ *  a name would read back as another one; Triton's own names (register, lane, warp, block, offset, dim0 …, the keys
+ *  of `#ttg.linear<{…}>`) never have it. `domain` naming it, never changed silently. */
+function checkName(name: unknown, what: 'in-dim' | 'out-dim'): void {
+  if (typeof name !== 'string' || name === '') throw domain(`an ${what} name must be a non-empty string`);
+  if (isWhiteSpace(name.charCodeAt(0)) || isWhiteSpace(name.charCodeAt(name.length - 1))) {
+    const shown = JSON.stringify(name).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    throw domain(`${what} name ${shown} begins or ends with white space (Triton's printed form would read it back without it)`);
+  }
+}
+
 /**
  * Checks every rule of the value (unique names, power-of-two sizes, bases of the right length with
  * values in range, the limits) and returns the layout; `domain` naming the first broken rule.
@@ -40,7 +53,7 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   const seenOut = new Set<string>();
   let outBits = 0;
   for (const o of outDims) {
-    if (typeof o.name !== 'string' || o.name === '') throw domain('an out-dim name must be a non-empty string');
+    checkName(o.name, 'out-dim');
     if (seenOut.has(o.name)) throw domain(`out-dim '${o.name}' appears twice`);
     seenOut.add(o.name);
     if (Number.isInteger(o.size) && o.size > 2 ** MAX_DIM_LOG2) {
@@ -57,7 +70,7 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   if (outBits > MAX_BITS) throw new LayoutError(beyond, `${outBits} out-bits, beyond ${MAX_BITS}`);
   let inBits = 0;
   for (const d of inDims) {
-    if (typeof d.name !== 'string' || d.name === '') throw domain('an in-dim name must be a non-empty string');
+    checkName(d.name, 'in-dim');
     if (seenIn.has(d.name)) throw domain(`in-dim '${d.name}' appears twice`);
     seenIn.add(d.name);
     if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError(beyond, `in-dim '${d.name}' has ${d.bases.length} bases, beyond 2^${MAX_DIM_LOG2} elements`);

@@ -221,3 +221,52 @@ describe('06: a swizzle whose far field no offset reaches answers, by the defini
     expect([...seen].sort()).toEqual(['ok', 'overflow']);
   });
 });
+
+describe("09: a dim name with white space at either end is refused, never changed by Triton's print", () => {
+  const ll = (inName: string, outName: string): object => ({ bases: [[inName, [[1]]]], outDims: [[outName, 2]] });
+  const op = async (name: string, args: unknown[]): Promise<Answer> => answer(JSON.stringify({ id: 'x', op: name, args }));
+
+  it('the reproducer: the print is refused (domain, naming the dim); the text itself reads as what it says', async () => {
+    const all = await answers('09-ll-names-with-whitespace.jsonl');
+    expect(all[0]!.error).toMatchObject({ kind: 'domain', message: expect.stringContaining('white space') });
+    expect(all[1]!.result).toEqual({ bases: [['x', [[1]]]], outDims: [['y', 2]] });
+  });
+
+  it('every White_Space character at either end of an in- or out-dim name; inner white space is kept', async () => {
+    for (const c of [0x09, 0x0a, 0x20, 0x85, 0xa0, 0x2000, 0x3000]) {
+      const w = String.fromCharCode(c);
+      for (const [i, o] of [
+        [`x${w}`, 'y'],
+        [`${w}x`, 'y'],
+        ['x', `y${w}`],
+        ['x', `${w}y`],
+      ] as const) {
+        expect((await op('ll_parse', [ll(i, o)])).error?.kind, `${JSON.stringify(i)} ${JSON.stringify(o)}`).toBe('domain');
+      }
+    }
+    // a character that is not White_Space (the byte-order mark) is part of the name as before
+    expect((await op('ll_parse', [ll('x\ufeff', 'y')])).ok).toBe(true);
+    // inner white space is kept in the value; its Triton print does not read back as another layout (it is parse)
+    const printed = await op('ll_format', [ll('lane x', 'dim 0'), 'triton']);
+    expect(printed.ok).toBe(true);
+    expect((await op('ll_parse', [printed.result])).error?.kind).toBe('parse');
+  });
+});
+
+describe('10: messages quote the integers as written, never the rounded double', () => {
+  it('the reproducer, and the alignment of ll_format', async () => {
+    const all = await answers('10-messages-echo-rounded-numbers.jsonl');
+    expect(all[0]!.error?.message).toContain('shape entry 1 is 9007199254740993,');
+    expect(all[1]!.error?.message).toContain('(got 18446744073709551616)');
+    for (const a of all) expect(a.error?.message).not.toMatch(/9007199254740992|18446744073709552000/);
+    const shared = {
+      bases: [
+        ['offset', [[1]]],
+        ['block', []],
+      ],
+      outDims: [['dim0', 2]],
+    };
+    const line = `{"id":"f","op":"ll_format","args":[${JSON.stringify(shared)},"ttgir",18446744073709551616]}`;
+    expect((await answer(line)).error?.message).toContain('alignment = 18446744073709551616 ');
+  });
+});

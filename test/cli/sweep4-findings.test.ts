@@ -2,14 +2,17 @@
  * The fourth hostile sweep's reproducers (test/fixtures/repro/sweep4/, copies of the sweep's files; issue 25 items
  * 1, 2, 3 and 10), each line answered through `batch`'s own `answerLine` and held to what its id says it should answer.
  */
-import { readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { answerLine } from '../../src/cli/batch.js';
+import { answerLine, runBatch, tooLong } from '../../src/cli/batch.js';
+import { LINE_TOO_LONG, MAX_LINE_BYTES } from '../../src/cli/stdin.js';
 import { makeContext } from '../../src/cli/context.js';
 import { loadAllOps } from '../../src/ops/table.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { parsePiece, phiPiece } from '../helpers/match.js';
+import { BIN, cli } from './_build.js';
 
 interface Answer {
   readonly id: string;
@@ -268,5 +271,140 @@ describe('10: messages quote the integers as written, never the rounded double',
     };
     const line = `{"id":"f","op":"ll_format","args":[${JSON.stringify(shared)},"ttgir",18446744073709551616]}`;
     expect((await answer(line)).error?.message).toContain('alignment = 18446744073709551616 ');
+  });
+});
+
+describe('02: a line past MAX_LINE_BYTES is bad-request "line too long", in bounded memory, and the batch goes on', () => {
+  const good = (id: number): string => `{"id":${id},"op":"size","args":["4:1"]}\n`;
+  /** the answers of runBatch over the chunks, and the most array-buffer memory seen while they were read */
+  async function run(chunks: () => Iterable<Buffer | string>): Promise<{ answers: Answer[]; peak: number }> {
+    let text = '';
+    let peak = 0;
+    async function* input(): AsyncGenerator<Buffer | string> {
+      for (const c of chunks()) {
+        peak = Math.max(peak, process.memoryUsage().arrayBuffers);
+        yield c;
+      }
+    }
+    await runBatch(input(), (t) => void (text += t));
+    return {
+      answers: text
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Answer),
+      peak,
+    };
+  }
+  const MiB = 1024 * 1024;
+  const spaces = Buffer.alloc(MiB, 0x20);
+
+  it('three good lines, a 200 MiB line (its id kept), a good line: five answers, memory bounded', async () => {
+    const base = process.memoryUsage().arrayBuffers;
+    const { answers, peak } = await run(function* () {
+      yield good(0) + good(1) + good(2);
+      yield '{"id":"big","op":"parse","args":["';
+      for (let i = 0; i < 200; i++) yield spaces; // the same buffer each time: only a copy would hold memory
+      yield '4:1"]}\n';
+      yield good(3);
+    });
+    expect(answers.map((a) => a.id)).toEqual([0, 1, 2, 'big', 3]);
+    expect(answers[3]!.error).toEqual({ kind: 'bad-request', message: LINE_TOO_LONG });
+    expect(answers.filter((a) => a.ok)).toHaveLength(4);
+    expect(peak - base).toBeLessThan(3 * MAX_LINE_BYTES);
+  });
+
+  it('the bound is exact: MAX_LINE_BYTES bytes are a line, one more is too long (in one chunk or many)', async () => {
+    const line = good(7).trimEnd();
+    const pad = (n: number): Buffer => Buffer.concat([Buffer.from(line), Buffer.alloc(n - line.length, 0x20)]);
+    for (const split of [false, true]) {
+      const chunks = (n: number) =>
+        function* (): Generator<Buffer | string> {
+          const b = pad(n);
+          if (split) for (let i = 0; i < b.length; i += MiB) yield b.subarray(i, i + MiB);
+          else yield b;
+          yield `\n${good(8)}`;
+        };
+      const at = await run(chunks(MAX_LINE_BYTES));
+      expect(at.answers.map((a) => [a.id, a.ok])).toEqual([
+        [7, true],
+        [8, true],
+      ]);
+      const past = await run(chunks(MAX_LINE_BYTES + 1));
+      expect(past.answers.map((a) => [a.id, a.error?.message ?? 'ok'])).toEqual([
+        [7, LINE_TOO_LONG],
+        [8, 'ok'],
+      ]);
+    }
+  });
+
+  it('a line that never ends is answered once, at the bound (the id null when it does not begin the line)', async () => {
+    const { answers } = await run(function* () {
+      yield good(1);
+      yield '{"op":"parse","id":5,"args":["';
+      for (let i = 0; i < 70; i++) yield spaces;
+    });
+    expect(answers.map((a) => [a.id, a.error?.message ?? 'ok'])).toEqual([
+      [1, 'ok'],
+      [null, LINE_TOO_LONG],
+    ]);
+    expect(JSON.parse(tooLong('{ "id" : -1.5e3 , "op"')).id).toBe(-1500);
+    expect(tooLong('{"id":"a\\"b","op"')).toContain('"id":"a\\"b"');
+    expect(JSON.parse(tooLong('{"id":[1],"op"')).id).toBe(null);
+  });
+
+  it('`ll parse -` and `batch` on /dev/zero: the answer at once, exit 2 for the CLI', async () => {
+    const zero = openSync('/dev/zero', 'r');
+    try {
+      const r = spawnSync(process.execPath, [BIN, 'll', 'parse', '-'], { stdio: [zero, 'pipe', 'pipe'], encoding: 'utf8', timeout: 60_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('line too long');
+      expect(r.stdout).toBe('');
+      const b = spawn(process.execPath, [BIN, 'batch'], { stdio: [zero, 'pipe', 'pipe'] });
+      const first = await new Promise<string>((resolve) => {
+        let out = '';
+        b.stdout!.on('data', (d: Buffer) => {
+          out += d.toString('utf8');
+          if (out.includes('\n')) resolve(out);
+        });
+      });
+      b.kill();
+      expect(JSON.parse(first.split('\n')[0]!)).toEqual({ id: null, ok: false, error: { kind: 'bad-request', message: LINE_TOO_LONG } });
+    } finally {
+      closeSync(zero);
+    }
+  });
+});
+
+describe('04: mma, copy and show <atom> refuse a picture beyond the cell bound of show, at once', () => {
+  const mma = 'SM80_16x8x16_F32F16F16F32_TN';
+  it('the reproducer: each refused in well under a second of work, exit 2, one line on stderr', async () => {
+    for (const args of [
+      ['copy', 'UniversalCopy<uint32_t>', '--bits', '32', '--thr', '(4096,4096)', '--svg', '-'],
+      ['mma', mma, '--layout', '(64,64,1)', '--svg', '-'],
+      ['mma', mma, '--permutation', '(1048576,8,16)', '--ascii'],
+      ['show', mma, '--layout', '(64,64,1)'],
+      ['copy', 'SM75_U32x4_LDSM_N', '--bits', '16', '--mma', mma, '--layout', '(64,64,1)', '--operand', 'C', '--tikz', '-'],
+    ]) {
+      const r = await cli(args, undefined, 30_000);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^layoutgpu: bad-request: the picture has \d+ cells, too large to draw \(at most 65536\)/);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+
+  it('the bound is the picture’s cells, all panels: 65536 drawn, one column more refused; the layouts still answer', async () => {
+    const copy = (thr: string, pic: string[]): string[] => ['copy', 'UniversalCopy<uint32_t>', '--bits', '32', '--thr', thr, ...pic];
+    const at = await cli(copy('(128,256)', ['--ascii']), undefined, 60_000);
+    expect(at.code).toBe(0);
+    expect(at.stdout).toContain('T32767V0');
+    const past = await cli(copy('(128,257)', ['--ascii']), undefined, 30_000);
+    expect(past.code).toBe(2);
+    expect(past.stderr).toContain('65792 cells');
+    expect((await cli(copy('(4096,4096)', ['--json']), undefined, 60_000)).code).not.toBe(2);
+    // the 128×128×64 CTA of four warps (A and B 8192 cells each, C 16384) draws
+    const cta = await cli(['mma', mma, '--layout', '(2,2,1)', '--permutation', '(128,128,64)', '--svg', '-'], undefined, 60_000);
+    expect(cta.code).toBe(0);
+    expect(cta.stdout).toContain('<svg');
   });
 });

@@ -17,7 +17,7 @@ import { flat, makeLayout, mode, rank, size, type Layout } from '../algebra/layo
 import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
 import { applySwizzle } from '../cute/swizzle.js';
-import { log2, makeLinearLayout, MAX_BITS, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
+import { dimNamed, log2, makeLinearLayout, MAX_BITS, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
 import { firstCarry, firstSwizzle, hasFormBig, highBit, or53, xor53 } from './bits.js';
 
 const isPow2 = (n: number): boolean =>
@@ -368,7 +368,7 @@ function imagesOf(l: LinearLayout, names: readonly string[] | null, byName: bool
   const images: number[] = [];
   const counts: number[] = [];
   for (const name of names ?? l.inDims.map((d) => d.name)) {
-    const d = l.inDims.find((x) => x.name === name);
+    const d = dimNamed(l.inDims, name);
     const bases = d === undefined ? [] : d.bases;
     for (let i = 0; i < bases.length; i++) images.push(flatValue(bases[i]!, order, shifts, bits > 53, scales));
     counts.push(bases.length);
@@ -483,7 +483,7 @@ function wideHasForm(l: LinearLayout, tv: boolean): boolean {
   const { order, shifts, bits } = outOrder(l, tv);
   const images: bigint[] = [];
   for (const name of tv ? TV_ORDER : l.inDims.map((d) => d.name)) {
-    for (const basis of l.inDims.find((d) => d.name === name)?.bases ?? []) {
+    for (const basis of dimNamed(l.inDims, name)?.bases ?? []) {
       let v = 0n;
       order.forEach((j, q) => (v += BigInt(basis[j]!) << BigInt(shifts[q]!)));
       images.push(v);

@@ -6,6 +6,7 @@
 import { LayoutError } from '../algebra/errors.js';
 import { BEYOND_SAFE, intText, knownIntText } from '../algebra/int-text.js';
 import { isWhiteSpace } from '../algebra/notation.js';
+import { checkDeadline } from '../algebra/deadline.js';
 
 export interface InDim {
   readonly name: string;
@@ -91,11 +92,32 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   };
 }
 
+const indexes = new WeakMap<readonly { readonly name: string }[], ReadonlyMap<string, number>>();
+
+/** The position of each dim of a list by its name (the names of a list are distinct): dims are looked up by name in
+ *  constant time, whatever their number (60,000 dims answer within a deadline). Cached per list. */
+export function dimIndex(dims: readonly { readonly name: string }[]): ReadonlyMap<string, number> {
+  let m = indexes.get(dims);
+  if (m === undefined || m.size !== dims.length) {
+    const built = new Map<string, number>();
+    for (let i = 0; i < dims.length; i++) built.set(dims[i]!.name, i);
+    indexes.set(dims, built);
+    m = built;
+  }
+  return m;
+}
+
+/** The dim of a list named `name`, or undefined (dimIndex). */
+export function dimNamed<D extends { readonly name: string }>(dims: readonly D[], name: string): D | undefined {
+  const i = dimIndex(dims).get(name);
+  return i === undefined ? undefined : dims[i];
+}
+
 export const inDimSize = (l: LinearLayout, name: string): number => {
-  const d = l.inDims.find((x) => x.name === name);
+  const d = dimNamed(l.inDims, name);
   return d ? 2 ** d.bases.length : 1;
 };
-export const outDimSize = (l: LinearLayout, name: string): number => l.outDims.find((x) => x.name === name)?.size ?? 1;
+export const outDimSize = (l: LinearLayout, name: string): number => dimNamed(l.outDims, name)?.size ?? 1;
 export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
 export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
 
@@ -121,9 +143,16 @@ export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
 export function supremum(x: readonly string[], y: readonly string[]): string[] {
   const res: string[] = [];
   const seen = new Set<string>();
+  const xIndex = new Map(x.map((n, k) => [n, k]));
+  const yIndex = new Map(y.map((n, k) => [n, k]));
+  const at = (index: ReadonlyMap<string, number>, n: string, from: number): number => {
+    const k = index.get(n);
+    return k === undefined || k < from ? -1 : k;
+  };
   let i = 0;
   let j = 0;
-  for (;;) {
+  for (let step = 0; ; step++) {
+    if ((step & 1023) === 1023) checkDeadline('supremum');
     while (i < x.length && seen.has(x[i]!)) i++;
     while (j < y.length && seen.has(y[j]!)) j++;
     if (i >= x.length && j >= y.length) break;
@@ -137,8 +166,9 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
       j++;
       continue;
     }
-    const px = i < x.length ? y.indexOf(x[i]!, j) : -1;
-    const py = j < y.length ? x.indexOf(y[j]!, i) : -1;
+    // the next place of x[i] in y at or after j (the names of a list are distinct: its one place, if not before j)
+    const px = i < x.length ? at(yIndex, x[i]!, j) : -1;
+    const py = j < y.length ? at(xIndex, y[j]!, i) : -1;
     const cx = px < 0 ? Infinity : px;
     const cy = py < 0 ? Infinity : py;
     if (i < x.length && cx === Infinity) take(x[i++]!);
@@ -165,8 +195,8 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   );
   const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
-  const ia = outs.map((n) => a.outDims.findIndex((o) => o.name === n));
-  const ib = outs.map((n) => b.outDims.findIndex((o) => o.name === n));
+  const ia = outs.map((n) => dimIndex(a.outDims).get(n) ?? -1);
+  const ib = outs.map((n) => dimIndex(b.outDims).get(n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
   let outBits = 0;
   const outDims = outs.map((name, k) => {
@@ -186,9 +216,10 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     return v;
   };
   let inBits = 0;
-  const inDims = ins.map((name) => {
-    const da = a.inDims.find((d) => d.name === name);
-    const db = b.inDims.find((d) => d.name === name);
+  const inDims = ins.map((name, k) => {
+    if ((k & 1023) === 1023) checkDeadline('product');
+    const da = dimNamed(a.inDims, name);
+    const db = dimNamed(b.inDims, name);
     const bases: number[][] = [];
     if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
     if (db) for (const v of db.bases) bases.push(lift(v, ib, true));

@@ -10,6 +10,7 @@ import { answerLine, runBatch, tooLong } from '../../src/cli/batch.js';
 import { LINE_TOO_LONG, MAX_LINE_BYTES } from '../../src/cli/stdin.js';
 import { makeContext } from '../../src/cli/context.js';
 import { loadAllOps } from '../../src/ops/table.js';
+import { supremum } from '../../src/linear/value.js';
 import { FIXTURES } from '../helpers/fixtures.js';
 import { parsePiece, phiPiece } from '../helpers/match.js';
 import { BIN, cli } from './_build.js';
@@ -406,5 +407,97 @@ describe('04: mma, copy and show <atom> refuse a picture beyond the cell bound o
     const cta = await cli(['mma', mma, '--layout', '(2,2,1)', '--permutation', '(128,128,64)', '--svg', '-'], undefined, 60_000);
     expect(cta.code).toBe(0);
     expect(cta.stdout).toContain('<svg');
+  });
+});
+
+describe('03: the LL ops look dims up by name in constant time and check the deadline in every per-dim loop', () => {
+  const N = 60_000;
+  const ins = Array.from({ length: N }, (_, i) => [`r${i}`, []]);
+  const outs = Array.from({ length: N }, (_, i) => [`o${i}`, 1]);
+  const L = { bases: ins, outDims: outs };
+  const Lr = { bases: [...ins].reverse(), outDims: [...outs].reverse() };
+  const O = { bases: outs.map(([n]) => [n, []]).reverse(), outDims: Array.from({ length: N }, (_, i) => [`p${i}`, 1]) };
+  const B = { bases: Array.from({ length: N }, (_, i) => [`x${N - 1 - i}`, []]), outDims: [...outs].reverse() };
+  const requests: [string, unknown[]][] = [
+    ['ll_product', [L, Lr]],
+    ['ll_divide_right', [L, Lr]],
+    ['ll_invert_and_compose', [L, B]],
+    ['ll_sublayout', [L, Lr.bases.map(([n]) => n), Lr.outDims.map(([n]) => n)]],
+    ['ll_apply', [L, Object.fromEntries(ins.map(([n]) => [n, 0]))]],
+    ['ll_compose', [L, O]],
+  ];
+  const run = async (op: string, args: unknown[], ms: number): Promise<{ a: Answer; took: number }> => {
+    const line = JSON.stringify({ id: op, op, args });
+    const t0 = performance.now();
+    const a = JSON.parse(await answerLine(line, makeContext('cpu'), { requestTimeoutMs: ms })) as Answer;
+    return { a, took: performance.now() - t0 };
+  };
+
+  it('60,000 size-1 dims: each op answers (or times out) within its 2 s deadline', async () => {
+    for (const [op, args] of requests) {
+      const { a, took } = await run(op, args, 2000);
+      expect(a.ok || a.error?.kind === 'timeout', `${op}: ${JSON.stringify(a.error)}`).toBe(true);
+      expect(took, op).toBeLessThan(3500);
+      if (!a.ok) continue;
+      const r = a.result as { bases?: [string, unknown[]][]; outDims?: [string, number][] } & Record<string, number>;
+      if (op === 'll_apply') expect(Object.values(r).every((v) => v === 0) && Object.keys(r).length === N).toBe(true);
+      else
+        expect(
+          r.bases!.map(([n]) => n),
+          op,
+        ).toEqual(ins.map(([n]) => n));
+    }
+  });
+
+  it('with a deadline of 1 ms each op is timeout: the loops check it', async () => {
+    for (const [op, args] of requests) expect((await run(op, args, 1)).a.error?.kind, op).toBe('timeout');
+  });
+
+  it("supremum: the name order of Triton's definition (a linear search) on random lists", () => {
+    /** Triton LayoutUtils supremum, as written there: the next place by a search of the other list */
+    const reference = (x: readonly string[], y: readonly string[]): string[] => {
+      const res: string[] = [];
+      const seen = new Set<string>();
+      let i = 0;
+      let j = 0;
+      for (;;) {
+        while (i < x.length && seen.has(x[i]!)) i++;
+        while (j < y.length && seen.has(y[j]!)) j++;
+        if (i >= x.length && j >= y.length) return res;
+        const take = (s: string): void => void (res.push(s), seen.add(s));
+        if (i < x.length && j < y.length && x[i] === y[j]) {
+          take(x[i]!);
+          i++;
+          j++;
+          continue;
+        }
+        const px = i < x.length ? y.indexOf(x[i]!, j) : -1;
+        const py = j < y.length ? x.indexOf(y[j]!, i) : -1;
+        const cx = px < 0 ? Infinity : px;
+        const cy = py < 0 ? Infinity : py;
+        if (i < x.length && cx === Infinity) take(x[i++]!);
+        else if (j < y.length && cy === Infinity) take(y[j++]!);
+        else if (cx <= cy) take(x[i++]!);
+        else take(y[j++]!);
+      }
+    };
+    let seed = 5;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const pick = (): string[] => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'].filter(() => next(3) > 0);
+      for (let k = names.length - 1; k > 0; k--) {
+        const r = next(k + 1);
+        [names[k], names[r]] = [names[r]!, names[k]!];
+      }
+      return names;
+    };
+    for (let n = 0; n < 2000; n++) {
+      const x = pick();
+      const y = pick();
+      expect(supremum(x, y), `${x} | ${y}`).toEqual(reference(x, y));
+    }
   });
 });

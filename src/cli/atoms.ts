@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { phi, mode, size } from '../algebra/layout.js';
 import { parseLayoutFunction, formatLayoutFunction } from '../cute/composed.js';
-import { parseTiler } from '../cute/tiler.js';
+import { parseLayoutArg, parseTiler } from '../cute/tiler.js';
 import { parseSliceCoord } from '../cute/slice.js';
 import { loadTiled, tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
 import { localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
@@ -20,6 +20,7 @@ import { descriptorLine, descriptorParts } from '../atoms/descriptor-operand.js'
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 import { formatBankReport } from '../ops/memory.js';
 import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
+import { MAX_SHOW } from '../render/grid.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError, type Io } from './report.js';
@@ -89,6 +90,48 @@ function writeOut(io: Io, file: string, text: string): void {
   } catch (err) {
     throw new Usage(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
+}
+
+/** Whether a picture is asked for (--ascii, --svg or --tikz). */
+const wantsPicture = (p: Parsed): boolean => p.flags.has('--ascii') || p.opt.has('--svg') || p.opt.has('--tikz');
+
+/**
+ * A picture of more than MAX_SHOW cells (all its panels; the bound of `show` and `conflicts`) is refused at once,
+ * before the tiled copy or the picture is built: `bad-request`. `cells` counts them from the arguments alone; where
+ * the arguments are wrong it throws, and the build that follows answers as it would have.
+ */
+function refuseLargePicture(p: Parsed, cells: () => number): void {
+  if (!wantsPicture(p)) return;
+  let n: number;
+  try {
+    n = cells();
+  } catch {
+    return;
+  }
+  if (n > MAX_SHOW) {
+    throw new LayoutError(
+      'bad-request',
+      `the picture has ${n} cells, too large to draw (at most ${MAX_SHOW}); run without --ascii/--svg/--tikz for the layouts`,
+    );
+  }
+}
+
+/** The cells of a tiled MMA's picture: A (M×K), B (K×N) and C (M×N). */
+const mmaCells = (m: TiledMma): number => {
+  const [tM, tN, tK] = m.tileShape;
+  return tM * tK + tK * tN + tM * tN;
+};
+
+/** The cells of a tiled copy's picture (source and destination, each its tiler), from its arguments: size(thr) ·
+ *  size(val) for make_tiled_copy (copyTilerTV), the operand's tile of the tiled MMA for make_tiled_copy_A/B/C. */
+function copyCells(o: Record<string, unknown>): number {
+  if (o.mma !== undefined) {
+    const [tM, tN, tK] = tiledMmaArg(o.mma).tileShape;
+    const tile = o.operand === 'A' ? tM * tK : o.operand === 'B' ? tN * tK : tM * tN;
+    return 2 * tile;
+  }
+  const val = typeof o.val === 'string' ? size(parseLayoutArg(o.val, 'val')) : 1;
+  return 2 * size(parseLayoutArg(o.thr as string, 'thr')) * val;
 }
 
 /** --ascii, --svg, --tikz; true when a picture went to stdout. */
@@ -180,6 +223,7 @@ and drawn as one tile (every thread reads it whole).
   --svg file    the same as SVG, coloured by thread (- for stdout)
   --tikz file   the same as a standalone TikZ document for pdflatex (- for stdout)
   --json        the make_tiled_mma object of the batch protocol
+Pictures have at most 65536 cells (A, B and C together; more is refused at once).
 `;
 
 export const mmaCommand: Command = {
@@ -194,6 +238,7 @@ export const mmaCommand: Command = {
       if (p.pos.length !== 1) throw new Usage('mma takes one atom name, e.g. layoutgpu mma SM80_16x8x16_F32F16F16F32_TN --layout "(2,2,1)"');
       const m = tiledMmaArg(mmaObject(p.pos[0]!, p));
       const t = threadOpt(p);
+      refuseLargePicture(p, () => mmaCells(m));
       if (pictures(io, p, () => mmaPicture(m))) return 0;
       const r = tiledMmaResult(m) as Record<string, unknown>;
       if (t !== undefined) {
@@ -213,6 +258,7 @@ values: the tiler, threads, values, the tiler TV layout and the source and desti
   --thread t    the (row, column) of every value of thread t on both sides
   --ascii, --svg, --tikz   the source and destination tiles side by side, cells T<t>V<v>
   --json        the make_tiled_copy object of the batch protocol
+Pictures have at most 65536 cells (both sides together; more is refused before the copy is built).
 `;
 
 export const copyCommand: Command = {
@@ -227,7 +273,9 @@ export const copyCommand: Command = {
       if (p.pos.length !== 1) {
         throw new Usage('copy takes one copy atom name, e.g. layoutgpu copy SM75_U32x4_LDSM_N --bits 16 --mma SM80_16x8x16_F32F16F16F32_TN --operand A');
       }
-      const c = tiledCopyArg(copyObject(p.pos[0]!, p));
+      const o = copyObject(p.pos[0]!, p);
+      refuseLargePicture(p, () => copyCells(o));
+      const c = tiledCopyArg(o);
       const t = threadOpt(p);
       if (pictures(io, p, () => copyPicture(c))) return 0;
       const r = tiledCopyResult(c) as Record<string, unknown>;

@@ -19,6 +19,7 @@ import { loadOp, runOpDirect, type Json, type OpContext } from '../ops/table.js'
 import { jsonSkipWs, jsonValueEnd, topLevelMember } from './json-span.js';
 import { makeContext, withRequestDeadline } from './context.js';
 import { isStackOverflow, NESTED_TOO_DEEPLY } from './report.js';
+import { LINE_TOO_LONG, MAX_LINE_BYTES } from './stdin.js';
 
 /** A response before serialisation; the id travels as text (see `responseLine`). */
 export type Answer = { ok: true; result: Json } | { ok: false; error: { kind: string; message: string } };
@@ -155,6 +156,27 @@ export function answerLine(line: string, ctx: OpContext, opts: BatchOptions = {}
   }
 }
 
+/** How much of a line too long to read is kept, to find its id. */
+const ID_HEAD = 4096;
+
+/**
+ * The answer to a line beyond MAX_LINE_BYTES (`bad-request`, LINE_TOO_LONG), from its head: the id when the line
+ * begins with it as `{"id": <number, string or literal>`, else null.
+ */
+export function tooLong(head: string): string {
+  const m = /^[\t\n\r \ufeff]*\{[\t\n\r ]*"id"[\t\n\r ]*:[\t\n\r ]*(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|"(?:[^"\\]|\\.)*"|true|false|null)[\t\n\r ]*[,}]/.exec(
+    head,
+  );
+  let id = 'null';
+  try {
+    // the id's text as written, once it is valid JSON
+    if (m && JSON.parse(m[1]!) !== undefined) id = m[1]!;
+  } catch {
+    // not a JSON value (a control character in a string): null
+  }
+  return responseLine(id, fail('bad-request', LINE_TOO_LONG));
+}
+
 /** Answers are written in blocks of this many lines (and at the end of each input block). */
 const FLUSH_LINES = 256;
 
@@ -213,6 +235,11 @@ export async function runBatch(
     }
     out.push(r);
   };
+  /** a line beyond MAX_LINE_BYTES, answered from its head */
+  const pushTooLong = (head: string): void => {
+    first = false;
+    out.push(tooLong(head));
+  };
   /** whole lines, as bytes: validated as UTF-8 at once (the common case), else line by line */
   const handleBlock = async (bytes: Buffer, last: boolean): Promise<void> => {
     if (isUtf8(bytes)) {
@@ -225,6 +252,12 @@ export async function runBatch(
       const end = nl < 0 ? bytes.length : nl;
       if (nl < 0 && !last) break;
       const lineBytes = bytes.subarray(start, end);
+      if (lineBytes.length > MAX_LINE_BYTES) {
+        pushTooLong(lineBytes.subarray(0, ID_HEAD).toString('utf8'));
+        if (nl < 0) break;
+        start = nl + 1;
+        continue;
+      }
       const text = lineBytes.toString('utf8');
       const bad = isUtf8(lineBytes) ? -1 : firstInvalidByte(lineBytes);
       const p = handle(text, bad < 0 ? undefined : `line is not valid UTF-8 (byte ${bad} of the line)`);
@@ -239,30 +272,65 @@ export async function runBatch(
     let start = 0;
     let nl: number;
     while ((nl = text.indexOf('\n', start)) >= 0) {
-      const p = handle(text.slice(start, nl));
+      // a line of one block (a block may hold more than MAX_LINE_BYTES): its UTF-8 length decides
+      const p = nl - start > MAX_LINE_BYTES / 4 ? handleMaybeLong(text.slice(start, nl)) : handle(text.slice(start, nl));
       if (p) await p;
       start = nl + 1;
       // write in blocks: answers go out early and few of them live long enough to be copied
       if (out.length >= FLUSH_LINES) flush();
     }
     if (last && start < text.length) {
-      const p = handle(text.slice(start));
+      const p = handleMaybeLong(text.slice(start));
       if (p) await p;
     }
   };
+  /** a line that may pass MAX_LINE_BYTES in UTF-8 */
+  const handleMaybeLong = (line: string): void | Promise<void> =>
+    Buffer.byteLength(line, 'utf8') > MAX_LINE_BYTES ? pushTooLong(line.slice(0, ID_HEAD)) : handle(line);
+  // the line being read: its bytes so far (at most MAX_LINE_BYTES); once past the bound it is answered at once (from
+  // its head) and the rest skipped to its newline (`skipping`: bounded memory, and the batch goes on with the next line)
   let pending: Buffer[] = [];
+  let pendingBytes = 0;
+  let skipping = false;
   try {
     for await (const chunk of input) {
-      const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
-      const nl = bytes.lastIndexOf(NL);
-      if (nl < 0) {
-        pending.push(bytes);
-        continue;
+      let bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+      while (bytes.length > 0) {
+        if (skipping) {
+          const end = bytes.indexOf(NL);
+          if (end < 0) break;
+          skipping = false;
+          bytes = bytes.subarray(end + 1);
+          continue;
+        }
+        const first = bytes.indexOf(NL);
+        const firstLength = first < 0 ? bytes.length : first;
+        if (pendingBytes + firstLength > MAX_LINE_BYTES) {
+          pushTooLong(
+            Buffer.concat([...pending, bytes.subarray(0, Math.min(firstLength, ID_HEAD))])
+              .subarray(0, ID_HEAD)
+              .toString('utf8'),
+          );
+          flush();
+          pending = [];
+          pendingBytes = 0;
+          skipping = true;
+          continue;
+        }
+        if (first < 0) {
+          pending.push(Buffer.from(bytes));
+          pendingBytes += bytes.length;
+          break;
+        }
+        // whole lines up to the last newline (a line inside them is at most one chunk long: handleText checks it)
+        const nl = bytes.lastIndexOf(NL);
+        const whole = pending.length ? Buffer.concat([...pending, bytes.subarray(0, nl + 1)]) : bytes.subarray(0, nl + 1);
+        pending = [];
+        pendingBytes = 0;
+        await handleBlock(whole, false);
+        flush();
+        bytes = bytes.subarray(nl + 1);
       }
-      const whole = pending.length ? Buffer.concat([...pending, bytes.subarray(0, nl + 1)]) : bytes.subarray(0, nl + 1);
-      pending = nl + 1 < bytes.length ? [Buffer.from(bytes.subarray(nl + 1))] : [];
-      await handleBlock(whole, false);
-      flush();
     }
     if (pending.length) await handleBlock(Buffer.concat(pending), true);
     flush();

@@ -5,7 +5,7 @@
  * attribute), or `-` to read it from stdin. Results print as Triton prints a layout (or `--form`),
  * `--json` gives the batch protocol's result.
  */
-import { readFileSync } from 'node:fs';
+import { stdinTextBounded } from './stdin.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Json, OpContext } from '../ops/spec.js';
 import { formatLL, parseLL } from '../linear/forms.js';
@@ -53,8 +53,9 @@ attribute; "-" reads it from stdin. <inputs> is {"register": 3, …} or register
 /** Reads stdin once, for the one argument written `-`. */
 function stdinText(): string {
   try {
-    return readFileSync(0, 'utf8');
+    return stdinTextBounded();
   } catch (e) {
+    if (e instanceof LayoutError) throw e;
     throw new Usage(`cannot read stdin: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
   }
 }

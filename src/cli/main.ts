@@ -15,7 +15,7 @@ import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stder
 import { bulkOps } from '../ops/bulk.js';
 import { hardwareGpuNodes } from '../engine/device-node.js';
 import { verifyOps } from '../ops/verify.js';
-import { stdinChunks } from './stdin.js';
+import { MAX_LINE_BYTES, stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 import { readFileSync } from 'node:fs';
 import { didYouMean } from '../ops/cute-names.js';
@@ -203,6 +203,7 @@ export async function main(argv: string[], io: Io, stdin: AsyncIterable<Buffer |
         io.stdout(
           'layoutgpu batch [--backend cpu|gpu] [--request-timeout SECONDS] [--threads N]  < requests.jsonl  > responses.jsonl\n\nOne JSON request per line: {"id": …, "op": "<name>", "args": [ … ]}; one response per request, in order.\n' +
             '--request-timeout bounds each request (30, 2.5s, 500ms, 2m): one past it is answered with error kind timeout.\n' +
+            `A line of more than ${MAX_LINE_BYTES / (1024 * 1024)} MiB is answered bad-request "line too long" and skipped (memory stays bounded).\n` +
             "--threads N: worker threads for the CPU's bulk checks (default: the available cores; 1: one thread).\nOps: " +
             ops.map((o) => o.name).join(', ') +
             '\n',

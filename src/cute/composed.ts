@@ -21,7 +21,7 @@ import { MAX_EXACT } from '../algebra/arith.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { coordToOffset, cosizeBig, flat, makeLayoutUnbounded, phi, phiBig, sizeBig } from '../algebra/layout.js';
-import { Parser, formatLayout, isWhiteSpace, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
+import { Parser, formatLayout, parseLayout, skipWhiteSpace } from '../algebra/notation.js';
 import { parseLayoutArg } from './tiler.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { applySwizzle, applySwizzleBig, formatSwizzle, makeSwizzle, swizzleWithin, targetLow, topBit, type Swizzle } from './swizzle.js';
@@ -74,13 +74,66 @@ export function makeComposed(sw: Swizzle, offset: number, inner: Layout, bounded
   if (bounded) {
     const top = K_BOUND(offset, inner);
     // Sw(y) < 2^max(bitlength(y), top bit of Sw): both must stay within 53 bits, Sw taken as it
-    // acts on the offsets reached (bits it reads above them are 0: swizzleWithin)
-    const eff = swizzleWithin(sw, top <= 0n ? 0 : top.toString(2).length);
-    if (top > BigInt(MAX_EXACT) || (eff.bits > 0 && eff.shift < 0 && targetLow(eff) + eff.bits > 53)) {
+    // acts on the offsets reached (bits it reads above them are 0: swizzleWithin), and the reach decided on the
+    // offsets themselves where the field could pass bit 52 (reachesPast53)
+    const reach = top > BigInt(MAX_EXACT) ? null : reachedSwizzle(sw, offset, inner);
+    if (reach === null || (reach.bits > 0 && targetLow(reach) + reach.bits > 53)) {
       throw new LayoutError('overflow', `${formatSwizzle(sw)} o ${offset} o ${formatLayout(inner)}: offsets beyond 2^53-1 cannot be represented exactly`);
     }
   }
   return { kind: 'composed', swizzle: sw, offset, inner };
+}
+
+/**
+ * The swizzle as it acts on the offsets y = K + Φ_L(x) reached, equal to Sw on each of them: the bits it reads above
+ * the largest are 0 (swizzleWithin), and where its field would move a bit past bit 52 that no offset reached sets
+ * (reachesPast53 false) the field stops below it. Its target then passes bit 52 only where some Φ does.
+ * Example: reachedSwizzle(Sw<8,8,-40>, 2147483651, ((16),2):((1),64)) is Sw<5,8,-40>.
+ */
+export function reachedSwizzle(sw: Swizzle, offset: number, inner: Layout): Swizzle {
+  const top = K_BOUND(offset, inner);
+  const eff = swizzleWithin(sw, top <= 0n ? 0 : top.toString(2).length);
+  if (eff.bits === 0 || eff.shift >= 0 || targetLow(eff) + eff.bits <= 53 || top > BigInt(MAX_EXACT)) return eff;
+  return reachesPast53(eff, offset, inner) ? eff : { ...eff, bits: Math.max(0, 53 + eff.shift - eff.base) };
+}
+
+/** The most residues reachesPast53 works through (each mode's, their sumset, and the work of one sum). */
+export const MAX_REACH_RESIDUES = 1 << 22;
+
+/** (a + b) mod m, exact for a, b < m ≤ 2^53. */
+const addMod = (a: number, b: number, m: number): number => (a >= m - b ? a - (m - b) : a + b);
+
+/**
+ * Whether Sw(y) passes 2^53 − 1 for an offset y = K + Φ_L(x) reached, all y ≤ 2^53 − 1 and S < 0 (the field moves up
+ * by −S): exactly when some y has a set bit j of the source field with j − S ≥ 53, bits [lo, hi). Decided on the
+ * residues y mod 2^hi, the sumset of K's and each mode's residues (s·c mod 2^hi, c < n; a stride that is a multiple
+ * of 2^hi adds none); more than MAX_REACH_RESIDUES of them is answered as reaching (`overflow`, as before).
+ * Example: Sw<8,8,-40> o 2147483651 o ((16),2):((1),64) reaches no bit 13–15 (every offset has bits 8–15 zero).
+ */
+function reachesPast53(sw: Swizzle, offset: number, inner: Layout): boolean {
+  const hi = sw.base + sw.bits;
+  const lo = Math.max(sw.base, 53 + sw.shift);
+  const m = 2 ** hi;
+  let sums = new Set([offset % m]);
+  const { shapes, strides } = flat(inner);
+  for (let q = 0; q < shapes.length; q++) {
+    const s = strides[q]! % m;
+    if (s === 0 || shapes[q]! === 1) continue;
+    const residues: number[] = [];
+    for (let c = 0, r = 0; c < shapes[q]!; c++, r = addMod(r, s, m)) {
+      if (c > 0 && r === 0) break; // the residues repeat from here
+      residues.push(r);
+      if (residues.length > MAX_REACH_RESIDUES) return true;
+    }
+    if (sums.size * residues.length > MAX_REACH_RESIDUES) return true;
+    checkDeadline('the reach of a swizzle');
+    const next = new Set<number>();
+    for (const a of sums) for (const r of residues) next.add(addMod(a, r, m));
+    sums = next;
+  }
+  const floor = 2 ** lo;
+  for (const y of sums) if (y >= floor) return true;
+  return false;
 }
 
 /** the largest K + Φ_L(x) */
@@ -154,10 +207,11 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
     if (!p.eat('>')) p.fail("'>'");
   }
   const sw = makeSwizzle(b, m, s);
+  // `o` is a token like any other (BATCH-PROTOCOL.md, Notation: any white space between tokens, none included), so
+  // `Sw<3,3,3>o32o(8,64):(64,1)` reads as its spaced form; nothing else after a swizzle begins with 'o'
   const composeSign = (): void => {
     p.skipSpace();
-    const next = text[p.pos + 1];
-    if (text[p.pos] !== 'o' || !(isWhiteSpace(text.charCodeAt(p.pos + 1)) || next === '(' || next === '_')) p.fail("' o '");
+    if (text[p.pos] !== 'o') p.fail("'o'");
     p.pos++;
   };
   composeSign();

@@ -41,7 +41,7 @@ function digits(p: Parser): number {
 }
 
 /** One slice coordinate read by the notation's parser (algebra/notation.ts: its white space and tuple reader): an
- *  integer ≥ 0 (also CuTe's `_N`), `_` or a tuple of them; an integer beyond 2^53 − 1 or a negative one is `domain`. */
+ *  integer ≥ 0 (also CuTe's `_N`), `_` or a tuple of them; an integer beyond 2^53 − 1 is `domain`, a sign `parse`. */
 function node(p: Parser): Node {
   p.skipSpace();
   const t = p.text;
@@ -54,7 +54,8 @@ function node(p: Parser): Node {
     return { at, v: '_' };
   }
   if (c >= 48 && c <= 57) return { at, v: digits(p) };
-  if (c === 45 /* - */) throw new LayoutError('domain', `${p.what}: a negative coordinate at offset ${at}`);
+  // the coordinate grammar has no sign (docs/semantics.md §8.5), as an order's (§8.4): a '-' does not parse
+  if (c === 45 /* - */) throw new LayoutError('parse', `${p.what}: a coordinate is a non-negative integer, '_' or a tuple; got '-' at offset ${at}`);
   if (c !== 40 /* ( */) return p.fail("an integer, '_' or '('");
   p.pos++;
   // a 1-tuple may carry a trailing comma, as Python prints it: (3,)
@@ -70,8 +71,8 @@ function parseNodes(text: string, what: string): Node {
 
 /**
  * Parse a slice coordinate such as `(_,(2,_))`: integers ≥ 0 (also CuTe's `_N`), `_`, tuples
- * (a 1-tuple may end with a comma). Errors: `parse` naming the offset; `domain` for a
- * negative integer. Example: parseSliceCoord('(_,(1,_))') is ['_', [1, '_']].
+ * (a 1-tuple may end with a comma). Errors: `parse` naming the offset (a negative integer
+ * included: the grammar has no sign); `domain` beyond 2^53 − 1. Example: parseSliceCoord('(_,(1,_))') is ['_', [1, '_']].
  */
 export function parseSliceCoord(text: string, what = 'coordinate'): SliceCoord {
   const strip = (n: Node): SliceCoord => (typeof n.v === 'object' ? n.v.map(strip) : n.v);

@@ -41,19 +41,42 @@ export function shapeTiler(s: Tuple): Tiler {
   return s.map(shapeTiler);
 }
 
+/** The text of a composed layout in a by-mode tiler (an item beginning with a swizzle `S`), up to the item's end:
+ *  the ',' or closing bracket at its own depth. Read so that the whole tiler is parsed before its answer. */
+function composedItem(p: Parser): string {
+  const t = p.text;
+  const start = p.pos;
+  let depth = 0;
+  for (; p.pos < t.length; p.pos++) {
+    const c = t[p.pos];
+    if (c === '(' || c === '<') depth++;
+    else if (c === ')' || c === '>') {
+      if (depth === 0) break;
+      depth--;
+    } else if (c === ',' && depth === 0) break;
+  }
+  return t.slice(start, p.pos);
+}
+
 /** One tiler: `_`, `<…>`, a layout, a shape tuple or integer, or a parenthesised list of
- *  tilers as CuTe prints a `Tile` (`(_3:_4,_8:_1)`, `(32,_)`), which is by-mode too. */
-function item(p: Parser): Tiler {
+ *  tilers as CuTe prints a `Tile` (`(_3:_4,_8:_1)`, `(32,_)`), which is by-mode too. An item that begins with a
+ *  swizzle is set aside in `composed` (when given) as `_`, for parseTiler to answer once the text is read. */
+function item(p: Parser, composed?: string[]): Tiler {
   p.skipSpace();
   const t = p.text;
   const c = t.charCodeAt(p.pos);
+  if (c === 83 /* S */ && composed !== undefined) {
+    composed.push(composedItem(p));
+    return UNDERSCORE;
+  }
+  const next = (q: Parser): Tiler => item(q, composed);
   if (c === 95 /* _ */ && !isDigitOrMinus(t.charCodeAt(p.pos + 1))) {
     p.pos++;
     return UNDERSCORE;
   }
   if (c === 60 /* < */) {
     p.pos++;
-    return p.list(item, '>', 'brackets');
+    return p.list(next, '>', 'brackets');
   }
   if (c === 40 /* ( */) {
     // a plain tuple first (a layout or a shape); else a list of tilers
@@ -66,7 +89,7 @@ function item(p: Parser): Tiler {
       if (!(e instanceof LayoutError) || e.kind !== 'parse') throw e;
       p.pos = start + 1;
       p.depth = depth;
-      return p.list(item, ')', 'brackets');
+      return p.list(next, ')', 'brackets');
     }
     return layoutOrShape(p, shape);
   }
@@ -92,11 +115,15 @@ function checked(t: Tiler): Tiler {
 
 /** Parse a tiler (docs/semantics.md §8.2): `<3:4,8:1>`, `(32,16)`, `_`, `8`, `(2,2):(1,2)`, and CuTe's print of
  *  a tile `(_32,_16)`. Errors: `parse` naming the offset; `domain` for a layout that is not
- *  one (zero shape, incongruent). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
-export function parseTiler(text: string, what = 'tiler'): Tiler {
+ *  one (zero shape, incongruent). `composed`, when given, answers an item written as a composed layout (a tiler's
+ *  items are plain layouts), once the whole text has parsed: it throws (`parse` if the item does not read as one,
+ *  else `domain`; ops/composed.ts's plainTiler). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
+export function parseTiler(text: string, what = 'tiler', composed?: (item: string) => never): Tiler {
   const p = new Parser(text, what);
-  const t = item(p);
+  const seen: string[] | undefined = composed === undefined ? undefined : [];
+  const t = item(p, seen);
   p.end();
+  if (seen !== undefined && seen.length > 0) composed!(seen[0]!);
   return checked(t);
 }
 

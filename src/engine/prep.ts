@@ -10,7 +10,7 @@ import { cosize, flat, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { LayoutError } from '../algebra/errors.js';
 import { currentDeadline } from '../algebra/deadline.js';
-import { isComposed, type LayoutFunction } from '../cute/composed.js';
+import { isComposed, reachedSwizzle, type LayoutFunction } from '../cute/composed.js';
 import { applySwizzle, bitsBelow, swizzleWithin, targetLow, type Swizzle } from '../cute/swizzle.js';
 import { swizzledDigest } from './swizzle-digest.js';
 
@@ -63,7 +63,9 @@ export function prepare(l: LayoutFunction): Prepared {
   if (!isComposed(l)) return preparePlain(l);
   const p = preparePlain(l.inner);
   const ymax = l.offset + p.cosize - 1;
-  const bound = swizzleBound(l.swizzle, ymax);
+  // the swizzle as it acts on the offsets reached (equal to Sw on each), so that a field no offset sets is not a reach
+  const sw = Number.isSafeInteger(ymax) ? reachedSwizzle(l.swizzle, l.offset, l.inner) : l.swizzle;
+  const bound = swizzleBound(sw, ymax);
   if (!Number.isSafeInteger(ymax) || !(bound <= MAX_EXACT + 1)) {
     throw new LayoutError('overflow', `the offsets of ${composedText(l.swizzle, l.offset, p.text)} may reach 2^53: beyond exact integers`);
   }
@@ -73,7 +75,7 @@ export function prepare(l: LayoutFunction): Prepared {
     cosize: bound,
     exactCosize: false,
     wideOffset: bound > TWO32,
-    swizzle: l.swizzle,
+    swizzle: sw,
     koff: l.offset,
   };
 }

@@ -11,37 +11,14 @@
  * when the nonzero b_i have disjoint supports; a swizzle is a linear bijection on top of it.
  */
 import { intText } from '../algebra/int-text.js';
-import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { coalesceRelative } from '../algebra/coalesce.js';
 import { flat, makeLayout, mode, rank, size, type Layout } from '../algebra/layout.js';
 import type { Tuple } from '../algebra/tuple.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
-import { applySwizzle, makeSwizzle, type Swizzle } from '../cute/swizzle.js';
-import { log2, makeLinearLayout, MAX_BITS, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
-
-// ---------------------------------------------------------------------------------------------
-// Exact bit operations on integers below 2^53 (JS bit operators are 32-bit)
-
-const TWO32 = 4294967296;
-const hi32 = (a: number): number => Math.floor(a / TWO32);
-/** whether a and b (exact integers in [0, 2^53)) share a set bit */
-const overlaps = (a: number, b: number): boolean => ((a >>> 0) & (b >>> 0)) !== 0 || (hi32(a) & hi32(b)) !== 0;
-/** a XOR b for exact integers in [0, 2^53) */
-const xor53 = (a: number, b: number): number => ((hi32(a) ^ hi32(b)) >>> 0) * TWO32 + (((a >>> 0) ^ (b >>> 0)) >>> 0);
-/** a AND b for exact integers in [0, 2^53) */
-const and53 = (a: number, b: number): number => ((hi32(a) & hi32(b)) >>> 0) * TWO32 + (((a >>> 0) & (b >>> 0)) >>> 0);
-/** a OR b for exact integers in [0, 2^53) */
-const or53 = (a: number, b: number): number => ((hi32(a) | hi32(b)) >>> 0) * TWO32 + (((a >>> 0) | (b >>> 0)) >>> 0);
-/** the index of the lowest / highest set bit of a > 0 (below 2^53) */
-const lowBit = (a: number): number => (a >>> 0 !== 0 ? 31 - Math.clz32((a >>> 0) & -(a >>> 0)) : 32 + lowBit(hi32(a)));
-const highBit = (a: number): number => (hi32(a) !== 0 ? 32 + 31 - Math.clz32(hi32(a)) : 31 - Math.clz32(a >>> 0));
-
-/** whether every value is below 2^31 (32-bit operations are exact on them) */
-function below31(b: readonly number[]): boolean {
-  for (let i = 0; i < b.length; i++) if (b[i]! >= 2147483648) return false;
-  return true;
-}
+import { applySwizzle } from '../cute/swizzle.js';
+import { dimNamed, log2, makeLinearLayout, MAX_BITS, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
+import { firstCarry, firstSwizzle, hasFormBig, highBit, or53, xor53 } from './bits.js';
 
 const isPow2 = (n: number): boolean =>
   Number.isSafeInteger(n) && n >= 1 && (n <= 2 ** 30 ? (n & (n - 1)) === 0 : Number.isInteger(Math.log2(n)) && 2 ** Math.log2(n) === n);
@@ -68,26 +45,6 @@ function bitImages(l: Layout): number[] {
     for (let j = 0; j < k; j++) b.push(strides[q]! * 2 ** j);
   }
   return b;
-}
-
-/** The first pair i < j of images that share a bit (a carry), or null when they are disjoint. */
-function firstCarry(b: readonly number[]): [number, number] | null {
-  if (below31(b)) {
-    // the common case in 32-bit operations
-    let acc = 0;
-    let j = 0;
-    for (; j < b.length && (acc & b[j]!) === 0; j++) acc |= b[j]!;
-    if (j === b.length) return null;
-  }
-  let seen = 0;
-  for (let j = 0; j < b.length; j++) {
-    const v = b[j]!;
-    if (overlaps(seen, v)) {
-      for (let i = 0; i < j; i++) if (overlaps(b[i]!, v)) return [i, j];
-    }
-    seen = or53(seen, v);
-  }
-  return null;
 }
 
 /**
@@ -189,28 +146,23 @@ function splitIndex(v: number, tile: readonly number[]): number[] {
  * @example toLL(parseLayoutFunction('(2,2):(3,4)')) // in = [[3], [4]], out of size 8
  */
 export function toLL(c: LayoutFunction, kind: BridgeKind = 'function', opts: ToLLOptions = {}): LinearLayout {
+  checkShapeRules(c, kind, opts);
   const check = checkLinear(c);
   if (!check.linear) throw notLinear(c, check);
-  if (kind !== 'tv' && (opts.lanes !== undefined || opts.warps !== undefined)) throw domain(`to_ll: lanes and warps are only for the tv kind, not ${kind}`);
   const images = linearImages(c);
-  if (kind === 'function') {
-    if (opts.tile !== undefined) throw domain('to_ll: the function kind takes no tile');
-    return functionLL(images);
-  }
+  if (kind === 'function') return functionLL(images);
   if (kind === 'tv') return tvLL(c, images, opts);
   return sharedLL(c, images, opts.tile);
 }
 
-function functionLL(images: readonly number[]): LinearLayout {
-  if (images.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll: in-dim 'in' would have 2^${images.length} elements, beyond 2^${MAX_DIM_LOG2}`);
-  let all = 0;
-  for (const v of images) all = or53(all, v);
-  const outBits = all === 0 ? 0 : highBit(all) + 1;
-  if (outBits > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll: out-dim 'out' would have 2^${outBits} elements, beyond 2^${MAX_DIM_LOG2}`);
-  return makeLinearLayout([{ name: 'in', bases: images.map((v) => [v]) }], [{ name: 'out', size: 2 ** outBits }], 'overflow');
-}
-
-function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): LinearLayout {
+/** The rules on the arguments' shapes (rank, tile, lanes, warps, the options of each kind), each `domain`, checked
+ *  before C's linearity so that a request breaking one answers it before any later question (a rank-3 `tv` layout
+ *  is `domain`, never `not-linear`). */
+function checkShapeRules(c: LayoutFunction, kind: BridgeKind, opts: ToLLOptions): void {
+  if (kind !== 'tv' && (opts.lanes !== undefined || opts.warps !== undefined)) throw domain(`to_ll: lanes and warps are only for the tv kind, not ${kind}`);
+  if (kind === 'function' && opts.tile !== undefined) throw domain('to_ll: the function kind takes no tile');
+  if (kind === 'shared' && opts.tile !== undefined) checkSharedTile(innerLayout(c), opts.tile);
+  if (kind !== 'tv') return;
   const inner = innerLayout(c);
   if (rank(inner) !== 2 || typeof inner.shape === 'number') {
     throw domain(`to_ll tv: ${formatLayoutFunction(c)} must have rank 2 (thread, value), not ${rank(inner)}`);
@@ -223,6 +175,30 @@ function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): 
   if (opts.warps !== undefined && (!isPow2(opts.warps) || opts.warps > 2 ** MAX_DIM_LOG2)) {
     throw domain(`to_ll tv: warps = ${intText(opts.warps)} is not a power of two`);
   }
+}
+
+/** A shared LL's tile: a valid tile (checkTile) of size(C) elements. */
+function checkSharedTile(inner: Layout, given: readonly number[]): void {
+  checkTile(given, 'to_ll shared');
+  const n = size(inner);
+  const p = given.reduce((a, t) => a * t, 1);
+  if (p !== n) throw domain(`to_ll shared: the tile [${given.join(', ')}] has ${p} elements, not size(C) = ${n}`);
+}
+
+function functionLL(images: readonly number[]): LinearLayout {
+  if (images.length > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll: in-dim 'in' would have 2^${images.length} elements, beyond 2^${MAX_DIM_LOG2}`);
+  let all = 0;
+  for (const v of images) all = or53(all, v);
+  const outBits = all === 0 ? 0 : highBit(all) + 1;
+  if (outBits > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll: out-dim 'out' would have 2^${outBits} elements, beyond 2^${MAX_DIM_LOG2}`);
+  return makeLinearLayout([{ name: 'in', bases: images.map((v) => [v]) }], [{ name: 'out', size: 2 ** outBits }], 'overflow');
+}
+
+/** The tv LL of a linear C whose arguments passed checkShapeRules. */
+function tvLL(c: LayoutFunction, images: readonly number[], opts: ToLLOptions): LinearLayout {
+  const inner = innerLayout(c);
+  const tile = opts.tile!;
+  const lanes = opts.lanes ?? 32;
   const tileBits = tile.reduce((s, t) => s + bitsOf(t), 0);
   images.forEach((v, i) => {
     if (tileBits <= 52 && v >= 2 ** tileBits) {
@@ -257,12 +233,7 @@ function sharedLL(c: LayoutFunction, images: readonly number[], given?: readonly
   let tile: readonly number[];
   if (given === undefined) {
     tile = typeof inner.shape === 'number' ? [n] : Array.from({ length: rank(inner) }, (_, i) => size(mode(inner, i + 1)));
-  } else {
-    checkTile(given, 'to_ll shared');
-    const p = given.reduce((a, t) => a * t, 1);
-    if (p !== n) throw domain(`to_ll shared: the tile [${given.join(', ')}] has ${p} elements, not size(C) = ${n}`);
-    tile = given;
-  }
+  } else tile = given; // checked by checkSharedTile
   const k = images.length;
   if (k > MAX_DIM_LOG2) throw new LayoutError('overflow', `to_ll shared: in-dim 'offset' would have 2^${k} elements, beyond 2^${MAX_DIM_LOG2}`);
   // a bijection onto [0, 2^k): every image below 2^k and the images independent
@@ -397,7 +368,7 @@ function imagesOf(l: LinearLayout, names: readonly string[] | null, byName: bool
   const images: number[] = [];
   const counts: number[] = [];
   for (const name of names ?? l.inDims.map((d) => d.name)) {
-    const d = l.inDims.find((x) => x.name === name);
+    const d = dimNamed(l.inDims, name);
     const bases = d === undefined ? [] : d.bases;
     for (let i = 0; i < bases.length; i++) images.push(flatValue(bases[i]!, order, shifts, bits > 53, scales));
     counts.push(bases.length);
@@ -503,69 +474,22 @@ function bitLayout(images: readonly number[], modeBits: readonly number[], singl
   return single ? makeLayout(shapes[0]!, strides[0]!) : makeLayout(shapes, strides);
 }
 
-/** The images' bits set in more than one image (their OR ignoring the first occurrence). */
-function sharedBits(images: readonly number[]): number {
-  let seen = 0;
-  let dup = 0;
-  if (below31(images)) {
-    for (const v of images) {
-      dup |= seen & v;
-      seen |= v;
-    }
-    return dup;
-  }
-  for (const v of images) {
-    dup = or53(dup, and53(seen, v));
-    seen = or53(seen, v);
-  }
-  return dup;
-}
+const noForm = (): LayoutError =>
+  new LayoutError('not-representable', 'from_ll: the map is not a CuTe layout with integer strides and not Sw<B,M,S> o (one), for any B, M, S');
 
-/**
- * The first Sw<B,M,S> in the documented order (B = 1, 2, …; M = 0, 1, …; S = B, −B, B+1, …;
- * M + |S| + B ≤ m) under which the images have disjoint supports, or null. A swizzle changes
- * only the bits of its target field [M + max(0, −S), +B), so every bit shared by two images must
- * lie there: candidates whose field misses one are skipped without changing the order.
- */
-export function firstSwizzle(images: readonly number[], m: number): Swizzle | null {
-  const dup = sharedBits(images);
-  if (dup === 0) return null;
-  const lo = lowBit(dup);
-  const hi = highBit(dup);
-  // the images that can collide (nonzero), those holding a shared bit first: a failing candidate fails early
-  const nz = images.filter((v) => v !== 0);
-  const order = [...nz.filter((v) => overlaps(v, dup)), ...nz.filter((v) => !overlaps(v, dup))];
-  const small = m <= 31;
-  for (let B = Math.max(1, hi - lo + 1); 2 * B <= m; B++) {
-    for (let M = 0; M + 2 * B <= m; M++) {
-      checkDeadline('the swizzle search of from_ll');
-      for (let a = B; M + a + B <= m; a++) {
-        for (let sign = 1; sign >= -1; sign -= 2) {
-          const S = sign * a;
-          const t = M + (S < 0 ? a : 0);
-          if (t > lo || t + B - 1 < hi) continue;
-          const ok = small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null;
-          if (ok) return makeSwizzle(B, M, S);
-        }
-      }
+/** Whether an LL whose flattened images pass 2^53 − 1 has a CuTe form (function or tv, as fromLL reads it),
+ *  decided on its exact BigInt images (hasFormBig); where none does the answer is `not-representable`. */
+function wideHasForm(l: LinearLayout, tv: boolean): boolean {
+  const { order, shifts, bits } = outOrder(l, tv);
+  const images: bigint[] = [];
+  for (const name of tv ? TV_ORDER : l.inDims.map((d) => d.name)) {
+    for (const basis of dimNamed(l.inDims, name)?.bases ?? []) {
+      let v = 0n;
+      order.forEach((j, q) => (v += BigInt(basis[j]!) << BigInt(shifts[q]!)));
+      images.push(v);
     }
   }
-  return null;
-}
-
-/** Whether Sw<B,M,S>(v) of the images (all below 2^31) have disjoint supports, with 32-bit operations. */
-function disjointUnder32(images: readonly number[], B: number, M: number, S: number): boolean {
-  const mask = ((1 << B) - 1) << (M + (S > 0 ? S : 0));
-  const r = S > 0 ? S : 0;
-  const l = S > 0 ? 0 : -S;
-  let acc = 0;
-  for (let i = 0; i < images.length; i++) {
-    const v = images[i]!;
-    const w = v ^ (((v & mask) >>> r) << l);
-    if ((acc & w) !== 0) return false;
-    acc |= w;
-  }
-  return true;
+  return hasFormBig(images, bits);
 }
 
 /**
@@ -586,13 +510,18 @@ export function fromLL(l: LinearLayout, kind?: BridgeKind): LayoutFunction {
   }
   if (k === 'shared' && !shared) throw domain('from_ll shared: the out-dims must be exactly dim0 … dim(k-1) and the in-dims offset (and block)');
   if (k === 'function' && l.inDims.length === 0) return makeLayout(1, 0);
-  const map = k === 'function' ? functionMap(l) : k === 'tv' ? tvMap(l) : sharedMap(l);
+  let map: BitMap;
+  try {
+    map = k === 'function' ? functionMap(l) : k === 'tv' ? tvMap(l) : sharedMap(l);
+  } catch (e) {
+    // an image beyond 2^53 − 1: overflow only where a CuTe form exists (decided on BigInt), else no form at all
+    if (e instanceof LayoutError && e.kind === 'overflow' && k !== 'shared' && !wideHasForm(l, k === 'tv')) throw noForm();
+    throw e;
+  }
   const single = typeof map.guide === 'number';
   if (firstCarry(map.images) === null) return coalesceRelative(bitLayout(map.images, map.modeBits, single), map.guide);
   const sw = firstSwizzle(map.images, map.outBits);
-  if (sw === null) {
-    throw new LayoutError('not-representable', 'from_ll: the map is not a CuTe layout with integer strides and not Sw<B,M,S> o (one), for any B, M, S');
-  }
+  if (sw === null) throw noForm();
   const inner = coalesceRelative(
     bitLayout(
       map.images.map((v) => applySwizzle(sw, v)),

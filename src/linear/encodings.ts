@@ -11,6 +11,7 @@
  * Triton aborts) and for a shape that is not r powers of two; `bad-request` is the op's (JSON types).
  */
 import { LayoutError } from '../algebra/errors.js';
+import { integerTexts, intText, withIntTexts } from '../algebra/int-text.js';
 import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
 import { parseLL } from './forms.js';
 import { isSurjective } from './operations.js';
@@ -403,7 +404,7 @@ function slice(a: Attr, shape: readonly number[]): LinearLayout {
   const parent = a.params.get('parent');
   if (!isAttr(parent)) throw parseError("#ttg.slice: 'parent' must be an attribute");
   const k = intParam(a, 'dim');
-  if (k < 0 || k > shape.length) throw domain(`#ttg.slice: dim = ${k} is not a dim of the parent (rank ${shape.length + 1})`);
+  if (k < 0 || k > shape.length) throw domain(`#ttg.slice: dim = ${intText(k)} is not a dim of the parent (rank ${shape.length + 1})`);
   const parentShape = [...shape.slice(0, k), 1, ...shape.slice(k)];
   const p = build(parent, parentShape);
   if (p.kind !== 'register') throw domain(`#ttg.slice: the parent #ttg.${parent.name} is not a distributed (register) encoding`);
@@ -461,8 +462,8 @@ function mmaParams(a: Attr, r: number): Mma {
   checkKeys(a, { required: ['versionMajor', 'versionMinor', 'warpsPerCTA', 'instrShape'], optional: ['CGALayout'] });
   const version = intParam(a, 'versionMajor');
   const minor = intParam(a, 'versionMinor');
-  if (version !== 2 && version !== 3) throw domain(`#ttg.nvidia_mma: versionMajor = ${version} (2 or 3 are covered)`);
-  if (minor < 0) throw domain(`#ttg.nvidia_mma: versionMinor = ${minor} is negative`);
+  if (version !== 2 && version !== 3) throw domain(`#ttg.nvidia_mma: versionMajor = ${intText(version)} (2 or 3 are covered)`);
+  if (minor < 0) throw domain(`#ttg.nvidia_mma: versionMinor = ${intText(minor)} is negative`);
   const warps = pow2List(a, 'warpsPerCTA', r);
   // Triton's verifier does not read instrShape; the accumulator layout does (nvidiaMma), the operands do not
   const instr = intsParam(a, 'instrShape');
@@ -495,7 +496,7 @@ function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
   if (opIdx !== 0 && opIdx !== 1) throw domain(`#ttg.dot_op: opIdx = ${opIdx} (0 or 1)`);
   const kWidth = a.params.has('kWidth') ? intParam(a, 'kWidth') : 0;
   const r = shape.length;
-  if (r < 2) throw domain(`#ttg.dot_op: an operand has rank at least 2 (got ${r})`);
+  if (r < 2) throw domain(`#ttg.dot_op: an operand has rank at least 2 (got ${intText(r)})`);
   const kDim = opIdx === 0 ? r - 1 : r - 2;
   if (parent.name === 'blocked') {
     if (kWidth !== 0) throw domain(`#ttg.dot_op: kWidth = ${kWidth}, but a blocked parent takes kWidth 0`);
@@ -548,7 +549,7 @@ function mfmaParams(a: Attr, r: number): Mfma {
   checkKeys(a, { required: ['version', 'warpsPerCTA', 'instrShape', 'isTransposed'], optional: ['tilesPerWarp', 'elementBitWidth', 'CGALayout'] });
   if (r !== 2 && r !== 3) throw domain(`#ttg.amd_mfma: rank ${r} (2 or 3)`);
   const version = intParam(a, 'version');
-  if (version < 0 || version > 4) throw domain(`#ttg.amd_mfma: version = ${version} (0 to 4, Triton's verifier)`);
+  if (version < 0 || version > 4) throw domain(`#ttg.amd_mfma: version = ${intText(version)} (0 to 4, Triton's verifier)`);
   const warps = pow2List(a, 'warpsPerCTA', r);
   const instr = intsParam(a, 'instrShape');
   const [mDim, nDim] = instr;
@@ -557,7 +558,7 @@ function mfmaParams(a: Attr, r: number): Mfma {
   }
   const tilesPerWarp = a.params.has('tilesPerWarp') ? pow2List(a, 'tilesPerWarp', r) : warps.map(() => 1);
   const bits = a.params.has('elementBitWidth') ? intParam(a, 'elementBitWidth') : 32;
-  if (bits !== 32 && bits !== 64) throw domain(`#ttg.amd_mfma: elementBitWidth = ${bits} (32 or 64, Triton's verifier)`);
+  if (bits !== 32 && bits !== 64) throw domain(`#ttg.amd_mfma: elementBitWidth = ${intText(bits)} (32 or 64, Triton's verifier)`);
   return { warps, mDim: mDim!, nDim: nDim!, transposed: boolParam(a, 'isTransposed', false), tilesPerWarp, height: bits === 64 ? 1 : 4, cga: cgaParam(a, r) };
 }
 
@@ -634,7 +635,7 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
     ['perPhase', perPhase, 1],
     ['maxPhase', maxPhase, 1],
   ] as const) {
-    if (v < lo || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${v} must be an integer from ${lo} up`);
+    if (v < lo || v > 2 ** MAX_DIM_LOG2) throw domain(`#ttg.swizzled_shared: ${k} = ${intText(v)} must be an integer from ${lo} up`);
   }
   const cga = cgaParam(a, r);
   const s = perCtaShape(cga, shape, '#ttg.swizzled_shared');
@@ -697,8 +698,8 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   const b = intParam(a, 'elementBitWidth');
   const transposed = boolParam(a, 'transposed', false);
   const fp4 = boolParam(a, 'fp4Padded', false);
-  if (![0, 32, 64, 128].includes(w)) throw domain(`${what}: swizzlingByteWidth = ${w} (0, 32, 64 or 128)`);
-  if (![8, 16, 32, 64].includes(b)) throw domain(`${what}: elementBitWidth = ${b} (8, 16, 32 or 64)`);
+  if (![0, 32, 64, 128].includes(w)) throw domain(`${what}: swizzlingByteWidth = ${intText(w)} (0, 32, 64 or 128)`);
+  if (![8, 16, 32, 64].includes(b)) throw domain(`${what}: elementBitWidth = ${intText(b)} (8, 16, 32 or 64)`);
   if (fp4 && (w !== 128 || b !== 8)) throw domain(`${what}: fp4Padded needs swizzlingByteWidth = 128 and elementBitWidth = 8`);
   if (a.params.has('rank') && intParam(a, 'rank') !== r) throw domain(`${what}: rank = ${intParam(a, 'rank')} but the shape has rank ${r}`);
   const cga = cgaParam(a, r);
@@ -838,7 +839,7 @@ export function checkShape(shape: readonly number[]): void {
   if (shape.length === 0) throw domain('the shape must have at least one dim');
   let bits = 0;
   shape.forEach((s, d) => {
-    if (!isPow2(s)) throw domain(`shape entry ${d} is ${s}, not a power of two (at most 2^${MAX_DIM_LOG2})`);
+    if (!isPow2(s)) throw domain(`shape entry ${d} is ${intText(s)}, not a power of two (at most 2^${MAX_DIM_LOG2})`);
     bits += log2(s);
   });
   if (bits > 64) throw domain(`the shape has ${bits} bits, beyond 64`);
@@ -852,7 +853,10 @@ export function checkShape(shape: readonly number[]): void {
  * @example llFromEncoding('#ttg.nvidia_mma<{versionMajor = 2, versionMinor = 0, warpsPerCTA = [1, 1], instrShape = [16, 8]}>', [16, 8])
  */
 export function llFromEncoding(attr: string, shape: readonly number[]): LinearLayout {
-  const a = parseAttr(attr, 'encoding');
-  checkShape(shape);
-  return build(a, shape).layout;
+  // the attribute's integers beyond 2^53 − 1 are quoted as written in its messages (intText)
+  return withIntTexts(integerTexts(attr), () => {
+    const a = parseAttr(attr, 'encoding');
+    checkShape(shape);
+    return build(a, shape).layout;
+  });
 }

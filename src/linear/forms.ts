@@ -311,7 +311,7 @@ function fromGluon(text: string): LinearLayout {
     const alignment = args.get('alignment') ?? 16;
     if (typeof alignment !== 'number') throw new LayoutError('parse', `${what}: alignment must be an integer`);
     if (!isAlignment(alignment)) {
-      throw domain(`SharedLinearLayout alignment must be a positive power of two (got ${alignment})`);
+      throw domain(`SharedLinearLayout alignment must be a positive power of two (got ${intText(alignment)})`);
     }
     if (offset.length === 0) throw domain('SharedLinearLayout offset_bases must not be empty');
     const rank = offset[0]!.length;
@@ -391,7 +391,7 @@ function fromMlir(text: string): LinearLayout {
   if (alignment === undefined) throw new LayoutError('parse', "#ttg.shared_linear: missing ', alignment = N' after the dictionary");
   if (typeof alignment !== 'number') throw new LayoutError('parse', '#ttg.shared_linear: alignment must be an integer');
   if (!isAlignment(alignment)) {
-    throw domain(`#ttg.shared_linear: alignment must be a positive power of two (got ${alignment})`);
+    throw domain(`#ttg.shared_linear: alignment must be a positive power of two (got ${intText(alignment)})`);
   }
   const offset = basesFromAttr(a, 'offset');
   const block = a.params.has('block') ? basesFromAttr(a, 'block') : [];
@@ -510,7 +510,7 @@ export function formatLL(l: LinearLayout, form: string, alignment?: number): str
   if (alignment !== undefined) {
     if (kind !== 'shared') throw domain(`ll_format ${form}: alignment is only for a shared layout`);
     if (!isAlignment(alignment)) {
-      throw domain(`ll_format ${form}: alignment must be a positive power of two (got ${alignment})`);
+      throw domain(`ll_format ${form}: alignment must be a positive power of two (got ${intText(alignment)})`);
     }
   }
   const al = alignment ?? 16;

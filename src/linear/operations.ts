@@ -6,8 +6,9 @@
  */
 import { intText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
+import { checkDeadline } from '../algebra/deadline.js';
 import { echelon, orBits, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
-import { log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
+import { dimIndex, dimNamed, log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
@@ -68,10 +69,11 @@ export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === tot
  */
 export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>): Record<string, number> {
   for (const k of Object.keys(inputs)) {
-    if (!l.inDims.some((d) => d.name === k)) throw domain(`apply: '${k}' is not an in-dim of the layout`);
+    if (!dimIndex(l.inDims).has(k)) throw domain(`apply: '${k}' is not an in-dim of the layout`);
   }
   const out = l.outDims.map(() => 0);
   for (const d of l.inDims) {
+    checkDeadline('apply');
     if (!Object.hasOwn(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
     const x = inputs[d.name]!;
     const size = 2 ** d.bases.length;
@@ -102,7 +104,8 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
     );
   }
   const src = l.outDims.map((od) => {
-    const k = o.inDims.findIndex((d) => d.name === od.name);
+    checkDeadline('compose');
+    const k = dimIndex(o.inDims).get(od.name) ?? -1;
     if (k < 0) throw domain(`compose: out-dim '${od.name}' of the first layout is not an in-dim of the second`);
     const inner = o.inDims[k]!;
     if (od.size > 2 ** inner.bases.length)
@@ -153,7 +156,8 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
   const names = (l: LinearLayout): string => `[${l.outDims.map((x) => x.name).join(', ')}]`;
   if (a.outDims.length !== b.outDims.length) throw domain(`invert_and_compose: the out-dims ${names(a)} and ${names(b)} differ`);
   const index = b.outDims.map((ob) => {
-    const k = a.outDims.findIndex((x) => x.name === ob.name);
+    checkDeadline('invert_and_compose');
+    const k = dimIndex(a.outDims).get(ob.name) ?? -1;
     if (k < 0) throw domain(`invert_and_compose: the out-dims ${names(a)} and ${names(b)} differ`);
     if (a.outDims[k]!.size > ob.size) {
       throw domain(
@@ -164,7 +168,8 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
   });
   const identity = new Set<string>();
   for (const d of b.inDims) {
-    const ad = a.inDims.find((x) => x.name === d.name);
+    checkDeadline('invert_and_compose');
+    const ad = dimNamed(a.inDims, d.name);
     if (ad && ad.bases.length === d.bases.length && ad.bases.every((v, i) => index.every((k, j) => v[k] === d.bases[i]![j]))) identity.add(d.name);
   }
   const aRest = a.inDims.filter((d) => !identity.has(d.name));
@@ -179,11 +184,12 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
   const aCols = columnsOf({ inDims: aRest, outDims: a.outDims }, index, shifts);
   const outDims = b.inDims.map((d) => ({ name: d.name, size: 2 ** d.bases.length }));
   const m = outDims.length;
-  const restPos = bRest.map((d) => b.inDims.indexOf(d));
+  const restPos = bRest.map((d) => dimIndex(b.inDims).get(d.name)!);
   let c = 0;
   const inDims = a.inDims.map((d) => {
+    checkDeadline('invert_and_compose');
     if (identity.has(d.name)) {
-      const j = b.inDims.findIndex((x) => x.name === d.name);
+      const j = dimIndex(b.inDims).get(d.name)!;
       return {
         name: d.name,
         bases: d.bases.map((_, i) => {
@@ -275,7 +281,8 @@ export function sublayout(l: LinearLayout, ins: readonly string[], outs: readonl
   const check = (xs: readonly string[], dims: readonly { name: string }[], what: string): Set<string> => {
     const set = new Set<string>();
     for (const x of xs) {
-      if (!dims.some((d) => d.name === x)) throw domain(`sublayout: '${x}' is not an ${what} of the layout`);
+      checkDeadline('sublayout');
+      if (!dimIndex(dims).has(x)) throw domain(`sublayout: '${x}' is not an ${what} of the layout`);
       if (set.has(x)) throw domain(`sublayout: ${what} '${x}' is named twice`);
       set.add(x);
     }
@@ -304,17 +311,18 @@ export function equalLayouts(x: LinearLayout, y: LinearLayout): boolean {
 function productOrNull(x: LinearLayout, y: LinearLayout): LinearLayout | null {
   try {
     return product(x, y);
-  } catch {
+  } catch (e) {
+    if (e instanceof LayoutError && e.kind === 'timeout') throw e;
     return null;
   }
 }
 
 /** The quotient sizes of A's out-dims by B's (missing: 1), or null when one does not divide. */
 function quotientSizes(a: LinearLayout, b: LinearLayout): number[] | null {
-  if (!b.outDims.every((o) => a.outDims.some((x) => x.name === o.name))) return null;
-  if (!b.inDims.every((d) => a.inDims.some((x) => x.name === d.name))) return null;
+  if (!b.outDims.every((o) => dimIndex(a.outDims).has(o.name))) return null;
+  if (!b.inDims.every((d) => dimIndex(a.inDims).has(d.name))) return null;
   const q = a.outDims.map((o) => {
-    const bs = b.outDims.find((x) => x.name === o.name)?.size ?? 1;
+    const bs = dimNamed(b.outDims, o.name)?.size ?? 1;
     return o.size % bs === 0 ? o.size / bs : -1;
   });
   return q.includes(-1) ? null : q;
@@ -327,10 +335,11 @@ function quotientSizes(a: LinearLayout, b: LinearLayout): number[] | null {
 export function divideLeft(a: LinearLayout, b: LinearLayout): LinearLayout | null {
   const q = quotientSizes(a, b);
   if (q === null) return null;
-  const bIdx = a.outDims.map((o) => b.outDims.findIndex((x) => x.name === o.name));
+  const bIdx = a.outDims.map((o) => dimIndex(b.outDims).get(o.name) ?? -1);
   const inDims: InDim[] = [];
   for (const d of a.inDims) {
-    const bb = b.inDims.find((x) => x.name === d.name)?.bases ?? [];
+    checkDeadline('divide_left');
+    const bb = dimNamed(b.inDims, d.name)?.bases ?? [];
     if (d.bases.length < bb.length) return null;
     const bases: number[][] = [];
     for (let i = bb.length; i < d.bases.length; i++) {
@@ -357,7 +366,8 @@ export function divideRight(a: LinearLayout, b: LinearLayout): LinearLayout | nu
   if (q === null) return null;
   const inDims: InDim[] = [];
   for (const d of a.inDims) {
-    const nb = b.inDims.find((x) => x.name === d.name)?.bases.length ?? 0;
+    checkDeadline('divide_right');
+    const nb = dimNamed(b.inDims, d.name)?.bases.length ?? 0;
     if (d.bases.length < nb) return null;
     const bases = d.bases.slice(0, d.bases.length - nb);
     if (bases.some((v) => v.some((x, j) => x >= q[j]!))) return null;

@@ -5,6 +5,8 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { BEYOND_SAFE, intText, knownIntText } from '../algebra/int-text.js';
+import { isWhiteSpace } from '../algebra/notation.js';
+import { checkDeadline } from '../algebra/deadline.js';
 
 export interface InDim {
   readonly name: string;
@@ -29,6 +31,18 @@ export const log2 = (n: number): number => 31 - Math.clz32(n);
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
+/** A dim name: a non-empty string without white space at either end (isWhiteSpace). Triton's printed form puts a
+ *  name between ' - ' and '=' (or '[' and ' (size'), where white space around tokens is read as a separator, so such
+ *  a name would read back as another one; Triton's own names (register, lane, warp, block, offset, dim0 …, the keys
+ *  of `#ttg.linear<{…}>`) never have it. `domain` naming it, never changed silently. */
+function checkName(name: unknown, what: 'in-dim' | 'out-dim'): void {
+  if (typeof name !== 'string' || name === '') throw domain(`an ${what} name must be a non-empty string`);
+  if (isWhiteSpace(name.charCodeAt(0)) || isWhiteSpace(name.charCodeAt(name.length - 1))) {
+    const shown = JSON.stringify(name).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    throw domain(`${what} name ${shown} begins or ends with white space (Triton's printed form would read it back without it)`);
+  }
+}
+
 /**
  * Checks every rule of the value (unique names, power-of-two sizes, bases of the right length with
  * values in range, the limits) and returns the layout; `domain` naming the first broken rule.
@@ -39,7 +53,7 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   const seenOut = new Set<string>();
   let outBits = 0;
   for (const o of outDims) {
-    if (typeof o.name !== 'string' || o.name === '') throw domain('an out-dim name must be a non-empty string');
+    checkName(o.name, 'out-dim');
     if (seenOut.has(o.name)) throw domain(`out-dim '${o.name}' appears twice`);
     seenOut.add(o.name);
     if (Number.isInteger(o.size) && o.size > 2 ** MAX_DIM_LOG2) {
@@ -56,7 +70,7 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   if (outBits > MAX_BITS) throw new LayoutError(beyond, `${outBits} out-bits, beyond ${MAX_BITS}`);
   let inBits = 0;
   for (const d of inDims) {
-    if (typeof d.name !== 'string' || d.name === '') throw domain('an in-dim name must be a non-empty string');
+    checkName(d.name, 'in-dim');
     if (seenIn.has(d.name)) throw domain(`in-dim '${d.name}' appears twice`);
     seenIn.add(d.name);
     if (d.bases.length > MAX_DIM_LOG2) throw new LayoutError(beyond, `in-dim '${d.name}' has ${d.bases.length} bases, beyond 2^${MAX_DIM_LOG2} elements`);
@@ -77,6 +91,32 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
   };
 }
 
+const indexes = new WeakMap<readonly { readonly name: string }[], ReadonlyMap<string, number>>();
+
+/** The position of each dim of a list by its name (the names of a list are distinct): dims are looked up by name in
+ *  constant time, whatever their number (60,000 dims answer within a deadline). Cached per list. */
+export function dimIndex(dims: readonly { readonly name: string }[]): ReadonlyMap<string, number> {
+  let m = indexes.get(dims);
+  if (m === undefined || m.size !== dims.length) {
+    const built = new Map<string, number>();
+    for (let i = 0; i < dims.length; i++) built.set(dims[i]!.name, i);
+    indexes.set(dims, built);
+    m = built;
+  }
+  return m;
+}
+
+/** The dim of a list named `name`, or undefined (dimIndex). */
+export function dimNamed<D extends { readonly name: string }>(dims: readonly D[], name: string): D | undefined {
+  const i = dimIndex(dims).get(name);
+  return i === undefined ? undefined : dims[i];
+}
+
+export const inDimSize = (l: LinearLayout, name: string): number => {
+  const d = dimNamed(l.inDims, name);
+  return d ? 2 ** d.bases.length : 1;
+};
+export const outDimSize = (l: LinearLayout, name: string): number => dimNamed(l.outDims, name)?.size ?? 1;
 export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
 export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
 
@@ -102,9 +142,16 @@ export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
 export function supremum(x: readonly string[], y: readonly string[]): string[] {
   const res: string[] = [];
   const seen = new Set<string>();
+  const xIndex = new Map(x.map((n, k) => [n, k]));
+  const yIndex = new Map(y.map((n, k) => [n, k]));
+  const at = (index: ReadonlyMap<string, number>, n: string, from: number): number => {
+    const k = index.get(n);
+    return k === undefined || k < from ? -1 : k;
+  };
   let i = 0;
   let j = 0;
-  for (;;) {
+  for (let step = 0; ; step++) {
+    if ((step & 1023) === 1023) checkDeadline('supremum');
     while (i < x.length && seen.has(x[i]!)) i++;
     while (j < y.length && seen.has(y[j]!)) j++;
     if (i >= x.length && j >= y.length) break;
@@ -118,8 +165,9 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
       j++;
       continue;
     }
-    const px = i < x.length ? y.indexOf(x[i]!, j) : -1;
-    const py = j < y.length ? x.indexOf(y[j]!, i) : -1;
+    // the next place of x[i] in y at or after j (the names of a list are distinct: its one place, if not before j)
+    const px = i < x.length ? at(yIndex, x[i]!, j) : -1;
+    const py = j < y.length ? at(xIndex, y[j]!, i) : -1;
     const cx = px < 0 ? Infinity : px;
     const cy = py < 0 ? Infinity : py;
     if (i < x.length && cx === Infinity) take(x[i++]!);
@@ -146,8 +194,8 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   );
   const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
-  const ia = outs.map((n) => a.outDims.findIndex((o) => o.name === n));
-  const ib = outs.map((n) => b.outDims.findIndex((o) => o.name === n));
+  const ia = outs.map((n) => dimIndex(a.outDims).get(n) ?? -1);
+  const ib = outs.map((n) => dimIndex(b.outDims).get(n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
   let outBits = 0;
   const outDims = outs.map((name, k) => {
@@ -167,9 +215,10 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     return v;
   };
   let inBits = 0;
-  const inDims = ins.map((name) => {
-    const da = a.inDims.find((d) => d.name === name);
-    const db = b.inDims.find((d) => d.name === name);
+  const inDims = ins.map((name, k) => {
+    if ((k & 1023) === 1023) checkDeadline('product');
+    const da = dimNamed(a.inDims, name);
+    const db = dimNamed(b.inDims, name);
     const bases: number[][] = [];
     if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
     if (db) for (const v of db.bases) bases.push(lift(v, ib, true));

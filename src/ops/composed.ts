@@ -7,7 +7,9 @@
  * checks) get the same rule without each entry knowing about swizzles.
  */
 import { LayoutError } from '../algebra/errors.js';
+import type { Layout } from '../algebra/layout.js';
 import { sliceOffset } from '../cute/slice.js';
+import { parseLayoutArg } from '../cute/tiler.js';
 import type { ArgKind, Json, OpSpec } from './spec.js';
 import {
   composedPrefix,
@@ -17,6 +19,7 @@ import {
   isComposed,
   looksComposed,
   makeComposed,
+  parseLayoutFunction,
   phiLayoutFunctionBig,
   type ComposedLayout,
   type LayoutFunction,
@@ -70,6 +73,20 @@ export function plainNeeded(op: string, arg: string, l: LayoutFunction | string)
   const text = typeof l === 'string' ? l.trim() : formatLayoutFunction(l);
   return new LayoutError('domain', `${op} needs a plain layout as its argument ${arg}; ${text} is a composed layout`);
 }
+
+/** A layout argument that must be plain (an atom layout, a thread or value layout): a composed layout is `domain`
+ *  once it parses (plainNeeded), every other text parseLayoutArg's answer. */
+export function plainLayoutArg(text: string, op: string, arg: string): Layout {
+  if (looksComposed(text)) throw plainNeeded(op, arg, parseLayoutFunction(text, arg, true));
+  return parseLayoutArg(text, arg);
+}
+
+/** parseTiler's answer to an item written as a composed layout: `parse` if it does not read as one, else `domain`. */
+export const plainTiler =
+  (op: string, arg: string) =>
+  (item: string): never => {
+    throw plainNeeded(op, arg, parseLayoutFunction(item, arg, true));
+  };
 
 function wrap(spec: OpSpec): OpSpec {
   const first = spec.args[0];

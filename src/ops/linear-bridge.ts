@@ -66,7 +66,8 @@ export const linearBridgeOps: OpSpec[] = runningIn(LL, [
   {
     name: 'check_linear',
     summary: 'whether a CuTe layout is F2-linear: {linear, reason: size|offset|carry, witness [x, y]}',
-    args: [{ name: 'C', kind: 'layout-fn' }],
+    // linearity needs the strides alone, never the cosize: any layout (docs/linear.md, "Deciding linearity")
+    args: [{ name: 'C', kind: 'any-layout-fn' }],
     run: ([c]) => {
       const r = LL.get().checkLinear(c as LayoutFunction);
       return { linear: r.linear, reason: r.reason, witness: r.witness === null ? null : [...r.witness] };

@@ -21,7 +21,7 @@ import { cuteOps, parseOrder } from './cute.js';
 import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
 import { verifyOps } from './verify.js';
 import { looksComposed, parseLayoutFunction } from '../cute/composed.js';
-import { plainNeeded, withComposed } from './composed.js';
+import { plainNeeded, plainTiler, withComposed } from './composed.js';
 import { memoryOps } from './memory.js';
 import { cuteMoreOps } from './cute-more.js';
 import { cuteNameOps, didYouMean } from './cute-names.js';
@@ -226,7 +226,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
       if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
         throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
-      if (a.kind === 'tiler') return parseTiler(v, a.name);
+      if (a.kind === 'tiler') return parseTiler(v, a.name, plainTiler(spec.name, a.name));
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);

@@ -11,13 +11,14 @@ import { intText } from '../algebra/int-text.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
+import { parseTiler, type Tiler } from '../cute/tiler.js';
 import { parseSliceCoord, type SliceCoord } from '../cute/slice.js';
 import type { Operand, TiledMma } from '../atoms/tiled-mma.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 import type { TensorResult } from '../atoms/partition.js';
 import type { CopySide } from '../atoms/conflicts.js';
 import { lazyModule, runningIn } from './lazy.js';
+import { plainLayoutArg, plainTiler } from './composed.js';
 import { bankOptionsArg, bankTarget, formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
@@ -85,9 +86,10 @@ export function tiledMmaArg(v: unknown): TiledMma {
   const atom = stringField(o, 'atom', 'tiled MMA', true)!;
   const layout = stringField(o, 'layout', 'tiled MMA', false);
   const perm = stringField(o, 'permutation', 'tiled MMA', false);
-  return mmas.get(`${atom}\u0000${layout ?? ''}\u0000${perm ?? ''}`, () => {
-    const l: Layout | undefined = layout === undefined ? undefined : parseLayoutArg(layout, 'layout');
-    const p: Tiler | undefined = perm === undefined ? undefined : parseTiler(perm, 'permutation');
+  // the key tells an absent layout or permutation (the default) from an empty text (a parse error)
+  return mmas.get(JSON.stringify([atom, layout, perm]), () => {
+    const l: Layout | undefined = layout === undefined ? undefined : plainLayoutArg(layout, 'the tiled MMA', 'layout');
+    const p: Tiler | undefined = perm === undefined ? undefined : parseTiler(perm, 'permutation', plainTiler('the tiled MMA', 'permutation'));
     return atoms.get().makeTiledMma(atom, l, p);
   });
 }
@@ -105,17 +107,19 @@ export function tiledCopyArg(v: unknown): TiledCopy {
   if (o.mma !== undefined) {
     if (o.val !== undefined) throw badRequest("the tiled copy's 'val' goes with 'thr', not with 'mma'");
     const operand = stringField(o, 'operand', 'tiled copy', true)!;
+    // a value outside the argument's set is bad-request (docs/protocol.md), before the MMA is built
+    if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw badRequest(`the tiled copy's 'operand' must be "A", "B" or "C", got '${operand}'`);
     const mma = tiledMmaArg(o.mma);
-    if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw domainError(`operand must be "A", "B" or "C", got '${operand}'`);
-    const key = `${atom}\u0000${bits}\u0000${JSON.stringify(o.mma)}\u0000${operand}`;
+    const key = JSON.stringify([atom, bits, o.mma, operand]);
     return copies.get(key, () => atoms.get().makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
   }
   if (o.operand !== undefined) throw badRequest("the tiled copy's 'operand' goes with 'mma'");
   const thr = stringField(o, 'thr', 'tiled copy', false);
   if (thr === undefined) throw badRequest("the tiled copy needs 'thr' (with 'val') or 'mma' (with 'operand')");
   const val = stringField(o, 'val', 'tiled copy', false);
-  return copies.get(`${atom}\u0000${bits}\u0000${thr}\u0000${val ?? ''}`, () =>
-    atoms.get().makeTiledCopy({ atom, bits, thr: parseLayoutArg(thr, 'thr'), ...(val === undefined ? {} : { val: parseLayoutArg(val, 'val') }) }),
+  const plain = (text: string, key: string): Layout => plainLayoutArg(text, 'the tiled copy', key);
+  return copies.get(JSON.stringify([atom, bits, thr, val]), () =>
+    atoms.get().makeTiledCopy({ atom, bits, thr: plain(thr, 'thr'), ...(val === undefined ? {} : { val: plain(val, 'val') }) }),
   );
 }
 

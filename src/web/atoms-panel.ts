@@ -19,7 +19,8 @@ import { mode, modes, phi, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, parseLayoutFunction } from '../cute/composed.js';
 import { defaultSide } from '../atoms/conflicts.js';
 import { checkCopyTensor } from '../atoms/partition.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout } from '../algebra/notation.js';
+import { plainLayoutArg, plainTiler } from '../ops/composed.js';
 import { parseTiler } from '../cute/tiler.js';
 import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
 import { makeTiledMma, type TiledMma } from '../atoms/tiled-mma.js';
@@ -224,7 +225,9 @@ export function mountAtomsPanel(host: HTMLElement): void {
       thrIn.disabled = valIn.disabled = from !== 'thr';
       let c: TiledCopy;
       if (from === 'thr') {
-        c = makeTiledCopy({ atom: copySel.value, bits, thr: parseLayout(thrIn.value, 'thread layout'), val: parseLayout(valIn.value || '1', 'value layout') });
+        // plain layouts, as the CLI and batch read them (a composed one is domain: ops/composed.ts)
+        const plain = (text: string, what: string): Layout => plainLayoutArg(text, 'the tiled copy', what);
+        c = makeTiledCopy({ atom: copySel.value, bits, thr: plain(thrIn.value, 'thread layout'), val: plain(valIn.value || '1', 'value layout') });
       } else {
         if (!mma) throw new LayoutError('domain', 'no tiled MMA above to take the operand from');
         c = makeTiledCopyFromMma({ atom: copySel.value, bits, mma, operand: from as 'A' | 'B' | 'C' });
@@ -307,8 +310,8 @@ export function mountAtomsPanel(host: HTMLElement): void {
 
   const update = (): void => {
     try {
-      const layout = layoutIn.value.trim() === '' ? undefined : parseLayout(layoutIn.value, 'atom layout');
-      const perm = permIn.value.trim() === '' ? undefined : parseTiler(permIn.value, 'permutation');
+      const layout = layoutIn.value.trim() === '' ? undefined : plainLayoutArg(layoutIn.value, 'the tiled MMA', 'atom layout');
+      const perm = permIn.value.trim() === '' ? undefined : parseTiler(permIn.value, 'permutation', plainTiler('the tiled MMA', 'permutation'));
       const m = makeTiledMma(selected, layout, perm);
       mma = m;
       const [tM, tN, tK] = m.tileShape;

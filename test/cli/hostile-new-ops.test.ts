@@ -1295,7 +1295,7 @@ describe('batch: tiled MMAs, copies and partitions of random atoms, sanity invar
       const at = await s.ok<Record<string, string>>('mma_atom', [atom]);
       if (!t || !at) continue;
       // the atom's own layouts: a tiled operand covers its tile when the atom's covers the atom's tile
-      // (CuTe's SM80_16x8x32_S32S4S4S32_TN B, stride 32 where 64 is meant, does not)
+      // (every atom's does since CUTLASS aeba0d372 corrected SM80_16x8x32_S32S4S4S32_TN's B to stride 64)
       const [am, an, ak] = at.shapeMNK!.slice(1, -1).split(',').map(Number) as [number, number, number];
       const covers = (key: string, size: number): boolean => image(at[key]!).size === size;
       const atomCovers: Record<string, boolean> = {

@@ -56,6 +56,10 @@ describe('one whitespace rule: Unicode White_Space', () => {
       }
     });
 
+    it(`${name}: no white space at all reads the same (white space between tokens is optional, \`o\` included)`, () => {
+      expect(read(tokens.join(''))).toBe(read(tokens.join(' ')));
+    });
+
     it(`${name}: a character that only looks like space is a parse error`, () => {
       for (const c of NOT_WHITE_SPACE) {
         const w = String.fromCharCode(c);
@@ -66,4 +70,24 @@ describe('one whitespace rule: Unicode White_Space', () => {
       }
     });
   }
+});
+
+describe("a composed layout's `o` needs no white space around it (issue 25 item 3)", () => {
+  const read = (t: string): string => formatLayoutFunction(parseLayoutFunction(t));
+  it('reads like its spaced form', () => {
+    for (const t of ['Sw<3,3,3> o 32 o (8,64):(64,1)', 'Sw<2,4,-4> o 46 o 16:1', 'Sw<3,3,3> o _0 o (_8,_64):(_64,_1)', 'SW_3_4_3 o (8,8):(8,1)']) {
+      expect(read(t.replaceAll(' ', '')), t).toBe(read(t));
+    }
+    expect(read('Sw<3,3,3>o32o(8,64):(64,1)')).toBe('Sw<3,3,3> o 32 o (8,64):(64,1)');
+    expect(read('Sw<2,4,-4>o46o16:1')).toBe('Sw<2,4,-4> o 46 o 16:1');
+  });
+  it('what is not `o` is still a parse error, naming its offset', () => {
+    for (const t of ['Sw<3,3,3>x32', 'Sw<3,3,3>oo32:1', 'Sw<3,3,3>o32o', 'Sw<3,3,3>o32p(8,64):(64,1)', 'Sw<3,3,3>O(8,64):(64,1)']) {
+      expect(
+        kindOf(() => read(t)),
+        t,
+      ).toBe('parse');
+    }
+    expect(() => read('Sw<3,3,3>x32')).toThrow(/expected 'o' at offset 9/);
+  });
 });

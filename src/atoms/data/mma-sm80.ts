@@ -61,17 +61,17 @@ export const s16x8x32: Shape3 = {
   c: SM80_16x8_Row,
 };
 
-/** The int4 traits (8x8x32, 16x8x32, 16x8x64), as the header writes them (`Shape<_8>` is a 1-tuple). The header's
- *  16x8x32 BLayout strides its threads by 32, not 64: its (thread, value) pairs reach 160 of the 256 elements of the
- *  N×K tile, some twice (PTX gives thread t the k = 8·(t mod 4) + i). Kept as CuTe has it (the atoms are CuTe's facts);
- *  test/atoms/data.test.ts names it as the one atom whose A or B does not cover its tile. */
+/** The int4 traits (8x8x32, 16x8x32, 16x8x64), as the header writes them (`Shape<_8>` is a 1-tuple), at CUTLASS
+ *  aeba0d372 ("correct BLayout stride in SM80 m16n8k32 int4 MMA traits"): the 16x8x32 BLayout strides its threads
+ *  by 64, the hardware's (thread t holds k = 8·(t mod 4) + v of column n = ⌊t/4⌋), where earlier headers wrote 32
+ *  (160 of the 256 elements reached, some twice). Every A and B now covers its tile (test/atoms/data.test.ts). */
 const s4x8x32: Shape3 = { m: 8, n: 8, k: 32, a: '((4,8),(8)):((64,1),(8))', b: '((4,8),(8)):((64,1),(8))', c: SM80_8x8_Row };
 const s4x16x32: Shape3 = {
   m: 16,
   n: 8,
   k: 32,
   a: '((4,8),(8,2)):((128,1),(16,8))',
-  b: '((4,8),(8)):((32,1),(8))',
+  b: '((4,8),(8)):((64,1),(8))',
   c: SM80_16x8_Row,
 };
 const s4x16x64: Shape3 = {

@@ -123,4 +123,3 @@ export function coalesceRelative(l: Layout, bar: T.Tuple): Layout {
 export function isCoalescedOver(l: Layout, bar: T.Tuple): boolean {
   return relativeModes(l, bar).every(isCoalesced);
 }
-

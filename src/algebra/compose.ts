@@ -630,4 +630,3 @@ function substituteEntries(t: readonly T.Tuple[], shapes: readonly T.Tuple[], st
   }
   return res;
 }
-

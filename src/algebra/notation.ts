@@ -363,4 +363,3 @@ export function formatProfile(p: Profile): string {
 export function formatLayout(l: Layout): string {
   return `${formatTuple(l.shape)}:${formatTuple(l.stride)}`;
 }
-

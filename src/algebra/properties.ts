@@ -34,4 +34,3 @@ export function isTractable(l: Layout): boolean {
   }
   return true;
 }
-

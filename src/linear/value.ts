@@ -112,11 +112,6 @@ export function dimNamed<D extends { readonly name: string }>(dims: readonly D[]
   return i === undefined ? undefined : dims[i];
 }
 
-export const inDimSize = (l: LinearLayout, name: string): number => {
-  const d = dimNamed(l.inDims, name);
-  return d ? 2 ** d.bases.length : 1;
-};
-export const outDimSize = (l: LinearLayout, name: string): number => dimNamed(l.outDims, name)?.size ?? 1;
 export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
 export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
 
@@ -230,4 +225,3 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   if (inBits > MAX_BITS) throw new LayoutError('overflow', `product: ${inBits} in-bits, beyond ${MAX_BITS}`);
   return { inDims, outDims };
 }
-

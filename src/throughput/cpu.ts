@@ -181,4 +181,3 @@ export async function prepareCpuKernel(spec: KernelSpec, ref: Reference, opts: C
     },
   };
 }
-

@@ -304,4 +304,3 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
     throw e;
   }
 }
-

@@ -56,4 +56,3 @@ export function randomLayout(r: () => number, maxSize = 4096, bigStrides = false
     return makeLayout(shape, stride);
   }
 }
-

@@ -28,6 +28,32 @@ export function defaultSide(name: string): CopySide {
   throw domainError(`${name} does not say which side is shared memory: pass "src" or "dst"`);
 }
 
+/**
+ * The side of a copy that is shared memory, checked against the atom: ldmatrix reads it (src; its
+ * destination is registers), stmatrix and cp.async write it (dst; their source is registers and
+ * global memory), movmatrix and shuffles move registers and SM100's LOAD/STORE global memory (no
+ * side is); a universal copy may be either, so it needs the side. Else `domain` naming the memory.
+ */
+export function sharedSide(name: string, side?: CopySide): CopySide {
+  const only: CopySide | null | undefined = name.includes('LDSM')
+    ? 'src'
+    : name.includes('STSM') || name.includes('CP_ASYNC')
+      ? 'dst'
+      : /MOVM|Shuffle|SM100_(?:LOAD|STORE)/.test(name)
+        ? null
+        : undefined;
+  if (only === null)
+    throw domainError(
+      `${name} does not access shared memory (it moves ${/LOAD|STORE/.test(name) ? 'global memory' : 'registers'}): no bank conflicts to price`,
+    );
+  if (only === undefined) return side ?? defaultSide(name);
+  if (side !== undefined && side !== only) {
+    const what = name.includes('CP_ASYNC') ? 'global memory (cp.async reads global, writes shared)' : 'registers';
+    throw domainError(`the ${side === 'src' ? 'source' : 'destination'} of ${name} is ${what}, not shared memory: its shared side is ${only}`);
+  }
+  return only;
+}
+
 /** Per atom thread a: whether it accesses memory (its row on that side repeats no lower thread's). */
 export function activeAtomThreads(x: Layout, at: number): boolean[] {
   const hit = activeCache.get(x);
@@ -141,7 +167,21 @@ export interface TileAccesses {
  * partition_S/D.
  */
 export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide): BankReport {
-  const sd = side ?? defaultSide(c.atom.name);
+  return copyBankAnalysis(c, m, side).report;
+}
+
+/** What copyBankConflicts priced: the side, the tile's accesses and the instructions (live lanes marked; their
+ *  addresses are scratch, valid until the next analysis), for the per-instruction table and the picture. */
+export interface CopyBankAnalysis {
+  readonly report: BankReport;
+  readonly side: CopySide;
+  readonly accesses: TileAccesses;
+  readonly instructions: Instructions;
+}
+
+/** copyBankConflicts with what it priced (CopyBankAnalysis); the same errors. */
+export function copyBankAnalysis(c: TiledCopy, m: LayoutFunction, side?: CopySide): CopyBankAnalysis {
+  const sd = sharedSide(c.atom.name, side);
   const bits = c.atom.bits;
   const e = bits / 8;
   if (!Number.isInteger(e) || ![1, 2, 4, 8, 16].includes(e)) {
@@ -167,7 +207,8 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   }
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(counted, scratch);
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
-  return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  const report = { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  return { report, side: sd, accesses: tvs, instructions: counted };
 }
 
 /** Threads per warp (memory/banks.ts's WARP, a local constant in the hot loops). */

@@ -11,7 +11,7 @@
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, bankCounts, instructions, worstBank, type BankReport } from '../memory/banks.js';
+import { BankScratch, bankCounts, instructions, worstBank, type BankReport, type Instructions } from '../memory/banks.js';
 import { MAX_ACCESSES } from '../memory/access.js';
 import { smallestPreimages } from './bridge.js';
 import { isSurjective } from './operations.js';
@@ -125,6 +125,16 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
  * @example llBankConflicts(mmaAccumulator, rowMajorShared16x8, 2).wavefronts // 2
  */
 export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?: number): BankReport {
+  return llBankAnalysis(r, s, e, v).report;
+}
+
+/** llBankConflicts with what it priced: the accesses and the instructions (for the per-instruction table). */
+export function llBankAnalysis(
+  r: LinearLayout,
+  s: LinearLayout,
+  e: number,
+  v?: number,
+): { report: BankReport; accesses: ConversionAccesses; instructions: Instructions } {
   checkElementSize(e);
   const acc = conversionAccesses(r, s);
   const tvs: ThreadValues = { threads: acc.threads, values: acc.values, index: acc.index };
@@ -136,5 +146,6 @@ export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?:
     const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);
     w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
   }
-  return { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  const report = { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  return { report, accesses: acc, instructions: ins };
 }

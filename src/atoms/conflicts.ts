@@ -8,7 +8,7 @@
  * addresses of threads 0–7 and 0–15 only) does not access memory and is left out of every count.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { LayoutError, domainError, counted as countedText } from '../algebra/errors.js';
 import { flat, mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 import { sourceLow, targetLow, topBit } from '../cute/swizzle.js';
@@ -192,7 +192,7 @@ export function copyBankAnalysis(c: TiledCopy, m: LayoutFunction, side?: CopySid
   const nx = size(mode(x, 2));
   if (nx * e > 16) throw domainError(`${c.atom.name} moves ${nx * e} bytes per thread per call; the bank model covers accesses of at most 16 bytes`);
   const tvs = tileAccesses(c, sd, m);
-  if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
+  if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${countedText(tvs.values, 'value')}, not a multiple of the atom's ${nx}`);
   const ins = fastInstructions(m, tvs, e, nx) ?? generalInstructions(m, tvs, e, nx);
   const v = nx;
   const active = activeAtomThreads(x, at);

@@ -47,9 +47,10 @@ export function mmaObject(atom: string, p: Parsed): Record<string, string> {
 /** The tiled copy object of `atom` and --bits with --thr/--val or --mma (its --layout, --permutation) and --operand. */
 export function copyObject(atom: string, p: Parsed): Record<string, unknown> {
   const bits = p.opt.get('--bits');
-  if (bits === undefined) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
-  if (!/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
-  const o: Record<string, unknown> = { atom, bits: Number(bits) };
+  // Copy_Atom<Op, T> says its value size (ops/tiled.ts)
+  if (bits === undefined && !/^\s*(?:cute::)?Copy_Atom\s*</.test(atom)) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
+  if (bits !== undefined && !/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
+  const o: Record<string, unknown> = bits === undefined ? { atom } : { atom, bits: Number(bits) };
   const mma = p.opt.get('--mma');
   if (mma !== undefined) {
     if (p.opt.has('--thr') || p.opt.has('--val')) throw new Usage('give --thr/--val or --mma, not both');

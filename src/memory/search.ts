@@ -8,7 +8,7 @@
  * search-gpu.ts computes them on the GPU.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, counted } from '../algebra/errors.js';
 import { flat, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
@@ -89,7 +89,7 @@ export function checkPatterns(patterns: readonly AccessPattern[]): ThreadValues[
       if (!(Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0) || v * p.e > 16) {
         throw new LayoutError('domain', `vector width v = ${v}: v must be a power of two with v*e <= 16 (e = ${p.e})`);
       }
-      if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
+      if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${counted(tvs.values, 'value')} of each thread`);
     }
     return tvs;
   });

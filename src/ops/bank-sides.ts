@@ -11,7 +11,7 @@
  * The atoms' and linear layouts' rooms are reached through import() (ops/lazy.ts): `loadBankSides` first.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { LayoutError, domainError, counted } from '../algebra/errors.js';
 import { makeLayout, modes, phi, size, type Layout } from '../algebra/layout.js';
 import { colMajorStride } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
@@ -181,7 +181,7 @@ export function bankSide(form: BankSideForm, draw = false): BankSide {
     const a = rooms.get().copyBankAnalysis(c, m, form.side as CopySide | undefined);
     const e = c.atom.bits / 8;
     const sideText = a.side === 'src' ? 'the source side (shared memory, read)' : 'the destination side (shared memory, written)';
-    const head = `${formatLayoutFunction(m)} through ${c.atom.name} (${c.atom.bits}-bit values, ${c.threads} threads): ${sideText}`;
+    const head = `${formatLayoutFunction(m)} through ${c.atom.name} (${c.atom.bits}-bit values, ${counted(c.threads, 'thread')}): ${sideText}`;
     const tvs: ThreadValues = { threads: a.accesses.threads, values: a.accesses.values, index: Float64Array.from(a.accesses.index) };
     return priced(head, m, tvs, a.instructions, a.report, e, draw, `, ${c.atom.name} ${a.side}`);
   }
@@ -193,7 +193,7 @@ export function bankSide(form: BankSideForm, draw = false): BankSide {
     if (e === undefined) throw badRequest(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
     const offsets = accessOffsets(m, tvs);
     const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, form.vec));
-    const head = `${formatLayoutFunction(m)} as operand ${x} of ${atom} (${threads} threads), ${e}-byte elements`;
+    const head = `${formatLayoutFunction(m)} as operand ${x} of ${atom} (${counted(threads, 'thread')}), ${e}-byte elements`;
     return priced(head, m, tvs, ins, bankReportOf(ins), e, draw, `, operand ${x} of ${atom}`);
   }
   const R = rooms.get();
@@ -214,6 +214,6 @@ export function bankSide(form: BankSideForm, draw = false): BankSide {
       throw domainError(`S has no CuTe layout to draw (${err.message}); run without --svg/--tikz for the analysis`);
     }
   }
-  const head = `the conversion of R (${tvs.threads} threads, ${tvs.values} values each) into S, ${e}-byte elements`;
+  const head = `the conversion of R (${counted(tvs.threads, 'thread')}, ${counted(tvs.values, 'value')} each) into S, ${e}-byte elements`;
   return priced(head, m, tvs, a.instructions, a.report, e, draw, ', an LL conversion');
 }

@@ -13,11 +13,14 @@ import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import {
+  checkPatterns,
   compareRanked,
+  keepsVectors,
+  keptVectors,
   rankResults,
   searchCpu,
   swizzleCandidates,
-  targetVectors,
+  widenVectors,
   type AccessPattern,
   type CandidateResult,
   type Ranked,
@@ -32,9 +35,10 @@ import { reportError } from './report.js';
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
 
 Ranks candidate memory layouts M (tile index → element offset) for the access TV (thread,
-value) → tile index (and TV2, e.g. the write side): first those that keep the vector width (the
-explicit --vec, else the widest the TVs and, with --swizzles, the base layout allow), then by
-fewer instructions, then by fewer shared-memory wavefronts; conflict-free: every instruction
+value) → tile index (and TV2, e.g. the write side): the wider vectors first (a candidate keeps the
+vector width when it reaches the explicit --vec, else the widest any candidate of the search reaches:
+one width per pattern, whatever the source), then by fewer instructions, then by fewer shared-memory
+wavefronts; conflict-free: every instruction
 takes exactly its phases (docs/semantics.md §9.2). A candidate that is not injective is no shared-memory
 layout: it is excluded (and counted). The candidate count comes first, and a progress bar on a
 terminal.
@@ -102,16 +106,16 @@ class Tally {
   conflictFree = 0;
   excluded = 0;
   best: Ranked[] = [];
-  constructor(
-    private readonly top: number,
-    private readonly target: readonly number[],
-  ) {}
+  /** per pattern, the widest vector an accessible candidate reached so far (widenVectors) */
+  readonly widest: number[] = [];
+  constructor(private readonly top: number) {}
 
   /** adds a part's results (the candidates after those completed); returns its conflict-free candidates, in order */
   add(cs: readonly LayoutFunction[], results: readonly CandidateResult[]): string[] {
     const first = this.completed;
     const free: Ranked[] = [];
-    for (const r of rankResults(cs, results, this.target)) {
+    widenVectors(this.widest, results);
+    for (const r of rankResults(cs, results)) {
       const g: Ranked = { ...r, index: first + r.index };
       if (g.conflictFree) free.push(g);
       if (g.excluded === 'not-injective') this.excluded++;
@@ -126,12 +130,17 @@ class Tally {
     this.conflictFree += free.length;
     return free.sort((a, b) => a.index - b.index).map((r) => r.layout);
   }
+
+  /** the best, each marked whether it keeps the widths kept (keptVectors: the explicit v, else the widest reached) */
+  ranked(target: readonly number[]): Ranked[] {
+    return this.best.map((r) => ({ ...r, kept: keepsVectors(r, target) }));
+  }
 }
 
-/** why the target vector widths are what they are: the widest allowed, or --vec */
+/** why the target vector widths are what they are: the widest a candidate reaches, or --vec */
 function vecWhy(patterns: readonly AccessPattern[]): string {
   const given = patterns.map((q) => q.v !== undefined);
-  if (given.every((g) => !g)) return 'the widest the layouts allow';
+  if (given.every((g) => !g)) return 'the widest any candidate reaches';
   if (given.every((g) => g)) return 'as --vec gives';
   return given.map((g) => (g ? '--vec' : 'widest')).join('/');
 }
@@ -259,7 +268,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const cands = shard ? whole.slice(range[0], range[1]) : whole;
   const backend = p.opt.get('--backend') ?? 'auto';
   if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
-  const target = targetVectors(patterns, swBase);
+  checkPatterns(patterns); // a bad pattern is refused before the search starts
   // the size of the search first, then a progress bar (on a terminal)
   if (io.isTTY) io.stderr(`verify conflict-free: ${cands.total} candidates${shard ? ` (shard ${shard.k}/${shard.n} of ${whole.total})` : ''}\n`);
   const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true }, 'conflict-free');
@@ -268,7 +277,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const top = int(p.opt.get('--top'), '--top') ?? 20;
   const out = p.opt.get('--out');
   if (out !== undefined) writeFileSync(out, '');
-  const tally = new Tally(top, target);
+  const tally = new Tally(top);
   let used = 'cpu';
   /** the candidates in parts (progress, --timeout between parts): what completed is a prefix;
    *  each part is ranked into the tally and its conflict-free candidates written out, then dropped */
@@ -308,7 +317,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const partial = tally.completed < cands.total;
-  const ranked = tally.best;
+  const target = keptVectors(patterns, tally.widest);
+  const ranked = tally.ranked(target);
   const results = { length: tally.completed };
   const free = { length: tally.conflictFree };
   const excluded = tally.excluded;

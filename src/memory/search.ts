@@ -385,19 +385,41 @@ export const keepsVectors = (r: CandidateResult, target: readonly number[]): boo
   r.vectors !== undefined && r.vectors.every((v, p) => v >= (target[p] ?? 1));
 
 /**
- * The order of the ranking: candidates that can be accessed first (errors and excluded ones
- * last), then those that keep the vectors before those that narrow them, then fewer
- * instructions, then fewer wavefronts, ties in candidate order.
+ * The order of the ranking: candidates that can be accessed first (errors and excluded ones last), then the wider
+ * vectors first (pattern by pattern), then fewer instructions, then fewer wavefronts, ties in candidate order. It
+ * needs no target: with the target the widest any candidate reaches (widestVectors), those that keep it come first.
  */
 export function compareRanked(
-  a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
-  b: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
+  a: Pick<Ranked, 'wavefronts' | 'vectors' | 'instructions' | 'index'>,
+  b: Pick<Ranked, 'wavefronts' | 'vectors' | 'instructions' | 'index'>,
 ): number {
   const ea = a.wavefronts === null ? 1 : 0;
   const eb = b.wavefronts === null ? 1 : 0;
   if (ea !== eb) return ea - eb;
-  if (a.kept !== b.kept) return a.kept ? -1 : 1;
+  const va = a.vectors ?? [];
+  const vb = b.vectors ?? [];
+  for (let p = 0; p < Math.max(va.length, vb.length); p++) if ((va[p] ?? 0) !== (vb[p] ?? 0)) return (vb[p] ?? 0) - (va[p] ?? 0);
   return (a.instructions ?? 0) - (b.instructions ?? 0) || (a.wavefronts ?? 0) - (b.wavefronts ?? 0) || a.index - b.index;
+}
+
+/**
+ * The vector widths a search keeps, one rule for every source (issue 25): per pattern the explicit v, else the widest
+ * vector any accessible candidate of the search reaches (`widest`, the running maximum of their `vectors`; 1 when none
+ * is accessible). A candidate keeps them when each of its widths is at least the pattern's (keepsVectors).
+ * @example keptVectors([{ tv, e: 2 }], [2]) // [2]: no candidate reached 4, so 2 is kept
+ */
+export const keptVectors = (patterns: readonly Pick<AccessPattern, 'v'>[], widest: readonly number[]): number[] =>
+  patterns.map((p, k) => p.v ?? widest[k] ?? 1);
+
+/** The running maximum of the accessible results' widths, per pattern (in place); returns `widest`. */
+export function widenVectors(widest: number[], results: readonly CandidateResult[]): number[] {
+  for (const r of results) {
+    if (r.wavefronts === null || r.vectors === undefined) continue;
+    r.vectors.forEach((v, p) => {
+      if (v > (widest[p] ?? 0)) widest[p] = v;
+    });
+  }
+  return widest;
 }
 
 /** Rank by (vector kept, instructions, wavefronts) (compareRanked); `target` from targetVectors

@@ -20,7 +20,7 @@ import {
   NOT_INJECTIVE,
   searchCpu,
   shortcut,
-  type AccessPattern,
+  type SearchPattern,
   type CandidateResult,
   type FastPlan,
   type GroupPlan,
@@ -72,7 +72,7 @@ export class GpuConflictSearch {
    */
   async search(
     cands: readonly LayoutFunction[],
-    patterns: readonly AccessPattern[],
+    patterns: readonly SearchPattern[],
     due: CarriedDeadline = carryDeadline('the conflict-free search'),
   ): Promise<CandidateResult[]> {
     const tvs = checkPatterns(patterns);

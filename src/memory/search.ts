@@ -26,6 +26,17 @@ export interface AccessPattern {
   readonly v?: number;
 }
 
+/** An access pattern by its table of (thread, value) → tile index, for a side form without a TV layout: a tiled copy's or
+ *  an MMA operand's whole tile, an LL's registers (ops/bank-sides.ts bankPattern). */
+export interface TablePattern {
+  readonly table: ThreadValues;
+  readonly e: number;
+  readonly v?: number;
+}
+
+/** What the search prices: a TV layout's pattern or a table's. */
+export type SearchPattern = AccessPattern | TablePattern;
+
 /** The verdict on one candidate: total phases and wavefronts over the patterns, or the reason
  *  it cannot be accessed so (a vector that is not contiguous and aligned, a TV value ≥ size).
  *  A candidate whose Φ is not injective is no shared-memory layout (two indices would share
@@ -79,11 +90,11 @@ export function swizzleCandidates(base: Layout): ComposedLayout[] {
 }
 
 /** Check the patterns (element sizes, explicit vector widths, plain rank-2 TV layouts). */
-export function checkPatterns(patterns: readonly AccessPattern[]): ThreadValues[] {
+export function checkPatterns(patterns: readonly SearchPattern[]): ThreadValues[] {
   if (patterns.length === 0) throw new LayoutError('bad-request', 'the search needs at least one access pattern');
   return patterns.map((p) => {
     checkElementSize(p.e);
-    const tvs = threadValues(p.tv);
+    const tvs = 'table' in p ? p.table : threadValues(p.tv);
     if (p.v !== undefined) {
       const v = p.v;
       if (!(Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0) || v * p.e > 16) {
@@ -187,7 +198,7 @@ export function fastPlan(
   c: LayoutFunction,
   holds: readonly boolean[],
   wide: readonly number[],
-  patterns: readonly AccessPattern[],
+  patterns: readonly SearchPattern[],
   tableAt: (p: number, w: number) => PhaseTable | null,
 ): FastPlan | null {
   let bits = { mask: 0, r: 0, l: 0 };
@@ -243,7 +254,7 @@ export interface GroupPlan {
   tableAt(p: number, w: number): PhaseTable | null;
 }
 
-export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: readonly AccessPattern[], scratch: BankScratch): GroupPlan {
+export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: readonly SearchPattern[], scratch: BankScratch): GroupPlan {
   const wide = patterns.map((p) => p.v ?? 16 / p.e);
   const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
   const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
@@ -261,7 +272,7 @@ export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: read
  * summed (exactly bankConflicts' counts), in candidate order. Errors: those of the patterns
  * (checkPatterns); a candidate the patterns cannot access answers with its error instead.
  */
-export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): CandidateResult[] {
+export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly SearchPattern[]): CandidateResult[] {
   const tvs = checkPatterns(patterns);
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
@@ -296,7 +307,7 @@ function searchOne(
   c: LayoutFunction,
   g: Group,
   tvs: readonly ThreadValues[],
-  patterns: readonly AccessPattern[],
+  patterns: readonly SearchPattern[],
   plan: Pick<GroupPlan, 'wide' | 'holds' | 'maxBase'>,
   scratch: BankScratch,
 ): CandidateResult {
@@ -356,7 +367,7 @@ function searchOne(
  * Errors: those of the patterns (checkPatterns).
  * @example targetVectors([{ tv: parseLayout('(32,8):(8,1)'), e: 2 }]) // [8]
  */
-export function targetVectors(patterns: readonly AccessPattern[], base?: LayoutFunction): number[] {
+export function targetVectors(patterns: readonly SearchPattern[], base?: LayoutFunction): number[] {
   const tvs = checkPatterns(patterns);
   return patterns.map((p, k) => {
     if (p.v !== undefined) return p.v;

@@ -30,6 +30,7 @@ import {
 import type { Operand } from '../atoms/tiled-mma.js';
 import type { CopySide } from '../atoms/conflicts.js';
 import type { LinearLayout } from '../linear/value.js';
+import type { TablePattern } from '../memory/search.js';
 import { lazyModule } from './lazy.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
 
@@ -125,7 +126,10 @@ function priced(
 }
 
 /** The TV table of an MMA operand over the whole tile of M: value j of thread t is the tile index of its partition's j. */
-function mmaAccesses(form: Extract<BankSideForm, { form: 'mma' }>, m: LayoutFunction): { tvs: ThreadValues; x: Operand; atom: string; threads: number } {
+function mmaAccesses(
+  form: Omit<Extract<BankSideForm, { form: 'mma' }>, 'm'>,
+  m: LayoutFunction,
+): { tvs: ThreadValues; x: Operand; atom: string; threads: number } {
   if (form.operand !== 'A' && form.operand !== 'B' && form.operand !== 'C') throw badRequest(`the operand must be A, B or C, got '${form.operand}'`);
   const x = form.operand;
   const tiled = tiledMmaArg(form.mma);
@@ -216,4 +220,50 @@ export function bankSide(form: BankSideForm, draw = false): BankSide {
   }
   const head = `the conversion of R (${counted(tvs.threads, 'thread')}, ${counted(tvs.values, 'value')} each) into S, ${e}-byte elements`;
   return priced(head, m, tvs, a.instructions, a.report, e, draw, ', an LL conversion');
+}
+
+/** A side form without its memory layout: the access a search prices over every candidate memory layout. */
+export type BankPatternForm =
+  | Omit<Extract<BankSideForm, { form: 'copy' }>, 'm'>
+  | Omit<Extract<BankSideForm, { form: 'mma' }>, 'm'>
+  | Omit<Extract<BankSideForm, { form: 'll' }>, 's'>;
+
+/**
+ * The access pattern of a side form over a tile of `tile`'s shape (`verify conflict-free --copy|--mma|--ll`), with a
+ * line saying what it is: the table of every (thread, value) (as bankSide prices them), e and v (a copy's from its atom).
+ * Errors as bankSide; a copy whose atom leaves lanes out (ldmatrix .x1/.x2: their rows repeat) is `domain`, as the
+ * search prices every thread (conflicts --copy prices it per layout).
+ */
+export function bankPattern(form: BankPatternForm, tile: LayoutFunction): { pattern: TablePattern; heading: string } {
+  checkDeadline('the bank analysis');
+  const R = rooms.get();
+  if (form.form === 'copy') {
+    const c = tiledCopyArg(form.copy);
+    if (form.side !== undefined && form.side !== 'src' && form.side !== 'dst') throw domainError(`the side must be "src" or "dst", got '${form.side}'`);
+    const side = R.sharedSide(c.atom.name, form.side as CopySide | undefined);
+    const x = side === 'src' ? c.atom.src : c.atom.dst;
+    const at = size(c.atom.thrID);
+    if (!R.activeAtomThreads(x, at).every((a) => a)) {
+      throw domainError(`${c.atom.name} takes the addresses of some lanes only (the rest repeat their rows): price it per layout with conflicts --copy`);
+    }
+    const a = R.tileAccesses(c, side, tile);
+    const e = bytesOf(c.atom.bits, `${c.atom.name}'s values`);
+    const v = size(modes(x)[1]!);
+    return {
+      pattern: { table: { threads: a.threads, values: a.values, index: Float64Array.from(a.index) }, e, v },
+      heading: `${c.atom.name} (${c.atom.bits}-bit values, ${counted(c.threads, 'thread')}), ${side === 'src' ? 'its source' : 'its destination'} side`,
+    };
+  }
+  if (form.form === 'mma') {
+    const { tvs, x, atom } = mmaAccesses(form, tile);
+    const bits = mmaOperandBits(atom, x);
+    const e = form.elem ?? (bits === null ? undefined : bytesOf(bits, `${atom}'s ${x}`));
+    if (e === undefined) throw badRequest(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
+    return { pattern: { table: tvs, e, ...(form.vec !== undefined ? { v: form.vec } : {}) }, heading: `operand ${x} of ${atom}` };
+  }
+  const st = form.shape === undefined ? undefined : R.parseShapeText(form.shape, 'the shape');
+  const tvs = R.registerAccesses(llOf(form.r, st?.shape, 'R'));
+  const e = form.elem ?? (st?.elementBits === undefined ? undefined : bytesOf(st.elementBits, `the ${st.elementType} elements`));
+  if (e === undefined) throw badRequest('an LL needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
+  return { pattern: { table: tvs, e, ...(form.vec !== undefined ? { v: form.vec } : {}) }, heading: `the register LL R (${counted(tvs.threads, 'thread')})` };
 }

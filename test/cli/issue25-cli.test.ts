@@ -3,7 +3,7 @@
  * one file, no empty file name; `ll <op> --timeout`; --alignment blamed on the op given; one shape syntax; the bridge
  * commands (`from-ll -`, `to-ll --form`, `ll-bank-conflicts`' table); `conflicts` of every side form, drawn.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
@@ -20,6 +20,12 @@ async function cli(argv: string[]): Promise<{ code: number; out: string; err: st
 }
 
 const MMA = 'SM80_16x8x16_F32F16F16F32_TN';
+
+/** The JSON a command printed; its stderr in the failure when it failed. */
+function jsonOut(r: { code: number; out: string; err: string }): unknown {
+  expect(r.code, r.err).toBe(0);
+  return JSON.parse(r.out);
+}
 const LL1 = '{"bases":[["x",[[1]]]],"outDims":[["y",2]]}';
 const COPY_A = ['--copy', 'SM75_U32x4_LDSM_N', '--bits', '16', '--mma', MMA, '--operand', 'A'];
 
@@ -171,5 +177,43 @@ describe('conflicts of every side form (item 5)', () => {
     expect(JSON.parse(a.out)).toEqual(JSON.parse(b.out));
     const wrong = await cli(['conflicts', '--mma', MMA, '--operand', 'A', m, '--side', 'src']);
     expect(wrong.err).toMatch(/--side is no option of this form/);
+  });
+});
+
+describe('verify conflict-free of every side form (item 5)', () => {
+  /** the ranked rows of a --json report */
+  const ranked = async (argv: string[]): Promise<{ layout: string; wavefronts: number; phases: number; vector: number[] }[]> => {
+    const r = await cli(['verify', 'conflict-free', ...argv, '--backend', 'cpu', '--json', '--top', '6']);
+    expect(r.code, r.err).toBe(0);
+    return (JSON.parse(r.out) as { ranked: { layout: string; wavefronts: number; phases: number; vector: number[] }[] }).ranked;
+  };
+  /** conflicts of the same side form over one candidate, --json */
+  const priced = async (argv: string[], m: string): Promise<{ wavefronts: number; phases: number; vector: number }> =>
+    jsonOut(await cli(['conflicts', ...argv, m, '--json'])) as { wavefronts: number; phases: number; vector: number };
+
+  it('--copy, --mma … --operand and --ll rank what conflicts prices for each candidate', async () => {
+    const copy = ['--copy', 'SM75_U32x4_LDSM_N', '--bits', '16', '--mma', MMA, '--layout', '(2,2,1)', '--permutation', '(32,32,16)', '--operand', 'A'];
+    const rows = await ranked([...copy, '--swizzles', '(32,64):(64,1)']);
+    expect(rows[0]!.layout).toBe('Sw<3,3,3> o (32,64):(64,1)');
+    for (const row of rows) expect(await priced(copy, row.layout)).toMatchObject({ wavefronts: row.wavefronts, phases: row.phases, vector: row.vector[0] });
+    const mma = ['--mma', MMA, '--operand', 'A'];
+    for (const row of await ranked([...mma, '--swizzles', '(16,16):(16,1)'])) {
+      expect(await priced(mma, row.layout)).toMatchObject({ wavefronts: row.wavefronts, phases: row.phases, vector: row.vector[0] });
+    }
+    const r = (await cli(['to-ll', '((4,8),(2,2)):((32,1),(16,8))', 'tv', '16x8', '--json'])).out.trim();
+    const file = join(scratchDir('lg-25v-'), 'm.txt');
+    writeFileSync(file, '(16,8):(8,1)\nSw<2,1,3> o (16,8):(8,1)\n(16,8):(1,16)\nSw<3,0,3> o (16,8):(8,1)\n');
+    const lls = await ranked(['--ll', r, '--elem', '4', '--file', file]);
+    expect(lls).toHaveLength(4);
+    for (const row of lls) {
+      const s = JSON.stringify(jsonOut(await cli(['to-ll', row.layout, 'shared', '16x8', '--json'])));
+      expect(await priced(['--ll', r, '--elem', '4'], s)).toMatchObject({ wavefronts: row.wavefronts, phases: row.phases });
+    }
+  });
+
+  it('a side form needs a tile: the --swizzles base or the first layout of --file, not --enumerate', async () => {
+    const r = await cli(['verify', 'conflict-free', '--mma', MMA, '--operand', 'A', '--enumerate', '--size', '256', '--backend', 'cpu']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/take the tile from --swizzles <base> or the first layout of --file/);
   });
 });

@@ -115,12 +115,14 @@ export function svgPicture(p: Picture, caption = `picture of ${pictureName(p)}`)
  * face (a filled, outlined rect with its fixed text, e.g. a thread's colour and `T5`) once in `<defs>` as `<g id>`,
  * each cell a `<use>` of its face in a group per row (`data-row`, the row's y once), and each cell's own label in one
  * `<text>` per row of `<tspan>`s. Exact: every cell's face and label are in the document; only the repetition goes.
- * `face(r, c)` names a face of `faces` (or null: no cell drawn); `label(r, c)` the cell's own text (or null).
+ * `face(r, c)` names a face of `faces` (or null: no cell drawn); `label(r, c)` the cell's own text (or null), in the
+ * class `labelClass(r, c)` when given (a light label on a dark face).
  */
 export function svgUseGrid(
   g: { readonly rows: number; readonly cols: number; readonly cw: number; readonly ch: number; readonly labelY: number },
   face: (r: number, c: number) => string | null,
   label: (r: number, c: number) => string | null,
+  labelClass?: (r: number, c: number) => string | null,
 ): string[] {
   const out: string[] = [];
   for (let r = 0; r < g.rows; r++) {
@@ -130,7 +132,8 @@ export function svgUseGrid(
       const f = face(r, c);
       if (f !== null) uses.push(`<use href="#${f}" x="${c * g.cw}"/>`);
       const l = label(r, c);
-      if (l !== null) spans.push(`<tspan x="${c * g.cw + g.cw / 2}">${xmlEscape(l)}</tspan>`);
+      const cls = l === null ? null : (labelClass?.(r, c) ?? null);
+      if (l !== null) spans.push(`<tspan x="${c * g.cw + g.cw / 2}"${cls ? ` class="${cls}"` : ''}>${xmlEscape(l)}</tspan>`);
     }
     const text = spans.length > 0 ? `<text y="${g.labelY}" text-anchor="middle">${spans.join('')}</text>` : '';
     out.push(`<g data-row="${r}" transform="translate(0,${r * g.ch})">${uses.join('')}${text}</g>`);

@@ -77,6 +77,12 @@ export function oneLine(message: string): string {
  * A LayoutError of kind `domain`: an argument outside the domain of the operation.
  * @example throw domainError('mode index 3 out of range 1..2')
  */
+/**
+ * `n` and its noun, singular for one: every message that counts (`1 value`, `8 values`).
+ * @example counted(1, 'value') // '1 value'
+ */
+export const counted = (n: number | bigint, noun: string): string => `${n} ${noun}${n === 1 || n === 1n ? '' : 's'}`;
+
 export const domainError = (message: string): LayoutError => new LayoutError('domain', message);
 
 /**

@@ -6,9 +6,9 @@
 import type { Layout } from '../algebra/layout.js';
 import { mode, size } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
-import { domainError, isLayoutError, type LayoutError } from '../algebra/errors.js';
+import { domainError, isLayoutError, type LayoutError, counted } from '../algebra/errors.js';
 import { upcast } from '../cute/cast.js';
-import { copyAtomData, copyAtomNames, mmaAtomData, mmaAtomNames } from './registry.js';
+import { atomSpelling, copyAtomData, copyAtomNames, mmaAtomData, mmaAtomNames } from './registry.js';
 
 /**
  * An MMA atom (docs/atoms.md; CuTe `MMA_Traits<Op>`): `thrID` maps the logical thread id to the
@@ -58,7 +58,7 @@ export function mmaAtom(name: string): MmaAtom {
   const d = mmaAtomData(name);
   if (!d) throw unknownAtom('MMA', name);
   const atom: MmaAtom = Object.freeze({
-    name,
+    name: d.name,
     thrID: parseLayout(d.thrID),
     shapeMNK: d.shapeMNK,
     A: parseLayout(d.A),
@@ -88,9 +88,9 @@ export function copyAtom(name: string, bits = 1): CopyAtom {
   const thrID = parseLayout(d.thrID);
   const threads = size(thrID);
   const refIsSrc = d.ref === d.src;
-  const src = atValueSize(name, 'source', parseLayout(d.src), bits, threads);
-  const dst = atValueSize(name, 'destination', parseLayout(d.dst), bits, threads);
-  const atom: CopyAtom = Object.freeze({ name, bits, thrID, src, dst, ref: refIsSrc ? src : dst, refIsSrc });
+  const src = atValueSize(d.name, 'source', parseLayout(d.src), bits, threads);
+  const dst = atValueSize(d.name, 'destination', parseLayout(d.dst), bits, threads);
+  const atom: CopyAtom = Object.freeze({ name: d.name, bits, thrID, src, dst, ref: refIsSrc ? src : dst, refIsSrc });
   if (bits <= CACHED_BITS) copyCache.set(key, atom);
   return atom;
 }
@@ -108,7 +108,9 @@ function atValueSize(name: string, side: string, l: Layout, b: number, threads: 
   }
   const t = size(mode(u, 1));
   if (t !== threads) {
-    throw domainError(`${name} is not valid for ${b}-bit values: its ${side} layout in values ${formatLayout(u)} has ${t} threads, the atom ${threads}`);
+    throw domainError(
+      `${name} is not valid for ${b}-bit values: its ${side} layout in values ${formatLayout(u)} has ${counted(t, 'thread')}, the atom ${threads}`,
+    );
   }
   return u;
 }
@@ -118,8 +120,13 @@ function unknownAtom(kind: 'MMA' | 'copy', name: string): LayoutError {
   const other = kind === 'MMA' ? copyAtomData(name) : mmaAtomData(name);
   const shown = name.length > 80 ? `${name.slice(0, 77)}...` : name;
   if (other) return domainError(`'${shown}' is a ${kind === 'MMA' ? 'copy' : 'MMA'} atom, not an ${kind === 'MMA' ? 'MMA' : 'copy'} atom`);
-  const close = closestName(name, kind === 'MMA' ? mmaAtomNames() : copyAtomNames());
-  const hint = close === undefined ? '' : `; did you mean '${close}'?`;
+  const names = kind === 'MMA' ? mmaAtomNames() : copyAtomNames();
+  // a templated operation written without its argument: every instance is what it may mean
+  const base = atomSpelling(name)?.name ?? name.trim();
+  const instances = names.filter((n) => n.startsWith(`${base}<`));
+  const close = instances.length > 0 ? instances.map((n) => `'${n}'`).join(', ') : closestName(base, names);
+  const hint =
+    close === undefined ? '' : instances.length > 1 ? `; did you mean one of ${close}?` : `; did you mean ${instances.length ? close : `'${close}'`}?`;
   return domainError(`unknown ${kind} atom '${shown}' (the op \`atoms\` lists them)${hint}`);
 }
 

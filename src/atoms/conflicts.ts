@@ -8,7 +8,7 @@
  * addresses of threads 0–7 and 0–15 only) does not access memory and is left out of every count.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { LayoutError, domainError, counted as countedText } from '../algebra/errors.js';
 import { flat, mode, modes, size, type Layout } from '../algebra/layout.js';
 import { innerLayout, isComposed, type LayoutFunction } from '../cute/composed.js';
 import { sourceLow, targetLow, topBit } from '../cute/swizzle.js';
@@ -34,6 +34,32 @@ export function defaultSide(name: string): CopySide {
   if (name.includes('LDSM')) return 'src';
   if (name.includes('STSM') || name.includes('CP_ASYNC')) return 'dst';
   throw domainError(`${name} does not say which side is shared memory: pass "src" or "dst"`);
+}
+
+/**
+ * The side of a copy that is shared memory, checked against the atom: ldmatrix reads it (src; its
+ * destination is registers), stmatrix and cp.async write it (dst; their source is registers and
+ * global memory), movmatrix and shuffles move registers and SM100's LOAD/STORE global memory (no
+ * side is); a universal copy may be either, so it needs the side. Else `domain` naming the memory.
+ */
+export function sharedSide(name: string, side?: CopySide): CopySide {
+  const only: CopySide | null | undefined = name.includes('LDSM')
+    ? 'src'
+    : name.includes('STSM') || name.includes('CP_ASYNC')
+      ? 'dst'
+      : /MOVM|Shuffle|SM100_(?:LOAD|STORE)/.test(name)
+        ? null
+        : undefined;
+  if (only === null)
+    throw domainError(
+      `${name} does not access shared memory (it moves ${/LOAD|STORE/.test(name) ? 'global memory' : 'registers'}): no bank conflicts to price`,
+    );
+  if (only === undefined) return side ?? defaultSide(name);
+  if (side !== undefined && side !== only) {
+    const what = name.includes('CP_ASYNC') ? 'global memory (cp.async reads global, writes shared)' : 'registers';
+    throw domainError(`the ${side === 'src' ? 'source' : 'destination'} of ${name} is ${what}, not shared memory: its shared side is ${only}`);
+  }
+  return only;
 }
 
 /** Per atom thread a: whether it accesses memory (its row on that side repeats no lower thread's). */
@@ -150,8 +176,22 @@ export interface TileAccesses {
  * partition_S/D.
  */
 export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySide, machine?: Machine): BankReport {
+  return copyBankAnalysis(c, m, side, machine).report;
+}
+
+/** What copyBankConflicts priced: the side, the tile's accesses and the instructions (live lanes marked; their
+ *  addresses are scratch, valid until the next analysis), for the per-instruction table and the picture. */
+export interface CopyBankAnalysis {
+  readonly report: BankReport;
+  readonly side: CopySide;
+  readonly accesses: TileAccesses;
+  readonly instructions: Instructions;
+}
+
+/** copyBankConflicts with what it priced (CopyBankAnalysis); the same errors. */
+export function copyBankAnalysis(c: TiledCopy, m: LayoutFunction, side?: CopySide, machine?: Machine): CopyBankAnalysis {
   refuseTmem(c.atom.name);
-  const sd = side ?? defaultSide(c.atom.name);
+  const sd = sharedSide(c.atom.name, side);
   // on another machine than NVIDIA's, only the universal copies (a plain load or store of each thread's values) exist;
   // the direction is the side's: shared memory as the source is a read (docs/memory.md "Machines")
   if (machine !== undefined && machine.vendor !== 'nvidia' && !/^(UniversalCopy|DefaultCopy|AutoVectorizingCopy)/.test(c.atom.name))
@@ -171,7 +211,7 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
   const nx = size(mode(x, 2));
   if (nx * e > 16) throw domainError(`${c.atom.name} moves ${nx * e} bytes per thread per call; the bank model covers accesses of at most 16 bytes`);
   const tvs = tileAccesses(c, sd, m);
-  if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
+  if (tvs.values % nx !== 0) throw new LayoutError('domain', `each thread holds ${countedText(tvs.values, 'value')}, not a multiple of the atom's ${nx}`);
   const ins = fastInstructions(m, tvs, e, nx) ?? generalInstructions(m, tvs, e, nx);
   const v = nx;
   const active = activeAtomThreads(x, at);
@@ -185,10 +225,11 @@ export function copyBankConflicts(c: TiledCopy, m: LayoutFunction, side?: CopySi
     counted = { width, vector, threads, warps, perWarp, addr, live: mask };
   }
   const on = onMachine(counted, target);
-  if (on) return on;
+  if (on) return { report: on, side: sd, accesses: tvs, instructions: counted };
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(counted, scratch);
   const w = wavefronts > phases ? worstPhase(ins, worst, live) : null;
-  return { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  const report = { vector: v, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  return { report, side: sd, accesses: tvs, instructions: counted };
 }
 
 /** Threads per warp (memory/banks.ts's WARP, a local constant in the hot loops). */

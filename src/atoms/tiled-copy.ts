@@ -6,7 +6,7 @@
  * reference (σ, the Ref's inverse).
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { domainError, isLayoutError } from '../algebra/errors.js';
+import { domainError, isLayoutError, counted } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
 import { coalesce } from '../algebra/coalesce.js';
 import { mode, modes, rank, size, TRIVIAL, concatUnchecked, type Layout } from '../algebra/layout.js';
@@ -209,8 +209,8 @@ function tiledCopyOf(atom: CopyAtom, tiler: readonly number[], layoutTV: Layout)
   const V = size(mode(layoutTV, 2));
   const AT = size(atom.thrID);
   const NR = size(mode(atom.ref, 2));
-  if (T % AT !== 0) throw domainError(`the tiled copy has ${T} threads, not a multiple of the atom's ${AT}`);
-  if (V % NR !== 0) throw domainError(`the tiled copy has ${V} values per thread, not a multiple of the atom's ${NR}`);
+  if (T % AT !== 0) throw domainError(`the tiled copy has ${counted(T, 'thread')}, not a multiple of the atom's ${AT}`);
+  if (V % NR !== 0) throw domainError(`the tiled copy has ${counted(V, 'value')} per thread, not a multiple of the atom's ${NR}`);
   return {
     atom,
     tiler,

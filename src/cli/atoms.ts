@@ -1,12 +1,10 @@
 /**
  * The CLI of tiled MMAs and copies (docs/atoms.md): `layoutgpu mma`, `layoutgpu copy`,
- * `layoutgpu partition`, `layoutgpu local-tile`, and `layoutgpu conflicts --copy …` (which
- * src/cli/conflicts.ts hands here). Each builds the protocol's JSON argument from its options and
- * runs it through the same checks as `batch` (src/ops/tiled.ts); `--json` prints the protocol's
- * result, `--ascii`, `--svg`, `--tikz` the pictures of src/render/tv.ts.
+ * `layoutgpu partition`, `layoutgpu local-tile` (`conflicts --copy` is src/cli/conflicts.ts's). Each
+ * builds the protocol's JSON argument from its options and runs it through the same checks as
+ * `batch` (src/ops/tiled.ts); `--json` prints the protocol's result, `--ascii`, `--svg`, `--tikz`
+ * the pictures of src/render/tv.ts.
  */
-import { machineByName } from '../memory/machines.js';
-import { writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { phi, mode, size } from '../algebra/layout.js';
 import { parseLayoutFunction, formatLayoutFunction } from '../cute/composed.js';
@@ -14,22 +12,21 @@ import { parseLayoutArg, parseTiler } from '../cute/tiler.js';
 import { parseSliceCoord } from '../cute/slice.js';
 import { loadTiled, tiledCopyArg, tiledCopyResult, tiledMmaArg, tiledMmaResult } from '../ops/tiled.js';
 import { localTile, parseProjection, partitionCopy, partitionMma, type TensorResult } from '../atoms/partition.js';
-import { copyBankConflicts } from '../atoms/conflicts.js';
 import { threadCoord, type Operand, type TiledMma } from '../atoms/tiled-mma.js';
 import { descriptorLine, descriptorParts } from '../atoms/descriptor-operand.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
-import { formatBankReport } from '../ops/memory.js';
 import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from '../render/tv.js';
 import { MAX_SHOW } from '../render/grid.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError, type Io } from './report.js';
+import { checkOutputs, writeOutput } from './outputs.js';
 
 const MMA_OPTS = ['--layout', '--permutation'];
 const COPY_OPTS = ['--bits', '--thr', '--val', '--mma', '--operand'];
 const PICTURE_OPTS = ['--svg', '--tikz'];
 
-type Parsed = ReturnType<typeof parseOptions>;
+export type Parsed = ReturnType<typeof parseOptions>;
 
 /** Run a command body; a failure ends by the CLI's one policy (report.ts): one line, its exit code. */
 async function guarded(io: Io, body: () => number | Promise<number>): Promise<number> {
@@ -42,7 +39,7 @@ async function guarded(io: Io, body: () => number | Promise<number>): Promise<nu
 }
 
 /** The tiled MMA object of `atom` and --layout, --permutation. */
-function mmaObject(atom: string, p: Parsed): Record<string, string> {
+export function mmaObject(atom: string, p: Parsed): Record<string, string> {
   const o: Record<string, string> = { atom };
   if (p.opt.has('--layout')) o.layout = p.opt.get('--layout')!;
   if (p.opt.has('--permutation')) o.permutation = p.opt.get('--permutation')!;
@@ -50,11 +47,12 @@ function mmaObject(atom: string, p: Parsed): Record<string, string> {
 }
 
 /** The tiled copy object of `atom` and --bits with --thr/--val or --mma (its --layout, --permutation) and --operand. */
-function copyObject(atom: string, p: Parsed): Record<string, unknown> {
+export function copyObject(atom: string, p: Parsed): Record<string, unknown> {
   const bits = p.opt.get('--bits');
-  if (bits === undefined) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
-  if (!/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
-  const o: Record<string, unknown> = { atom, bits: Number(bits) };
+  // Copy_Atom<Op, T> says its value size (ops/tiled.ts)
+  if (bits === undefined && !/^\s*(?:cute::)?Copy_Atom\s*</.test(atom)) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
+  if (bits !== undefined && !/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
+  const o: Record<string, unknown> = bits === undefined ? { atom } : { atom, bits: Number(bits) };
   const mma = p.opt.get('--mma');
   if (mma !== undefined) {
     if (p.opt.has('--thr') || p.opt.has('--val')) throw new Usage('give --thr/--val or --mma, not both');
@@ -80,17 +78,7 @@ function threadOpt(p: Parsed): number | undefined {
 }
 
 /** Write a picture to a file, or to stdout for '-'. */
-function writeOut(io: Io, file: string, text: string): void {
-  if (file === '-') {
-    io.stdout(text);
-    return;
-  }
-  try {
-    writeFileSync(file, text);
-  } catch (err) {
-    throw new Usage(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
-}
+const writeOut = (io: Io, file: string, text: string): void => writeOutput(io.stdout, file, text);
 
 /** Whether a picture is asked for (--ascii, --svg or --tikz). */
 const wantsPicture = (p: Parsed): boolean => p.flags.has('--ascii') || p.opt.has('--svg') || p.opt.has('--tikz');
@@ -136,6 +124,11 @@ function copyCells(o: Record<string, unknown>): number {
 
 /** --ascii, --svg, --tikz; true when a picture went to stdout. */
 function pictures(io: Io, p: Parsed, pic: () => TvPicture): boolean {
+  // one output to stdout, a file name each, no file twice (outputs.ts), before any picture is made
+  checkOutputs(
+    PICTURE_OPTS.map((o) => [o, p.opt.get(o)] as const),
+    p.flags.has('--ascii') ? '--ascii' : undefined,
+  );
   let toStdout = false;
   if (p.flags.has('--ascii')) {
     io.stdout(tvAscii(pic()));
@@ -342,40 +335,6 @@ export const localTileCommand: Command = {
       const pr = proj === undefined ? undefined : parseProjection(proj);
       const r = localTile(parseLayoutFunction(tt, 'T'), parseTiler(tiler, 'tiler'), parseSliceCoord(coord, 'coordinate'), pr);
       io.stdout((p.flags.has('--json') ? tensorJson(r) : tensorText(r)) + '\n');
-      return 0;
-    }),
-};
-
-const CONFLICTS_HELP = `layoutgpu conflicts --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) <M> [--side src|dst] [--arch <machine>] [--json]
-
-Shared-memory bank conflicts of a tiled copy over the memory layout M (docs/atoms.md, "Bank
-conflicts of a tiled copy"): the side (default: src for ldmatrix, dst for stmatrix and cp.async),
-the element size and the vector width come from the atom. --arch sm80, sm90 (default), sm100,
-gfx942, gfx950: the bank model (docs/memory.md, "Machines"); the side is the direction.
-`;
-
-/** `layoutgpu conflicts --copy …` (src/cli/conflicts.ts hands it here). */
-export const copyConflictsCommand: Command = {
-  summary: 'bank conflicts of a tiled copy over a shared-memory layout',
-  run: (argv, io) =>
-    guarded(io, () => {
-      const p = parseOptions(argv, ['--help', '--json'], ['--copy', '--side', '--arch', ...COPY_OPTS, ...MMA_OPTS], 'conflicts');
-      if (p.flags.has('--help')) {
-        io.stdout(CONFLICTS_HELP);
-        return 0;
-      }
-      const atom = p.opt.get('--copy');
-      if (atom === undefined || p.pos.length !== 1) {
-        throw new Usage('conflicts --copy <atom> … takes one memory layout M (see layoutgpu conflicts --copy x --help)');
-      }
-      const side = p.opt.get('--side');
-      if (side !== undefined && side !== 'src' && side !== 'dst') throw new Usage(`--side must be src or dst, got '${side}'`);
-      const c = tiledCopyArg(copyObject(atom, p));
-      const m = parseLayoutFunction(p.pos[0]!, 'M');
-      const arch = p.opt.get('--arch');
-      const r = copyBankConflicts(c, m, side as 'src' | 'dst' | undefined, arch === undefined ? undefined : machineByName(arch));
-      const head = `${formatLayoutFunction(m)} through ${atom} (${c.atom.bits}-bit values, ${c.threads} threads)`;
-      io.stdout((p.flags.has('--json') ? JSON.stringify(r) : `${head}\n\n${formatBankReport(r)}`) + '\n');
       return 0;
     }),
 };

@@ -9,17 +9,23 @@ import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseLayout } from '../algebra/notation.js';
-import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { bankPattern, loadBankSides, type BankPatternForm } from '../ops/bank-sides.js';
+import { copyObject, mmaObject } from './atoms.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import {
+  checkPatterns,
   compareRanked,
+  keepsVectors,
+  keptVectors,
   rankResults,
   searchCpu,
   swizzleCandidates,
-  targetVectors,
+  widenVectors,
   type AccessPattern,
   type CandidateResult,
+  type SearchPattern,
   type Ranked,
 } from '../memory/search.js';
 import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
@@ -31,14 +37,22 @@ import { progressBar } from './progress.js';
 import { reportError } from './report.js';
 
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
+layoutgpu verify conflict-free --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) [--side src|dst] … <source>
+layoutgpu verify conflict-free --mma <atom> [--layout L] [--permutation P] --operand A|B|C [--elem <e>] [--vec <v>] … <source>
+layoutgpu verify conflict-free --ll <R> [--shape 128x64 | tensor<128x64xf16>] [--elem <e>] [--vec <v>] … <source>
 
 Ranks candidate memory layouts M (tile index → element offset) for the access TV (thread,
-value) → tile index (and TV2, e.g. the write side): first those that keep the vector width (the
-explicit --vec, else the widest the TVs and, with --swizzles, the base layout allow), then by
-fewer instructions, then by fewer shared-memory wavefronts; conflict-free: every instruction
+value) → tile index (and TV2, e.g. the write side): the wider vectors first (a candidate keeps the
+vector width when it reaches the explicit --vec, else the widest any candidate of the search reaches:
+one width per pattern, whatever the source), then by fewer instructions, then by fewer shared-memory
+wavefronts; conflict-free: every instruction
 takes exactly its phases (docs/semantics.md §9.2). A candidate that is not injective is no shared-memory
 layout: it is excluded (and counted). The candidate count comes first, and a progress bar on a
 terminal.
+
+The access is a TV layout, or one of the side forms of layoutgpu conflicts (see conflicts --help) over the
+tile of the --swizzles base or of the first layout of --file: a tiled copy (its shared-memory side, e and
+the vector from the atom), an MMA operand, a register LL (an encoding over --shape).
 
 Sources (exactly one):
   --swizzles <base>        every Sw<B,M,S> o base with 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10 (640)
@@ -105,16 +119,16 @@ class Tally {
   conflictFree = 0;
   excluded = 0;
   best: Ranked[] = [];
-  constructor(
-    private readonly top: number,
-    private readonly target: readonly number[],
-  ) {}
+  /** per pattern, the widest vector an accessible candidate reached so far (widenVectors) */
+  readonly widest: number[] = [];
+  constructor(private readonly top: number) {}
 
   /** adds a part's results (the candidates after those completed); returns its conflict-free candidates, in order */
   add(cs: readonly LayoutFunction[], results: readonly CandidateResult[]): string[] {
     const first = this.completed;
     const free: Ranked[] = [];
-    for (const r of rankResults(cs, results, this.target)) {
+    widenVectors(this.widest, results);
+    for (const r of rankResults(cs, results)) {
       const g: Ranked = { ...r, index: first + r.index };
       if (g.conflictFree) free.push(g);
       if (g.excluded === 'not-injective') this.excluded++;
@@ -129,14 +143,50 @@ class Tally {
     this.conflictFree += free.length;
     return free.sort((a, b) => a.index - b.index).map((r) => r.layout);
   }
+
+  /** the best, each marked whether it keeps the widths kept (keptVectors: the explicit v, else the widest reached) */
+  ranked(target: readonly number[]): Ranked[] {
+    return this.best.map((r) => ({ ...r, kept: keepsVectors(r, target) }));
+  }
 }
 
-/** why the target vector widths are what they are: the widest allowed, or --vec */
-function vecWhy(patterns: readonly AccessPattern[]): string {
+/** why the target vector widths are what they are: the widest a candidate reaches, or --vec */
+function vecWhy(patterns: readonly SearchPattern[], fromAtom: boolean): string {
+  if (fromAtom) return patterns.length === 1 ? "the copy atom's" : "the copy atom's/--vec";
   const given = patterns.map((q) => q.v !== undefined);
-  if (given.every((g) => !g)) return 'the widest the layouts allow';
+  if (given.every((g) => !g)) return 'the widest any candidate reaches';
   if (given.every((g) => g)) return 'as --vec gives';
   return given.map((g) => (g ? '--vec' : 'widest')).join('/');
+}
+
+/** The options of the side forms (conflicts' --copy, --mma … --operand, --ll; ops/bank-sides.ts). */
+const SIDE_OPTIONS = ['--copy', '--side', '--bits', '--thr', '--val', '--mma', '--layout', '--permutation', '--operand', '--ll', '--shape'];
+
+/** The side form of --copy, --mma or --ll (with --elem and --vec where the form takes them), or null for --tv. */
+function sideFormOf(p: ReturnType<typeof parseOptions>): BankPatternForm | null {
+  const e = int(p.opt.get('--elem'), '--elem');
+  const v = int(p.opt.get('--vec'), '--vec');
+  const ev = { ...(e !== undefined ? { elem: e } : {}), ...(v !== undefined ? { vec: v } : {}) };
+  const copy = p.opt.get('--copy');
+  if (copy !== undefined) {
+    if (e !== undefined || v !== undefined) throw new Usage('--copy takes the element size and the vector from the atom: no --elem or --vec');
+    const sd = p.opt.get('--side');
+    return { form: 'copy', copy: copyObject(copy, p), ...(sd !== undefined ? { side: sd } : {}) };
+  }
+  const mma = p.opt.get('--mma');
+  if (mma !== undefined) {
+    const operand = p.opt.get('--operand');
+    if (operand === undefined) throw new Usage('--mma needs --operand A, B or C');
+    return { form: 'mma', mma: mmaObject(mma, p), operand, ...ev };
+  }
+  const r = p.opt.get('--ll');
+  if (r !== undefined) {
+    const shape = p.opt.get('--shape');
+    return { form: 'll', r, ...(shape !== undefined ? { shape } : {}), ...ev };
+  }
+  const stray = SIDE_OPTIONS.find((o) => p.opt.has(o));
+  if (stray !== undefined) throw new Usage(`${stray} goes with --copy, --mma or --ll`);
+  return null;
 }
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
@@ -162,6 +212,7 @@ const SEARCH_OPTIONS = [
   '--max-shape',
   '--max-size',
   '--top',
+  ...SIDE_OPTIONS,
 ];
 
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
@@ -189,6 +240,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
       '--out',
       '--timeout',
       '--shard',
+      ...SIDE_OPTIONS,
     ]),
     'verify conflict-free',
   );
@@ -199,7 +251,12 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   if (p.pos.length !== 1) throw new Usage(`verify conflict-free: unexpected argument '${p.pos[1]}'`);
   const tv = p.opt.get('--tv');
   const e = int(p.opt.get('--elem'), '--elem');
-  if (tv === undefined || e === undefined) throw new Usage('verify conflict-free needs --tv <TV> and --elem <bytes>');
+  // the first access: a TV layout, or a side form over the candidates' tile (ops/bank-sides.ts)
+  const side = sideFormOf(p);
+  if (side !== null && tv !== undefined) throw new Usage('give --tv or one of --copy, --mma, --ll, not both');
+  if (side === null && (tv === undefined || e === undefined)) {
+    throw new Usage('verify conflict-free needs --tv <TV> and --elem <bytes> (or --copy, --mma … --operand, --ll; see --help)');
+  }
   const tvLayout = (text: string, name: string): Layout => {
     const l = parseLayoutFunction(text, name);
     if ('kind' in l) throw new LayoutError('domain', `${name}: the TV layout must be a plain layout; ${text.trim()} is a composed layout`);
@@ -218,11 +275,13 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     const base = v === undefined ? { tv: tvLayout(t, name), e: el } : { tv: tvLayout(t, name), e: el, v };
     return target === undefined ? base : { ...base, target };
   };
-  const patterns = [pat(tv, '--tv', e, int(p.opt.get('--vec'), '--vec'), p.opt.get('--access'))];
+  const patterns: SearchPattern[] = side === null ? [pat(tv!, '--tv', e!, int(p.opt.get('--vec'), '--vec'), p.opt.get('--access'))] : [];
   const tv2 = p.opt.get('--tv2');
-  if (tv2 !== undefined)
-    patterns.push(pat(tv2, '--tv2', int(p.opt.get('--elem2'), '--elem2') ?? e, int(p.opt.get('--vec2'), '--vec2'), p.opt.get('--access2')));
-  else if (p.opt.has('--access2')) throw new Usage('--access2 goes with --tv2');
+  if (tv2 !== undefined) {
+    const e2 = int(p.opt.get('--elem2'), '--elem2') ?? e;
+    if (e2 === undefined) throw new Usage('--tv2 needs --elem2 <bytes> (or --elem)');
+    patterns.push(pat(tv2, '--tv2', e2, int(p.opt.get('--vec2'), '--vec2'), p.opt.get('--access2')));
+  } else if (p.opt.has('--access2')) throw new Usage('--access2 goes with --tv2');
   else if (p.opt.has('--elem2') || p.opt.has('--vec2')) throw new Usage('--elem2 and --vec2 go with --tv2');
   // the source
   const kinds = ['--swizzles', '--file', '--random'].filter((k) => p.opt.has(k)).length + (p.flags.has('--enumerate') ? 1 : 0);
@@ -235,6 +294,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   // the candidates as a stream (memory independent of their number), and its shard
   let whole: Candidates;
   let fileText: string | undefined;
+  let firstCandidate: LayoutFunction | undefined;
   if (swBase !== undefined) whole = listCandidates(swizzleCandidates(swBase), `every swizzle of ${sw!.trim()}`);
   else if (file !== undefined) {
     let text: string;
@@ -251,6 +311,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
       list.push(parseLayoutFunction(s, `${file}:${i + 1}`));
     });
     whole = listCandidates(list, file);
+    firstCandidate = list[0];
   } else if (p.flags.has('--enumerate')) {
     const size = int(p.opt.get('--size'), '--size');
     if (size === undefined) throw new Usage('--enumerate needs --size N');
@@ -276,12 +337,22 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
     }
     whole = sourceCandidates(randomSource(o));
   }
+  // a side form prices the tile of the base (--swizzles) or of the first candidate (--file): its shape is the tile's
+  let sideHeading: string | undefined;
+  if (side !== null) {
+    const tile = swBase ?? firstCandidate;
+    if (tile === undefined) throw new Usage('--copy, --mma and --ll take the tile from --swizzles <base> or the first layout of --file');
+    await loadBankSides();
+    const { pattern, heading } = bankPattern(side, tile, targetOf(p.opt.get('--access')));
+    patterns.unshift(pattern);
+    sideHeading = `${heading} over the tile of ${formatLayoutFunction(tile)}`;
+  }
   const shard = shardOption(p.opt.get('--shard'));
   const range: [number, number] = shard ? shardRange(whole.total, shard) : [0, whole.total];
   const cands = shard ? whole.slice(range[0], range[1]) : whole;
   const backend = p.opt.get('--backend') ?? 'auto';
   if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
-  const target = targetVectors(patterns, swBase);
+  checkPatterns(patterns); // a bad pattern is refused before the search starts
   // the size of the search first, then a progress bar (on a terminal)
   if (io.isTTY) io.stderr(`verify conflict-free: ${cands.total} candidates${shard ? ` (shard ${shard.k}/${shard.n} of ${whole.total})` : ''}\n`);
   const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true }, 'conflict-free');
@@ -290,7 +361,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const top = int(p.opt.get('--top'), '--top') ?? 20;
   const out = p.opt.get('--out');
   if (out !== undefined) writeFileSync(out, '');
-  const tally = new Tally(top, target);
+  const tally = new Tally(top);
   let used = 'cpu';
   /** the candidates in parts (progress, --timeout between parts): what completed is a prefix;
    *  each part is ranked into the tally and its conflict-free candidates written out, then dropped */
@@ -330,7 +401,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   }
   const seconds = (performance.now() - t0) / 1000;
   const partial = tally.completed < cands.total;
-  const ranked = tally.best;
+  const target = keptVectors(patterns, tally.widest);
+  const ranked = tally.ranked(target);
   const results = { length: tally.completed };
   const free = { length: tally.conflictFree };
   const excluded = tally.excluded;
@@ -393,7 +465,8 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   const lines = [
     ...(partial ? [`partial report: --timeout ${timeoutText} fired after the first ${results.length} of ${cands.total} candidates`] : []),
     `conflict-free: ${free.length} of ${results.length} candidates (${patterns.length} access pattern${patterns.length > 1 ? 's' : ''}; ${used}; ${seconds.toFixed(2)} s)`,
-    `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${vecWhy(patterns)})`,
+    ...(sideHeading !== undefined ? [`access: ${sideHeading}`] : []),
+    `vector width kept: ${vecText(target)} value${target.every((v) => v === 1) ? '' : 's'} per instruction (${vecWhy(patterns, side?.form === 'copy')})`,
     ...(excluded > 0 ? [`excluded: ${excluded} not injective (two tile indices share an element: no shared-memory layout)`] : []),
     '',
     fmt(head),

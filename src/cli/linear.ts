@@ -10,7 +10,8 @@ import { LayoutError } from '../algebra/errors.js';
 import type { Json, OpContext } from '../ops/spec.js';
 import { formatLL, parseLL } from '../linear/forms.js';
 import { linearOps } from '../ops/linear.js';
-import { parseOptions, Usage } from './args.js';
+import { withDeadline } from '../algebra/deadline.js';
+import { parseDuration, parseOptions, Usage } from './args.js';
 import type { Command } from './report.js';
 import { reportError } from './report.js';
 
@@ -33,7 +34,7 @@ const OPS: Record<string, readonly string[]> = {
   'free-variable-masks': ['L'],
 };
 
-const HELP = `layoutgpu ll <op> <args…> [--json] [--form triton|gluon|mlir] [--alignment N]
+const HELP = `layoutgpu ll <op> <args…> [--json] [--form triton|gluon|mlir] [--alignment N] [--timeout DURATION]
 
 Triton's linear-layout operations, receiver first as Triton calls them (docs/linear.md):
 ${Object.entries(OPS)
@@ -48,6 +49,7 @@ attribute; "-" reads it from stdin. <inputs> is {"register": 3, …} or register
   --json          the batch protocol's result (canonical JSON for layouts)
   --form F        print layout results as triton (default), gluon or mlir
   --alignment N   the alignment of a shared layout (format, --form gluon|mlir)
+  --timeout D     bound the op (30s, 500ms, 2m): past it, error kind timeout
 `;
 
 /** Reads stdin once, for the one argument written `-`. */
@@ -88,7 +90,7 @@ const namesArg = (text: string): unknown =>
 function human(op: string, r: Json, form: string, alignment: number | undefined): string {
   if (r === null) return 'null (no such layout)';
   if (typeof r === 'boolean' || typeof r === 'string') return typeof r === 'string' ? r.replace(/^\n/, '') : String(r);
-  if (typeof r === 'object' && !Array.isArray(r) && 'bases' in r) return formatLL(parseLL(r), form, alignment).replace(/^\n/, '');
+  if (typeof r === 'object' && !Array.isArray(r) && 'bases' in r) return printed(op, r, form, alignment);
   const o = r as Record<string, number>;
   if (op === 'free-variable-masks')
     return Object.entries(o)
@@ -97,6 +99,16 @@ function human(op: string, r: Json, form: string, alignment: number | undefined)
   return Object.entries(o)
     .map(([k, v]) => `${k}=${v}`)
     .join(', ');
+}
+
+/** An LL result printed in `form`; a refusal of --alignment names this op and its options, not ll_format. */
+function printed(op: string, r: Json, form: string, alignment: number | undefined): string {
+  try {
+    return formatLL(parseLL(r), form, alignment).replace(/^\n/, '');
+  } catch (e) {
+    if (!(e instanceof LayoutError) || op === 'format') throw e;
+    throw new LayoutError(e.kind, e.message.replace(/^ll_format \w+/, `ll ${op} --form ${form} --alignment`));
+  }
 }
 
 /** No backend is needed by these ops. */
@@ -109,7 +121,7 @@ export const linearCommand: Command = {
   summary: "Triton's linear-layout operations: ll parse|format|apply|compose|product|invert|… (any LL form; - for stdin)",
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--form', '--alignment'], 'll');
+      const p = parseOptions(argv, ['--help', '--json'], ['--form', '--alignment', '--timeout'], 'll');
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -127,6 +139,12 @@ export const linearCommand: Command = {
       const al = p.opt.get('--alignment');
       if (al !== undefined && !/^\s*\d+\s*$/.test(al)) throw new Usage(`--alignment must be a positive integer, got '${al}'`);
       const alignment = al === undefined ? undefined : Number(al);
+      // Triton's print has no alignment: say so for this op before running it
+      if (alignment !== undefined && op !== 'format' && form === 'triton') {
+        throw new Usage(`ll ${op}: --alignment goes with --form gluon or mlir (the alignment of a shared layout's form); Triton's print has none`);
+      }
+      const t = p.opt.get('--timeout');
+      const timeoutMs = t === undefined ? undefined : parseDuration(t, '--timeout');
       let cached: string | undefined;
       const stdin = (): string => (cached ??= stdinText());
       const args: unknown[] = rest.map((text, i) => {
@@ -139,7 +157,7 @@ export const linearCommand: Command = {
       if (op === 'format' && alignment !== undefined) args.push(alignment);
       const spec = linearOps.find((o) => o.name === `ll_${op.replace(/-/g, '_')}`)!;
       await spec.load?.(); // the linear layouts' room, loaded on first use (ops/lazy.ts)
-      const r = await spec.run(args, context);
+      const r = await withDeadline(timeoutMs, () => spec.run(args, context));
       io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : human(op, r, op === 'format' ? 'triton' : form, alignment)}\n`);
       return 0;
     } catch (err) {

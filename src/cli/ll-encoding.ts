@@ -4,6 +4,7 @@
  * JSON array `[128,64]`. Prints Triton's print of the LL, or the canonical JSON object with --json.
  */
 import { LayoutError } from '../algebra/errors.js';
+import { parseShapeText } from '../linear/attr.js';
 import { opsByName, runOpDirect, type Json } from '../ops/table.js';
 import type { Command } from './commands.js';
 import { makeContext } from './context.js';
@@ -12,20 +13,12 @@ const HELP = `layoutgpu ll-from-encoding <attr> <shape> [--json]
 
 Triton's toLinearLayout(shape, attr): the linear layout of a #ttg encoding (blocked, slice,
 nvidia_mma, dot_op, amd_mfma, swizzled_shared, nvmma_shared, linear, shared_linear) over a
-shape such as 128x64 (or [128,64]). Prints Triton's print of the layout; --json the canonical
+shape such as 128x64 (or [128,64], or tensor<128x64xf16> as a TTGIR dump prints it). Prints Triton's print of the layout; --json the canonical
 JSON object of the batch protocol.
 `;
 
-/** `128x64` (or `128`) as [128, 64]; JSON text as itself; anything else is handed on as text. */
-export function shapeFromText(text: string): unknown {
-  const t = text.trim();
-  if (/^\d+(\s*x\s*\d+)*$/.test(t)) return t.split('x').map((s) => Number(s.trim()));
-  try {
-    return JSON.parse(t) as unknown;
-  } catch {
-    throw new LayoutError('bad-request', `ll-from-encoding: the shape must be like 128x64 or [128,64], got '${text}'`);
-  }
-}
+/** The shape in the one shape syntax (`128x64`, `[128,64]`, `tensor<128x64xf16>`: linear/attr.ts) as [128, 64]. */
+export const shapeFromText = (text: string): number[] => parseShapeText(text, 'll-from-encoding: the shape').shape;
 
 export const llEncodingCommand: Command = {
   summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64 (--json: the canonical object)",

@@ -36,7 +36,7 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     load: async () => (await import('./verify.js')).verifyCommand,
   },
   conflicts: {
-    summary: 'shared-memory bank conflicts and sectors of a TV access to a memory layout (--elem, --vec, --svg, --json)',
+    summary: 'shared-memory bank conflicts of a TV layout, a tiled copy, an MMA operand or an LL conversion (--svg, --json)',
     load: async () => (await import('./conflicts.js')).conflictsCommand,
   },
   mma: {
@@ -62,6 +62,18 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
   ll: {
     summary: "Triton's linear-layout operations: ll parse|format|apply|compose|invert|… on any LL form (- for stdin)",
     load: async () => (await import('./linear.js')).linearCommand,
+  },
+  'to-ll': {
+    summary: 'a linear CuTe layout as a linear layout (function, tv or shared over a tile such as 16x8; --form)',
+    load: async () => (await import('./bridge.js')).toLlCommand,
+  },
+  'from-ll': {
+    summary: 'the simplest exact CuTe layout of a linear layout in any form (- for stdin)',
+    load: async () => (await import('./bridge.js')).fromLlCommand,
+  },
+  'll-bank-conflicts': {
+    summary: 'bank conflicts of a register LL writing a shared LL: the table conflicts prints (--json)',
+    load: async () => (await import('./bridge.js')).llBankConflictsCommand,
   },
   'll-from-encoding': {
     summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64",

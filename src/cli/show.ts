@@ -6,7 +6,6 @@
  * tile. `show tma …` draws a TMA descriptor's boxes (src/cli/show-tma.ts). The pictures themselves come from
  * src/render/.
  */
-import { writeFileSync } from 'node:fs';
 import { makeLayout, mode, phi, size, type Layout } from '../algebra/layout.js';
 import { colMajorStride } from '../algebra/notation.js';
 import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
@@ -22,6 +21,7 @@ import { modeTiling, permutationTiling, type Tiling } from '../render/tiles.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError } from './report.js';
+import { checkOutputs, writeOutput } from './outputs.js';
 import { copyAtomData, mmaAtomData } from '../atoms/registry.js';
 import { copyCommand, mmaCommand } from './atoms.js';
 
@@ -80,17 +80,7 @@ export function productTiles(l: Layout, t: Tiler): { product: Layout; tiling: Ti
   return { product, tiling: isByMode(t) ? tilesOf(tileUnzip('logical_product', indexLayout(product), t)) : modeTiling(product) };
 }
 
-function write(path: string, text: string, stdout: (s: string) => void): void {
-  if (path === '-') {
-    stdout(text);
-    return;
-  }
-  try {
-    writeFileSync(path, text);
-  } catch (e) {
-    throw new Usage(`cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
-  }
-}
+const write = (path: string, text: string, stdout: (s: string) => void): void => writeOutput(stdout, path, text);
 
 /** The `show` subcommand (see HELP). Bad input: one line on stderr, exit 2. */
 export const showCommand: Command = {
@@ -111,13 +101,10 @@ export const showCommand: Command = {
       if (p.flags.has('--tikz-body') && !p.opt.has('--tikz')) throw new Usage('--tikz-body goes with --tikz <file>');
       const svg = p.opt.get('--svg');
       const tikz = p.opt.get('--tikz');
-      if (svg === '-' && tikz === '-') throw new Usage('only one of --svg and --tikz can go to stdout (-)');
-      for (const [name, v] of [
+      checkOutputs([
         ['--svg', svg],
         ['--tikz', tikz],
-      ] as const) {
-        if (v === '') throw new Usage(`${name} needs a file name`);
-      }
+      ]);
       // a composed layout Sw o K o L: the grid of L, cells labelled with the swizzled offsets
       const lf = parseLayoutFunction(p.pos[0]!, 'L');
       if (isComposed(lf)) {

@@ -20,7 +20,7 @@ import {
   NOT_INJECTIVE,
   searchCpu,
   shortcut,
-  type AccessPattern,
+  type SearchPattern,
   type CandidateResult,
   type FastPlan,
   type GroupPlan,
@@ -39,7 +39,7 @@ const WG = 64;
  * n = 0 where the machine's table has no row for the pattern's direction; `missing` holds the model's message per width
  * without one, sub-dword ones included, which the host answers as searchCpu does).
  */
-function machineTable(p: AccessPattern): { wave: number; banks: number; slots: number; words: Uint32Array; missing: Map<number, string> } | null {
+function machineTable(p: SearchPattern): { wave: number; banks: number; slots: number; words: Uint32Array; missing: Map<number, string> } | null {
   const t = p.target;
   if (t === undefined || isNvidia(t)) return null;
   const words = new Uint32Array(3 * 65);
@@ -107,7 +107,7 @@ export class GpuConflictSearch {
    */
   async search(
     cands: readonly LayoutFunction[],
-    patterns: readonly AccessPattern[],
+    patterns: readonly SearchPattern[],
     due: CarriedDeadline = carryDeadline('the conflict-free search'),
   ): Promise<CandidateResult[]> {
     const tvs = checkPatterns(patterns);

@@ -34,6 +34,8 @@ export function stickyAt(re: RegExp, text: string, pos: number): RegExpExecArray
 /** A small cursor over the text: `what` names the form in messages. */
 class Reader {
   pos = 0;
+  /** the aliases defined so far (`#mma = #ttg.nvidia_mma<…>` lines of a TTGIR dump) */
+  readonly aliases = new Map<string, Attr>();
   constructor(
     readonly text: string,
     readonly what: string,
@@ -100,7 +102,7 @@ function readValue(r: Reader, depth: number): AttrValue {
       if (!r.eat(',')) r.fail("',' or ']'");
     }
   }
-  if (c === '#') return readAttr(r, depth + 1);
+  if (c === '#') return aliasAt(r) ?? readAttr(r, depth + 1);
   if (c === '-' || (c >= '0' && c <= '9')) return r.int();
   if (r.eat('true')) return true;
   if (r.eat('false')) return false;
@@ -141,19 +143,113 @@ function readAttr(r: Reader, depth: number): Attr {
   const extra = new Map<string, AttrValue>();
   if (r.eat(',')) readEntries(r, extra, '>', depth);
   else r.expect('>');
-  return { kind: 'attr', dialect: full.slice(0, dot), name: full.slice(dot + 1), params, extra, offset };
+  // Triton before 3.0 printed the dialect as triton_gpu
+  const dialect = full.slice(0, dot) === 'triton_gpu' ? 'ttg' : full.slice(0, dot);
+  const name = full.slice(dot + 1);
+  if (dialect === 'ttg') dropTrivialCtaLayout(name, params);
+  return { kind: 'attr', dialect, name, params, extra, offset };
+}
+
+/** `#name` where an attribute is read: the attribute an earlier `#name = …` line defined, else null (a full attribute follows). */
+function aliasAt(r: Reader): Attr | null {
+  const m = stickyAt(/#([A-Za-z_][A-Za-z0-9_$]*)(?![A-Za-z0-9_$.])/y, r.text, r.pos);
+  if (!m) return null;
+  const a = r.aliases.get(m[1]!);
+  if (a === undefined) r.fail(`an attribute ('#${m[1]}' is no alias defined above it)`);
+  r.pos += m[0].length;
+  return a;
+}
+
+/** The CTA layout keys of Triton before 3.8 (CTALayoutAttr); 3.8 writes CGALayout, the block in-dim's bases. */
+const LEGACY_CTA = ['CTAsPerCGA', 'CTASplitNum', 'CTAOrder'];
+
+/**
+ * The pre-3.8 CTA layout keys read as Triton 3.8 reads an absent CGALayout when they describe one CTA
+ * (CTAsPerCGA and CTASplitNum all ones, CTAOrder a permutation: the order of one CTA is moot), and
+ * removed; otherwise `domain`, saying what they are in 3.8 (a multi-CTA layout is a CGALayout).
+ */
+function dropTrivialCtaLayout(name: string, params: Map<string, AttrValue>): void {
+  const given = LEGACY_CTA.filter((k) => params.has(k));
+  if (given.length === 0) return;
+  const ints = (k: string): number[] | null => {
+    const v = params.get(k);
+    return Array.isArray(v) && v.every((x) => typeof x === 'number') ? (v as number[]) : null;
+  };
+  const ones = ['CTAsPerCGA', 'CTASplitNum'].every((k) => !params.has(k) || (ints(k)?.every((x) => x === 1) ?? false));
+  const order = ints('CTAOrder');
+  const perm = !params.has('CTAOrder') || (order !== null && [...order].sort((a, b) => a - b).every((x, i) => x === i));
+  if (!ones || !perm) {
+    const text = given.map((k) => `${k} = ${JSON.stringify(params.get(k)).replace(/,/g, ', ')}`).join(', ');
+    throw new LayoutError(
+      'domain',
+      `#ttg.${name}: ${text} is a pre-3.8 CTA layout of more than one CTA; Triton 3.8 writes it as CGALayout = [[…], …], ` +
+        'one vector per bit of the block in-dim (the tensor coordinate that block 2^i starts at): write that instead',
+    );
+  }
+  for (const k of given) params.delete(k);
+  if (params.has('CGALayout')) throw new LayoutError('domain', `#ttg.${name}: give CGALayout or the pre-3.8 ${given.join(', ')}, not both`);
 }
 
 /**
- * Reads one attribute from the whole text (an optional leading `#alias = ` allowed); `parse`
- * pointing at the offence otherwise. `what` names the form in messages.
+ * Reads one attribute from the whole text as a TTGIR dump prints it: alias lines `#mma = #ttg.…<…>`
+ * first (each may use the ones above it, `parent = #mma`), then the attribute; without one after
+ * them, the last alias defined is the answer. `parse` pointing at the offence otherwise (an alias
+ * used before it is defined too). `what` names the form in messages.
  * @example parseAttr('#ttg.blocked<{order = [1, 0]}>').params.get('order') // [1, 0]
+ * @example parseAttr('#b = #ttg.blocked<{order = [1, 0]}>\n#ttg.slice<{dim = 1, parent = #b}>').name // 'slice'
  */
 export function parseAttr(text: string, what = 'MLIR attribute'): Attr {
   const r = new Reader(text, what);
-  const alias = /^\s*#[A-Za-z_][A-Za-z0-9_$.]*\s*=/.exec(text);
-  if (alias && !alias[0].includes('.')) r.pos = alias[0].length;
-  const a = readAttr(r, 0);
+  let last: Attr | null = null;
+  for (;;) {
+    r.skipSpace();
+    const def = stickyAt(/#([A-Za-z_][A-Za-z0-9_$]*)\s*=/y, text, r.pos);
+    if (!def) break;
+    r.pos += def[0].length;
+    last = readAttr(r, 0);
+    r.aliases.set(def[1]!, last);
+  }
+  if (last !== null && r.atEnd()) return last;
+  const a = aliasAt(r) ?? readAttr(r, 0);
   if (!r.atEnd()) r.fail('end of input');
   return a;
+}
+
+/** A shape as written where a tile or tensor shape is taken, and its element type's bits when it says one. */
+export interface ShapeText {
+  readonly shape: number[];
+  readonly elementBits?: number;
+  readonly elementType?: string;
+}
+
+/**
+ * One shape syntax for every command: `128x64` (or `128`), the JSON array `[128, 64]`, or an MLIR
+ * tensor type as a TTGIR dump prints it, `tensor<128x64xf16>` (an encoding after a comma is
+ * ignored), which also gives the element type and its bits (f16 → 16, bf16 → 16, f8E4M3FN → 8,
+ * i1 → 1). The entries are left for the caller to check; anything else is `bad-request` naming `what`.
+ * @example parseShapeText('tensor<128x64xf16, #blocked>', 'the shape') // { shape: [128, 64], elementBits: 16, elementType: 'f16' }
+ */
+export function parseShapeText(text: string, what: string): ShapeText {
+  const t = text.trim();
+  if (/^\d+(\s*x\s*\d+)*$/.test(t)) return { shape: t.split('x').map((s) => Number(s.trim())) };
+  const tensor = /^tensor\s*<\s*((?:\d+\s*x\s*)+)([A-Za-z][A-Za-z0-9]*)\s*(?:,[^>]*)?>$/.exec(t);
+  if (tensor) {
+    const shape = tensor[1]!
+      .split('x')
+      .filter((s) => s.trim() !== '')
+      .map((s) => Number(s.trim()));
+    const type = tensor[2]!;
+    const bits = /^(?:bf|tf|f|ui|si|i)(\d+)/.exec(type);
+    return bits ? { shape, elementBits: Number(bits[1]), elementType: type } : { shape, elementType: type };
+  }
+  if (t.startsWith('[')) {
+    let v: unknown;
+    try {
+      v = JSON.parse(t);
+    } catch {
+      v = null;
+    }
+    if (Array.isArray(v) && v.every((n) => typeof n === 'number' && Number.isInteger(n))) return { shape: v as number[] };
+  }
+  throw new LayoutError('bad-request', `${what} must be like 128x64, [128,64] or tensor<128x64xf16>, got '${text.slice(0, 40)}'`);
 }

@@ -11,7 +11,7 @@
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkElementSize, vectorWidth, type ThreadValues } from '../memory/access.js';
-import { BankScratch, bankCounts, instructions, onMachine, worstBank, type BankReport } from '../memory/banks.js';
+import { BankScratch, bankCounts, instructions, onMachine, worstBank, type BankReport, type Instructions } from '../memory/banks.js';
 import type { BankTarget } from '../memory/machines.js';
 import { MAX_ACCESSES } from '../memory/access.js';
 import { smallestPreimages } from './bridge.js';
@@ -118,6 +118,30 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
 }
 
 /**
+ * The accesses of a register LL R alone (as conversionAccesses reads R): TV(t, j) = the tile index (dim0 fastest) of
+ * R(register = j, lane = t mod lanes, warp = ⌊t / lanes⌋), for a search over the shared layouts R may write.
+ * Errors: `domain` (out-dims not dim0 …, in-dims not register, lane, warp, a block of more than one), `overflow`.
+ */
+export function registerAccesses(r: LinearLayout): { threads: number; values: number; index: Float64Array } {
+  const rPos = dimPositions(r);
+  if (rPos === null || rPos.length === 0) throw domain("R's out-dims must be exactly dim0 … dim(k-1)");
+  for (const d of r.inDims) if (!REGISTER_DIMS.includes(d.name)) throw domain(`R's in-dim '${d.name}' is not one of register, lane, warp, block`);
+  const bases = (name: string): readonly (readonly number[])[] => r.inDims.find((d) => d.name === name)?.bases ?? [];
+  if (bases('block').length > 0) throw domain('the model is per CTA, so the block in-dim must have size 1');
+  const sizes = rPos.map((j) => r.outDims[j]!.size);
+  const imgs = [...bases('lane'), ...bases('warp'), ...bases('register')].map((b) => tileIndex(b, rPos, sizes));
+  if (imgs.length > log2(MAX_ACCESSES)) throw new LayoutError('overflow', `${2 ** imgs.length} (thread, value) pairs; at most 2^24 are analysed`);
+  const index = new Float64Array(2 ** imgs.length);
+  for (let k = 0, p = 1; k < imgs.length; k++, p *= 2) {
+    for (let x = 0; x < p; x++) {
+      index[p + x] = (index[x]! ^ imgs[k]!) >>> 0;
+      if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of R');
+    }
+  }
+  return { threads: 2 ** (bases('lane').length + bases('warp').length), values: 2 ** bases('register').length, index };
+}
+
+/**
  * ll_bank_conflicts (docs/linear.md, "Bank conflicts of a conversion"): `bank_conflicts` on the
  * functions TV and M of a register LL R and a shared LL S, with e bytes per element and v values
  * per instruction (default: the widest contiguous, aligned vector); T = lanes · warps threads in
@@ -126,18 +150,30 @@ export function conversionAccesses(r: LinearLayout, s: LinearLayout): Conversion
  * @example llBankConflicts(mmaAccumulator, rowMajorShared16x8, 2).wavefronts // 2
  */
 export function llBankConflicts(r: LinearLayout, s: LinearLayout, e: number, v?: number, target?: BankTarget): BankReport {
+  return llBankAnalysis(r, s, e, v, target).report;
+}
+
+/** llBankConflicts with what it priced: the accesses and the instructions (for the per-instruction table). */
+export function llBankAnalysis(
+  r: LinearLayout,
+  s: LinearLayout,
+  e: number,
+  v?: number,
+  target?: BankTarget,
+): { report: BankReport; accesses: ConversionAccesses; instructions: Instructions } {
   checkElementSize(e);
   const acc = conversionAccesses(r, s);
   const tvs: ThreadValues = { threads: acc.threads, values: acc.values, index: acc.index };
   const vector = vectorWidth(acc.offsets, tvs, e, v);
   const ins = instructions(acc.offsets, tvs, e, vector);
   const on = onMachine(ins, target);
-  if (on) return on;
+  if (on) return { report: on, accesses: acc, instructions: ins };
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
   let w: BankReport['worst'] = null;
   if (wavefronts > phases) {
     const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);
     w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
   }
-  return { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  const report = { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  return { report, accesses: acc, instructions: ins };
 }

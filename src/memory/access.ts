@@ -5,7 +5,7 @@
  */
 import { intText } from '../algebra/int-text.js';
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, counted } from '../algebra/errors.js';
 import { cosize, flat, mode, rank, size, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { applySwizzle, sourceLow, topBit, type Swizzle } from '../cute/swizzle.js';
@@ -119,7 +119,7 @@ export function threadShape(tv: LayoutFunction): { threads: number; values: numb
     throw new LayoutError('domain', `the TV layout ${formatLayout(tv)} must have rank 2 (threads, values), not ${rank(tv)}`);
   }
   const n = size(tv);
-  if (n > MAX_ACCESSES) throw new LayoutError('overflow', `the TV layout ${formatLayout(tv)} has ${n} values; at most 2^24 are analysed`);
+  if (n > MAX_ACCESSES) throw new LayoutError('overflow', `the TV layout ${formatLayout(tv)} has ${counted(n, 'value')}; at most 2^24 are analysed`);
   return { threads: size(mode(tv, 1)), values: size(mode(tv, 2)) };
 }
 
@@ -293,7 +293,7 @@ const isPow2 = (v: number): boolean => Number.isInteger(v) && v >= 1 && (v & (v 
 export function vectorWidth(offsets: Float64Array, tvs: ThreadValues, e: number, v?: number): number {
   if (v !== undefined) {
     if (!isPow2(v) || v * e > 16) throw new LayoutError('domain', `vector width v = ${intText(v)}: v must be a power of two with v*e <= 16 (e = ${e})`);
-    if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
+    if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${counted(tvs.values, 'value')} of each thread`);
     const f = vectorFault(offsets, tvs, v);
     if (f) {
       throw new LayoutError(

@@ -367,6 +367,13 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
     vector = vectorWidth(offsets, tvs, e, v);
     ins = instructions(offsets, tvs, e, vector, pools.addr);
   }
+  return bankReportOf(ins, target);
+}
+
+/** The bank_conflicts object of instructions however they were built (a TV layout, a tiled copy's tile, an MMA
+ *  operand's tile, an LL conversion), on the target's machine (onMachine) or §9.2's NVIDIA model: the counts of
+ *  bankCounts and the worst phase's bank and threads. */
+export function bankReportOf(ins: Instructions, target?: BankTarget): BankReport {
   const on = onMachine(ins, target);
   if (on) return on;
   const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, scratch);
@@ -376,16 +383,7 @@ export function bankConflicts(m: LayoutFunction, tv: LayoutFunction, e: number, 
     if (bank < 0) throw new LayoutError('domain', 'internal: the worst bank was not found');
     w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
   }
-  return {
-    vector,
-    instructions: ins.warps * ins.perWarp,
-    phases,
-    wavefronts,
-    conflicts: wavefronts - phases,
-    worst: w,
-    sectors,
-    minSectors,
-  };
+  return { vector: ins.vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
 }
 
 export { BankScratch };
@@ -428,17 +426,7 @@ export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: nu
 export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number, v?: number, target?: BankTarget): BankReport {
   checkElementSize(e);
   const offsets = accessOffsets(m, tvs);
-  const vector = vectorWidth(offsets, tvs, e, v);
-  const ins = instructions(offsets, tvs, e, vector);
-  const on = onMachine(ins, target);
-  if (on) return on;
-  const { phases, wavefronts, worst, sectors, minSectors } = bankCounts(ins, new BankScratch());
-  let w: WorstPhase | null = null;
-  if (wavefronts > phases) {
-    const { bank, threads } = worstBank(ins, worst.warp, worst.instruction, worst.phase, worst.wavefronts);
-    w = { instruction: worst.instruction, warp: worst.warp, phase: worst.phase, bank, wavefronts: worst.wavefronts, threads };
-  }
-  return { vector, instructions: ins.warps * ins.perWarp, phases, wavefronts, conflicts: wavefronts - phases, worst: w, sectors, minSectors };
+  return bankReportOf(instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v)), target);
 }
 
 /**
@@ -448,59 +436,76 @@ export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number,
  * repeated rows, atoms/conflicts.ts).
  */
 export function bankCells(m: LayoutFunction, tvs: ThreadValues, e: number, vector: number, live?: Uint8Array, target?: BankTarget): Omit<BankMap, 'report'> {
-  const offsets = accessOffsets(m, tvs);
   const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
+  const ins = instructions(accessOffsets(m, tvs), tvs, e, vector);
+  const counted: Instructions = live === undefined ? ins : { ...ins, live };
+  return { bank: tileBanks(m, e, n, target), ways: bankWays(counted, tvs.index, n, target) };
+}
+
+/** The bank of the element (of its first byte) at every tile index of M below n, e bytes per element. */
+export function tileBanks(m: LayoutFunction, e: number, n = sizeOfM(m), target?: BankTarget): Int32Array {
   const bank = new Int32Array(n);
-  const ways = new Int32Array(n);
-  const banks = target?.machine.banks ?? BANKS;
-  // the bank of every element of M from Φ_M over the whole tile
   const all = accessOffsets(m, { threads: n, values: 1, index: Float64Array.from({ length: n }, (_, i) => i) });
+  const banks = target?.machine.banks ?? BANKS;
   for (let i = 0; i < n; i++) bank[i] = Math.floor((e * all[i]!) / 4) % banks;
-  const { threads: T, values: V } = tvs;
-  const vec = vector;
+  return bank;
+}
+
+/**
+ * Per tile index below n, the most distinct words its element's bank held in a phase that accessed it (0: never
+ * accessed, 1: no conflict), from the instructions (live lanes only) and `index`, the tile index of (t, j) at t + T·j:
+ * the pictures of every side form (a TV layout, a tiled copy, an LL conversion).
+ */
+export function bankWays(ins: Instructions, index: ArrayLike<number>, n: number, target?: BankTarget): Int32Array {
+  const ways = new Int32Array(n);
+  const { threads: T, vector: vec, width, perWarp, addr, live } = ins;
   if (!isNvidia(target)) {
     // the machine's phases (wave-counts.ts): each value takes its vector's count
-    const ins = instructions(offsets, tvs, e, vec);
-    const per = waveWays(ins, phaseGroups(target!.machine, ins.width, target!.access));
-    for (let t = 0; t < T; t++) {
-      for (let j = 0; j < V; j++) {
-        const x = tvs.index[t + T * j]!;
-        ways[x] = Math.max(ways[x]!, per[t + T * Math.floor(j / vec)]!);
+    const per = waveWays(ins, phaseGroups(target!.machine, width, target!.access));
+    for (let j = 0; j * T < index.length; j++) {
+      for (let t = 0; t < T; t++) {
+        const x = index[t + T * j]!;
+        if (x < n) ways[x] = Math.max(ways[x]!, per[t + T * Math.floor(j / vec)]!);
       }
     }
-    return { bank, ways };
+    return ways;
   }
-  const tpp = threadsPerPhase(vec * e);
-  for (let g = 0; g * WARP < T; g++) {
+  const e = width / vec;
+  const per = width <= 4 ? 1 : width / 4;
+  const tpp = threadsPerPhase(width);
+  const words = new Map<number, Set<number>>();
+  for (let g = 0; g < ins.warps; g++) {
     if ((g & 15) === 15) checkDeadline('the bank map');
-    for (let k = 0; k < V / vec; k++) {
-      for (let f = 0; f * tpp < Math.min(WARP, T - g * WARP); f++) {
-        const first = g * WARP + f * tpp;
-        const last = Math.min(first + tpp, (g + 1) * WARP, T);
-        const words = new Map<number, Set<number>>();
-        for (let t = first; t < last; t++) {
-          if (live && !live[t]) continue;
-          for (let i = 0; i < vec; i++) {
-            const a = e * offsets[t + T * (k * vec + i)]!;
-            for (let b = 0; b < e; b += 4) {
-              const w = Math.floor((a + b) / 4);
-              if (!words.has(w % BANKS)) words.set(w % BANKS, new Set());
-              words.get(w % BANKS)!.add(w);
-            }
+    const lanes = Math.min(WARP, T - g * WARP);
+    for (let k = 0; k < perWarp; k++) {
+      const row = (g * perWarp + k) * WARP;
+      for (let f = 0; f * tpp < lanes; f++) {
+        const first = f * tpp;
+        const last = Math.min(first + tpp, lanes);
+        const on = (i: number): boolean => live === undefined || live[g * WARP + i] !== 0;
+        words.clear();
+        for (let i = first; i < last; i++) {
+          if (!on(i)) continue;
+          const w0 = Math.floor(addr[row + i]! / 4);
+          for (let q = 0; q < per; q++) {
+            const b = (w0 + q) % BANKS;
+            if (!words.has(b)) words.set(b, new Set());
+            words.get(b)!.add(w0 + q);
           }
         }
-        for (let t = first; t < last; t++) {
-          if (live && !live[t]) continue;
-          for (let i = 0; i < vec; i++) {
-            const x = tvs.index[t + T * (k * vec + i)]!;
-            const c = words.get(Math.floor((e * offsets[t + T * (k * vec + i)]!) / 4) % BANKS)!.size;
-            if (c > ways[x]!) ways[x] = c;
+        for (let i = first; i < last; i++) {
+          if (!on(i)) continue;
+          const t = g * WARP + i;
+          for (let u = 0; u < vec; u++) {
+            const x = index[t + T * (k * vec + u)]!;
+            const c = words.get(Math.floor((addr[row + i]! + u * e) / 4) % BANKS)!.size;
+            if (x < n && c > ways[x]!) ways[x] = c;
           }
         }
       }
     }
   }
-  return { bank, ways };
+  return ways;
 }
 
 const sizeOfM = (m: LayoutFunction): number => size(innerLayout(m));
@@ -519,23 +524,35 @@ export function instructionTable(m: LayoutFunction, tv: LayoutFunction, e: numbe
   checkElementSize(e);
   const tvs = threadValues(tv);
   const offsets = accessOffsets(m, tvs);
-  const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v));
+  return instructionRows(instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v)), target);
+}
+
+/** The phases and wavefronts of every instruction of `ins`, in (warp, instruction) order, counted as
+ *  countWavefronts counts them (live lanes only, a phase of none no phase), on the target's machine: every side
+ *  form's table. */
+export function instructionRows(ins: Instructions, target?: BankTarget): InstructionRow[] {
   if (target !== undefined) {
     const g = phaseGroups(target.machine, ins.width, target.access);
     if (!isNvidia(target)) return waveTable(ins, g);
   }
-  const tpp = threadsPerPhase(ins.width);
   const rows: InstructionRow[] = [];
   const sc = new BankScratch();
   for (let g = 0; g < ins.warps; g++) {
-    const lanes = Math.min(WARP, ins.threads - g * WARP);
     for (let k = 0; k < ins.perWarp; k++) {
-      const row: InstructionRow = { warp: g, instruction: k, phases: 0, wavefronts: 0 };
-      for (let f = 0; f * tpp < lanes; f++) {
-        row.phases++;
-        row.wavefronts += sc.phase(ins.addr, (g * ins.perWarp + k) * WARP + f * tpp, Math.min(tpp, lanes - f * tpp), ins.width);
-      }
-      rows.push(row);
+      // instruction k of warp g alone: one warp of one instruction, its lanes' liveness with it
+      const at = (g * ins.perWarp + k) * WARP;
+      const live = ins.live?.subarray(g * WARP, (g + 1) * WARP);
+      const one: Instructions = {
+        width: ins.width,
+        vector: ins.vector,
+        threads: Math.min(WARP, ins.threads - g * WARP),
+        warps: 1,
+        perWarp: 1,
+        addr: ins.addr.subarray(at, at + WARP),
+        ...(live ? { live } : {}),
+      };
+      const { phases, wavefronts } = countWavefronts(one, sc);
+      rows.push({ warp: g, instruction: k, phases, wavefronts });
     }
   }
   return rows;

@@ -8,7 +8,7 @@
  * src/engine/conflicts-gpu.ts computes them on the GPU.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, counted } from '../algebra/errors.js';
 import { flat, type Layout } from '../algebra/layout.js';
 import { formatLayout } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
@@ -30,15 +30,28 @@ export interface AccessPattern {
   readonly target?: BankTarget;
 }
 
+/** An access pattern by its table of (thread, value) → tile index, for a side form without a TV layout: a tiled copy's or
+ *  an MMA operand's whole tile, an LL's registers (ops/bank-sides.ts bankPattern). */
+export interface TablePattern {
+  readonly table: ThreadValues;
+  readonly e: number;
+  readonly v?: number;
+  /** the machine and direction (machines.ts; absent: §9.2's NVIDIA model) */
+  readonly target?: BankTarget;
+}
+
+/** What the search prices: a TV layout's pattern or a table's. */
+export type SearchPattern = AccessPattern | TablePattern;
+
 /** Phases and wavefronts of one pattern's instructions on its target (NVIDIA's: countWavefronts; others: wave-counts.ts). */
-function countOn(ins: Instructions, p: AccessPattern, scratch: BankScratch): { phases: number; wavefronts: number } {
+function countOn(ins: Instructions, p: SearchPattern, scratch: BankScratch): { phases: number; wavefronts: number } {
   if (p.target === undefined) return countWavefronts(ins, scratch);
   const g = phaseGroups(p.target.machine, ins.width, p.target.access);
   return isNvidia(p.target) ? countWavefronts(ins, scratch) : waveCounts(ins, g);
 }
 
 /** The instructions of a pattern at width v on its target's warps or waves. */
-const instructionsOn = (p: AccessPattern, tvs: ThreadValues, v: number): number => Math.ceil(tvs.threads / (p.target?.machine.wave ?? WARP)) * (tvs.values / v);
+const instructionsOn = (p: SearchPattern, tvs: ThreadValues, v: number): number => Math.ceil(tvs.threads / (p.target?.machine.wave ?? WARP)) * (tvs.values / v);
 
 /** The verdict on one candidate: total phases and wavefronts over the patterns, or the reason
  *  it cannot be accessed so (a vector that is not contiguous and aligned, a TV value ≥ size).
@@ -93,17 +106,17 @@ export function swizzleCandidates(base: Layout): ComposedLayout[] {
 }
 
 /** Check the patterns (element sizes, explicit vector widths, plain rank-2 TV layouts). */
-export function checkPatterns(patterns: readonly AccessPattern[]): ThreadValues[] {
+export function checkPatterns(patterns: readonly SearchPattern[]): ThreadValues[] {
   if (patterns.length === 0) throw new LayoutError('bad-request', 'the search needs at least one access pattern');
   return patterns.map((p) => {
     checkElementSize(p.e);
-    const tvs = threadValues(p.tv);
+    const tvs = 'table' in p ? p.table : threadValues(p.tv);
     if (p.v !== undefined) {
       const v = p.v;
       if (!(Number.isInteger(v) && v >= 1 && (v & (v - 1)) === 0) || v * p.e > 16) {
         throw new LayoutError('domain', `vector width v = ${v}: v must be a power of two with v*e <= 16 (e = ${p.e})`);
       }
-      if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${tvs.values} values of each thread`);
+      if (tvs.values % v !== 0) throw new LayoutError('domain', `vector width v = ${v} does not divide the ${counted(tvs.values, 'value')} of each thread`);
       if (p.target !== undefined) phaseGroups(p.target.machine, v * p.e, p.target.access); // the machine's row, or domain
     }
     return tvs;
@@ -202,7 +215,7 @@ export function fastPlan(
   c: LayoutFunction,
   holds: readonly boolean[],
   wide: readonly number[],
-  patterns: readonly AccessPattern[],
+  patterns: readonly SearchPattern[],
   tableAt: (p: number, w: number) => PhaseTable | null,
 ): FastPlan | null {
   let bits = { mask: 0, r: 0, l: 0 };
@@ -258,7 +271,7 @@ export interface GroupPlan {
   tableAt(p: number, w: number): PhaseTable | null;
 }
 
-export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: readonly AccessPattern[], scratch: BankScratch): GroupPlan {
+export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: readonly SearchPattern[], scratch: BankScratch): GroupPlan {
   const wide = patterns.map((p) => p.v ?? 16 / p.e);
   const holds = g.base.map((b, p) => typeof b !== 'string' && vectorsHold(b, tvs[p]!, wide[p]!));
   const maxBase = g.base.map((b) => (typeof b === 'string' ? 0 : b.reduce((m, x) => (x > m ? x : m), 0)));
@@ -276,7 +289,7 @@ export function groupPlan(g: Group, tvs: readonly ThreadValues[], patterns: read
  * summed (exactly bankConflicts' counts), in candidate order. Errors: those of the patterns
  * (checkPatterns); a candidate the patterns cannot access answers with its error instead.
  */
-export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly AccessPattern[]): CandidateResult[] {
+export function searchCpu(cands: readonly LayoutFunction[], patterns: readonly SearchPattern[]): CandidateResult[] {
   const tvs = checkPatterns(patterns);
   const out: CandidateResult[] = new Array(cands.length);
   const scratch = new BankScratch();
@@ -319,7 +332,7 @@ function searchOne(
   c: LayoutFunction,
   g: Group,
   tvs: readonly ThreadValues[],
-  patterns: readonly AccessPattern[],
+  patterns: readonly SearchPattern[],
   plan: Pick<GroupPlan, 'wide' | 'holds' | 'maxBase'>,
   scratch: BankScratch,
 ): CandidateResult {
@@ -379,7 +392,7 @@ function searchOne(
  * Errors: those of the patterns (checkPatterns).
  * @example targetVectors([{ tv: parseLayout('(32,8):(8,1)'), e: 2 }]) // [8]
  */
-export function targetVectors(patterns: readonly AccessPattern[], base?: LayoutFunction): number[] {
+export function targetVectors(patterns: readonly SearchPattern[], base?: LayoutFunction): number[] {
   const tvs = checkPatterns(patterns);
   return patterns.map((p, k) => {
     if (p.v !== undefined) return p.v;
@@ -408,19 +421,41 @@ export const keepsVectors = (r: CandidateResult, target: readonly number[]): boo
   r.vectors !== undefined && r.vectors.every((v, p) => v >= (target[p] ?? 1));
 
 /**
- * The order of the ranking: candidates that can be accessed first (errors and excluded ones
- * last), then those that keep the vectors before those that narrow them, then fewer
- * instructions, then fewer wavefronts, ties in candidate order.
+ * The order of the ranking: candidates that can be accessed first (errors and excluded ones last), then the wider
+ * vectors first (pattern by pattern), then fewer instructions, then fewer wavefronts, ties in candidate order. It
+ * needs no target: with the target the widest any candidate reaches (widestVectors), those that keep it come first.
  */
 export function compareRanked(
-  a: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
-  b: Pick<Ranked, 'wavefronts' | 'kept' | 'instructions' | 'index'>,
+  a: Pick<Ranked, 'wavefronts' | 'vectors' | 'instructions' | 'index'>,
+  b: Pick<Ranked, 'wavefronts' | 'vectors' | 'instructions' | 'index'>,
 ): number {
   const ea = a.wavefronts === null ? 1 : 0;
   const eb = b.wavefronts === null ? 1 : 0;
   if (ea !== eb) return ea - eb;
-  if (a.kept !== b.kept) return a.kept ? -1 : 1;
+  const va = a.vectors ?? [];
+  const vb = b.vectors ?? [];
+  for (let p = 0; p < Math.max(va.length, vb.length); p++) if ((va[p] ?? 0) !== (vb[p] ?? 0)) return (vb[p] ?? 0) - (va[p] ?? 0);
   return (a.instructions ?? 0) - (b.instructions ?? 0) || (a.wavefronts ?? 0) - (b.wavefronts ?? 0) || a.index - b.index;
+}
+
+/**
+ * The vector widths a search keeps, one rule for every source (issue 25): per pattern the explicit v, else the widest
+ * vector any accessible candidate of the search reaches (`widest`, the running maximum of their `vectors`; 1 when none
+ * is accessible). A candidate keeps them when each of its widths is at least the pattern's (keepsVectors).
+ * @example keptVectors([{ tv, e: 2 }], [2]) // [2]: no candidate reached 4, so 2 is kept
+ */
+export const keptVectors = (patterns: readonly Pick<AccessPattern, 'v'>[], widest: readonly number[]): number[] =>
+  patterns.map((p, k) => p.v ?? widest[k] ?? 1);
+
+/** The running maximum of the accessible results' widths, per pattern (in place); returns `widest`. */
+export function widenVectors(widest: number[], results: readonly CandidateResult[]): number[] {
+  for (const r of results) {
+    if (r.wavefronts === null || r.vectors === undefined) continue;
+    r.vectors.forEach((v, p) => {
+      if (v > (widest[p] ?? 0)) widest[p] = v;
+    });
+  }
+  return widest;
 }
 
 /** Rank by (vector kept, instructions, wavefronts) (compareRanked); `target` from targetVectors

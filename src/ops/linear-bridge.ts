@@ -18,6 +18,7 @@ const LL = lazyModule(async () => ({
   ...(await import('../linear/bridge.js')),
   ...(await import('../linear/encodings.js')),
   ...(await import('../linear/forms.js')),
+  ...(await import('../linear/attr.js')),
 }));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
@@ -32,8 +33,10 @@ function jsonValue(op: string, what: string, v: unknown): unknown {
   }
 }
 
-/** An array of JSON integers (a shape or a tile), else `bad-request`; the values are checked by the callee. */
+/** An array of JSON integers (a shape or a tile), or a string in the one shape syntax (`16x8`, `[16,8]`,
+ *  `tensor<16x8xf16>`: linear/attr.ts), else `bad-request`; the values are checked by the callee. */
 function intArray(op: string, what: string, v: unknown): number[] {
+  if (typeof v === 'string') return LL.get().parseShapeText(v, `${op}: ${what}`).shape;
   const x = jsonValue(op, what, v);
   if (!Array.isArray(x) || !x.every((n) => typeof n === 'number' && Number.isInteger(n))) throw badRequest(`${op}: ${what} must be an array of integers`);
   return x as number[];

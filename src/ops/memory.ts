@@ -1,6 +1,7 @@
 /**
  * The memory-system ops of the table (spread into src/ops/table.ts): `bank_conflicts` (docs/semantics.md §9.2).
  */
+import { counted } from '../algebra/errors.js';
 import type { Json, OpSpec } from './spec.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { bankConflicts, type BankReport } from '../memory/banks.js';
@@ -33,7 +34,7 @@ export function bankTarget(op: string, opts: unknown, keys: readonly string[] = 
 /** A readable rendering of a bank_conflicts result (the CLI's default output). */
 export function formatBankReport(r: BankReport): string {
   const lines = [
-    `vector         ${r.vector} value(s) per instruction`,
+    `vector         ${counted(r.vector, 'value')} per instruction`,
     `instructions   ${r.instructions}`,
     `phases         ${r.phases}`,
     `wavefronts     ${r.wavefronts}${r.conflicts === 0 ? '  (conflict-free)' : `  (${r.conflicts} extra: ${(r.wavefronts / r.phases).toFixed(2)}× the conflict-free count)`}`,

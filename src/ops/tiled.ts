@@ -30,6 +30,7 @@ const atoms = lazyModule(async () => ({
   ...(await import('../atoms/tiled-copy.js')),
   ...(await import('../atoms/partition.js')),
   ...(await import('../atoms/conflicts.js')),
+  ...(await import('../atoms/registry.js')),
 }));
 /** Settles once the atoms' room is loaded (for callers of tiledMmaArg and tiledCopyArg outside the table). */
 export const loadTiled = async (): Promise<void> => atoms.load();
@@ -94,12 +95,23 @@ export function tiledMmaArg(v: unknown): TiledMma {
   });
 }
 
+/**
+ * The bits of the value type a C++ spelling `Copy_Atom<Op, T>` names (registry.ts atomSpelling), for a tiled copy that
+ * gives no 'bits'; undefined for a plain name. A type the registry does not know is `domain` (give the bits).
+ */
+function valueBits(atom: string): number | undefined {
+  const s = atom.includes('<') ? atoms.get().atomSpelling(atom) : null;
+  if (s === null || s.valueType === undefined) return undefined;
+  if (s.valueBits === undefined) throw domainError(`unknown value type '${s.valueType}' in ${atom.trim()}: give the value size in bits ('bits', --bits)`);
+  return s.valueBits;
+}
+
 /** A tiled copy argument. Errors: `bad-request`, `parse`, `domain`, `not-composable`. */
 export function tiledCopyArg(v: unknown): TiledCopy {
   const o = objectArg(v, 'the tiled copy');
   checkKeys(o, ['atom', 'bits', 'thr', 'val', 'mma', 'operand'], 'tiled copy');
   const atom = stringField(o, 'atom', 'tiled copy', true)!;
-  const bits = o.bits;
+  const bits = o.bits ?? valueBits(atom);
   if (bits === undefined) throw badRequest("the tiled copy needs the key 'bits'");
   if (typeof bits !== 'number' || !Number.isInteger(bits)) throw badRequest("the tiled copy's 'bits' must be a JSON integer");
   if (!Number.isSafeInteger(bits)) throw domainError(`the tiled copy's 'bits' is ${intText(bits)}: a value size is a positive integer of bits`);

@@ -7,7 +7,7 @@
  * in a phase that accessed them are outlined in red and marked with the number of ways.
  */
 import { darkBackground, hslHex } from './colour.js';
-import { metrics, xmlEscape } from './svg.js';
+import { metrics, svgUseGrid, xmlEscape } from './svg.js';
 import { pictureName, type Picture } from './grid.js';
 
 /**
@@ -66,7 +66,9 @@ const KEY =
 
 /**
  * The SVG document: bank[x] and ways[x] per tile index x (bankMap), the picture's grid and
- * offsets (composedPicture). Pre-condition: bank and ways have one entry per cell.
+ * offsets (composedPicture), compact for big tiles: each (bank, ways) face once in <defs>, a
+ * `<use href="#b<bank>[w<ways>]">` per cell in its row's group, the labels one text per row.
+ * Pre-condition: bank and ways have one entry per cell.
  * @example bankSvg(pic, map.bank, map.ways, 'Sw<3,3,3> o (8,64):(64,1)').startsWith('<?xml')
  */
 export function bankSvg(p: Picture, bank: Int32Array, ways: Int32Array, caption: string, o: BankPictureOptions = {}): string {
@@ -83,30 +85,38 @@ export function bankSvg(p: Picture, bank: Int32Array, ways: Int32Array, caption:
     '<style>text{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;fill:#1b1f24}' +
       '.axis{font-size:12px;fill:#6a737d}.bg{stroke:#8a939c;stroke-width:1}.on-dark text{fill:#fff}' +
       '.conflict .bg{stroke:#d00;stroke-width:3}.ways{font-size:9px;fill:#d00;font-weight:bold}.on-dark .ways{fill:#ffd0d0}' +
-      '.outer{fill:none;stroke:#1b1f24;stroke-width:1.5}</style>',
+      '.outer{fill:none;stroke:#1b1f24;stroke-width:1.5}tspan.light{fill:#fff}</style>',
   ];
   for (let c = 0; c < cols; c++) out.push(`<text class="axis" x="${m.left + c * cw + cw / 2}" y="${m.top - 8}" text-anchor="middle">${c}</text>`);
   for (let r = 0; r < rows; r++) out.push(`<text class="axis" x="${m.left - 8}" y="${m.top + r * m.ch + m.ch / 2 + 4}" text-anchor="end">${r}</text>`);
-  for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) {
-      const x = index(r, c);
-      const b = bank[x]!;
-      const w = ways[x]!;
-      const v = p.offsets[x]!;
-      const colour = BANK_PALETTE[b]!;
-      const cls = `cell${darkBackground(colour, 1) ? ' on-dark' : ''}${w > 1 ? ' conflict' : ''}`;
-      const acc = o.accessors;
-      const who = acc && acc.thread[x]! >= 0 ? `, thread ${acc.thread[x]} value ${acc.value[x]}` : '';
-      const data = acc ? ` data-thread="${acc.thread[x]}" data-value="${acc.value[x]}"` : '';
-      out.push(
-        `<g class="${cls}" data-index="${x}" data-offset="${v}" data-bank="${b}" data-ways="${w}"${data} transform="translate(${m.left + c * cw},${m.top + r * m.ch})">` +
-          `<title>x = ${x}, offset ${v}, bank ${b}${who}${w > 1 ? `, ${w}-way conflict` : w === 1 ? ', no conflict' : ', not accessed'}</title>` +
-          `<rect class="bg" width="${cw}" height="${m.ch}" style="fill:${colour}"/><text x="${cw / 2}" y="${m.ch / 2 + 5}" text-anchor="middle">${xmlEscape(bankCellLabel(label, x, v, b, acc))}</text>` +
-          (w > 1 ? `<text class="ways" x="${cw - 3}" y="10" text-anchor="end">${w}×</text>` : '') +
-          '</g>',
-      );
-    }
+  // compact (render/svg.ts svgUseGrid): a face per (bank, conflict ways) once, a <use> of it per cell, the labels per row
+  const faceOf = (x: number): string => (ways[x]! > 1 ? `b${bank[x]}w${ways[x]}` : `b${bank[x]}`);
+  const faces = new Map<string, string>();
+  for (let x = 0; x < bank.length; x++) {
+    const id = faceOf(x);
+    if (faces.has(id)) continue;
+    const b = bank[x]!;
+    const w = ways[x]!;
+    const colour = BANK_PALETTE[b]!;
+    const cls = `cell${darkBackground(colour, 1) ? ' on-dark' : ''}${w > 1 ? ' conflict' : ''}`;
+    faces.set(
+      id,
+      `<g id="${id}" class="${cls}"><rect class="bg" width="${cw}" height="${m.ch}" style="fill:${colour}"/>` +
+        (w > 1 ? `<text class="ways" x="${cw - 3}" y="10" text-anchor="end">${w}×</text>` : '') +
+        '</g>',
+    );
   }
+  out.push('<defs>', ...faces.values(), '</defs>', `<g transform="translate(${m.left},${m.top})">`);
+  const at = (r: number, c: number): number => index(r, c);
+  out.push(
+    ...svgUseGrid(
+      { rows, cols, cw, ch: m.ch, labelY: m.ch / 2 + 5 },
+      (r, c) => faceOf(at(r, c)),
+      (r, c) => bankCellLabel(label, at(r, c), p.offsets[at(r, c)]!, bank[at(r, c)]!, o.accessors) || null,
+      (r, c) => (darkBackground(BANK_PALETTE[bank[at(r, c)]!]!, 1) ? 'light' : null),
+    ),
+    '</g>',
+  );
   out.push(`<rect class="outer" x="${m.left}" y="${m.top}" width="${cols * cw}" height="${rows * m.ch}"/>`);
   out.push(`<text class="axis" x="${m.left}" y="${m.height + 14}">${xmlEscape(KEY)}</text>`);
   out.push('</svg>', '');

@@ -109,3 +109,40 @@ export function svgPicture(p: Picture, caption = `picture of ${pictureName(p)}`)
   out.push('</svg>', '');
   return out.join('\n');
 }
+
+/**
+ * A grid of cells written compactly, for pictures of thousands of cells (a 128×64 tile, a CTA's MMA): each distinct
+ * face (a filled, outlined rect with its fixed text, e.g. a thread's colour and `T5`) once in `<defs>` as `<g id>`,
+ * each cell a `<use>` of its face in a group per row (`data-row`, the row's y once), and each cell's own label in one
+ * `<text>` per row of `<tspan>`s. Exact: every cell's face and label are in the document; only the repetition goes.
+ * `face(r, c)` names a face of `faces` (or null: no cell drawn); `label(r, c)` the cell's own text (or null), in the
+ * class `labelClass(r, c)` when given (a light label on a dark face).
+ */
+export function svgUseGrid(
+  g: { readonly rows: number; readonly cols: number; readonly cw: number; readonly ch: number; readonly labelY: number },
+  face: (r: number, c: number) => string | null,
+  label: (r: number, c: number) => string | null,
+  labelClass?: (r: number, c: number) => string | null,
+): string[] {
+  const out: string[] = [];
+  for (let r = 0; r < g.rows; r++) {
+    const uses: string[] = [];
+    const spans: string[] = [];
+    for (let c = 0; c < g.cols; c++) {
+      const f = face(r, c);
+      if (f !== null) uses.push(`<use href="#${f}" x="${c * g.cw}"/>`);
+      const l = label(r, c);
+      const cls = l === null ? null : (labelClass?.(r, c) ?? null);
+      if (l !== null) spans.push(`<tspan x="${c * g.cw + g.cw / 2}"${cls ? ` class="${cls}"` : ''}>${xmlEscape(l)}</tspan>`);
+    }
+    const text = spans.length > 0 ? `<text y="${g.labelY}" text-anchor="middle">${spans.join('')}</text>` : '';
+    out.push(`<g data-row="${r}" transform="translate(0,${r * g.ch})">${uses.join('')}${text}</g>`);
+  }
+  return out;
+}
+
+/** The `<defs>` entry of one face of svgUseGrid: a rect of w × h filled `fill` (outlined), with an optional text. */
+export const svgFace = (id: string, w: number, h: number, fill: string, text?: { x: number; y: number; s: string }): string =>
+  `<g id="${id}"><rect width="${w}" height="${h}" fill="${fill}" stroke="#000" stroke-width="0.5"/>` +
+  (text ? `<text x="${text.x}" y="${text.y}" text-anchor="middle">${xmlEscape(text.s)}</text>` : '') +
+  '</g>';

@@ -11,7 +11,7 @@
 import { phiTable } from '../memory/access.js';
 import { mode, size, type Layout } from '../algebra/layout.js';
 import { darkBackground, THREAD_COLOURS, threadColour } from './colour.js';
-import { xmlEscape } from './svg.js';
+import { svgFace, svgUseGrid, xmlEscape } from './svg.js';
 import type { Operand, TiledMma } from '../atoms/tiled-mma.js';
 import { descriptorLine, descriptorParts, runsText } from '../atoms/descriptor-operand.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
@@ -189,8 +189,8 @@ function svgPart(p: TvPanel, q: PanelPart): string {
   );
 }
 
-/** The picture as a standalone SVG document: one `<g class="tv-cell">` per cell with `data-thread`,
- *  `data-value`, `data-row`, `data-col` and a `<title>` (thread, value, coordinate, index). */
+/** The picture as a standalone SVG document, compact (render/svg.ts svgUseGrid): each thread's face (its colour, T<t>)
+ *  once, each cell a `<use href="#t<t>">` in its row's group (`data-row`) and its V<v> in the row's text. */
 export function tvSvg(pic: TvPicture): string {
   const { x, y, width, height } = placement(pic);
   const out = [
@@ -199,6 +199,17 @@ export function tvSvg(pic: TvPicture): string {
     `<title>${xmlEscape(pic.title)}</title>`,
     `<text x="10" y="20" font-size="14">${xmlEscape(pic.title)}</text>`,
   ];
+  // the faces: a white one for a cell no thread holds, one per thread that holds some
+  const faces = new Set<number>();
+  for (const { panel: p } of pic.panels) for (const t of p.thread) faces.add(t);
+  const face = (t: number): string => (t < 0 ? 'e' : `t${t}`);
+  out.push(
+    '<defs>',
+    ...[...faces]
+      .sort((a, b) => a - b)
+      .map((t) => svgFace(face(t), CW, CH, t < 0 ? '#ffffff' : threadColour(t), t < 0 ? undefined : { x: CW / 2, y: 12, s: `T${t}` })),
+    '</defs>',
+  );
   pic.panels.forEach(({ panel: p }, k) => {
     const x0 = x[k]!;
     const y0 = y[k]!;
@@ -207,22 +218,15 @@ export function tvSvg(pic: TvPicture): string {
       out.push(...p.parts.map((q) => svgPart(p, q)), '</g>');
       return;
     }
-    for (let c = 0; c < p.cols; c++) {
-      for (let r = 0; r < p.rows; r++) {
-        const i = r + p.rows * c;
-        const t = p.thread[i]!;
-        const fill = t < 0 ? '#ffffff' : threadColour(t);
-        const held = p.holders[i]! > 1 ? ` (held by ${p.holders[i]} (t, v))` : '';
-        const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${p.value[i]}, coordinate (${r}, ${c}), index ${p.index[i]}${held}`;
-        out.push(
-          `<g class="tv-cell" data-thread="${t}" data-value="${p.value[i]}" data-row="${r}" data-col="${c}" ` +
-            `transform="translate(${c * CW},${r * CH})"><title>${tip}</title>` +
-            `<rect width="${CW}" height="${CH}" fill="${fill}" stroke="#000" stroke-width="0.5"/>` +
-            (t < 0 ? '' : `<text x="${CW / 2}" y="12" text-anchor="middle">T${t}</text><text x="${CW / 2}" y="24" text-anchor="middle">V${p.value[i]}</text>`) +
-            '</g>',
-        );
-      }
-    }
+    // one face per thread (its colour and T<t>) and the cells as uses of it, V<v> per cell (render/svg.ts)
+    const cell = (r: number, c: number): number => r + p.rows * c;
+    out.push(
+      ...svgUseGrid(
+        { rows: p.rows, cols: p.cols, cw: CW, ch: CH, labelY: 24 },
+        (r, c) => face(p.thread[cell(r, c)]!),
+        (r, c) => (p.thread[cell(r, c)]! < 0 ? null : `V${p.value[cell(r, c)]}`),
+      ),
+    );
     out.push('</g>');
   });
   out.push('</svg>');

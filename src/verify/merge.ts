@@ -304,12 +304,15 @@ function asConflictReport(name: string, v: unknown): ConflictShardReport {
   return r as ConflictShardReport;
 }
 
-/** the ranking order of conflict-free rows (src/memory/search.ts compareRanked, ties left to the caller's stable order) */
+/** the ranking order of conflict-free rows (src/memory/search.ts compareRanked: wider vectors first, ties left to the
+ *  caller's stable order) */
 function compareRows(a: ConflictRow, b: ConflictRow): number {
   const ea = a.wavefronts === null ? 1 : 0;
   const eb = b.wavefronts === null ? 1 : 0;
   if (ea !== eb) return ea - eb;
-  if (a.kept !== b.kept) return a.kept ? -1 : 1;
+  const va = a.vector ?? [];
+  const vb = b.vector ?? [];
+  for (let p = 0; p < Math.max(va.length, vb.length); p++) if ((va[p] ?? 0) !== (vb[p] ?? 0)) return (vb[p] ?? 0) - (va[p] ?? 0);
   return (a.instructions ?? 0) - (b.instructions ?? 0) || (a.wavefronts ?? 0) - (b.wavefronts ?? 0);
 }
 
@@ -346,7 +349,10 @@ export function mergeConflictReports(inputs: { name: string; report: unknown }[]
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !byK.has(k));
   if (missing.length) throw bad(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}`);
   const shards = Array.from({ length: n }, (_, i) => byK.get(i + 1)!);
-  const rows = shards.flatMap((x) => x.report.ranked);
+  // the widths kept are the widest any shard's candidates reach (each shard's are its own widest), and each row's kept with them
+  const vector = s0.vector.map((_, p) => Math.max(...shards.map((x) => x.report.vector[p] ?? 1)));
+  const keeps = (r: ConflictRow): boolean => r.vector !== null && r.vector.every((v, p) => v >= (vector[p] ?? 1));
+  const rows = shards.flatMap((x) => x.report.ranked).map((r) => ({ ...r, kept: r.wavefronts !== null && keeps(r) }));
   const ranked = [...rows].sort(compareRows).slice(0, s0.search.top);
   const sum = (f: (r: ConflictShardReport) => number): number => shards.reduce((a, x) => a + f(x.report), 0);
   return {
@@ -354,7 +360,7 @@ export function mergeConflictReports(inputs: { name: string; report: unknown }[]
       candidates: of,
       conflictFree: sum((r) => r.conflictFree),
       excluded: sum((r) => r.excluded),
-      vector: s0.vector,
+      vector,
       backend: [...new Set(shards.map((x) => x.report.backend))].join('+'),
       seconds: sum((r) => r.seconds),
       ranked,

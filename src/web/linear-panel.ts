@@ -9,7 +9,8 @@
  * Stable test hooks: data-testid `ll-input`, `ll-shape`, `ll-elem`, `ll-kind` (data-kind),
  * `ll-cute` (data-layout), `ll-print`, `ll-error` (data-error-kind), `ll-picture` (data-rows,
  * data-cols), `ll-cell` (data-row, data-col, data-thread, data-value, data-holders, data-offset,
- * data-bank); `cute-input`, `cute-kind`, `cute-tile`, `cute-ll` (data-json), `cute-error`.
+ * data-bank); beyond 4,096 cells the canvas `ll-canvas` and its hover line `ll-hover` (canvasPicture);
+ * `cute-input`, `cute-kind`, `cute-tile`, `cute-ll` (data-json), `cute-error`.
  */
 import { LayoutError } from '../algebra/errors.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
@@ -19,6 +20,7 @@ import { parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
 import type { LinearLayout } from '../linear/value.js';
 import { BANK_PALETTE } from '../render/banks.js';
 import { threadColour } from '../render/tv.js';
+import { cellAt, drawAxes, gridView, redrawOnScroll, sizedContext } from './canvas-picture.js';
 import { fill, h, s } from './dom.js';
 
 const DEFAULTS = {
@@ -28,9 +30,11 @@ const DEFAULTS = {
   kind: 'shared',
   tile: '',
 };
-/** Most cells a picture draws, and most inputs it evaluates. */
-const MAX_CELLS = 4096;
-const MAX_INPUTS = 1 << 16;
+/** Most cells drawn as SVG (one element each, the test hooks per cell), most cells drawn at all (on a canvas beyond
+ *  the SVG's: a 128×64 tile, as the memory panel draws it), and most inputs a picture evaluates. */
+const MAX_SVG_CELLS = 4096;
+const MAX_CELLS = 1 << 16;
+const MAX_INPUTS = 1 << 18;
 const CW = 44;
 const CH = 28;
 
@@ -84,7 +88,7 @@ function valueAt(l: LinearLayout, x: number): number[] {
 const bitsOf = (l: LinearLayout, name: string): number => l.inDims.find((d) => d.name === name)?.bases.length ?? 0;
 
 /** The picture of a register LL: each cell the first (thread, value) in x = t + T·v order that holds it. */
-function registerPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>>): SVGSVGElement {
+function registerPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>>): Look {
   const n = g.rows * g.cols;
   const thread = new Int32Array(n).fill(-1);
   const value = new Int32Array(n).fill(-1);
@@ -109,30 +113,30 @@ function registerPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>
       }
     }
   }
-  return picture(g, (i, r, c) => {
+  return (i, r, c) => {
     const t = thread[i]!;
     const attrs = { 'data-thread': t < 0 ? undefined : t, 'data-value': t < 0 ? undefined : value[i], 'data-holders': holders[i] };
     const shared = holders[i]! > 1 ? `, held by ${holders[i]} (thread, value) pairs` : '';
     const tip = t < 0 ? `(${r}, ${c}): no thread` : `thread ${t}, value ${value[i]} at (${r}, ${c})${shared}`;
     return { attrs, fillColour: t < 0 ? '#ffffff' : threadColour(t), lines: t < 0 ? [] : [`T${t}`, `V${value[i]}`], tip };
-  });
+  };
 }
 
 /** The picture of a shared LL: each cell its smallest offset, filled by the bank of that offset for e-byte elements. */
-function sharedPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>>, e: number): SVGSVGElement {
+function sharedPicture(l: LinearLayout, g: NonNullable<ReturnType<typeof grid>>, e: number): Look {
   const n = g.rows * g.cols;
   const offset = new Float64Array(n).fill(-1);
   const ob = bitsOf(l, 'offset');
   const at = l.inDims.findIndex((d) => d.name === 'offset');
   const below = l.inDims.slice(0, at).reduce((a, d) => a + d.bases.length, 0);
   for (let o = 2 ** ob - 1; o >= 0; o--) offset[g.cell(valueAt(l, o * 2 ** below))] = o;
-  return picture(g, (i, r, c) => {
+  return (i, r, c) => {
     const o = offset[i]!;
     const bank = o < 0 ? -1 : Math.floor((e * o) / 4) % 32;
     const tip = o < 0 ? `(${r}, ${c}): stored nowhere` : `(${r}, ${c}) at offset ${o}, bank ${bank}`;
     const attrs = { 'data-offset': o < 0 ? undefined : o, 'data-bank': o < 0 ? undefined : bank };
     return { attrs, fillColour: o < 0 ? '#ffffff' : BANK_PALETTE[bank]!, lines: o < 0 ? [] : [String(o)], tip };
-  });
+  };
 }
 
 interface CellLook {
@@ -142,7 +146,86 @@ interface CellLook {
   tip: string;
 }
 
-function picture(g: NonNullable<ReturnType<typeof grid>>, look: (i: number, r: number, c: number) => CellLook): SVGSVGElement {
+/** What a picture shows of cell i at (r, c). */
+type Look = (i: number, r: number, c: number) => CellLook;
+
+/**
+ * A picture too big for one SVG element per cell (a 128×64 tile), drawn as the memory panel draws its tile: a sticky
+ * canvas over a spacer the size of the grid, only the cells in view redrawn on scroll (canvas-picture.ts), each cell's
+ * fill and labels as the SVG picture's, its tip on the hover line. Test hooks: `ll-canvas` (data-rows, data-cols,
+ * data-cells, data-cw, data-ch, data-left, data-top), `ll-hover` (data-index, data-row, data-col of the cell under the pointer).
+ */
+function canvasPicture(g: NonNullable<ReturnType<typeof grid>>, look: Look): HTMLElement {
+  const { rows, cols } = g;
+  const looks = Array.from({ length: rows * cols }, (_, i) => look(i, i % rows, Math.floor(i / rows)));
+  const left = 10 + 8 * String(rows - 1).length + 8;
+  const top = 22;
+  const cw = CW;
+  const ch = CH;
+  const canvas = h('canvas', {
+    'data-testid': 'll-canvas',
+    'data-rows': String(rows),
+    'data-cols': String(cols),
+    'data-cells': String(rows * cols),
+    'data-cw': String(cw),
+    'data-ch': String(ch),
+    'data-left': String(left),
+    'data-top': String(top),
+    role: 'img',
+  });
+  canvas.style.cssText = 'position:sticky;top:0;left:0;display:block';
+  const spacer = h('div', {});
+  spacer.style.cssText = `position:relative;width:${left + cols * cw + 2}px;height:${top + rows * ch + 2}px`;
+  spacer.append(canvas);
+  const scroller = h('div', { class: 'mem-scroller' });
+  scroller.append(spacer);
+  const idle = `${(rows * cols).toLocaleString('en')} cells (${rows} × ${cols}); hover a cell`;
+  const hover = h('p', { class: 'hint', 'data-testid': 'll-hover' }, idle);
+  const index = (r: number, c: number): number => r + rows * c;
+  const geometry = { rows, cols, cw, ch, top, left };
+  const draw = (): void => {
+    const width = left + cols * cw + 2;
+    const height = top + rows * ch + 2;
+    const vw = Math.min(scroller.clientWidth || width, width);
+    const vh = Math.min(scroller.clientHeight || 560, height);
+    const ctx = sizedContext(canvas, vw, vh);
+    if (!ctx) return;
+    const v = gridView(scroller, geometry, vw, vh);
+    ctx.font = '10px ui-monospace, Menlo, Consolas, monospace';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    for (let r = v.r0; r <= v.r1; r++) {
+      for (let c = v.c0; c <= v.c1; c++) {
+        const k = looks[index(r, c)]!;
+        const px = left + c * cw - v.sx;
+        const py = top + r * ch - v.sy;
+        ctx.fillStyle = k.fillColour;
+        ctx.fillRect(px, py, cw, ch);
+        ctx.strokeStyle = '#000000';
+        ctx.lineWidth = 0.5;
+        ctx.strokeRect(px + 0.25, py + 0.25, cw - 0.5, ch - 0.5);
+        ctx.fillStyle = '#1b1f24';
+        k.lines.forEach((t, q) => ctx.fillText(t, px + cw / 2, py + (k.lines.length === 1 ? ch / 2 : 8 + 12 * q)));
+      }
+    }
+    drawAxes(ctx, v, { colGap: 28, rowGap: 14, pad: 6 });
+  };
+  const schedule = redrawOnScroll(scroller, draw);
+  canvas.addEventListener('mousemove', (ev) => {
+    const i = cellAt(ev, canvas, scroller, geometry, index);
+    if (i < 0) {
+      delete hover.dataset['index'];
+      hover.textContent = idle;
+      return;
+    }
+    Object.assign(hover.dataset, { index: String(i), row: String(i % rows), col: String(Math.floor(i / rows)) });
+    hover.textContent = looks[i]!.tip;
+  });
+  schedule();
+  return h('div', { class: 'mem-canvas-wrap' }, scroller, hover);
+}
+
+function picture(g: NonNullable<ReturnType<typeof grid>>, look: Look): SVGSVGElement {
   const size = { width: g.cols * CW + 2, height: g.rows * CH + 2 };
   const svg = s('svg', { ...size, 'data-testid': 'll-picture', 'data-rows': g.rows, 'data-cols': g.cols, 'font-family': 'monospace', 'font-size': 10 });
   for (let c = 0; c < g.cols; c++) {
@@ -227,7 +310,10 @@ export function mountLinearPanel(host: HTMLElement): void {
     if (g === null || kind === 'function') pic = h('p', { class: 'placeholder' }, 'pictures are drawn for register and shared layouts of rank 1 or 2');
     else if (g.rows * g.cols > MAX_CELLS || inputs > MAX_INPUTS) {
       pic = h('p', { class: 'placeholder' }, `${g.rows * g.cols} cells from ${inputs} inputs: too many to draw (at most ${MAX_CELLS} cells)`);
-    } else pic = kind === 'tv' ? registerPicture(l, g) : sharedPicture(l, g, Number(eSel.value));
+    } else {
+      const look = kind === 'tv' ? registerPicture(l, g) : sharedPicture(l, g, Number(eSel.value));
+      pic = g.rows * g.cols > MAX_SVG_CELLS ? canvasPicture(g, look) : picture(g, look);
+    }
     const kindLine = h('p', { 'data-testid': 'll-kind', 'data-kind': kind }, `kind: ${kind}`);
     fill(llOut, kindLine, cute, h('pre', { 'data-testid': 'll-print' }, tritonString(l).slice(1)), h('div', { class: 'picture-box' }, pic));
   };

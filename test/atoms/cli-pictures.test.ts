@@ -114,14 +114,34 @@ describe('TV pictures', () => {
   it('SVG: every cell carries its thread and value and the thread colour; neighbouring threads differ', () => {
     const c = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: m, operand: 'A' });
     const svg = tvSvg(copyPicture(c));
-    const cells = [...svg.matchAll(/data-thread="(-?\d+)" data-value="(-?\d+)" data-row="(\d+)" data-col="(\d+)".*?fill="(#[0-9a-f]{6})"/g)];
+    const cells = svgCells(svg);
     expect(cells).toHaveLength(2 * 32 * 16);
     const hs = holders(asB(c.layoutS_TV));
-    for (const [, t, v, r, col, fill] of cells.slice(0, 32 * 16)) {
-      expect([Number(t), Number(v)]).toEqual(hs.get(Number(r) + 32 * Number(col)));
-      expect(fill).toBe(threadColour(Number(t)));
+    for (const { t, v, r, col, fill } of cells.slice(0, 32 * 16)) {
+      expect([t, v]).toEqual(hs.get(r + 32 * col));
+      expect(fill).toBe(threadColour(t));
     }
     for (let t = 0; t < 16; t++) expect(threadColour(t)).not.toBe(threadColour(t + 1));
+  });
+
+  it('SVG of big tiles is compact: a 2,048-cell copy well under 200 KB, the whole 128×128×64 CTA drawable', () => {
+    const big = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(4,2,1)'), parseTiler('(128,128,64)'));
+    const c = makeTiledCopyFromMma({
+      atom: 'SM75_U32x4_LDSM_N',
+      bits: 16,
+      mma: makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(4,2,1)')),
+      operand: 'A',
+    });
+    const svg = tvSvg(copyPicture(c));
+    expect(svgCells(svg)).toHaveLength(2048);
+    expect(svg.length).toBeLessThan(150_000); // 772 KB before
+    const cta = tvSvg(mmaPicture(big));
+    const cells = svgCells(cta);
+    expect(cells).toHaveLength(128 * 64 + 64 * 128 + 128 * 128);
+    expect(cta.length).toBeLessThan(2_500_000); // 12.3 MB before
+    // the C panel's cells are C's (thread, value), exactly
+    const hs = holders(asB(big.layoutC_TV));
+    for (const { t, v, r, col } of cells.slice(-128 * 128)) expect([t, v]).toEqual(hs.get(r + 128 * col));
   });
 
   it('the TikZ of a tiled MMA and of a tiled copy compiles with pdflatex to one page', () => {
@@ -166,3 +186,16 @@ describe('layoutgpu show of a tiled MMA or copy, by its atom name', () => {
     expect(bad.err.split('\n').filter((l) => l !== '')).toHaveLength(1);
   });
 });
+
+/** The cells of a compact TV SVG (render/svg.ts svgUseGrid): per row group, each `<use href="#t<t>" x>` and its
+ *  V<v> tspan at the same column; the thread's fill from its face in <defs>. In document order (panel, row, column). */
+function svgCells(svg: string): { t: number; v: number; r: number; col: number; fill: string }[] {
+  const fills = new Map([...svg.matchAll(/<g id="t(\d+)"><rect [^>]*fill="(#[0-9a-f]{6})"/g)].map(([, t, f]) => [Number(t), f!]));
+  const out: { t: number; v: number; r: number; col: number; fill: string }[] = [];
+  for (const [, r, body] of svg.matchAll(/<g data-row="(\d+)" transform="translate\(0,\d+\)">(.*?)<\/g>/g)) {
+    const uses = [...body!.matchAll(/<use href="#t(\d+)" x="(\d+)"\/>/g)].map(([, t, x]) => ({ t: Number(t), col: Number(x) / 44 }));
+    const labels = new Map([...body!.matchAll(/<tspan x="(\d+)">V(\d+)<\/tspan>/g)].map(([, x, v]) => [(Number(x) - 22) / 44, Number(v)]));
+    for (const u of uses) out.push({ t: u.t, v: labels.get(u.col)!, r: Number(r), col: u.col, fill: fills.get(u.t)! });
+  }
+  return out;
+}

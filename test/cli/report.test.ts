@@ -168,6 +168,9 @@ describe('the rule through every subcommand', () => {
     ['ll-from-encoding', '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>', '128x64'],
     ['tma', '--gmem', '(64,64):(64,1)', '--smem', '(8,64):(64,1)', '--dtype', 'half_t'],
     ['gmma-desc', '((8,8),(8,2)):((8,64),(1,512))', '--dtype', 'half_t', '--major', 'K'],
+    ['to-ll', '((4,8),(2,2)):((32,1),(16,8))', 'tv', '16x8'],
+    ['from-ll', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}'],
+    ['ll-bank-conflicts', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}', '{"bases":[["offset",[[1],[2]]]],"outDims":[["dim0",4]]}', '4'],
   ];
   for (const argv of TOOLS) {
     it(`${argv.slice(0, 2).join(' ')}: parse, domain, timeout and gpu give the same code and one line`, async () => {

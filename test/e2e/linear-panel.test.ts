@@ -167,4 +167,44 @@ describe('the linear-layout panel in headless Chromium', () => {
     expect(pageErrors).toEqual([]);
     await page.close();
   }, 180_000);
+
+  it('draws a 128×64 tile as the memory panel does (a canvas of every cell, the cell under the pointer named)', async () => {
+    const page = await watchedPage(site.browser, { width: 1440, height: 1200 }, pageErrors);
+    await page.goto(site.base);
+    await page.waitForSelector('[data-testid="ll-cute"]');
+    const enc = '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>';
+    await setValue(page, 'll-input', enc);
+    await setValue(page, 'll-shape', '128x64');
+    const canvas = page.getByTestId('ll-canvas');
+    await canvas.waitFor();
+    const attr = async (k: string): Promise<number> => Number(await canvas.getAttribute(k));
+    expect([await attr('data-rows'), await attr('data-cols'), await attr('data-cells')]).toEqual([128, 64, 8192]); // before: "too many to draw"
+    const [cw, ch, left, top] = [await attr('data-cw'), await attr('data-ch'), await attr('data-left'), await attr('data-top')];
+    const l = llFromEncoding(enc, [128, 64]);
+    // the first (t, v) in x = t + T·v order that L maps to each cell, from the definition
+    const T = n(l, 'lane') * n(l, 'warp');
+    const first = new Map<string, [number, number]>();
+    for (let x = 0; x < T * n(l, 'register'); x++) {
+      const t = x % T;
+      const v = Math.floor(x / T);
+      const [r, c] = at(l, { register: v, lane: t % n(l, 'lane'), warp: Math.floor(t / n(l, 'lane')) });
+      if (!first.has(`${r},${c}`)) first.set(`${r},${c}`, [t, v]);
+    }
+    await canvas.scrollIntoViewIfNeeded();
+    const box = (await canvas.boundingBox())!;
+    for (const [r, c] of [
+      [0, 0],
+      [3, 5],
+      [9, 13],
+      [17, 2],
+    ] as const) {
+      await page.mouse.move(box.x + left + c * cw + cw / 2, box.y + top + r * ch + ch / 2);
+      const hover = page.getByTestId('ll-hover');
+      await expect.poll(() => hover.getAttribute('data-index')).toBe(String(r + 128 * c));
+      const [t, v] = first.get(`${r},${c}`)!;
+      expect(await hover.textContent()).toMatch(new RegExp(`^thread ${t}, value ${v} at \\(${r}, ${c}\\)`));
+    }
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  }, 180_000);
 });

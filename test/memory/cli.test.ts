@@ -26,10 +26,12 @@ describe('layoutgpu conflicts', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ vector: 8, wavefronts: 8, conflicts: 0, worst: null });
     const svg = readFileSync(join(dir, 'b.svg'), 'utf8');
-    expect(svg.match(/class="cell[^"]*"/g)!.length).toBe(512);
-    expect(svg).not.toMatch(/class="cell[^"]* conflict"/);
+    // one <use> of its (bank, ways) face per cell (render/banks.ts); a conflicted cell's face is b<bank>w<ways>
+    expect(svg.match(/<use href="#b\d+(?:w\d+)?"/g)!.length).toBe(512);
+    expect(svg).not.toMatch(/<use href="#b\d+w\d+"/);
     const plain = await cli(['conflicts', '(8,64):(64,1)', TV, '--elem', '2', '--svg', '-']);
-    expect(plain.stdout.match(/class="cell[^"]* conflict"/g)!.length).toBe(512); // every cell is read, each in an 8-way phase
+    expect(plain.stdout.match(/<use href="#b\d+w8"/g)!.length).toBe(512); // every cell is read, each in an 8-way phase
+    expect(plain.stdout).toMatch(/<g id="b0w8" class="cell conflict">/);
   });
   it('bad input: exit 2 and one line naming the culprit', async () => {
     const r = await cli(['conflicts', '(8,64):(64,1)', TV, '--elem', '3']);

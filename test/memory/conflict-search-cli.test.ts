@@ -22,12 +22,42 @@ async function run(argv: string[], isTTY = false): Promise<{ code: number; stdou
 
 const WRITE = '((8,8),8):((64,1),8)';
 
+describe('verify conflict-free: one vector width per pattern, whatever the source (issue 25)', () => {
+  const TV = '((8,4),(2,2)):((1,64),(8,256))';
+  /** the header's width and each row's (width, narrows) */
+  const table = (out: string): { kept: string; rows: [string, string, boolean][] } => {
+    const lines = out.split('\n');
+    const head = lines.findIndex((l) => /^rank\s+vector/.test(l));
+    const rows = lines
+      .slice(head + 1)
+      .map((l) => /^\s*\d+\s+(\S+)\s+\S+\s+\S+\s+\S+\s+(.*?)(?: {2}.*)?$/.exec(l))
+      .filter((m) => m !== null)
+      .map((m) => [m[2]!, m[1]!, /narrows the vector/.test(m[0])] as [string, string, boolean]);
+    return { kept: /^vector width kept: (\S+)/m.exec(out)![1]!, rows };
+  };
+
+  it('the width kept is the widest a candidate reaches: a row narrows it only when it is narrower', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lg-cf-'));
+    const file = join(dir, 'c.txt');
+    writeFileSync(file, '(8,64):(64,1)\nSw<3,3,3> o (8,64):(64,1)\n(8,64):(1,8)\n');
+    const f = table((await run(['conflict-free', '--tv', TV, '--elem', '2', '--file', file, '--backend', 'cpu'])).stdout);
+    const w = table((await run(['conflict-free', '--tv', TV, '--elem', '2', '--swizzles', '(8,64):(64,1)', '--backend', 'cpu', '--top', '640'])).stdout);
+    // before: 4 from the file (every row narrowing it), 2 from the swizzles of the same TV
+    expect([f.kept, w.kept]).toEqual(['2', '2']);
+    for (const t of [f, w]) {
+      for (const [layout, v, narrows] of t.rows) expect(narrows, `${layout} at vector ${v}`).toBe(Number(v) < Number(t.kept));
+      expect(t.rows.some(([, , n]) => !n)).toBe(true);
+    }
+    expect(f.rows.find(([l]) => l === '(8,64):(1,8)')).toEqual(['(8,64):(1,8)', '1', true]);
+  });
+});
+
 describe('verify conflict-free: the ranking a kernel can use', () => {
   it('shows vector width and instructions; Sw<4,2,4> (vector 4) ranks below Sw<3,3,3> (vector 8)', async () => {
     const r = await run(['conflict-free', '--tv', WRITE, '--elem', '2', '--swizzles', '(8,64):(64,1)', '--backend', 'cpu', '--top', '640']);
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
-    expect(lines[1]).toBe('vector width kept: 8 values per instruction (the widest the layouts allow)');
+    expect(lines[1]).toBe('vector width kept: 8 values per instruction (the widest any candidate reaches)');
     const head = lines.findIndex((l) => /rank\s+vector\s+instructions\s+wavefronts\s+phases\s+layout/.test(l));
     expect(head).toBeGreaterThan(0);
     const row = (t: string): { at: number; cols: string[] } => {

@@ -24,7 +24,7 @@ describe('layoutgpu conflicts', () => {
     expect(r.code, r.stderr).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toBe(`${M} accessed through ${TV}, 2-byte elements`);
-    expect(lines[2]).toMatch(/^vector\s+8 value\(s\) per instruction$/);
+    expect(lines[2]).toMatch(/^vector\s+8 values per instruction$/);
     const head = lines.findIndex((l) => /^instructions \(warp\.instr\)\s+count\s+phases\s+wavefronts$/.test(l));
     expect(head).toBeGreaterThan(lines.findIndex((l) => /^sectors/.test(l)));
     const rep = bankConflicts(parseLayoutFunction(M), parseLayoutFunction(TV), 2);
@@ -53,7 +53,7 @@ describe('layoutgpu conflicts', () => {
   it('--svg of the 128×64 tile draws its 8,192 cells; --label tv names thread and value; --tikz the same picture', async () => {
     const r = await run([M, TV, '--elem', '2', '--svg', '-', '--label', 'tv']);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout.match(/<g class="cell/g)!.length).toBe(8192);
+    expect(r.stdout.match(/<use href="#b/g)!.length).toBe(8192);
     expect(r.stdout).toMatch(/>T5 V2</);
     const t = await run([M, TV, '--elem', '2', '--tikz', '-']);
     expect(t.stdout.split('\n')[0]).toBe(`% Banks: ${M}`);

@@ -24,7 +24,7 @@ const SRC = join(ROOT, 'src');
 const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'web'],
   ['ops'],
-  ['verify', 'throughput', 'render'],
+  ['verify', 'throughput', 'render', 'planner'],
   ['engine', 'atoms', 'linear'],
   ['memory'],
   ['cute'],

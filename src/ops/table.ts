@@ -29,6 +29,7 @@ import { atomsOps } from './atoms.js';
 import { tiledOps } from './tiled.js';
 import { linearOps } from './linear.js';
 import { linearBridgeOps } from './linear-bridge.js';
+import { plannerOps } from './planner.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
 
@@ -170,6 +171,7 @@ export const ops: OpSpec[] = withComposed([
   ...tiledOps,
   ...linearOps,
   ...linearBridgeOps,
+  ...plannerOps,
 ]);
 /**
  * The ops table by protocol name.

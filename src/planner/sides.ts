@@ -1,0 +1,235 @@
+/**
+ * The sides of a plan (SPEC §13.1, docs/planner.md "Sides"): what writes the tile into shared
+ * memory and what reads it back, each turned once into the accesses it makes (an AccessPattern
+ * over the tile's column-major indices). A side is an interface, `accepts` and `price` over a
+ * candidate, so that the descriptor sides (`tma`, `wgmma`, `umma`: SPEC §12's checks, no bank
+ * cost) plug in beside the access sides.
+ */
+import { checkDeadline } from '../algebra/deadline.js';
+import { LayoutError, domainError } from '../algebra/errors.js';
+import { mode, size, type Layout } from '../algebra/layout.js';
+import { formatLayout } from '../algebra/notation.js';
+import { activeAtomThreads, tileAccesses, type CopySide } from '../atoms/conflicts.js';
+import type { TiledCopy } from '../atoms/tiled-copy.js';
+import { operandModes, type Operand, type TiledMma } from '../atoms/tiled-mma.js';
+import { phiTable, threadShape } from '../memory/access.js';
+import type { LinearLayout } from '../linear/value.js';
+import type { Candidate, Tile } from './families.js';
+
+export type { Tile } from './families.js';
+import type { Machine } from './machine.js';
+import { leastWavefronts, priceSide, type AccessPattern, type PriceScratch, type SidePrice } from './price.js';
+
+/** Which way a side moves the tile: into shared memory or out of it. */
+export type Role = 'write' | 'read';
+
+/** A side of a plan: whether it can move the tile held by a candidate, and at what price. */
+export interface Side {
+  readonly role: Role;
+  /** what the side is, for messages (`st.shared`, `SM75_U32x4_LDSM_N`, …) */
+  readonly what: string;
+  /** the side's price on the candidate, or null when it does not accept it */
+  price(c: Candidate, s: PriceScratch): SidePrice | null;
+  /** whether the side accepts the candidate */
+  accepts(c: Candidate, s: PriceScratch): boolean;
+  /** the least wavefronts any layout could cost the side (SPEC §13.3's lower bound) */
+  readonly least: number;
+  /** the accesses, for the brute-force checks and Triton's construction (null for descriptor sides) */
+  readonly pattern: AccessPattern | null;
+}
+
+/** The widths a thread's values may move by (SPEC §9.2): powers of two w with w·e ≤ 16 dividing the values, widest first. */
+export function vectorWidths(values: number, e: number): number[] {
+  const out: number[] = [];
+  for (let w = 16 / e; w >= 1; w /= 2) if (values % w === 0) out.push(w);
+  return out;
+}
+
+/** A side over an access pattern: accepts what its widths can move, priced by priceSide. */
+export function accessSide(role: Role, what: string, p: AccessPattern, tile: Tile, m: Machine): Side {
+  for (let x = 0; x < p.index.length; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of a side');
+    const i = p.index[x]!;
+    if (i >= tile.size) {
+      throw domainError(
+        `the ${role} side (${what}) reaches tile index ${i} (thread ${x % p.threads}, value ${Math.floor(x / p.threads)}) beyond the tile's ${tile.size} elements`,
+      );
+    }
+  }
+  const price = (c: Candidate, s: PriceScratch): SidePrice | null => priceSide(p, c.offsets, tile.size, tile.e, m, s);
+  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least: leastWavefronts(p, tile.e, m), pattern: p };
+}
+
+const plainName = (role: Role): string => (role === 'write' ? 'st.shared' : 'ld.shared');
+
+/** The ld/st.shared pattern of a thread-value table: every width, named by the role. */
+function sharedPattern(role: Role, threads: number, values: number, index: Int32Array, e: number): AccessPattern {
+  return { threads, values, index, widths: vectorWidths(values, e), instruction: () => plainName(role), vectorBytes: (w) => w * e };
+}
+
+/**
+ * A TV layout side ((thread, value) → tile index, SPEC §10's column-major index), moved by
+ * ld/st.shared. Errors: `domain` for a TV that is not rank 2 or reaches beyond the tile.
+ */
+export function tvSide(role: Role, tv: Layout, tile: Tile, m: Machine): Side {
+  const { threads, values } = threadShape(tv);
+  const index = Int32Array.from(phiTable(tv));
+  return accessSide(role, formatLayout(tv), sharedPattern(role, threads, values, index, tile.e), tile, m);
+}
+
+/** The out-dims dim0 … dim(k−1) of an LL by position, each of the tile's mode size; else `domain`. */
+function dimOrder(l: LinearLayout, tile: Tile): number[] {
+  const k = tile.shape.length;
+  if (l.outDims.length !== k) throw domainError(`the LL has ${l.outDims.length} out-dims; the tile has ${k} modes`);
+  return tile.shape.map((n, d) => {
+    const j = l.outDims.findIndex((o) => o.name === `dim${d}`);
+    if (j < 0) throw domainError(`the LL has no out-dim dim${d}`);
+    if (l.outDims[j]!.size !== n) throw domainError(`the LL's dim${d} has size ${l.outDims[j]!.size}; the tile's mode ${d + 1} has ${n}`);
+    return j;
+  });
+}
+
+/**
+ * A Triton register LL side (SPEC §11): thread t = lane + lanes·warp, value j = register, the
+ * tile index of L(register = j, lane, warp) (XOR of the bases of the set bits), moved by
+ * ld/st.shared. Errors: `domain` for other in-dims, a block dim of size > 1, out-dims that are
+ * not the tile's dim0 … dim(k−1) with its sizes.
+ */
+export function llSide(role: Role, l: LinearLayout, tile: Tile, m: Machine): Side {
+  const pos = dimOrder(l, tile);
+  const bases = (name: string): readonly (readonly number[])[] => l.inDims.find((d) => d.name === name)?.bases ?? [];
+  for (const d of l.inDims) {
+    if (!['register', 'lane', 'warp', 'block'].includes(d.name)) throw domainError(`the LL's in-dim '${d.name}' is not register, lane, warp or block`);
+  }
+  if (bases('block').length > 0) throw domainError("the bank model is per CTA: the LL's block in-dim must have size 1");
+  const img = (b: readonly number[]): number => {
+    let v = 0;
+    let scale = 1;
+    for (let d = 0; d < pos.length; d++) {
+      v += b[pos[d]!]! * scale;
+      scale *= tile.shape[d]!;
+    }
+    return v;
+  };
+  const lanes = bases('lane');
+  const warps = bases('warp');
+  const regs = bases('register');
+  if (lanes.length + warps.length + regs.length > 24) throw new LayoutError('overflow', 'the LL has more than 2^24 (thread, value) pairs');
+  const images = [...lanes, ...warps, ...regs].map(img);
+  const index = new Int32Array(2 ** images.length);
+  for (let k = 0, p = 1; k < images.length; k++, p *= 2) {
+    checkDeadline('the accesses of an LL');
+    for (let x = 0; x < p; x++) index[p + x] = index[x]! ^ images[k]!;
+  }
+  const threads = 2 ** (lanes.length + warps.length);
+  const values = 2 ** regs.length;
+  return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e), tile, m);
+}
+
+/** The thread-value table of a TV over a sub-tile `sub` repeated over the tile (SPEC §10.4's partition of the whole
+ *  tile): value w + W·q of thread t is the sub-tile index of (t, w) placed in repeat q (column-major repeats). */
+function tiledIndex(tv: Layout, sub: readonly number[], tile: Tile, what: string): { threads: number; values: number; index: Int32Array } {
+  const { threads: T, values: W } = threadShape(tv);
+  const n = tile.shape;
+  if (sub.length > n.length || sub.some((s, i) => n[i]! % s !== 0)) {
+    throw domainError(`${what} covers a (${sub.join(',')}) tile, which does not divide the tile (${n.join(',')})`);
+  }
+  const subs = [...sub, ...n.slice(sub.length).map(() => 1)];
+  const reps = n.map((x, i) => x / subs[i]!);
+  const sigma: number[] = [];
+  let p = 1;
+  for (const x of n) {
+    sigma.push(p);
+    p *= x;
+  }
+  const place = (local: number): number => {
+    let id = 0;
+    for (let i = 0; i < subs.length; i++) {
+      const c = local % subs[i]!;
+      local = (local - c) / subs[i]!;
+      id += c * sigma[i]!;
+    }
+    return id;
+  };
+  const repeats = reps.reduce((a, b) => a * b, 1);
+  const rest = new Int32Array(repeats);
+  for (let q = 0; q < repeats; q++) {
+    let x = q;
+    let off = 0;
+    for (let i = 0; i < reps.length; i++) {
+      const c = x % reps[i]!;
+      x = (x - c) / reps[i]!;
+      off += c * subs[i]! * sigma[i]!;
+    }
+    rest[q] = off;
+  }
+  const tab = phiTable(tv);
+  const index = new Int32Array(T * W * repeats);
+  for (let q = 0; q < repeats; q++) {
+    checkDeadline('the accesses of a side');
+    for (let x = 0; x < T * W; x++) index[x + T * W * q] = place(tab[x]!) + rest[q]!;
+  }
+  return { threads: T, values: W * repeats, index };
+}
+
+/**
+ * An MMA operand side (`{"mma": …, "operand": X}`): the operand's TV layout over its tile ((M,K),
+ * (N,K) or (M,N) of the tiled MMA), repeated over the plan's tile, moved by ld/st.shared.
+ * Errors: `domain` when the operand's tile does not divide the plan's.
+ */
+export function operandSide(role: Role, mma: TiledMma, x: Operand, tile: Tile, m: Machine): Side {
+  const tv = x === 'A' ? mma.layoutA_TV : x === 'B' ? mma.layoutB_TV : mma.layoutC_TV;
+  const sub = operandModes[x].map((i) => mma.tileShape[i]!);
+  const t = tiledIndex(tv, sub, tile, `operand ${x} of ${mma.atom.name}`);
+  return accessSide(role, `operand ${x} of ${mma.atom.name}`, sharedPattern(role, t.threads, t.values, t.index, tile.e), tile, m);
+}
+
+/** The instruction of a copy atom on its shared-memory side: ldmatrix/stmatrix .xN (.trans), else ld/st.shared. */
+export function copyInstruction(atom: string, role: Role, m: Machine): string {
+  const mat = /_U(8|16|32)x(\d+)_(LDSM|STSM)_(N|T)$/.exec(atom);
+  if (mat === null) return plainName(role);
+  const [, ub, k, op, nt] = mat;
+  const ld = op === 'LDSM';
+  if (ld !== (role === 'read')) throw domainError(`${atom} ${ld ? 'reads' : 'writes'} shared memory: it cannot be the ${role} side`);
+  if (ld ? !m.ldmatrix : !m.stmatrix) throw domainError(`${atom}: ${ld ? 'ldmatrix' : 'stmatrix'} is not on ${m.arch} (${ld ? 'sm75' : 'sm90'} and later)`);
+  const x = (Number(ub) * Number(k)) / 32;
+  return `${ld ? 'ldmatrix' : 'stmatrix'}.x${x}${nt === 'T' ? '.trans' : ''}`;
+}
+
+/**
+ * A tiled copy side (SPEC §10.5): its shared-memory side (dst for the write, src for the read),
+ * every thread's partition of the whole tile, v = NX values per atom call, the atom's repeated
+ * rows left out (activeAtomThreads). Errors: `domain` for a value size other than e, a call of
+ * more than 16 bytes, an ldmatrix write or stmatrix read, a matrix instruction the machine lacks,
+ * and those of partition_S/D.
+ */
+export function copySide(role: Role, c: TiledCopy, tile: Tile, m: Machine): Side {
+  const sd: CopySide = role === 'write' ? 'dst' : 'src';
+  const name = c.atom.name;
+  if (c.atom.bits !== 8 * tile.e) throw domainError(`${name} moves ${c.atom.bits}-bit values; the tile's elements are ${8 * tile.e} bits`);
+  const instruction = copyInstruction(name, role, m);
+  const x = sd === 'src' ? c.atom.src : c.atom.dst;
+  const at = size(c.atom.thrID);
+  const nx = size(mode(x, 2));
+  if (nx * tile.e > 16) throw domainError(`${name} moves ${nx * tile.e} bytes per thread per call; the bank model covers at most 16`);
+  const tvs = tileAccesses(c, sd, { shape: [...tile.shape], stride: tile.shape.map(() => 0) });
+  if (tvs.values % nx !== 0) throw domainError(`each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
+  const active = activeAtomThreads(x, at);
+  const live = active.every((a) => a) ? undefined : Uint8Array.from({ length: tvs.threads }, (_, t) => (active[t % at] ? 1 : 0));
+  const matrix = instruction.includes('matrix');
+  const p: AccessPattern = {
+    threads: tvs.threads,
+    values: tvs.values,
+    index: tvs.index,
+    ...(live === undefined ? {} : { live }),
+    widths: [nx],
+    instruction: () => instruction,
+    vectorBytes: (w) => (matrix ? 16 : w * tile.e),
+  };
+  return accessSide(role, name, p, tile, m);
+}
+
+/** `tma`, `{"wgmma": …}`, `{"umma": …}`: SPEC §12's checks decide what they accept, from the descriptors room. */
+export function descriptorSide(kind: 'tma' | 'wgmma' | 'umma'): never {
+  throw domainError(`the ${kind} side needs the descriptors room (SPEC §12), which the planner does not have yet`);
+}

@@ -26,7 +26,6 @@ const P = lazyModule(async () => {
     ...(await import('../planner/plan.js')),
     ...(await import('../planner/machine.js')),
     ...(await import('../planner/dtype.js')),
-    ...(await import('../planner/triton.js')),
     ...(await import('../linear/forms.js')),
     ...(await import('../linear/encodings.js')),
   };
@@ -129,7 +128,7 @@ export function planArgs(arg: unknown): PlanResult {
   const top = topArg(r.top);
   const write = sideArg(r.write, 'write', tile, machine);
   const read = sideArg(r.read, 'read', tile, machine);
-  return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top }, p.tritonEntry);
+  return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top });
 }
 
 const sideText = (s: PlanEntry['write']): string =>

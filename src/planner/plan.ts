@@ -11,6 +11,8 @@ import { candidates, FAMILIES, offsetsOf, tableKey, type Candidate, type FamilyN
 import type { Machine } from './machine.js';
 import { PriceScratch, type SidePrice } from './price.js';
 import type { Side, Tile } from './sides.js';
+import { offsetsOfBases, sharedLL, tritonBases } from './triton.js';
+import { formatLL } from '../linear/forms.js';
 
 /** What plan_smem is asked: the tile, its dtype, both sides, the machine, the families, how many entries. */
 export interface PlanRequest {
@@ -59,6 +61,18 @@ interface Row {
   readonly bytes: number;
   readonly write: SidePrice;
   readonly read: SidePrice;
+  /** its offsets, when it has no layout function of its own (Triton's layout) */
+  readonly offsets?: Int32Array;
+}
+
+/** A row's offsets by tile index (a fresh copy). */
+const tableOf = (r: Row): Int32Array => r.offsets ?? offsetsOf(r.layout, new Pool32())!.offsets.slice();
+
+/** Whether two rows are the same function. */
+function same(a: Row, b: Row): boolean {
+  const x = tableOf(a);
+  const y = tableOf(b);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
 }
 
 const total = (r: { write: SidePrice; read: SidePrice }): number => r.write.wavefronts + r.read.wavefronts;
@@ -77,7 +91,7 @@ export const dominates = (x: readonly number[], y: readonly number[]): boolean =
  * (a dominating row ranks first: its total is no larger, and at an equal total its bytes are
  * smaller) or a kept row has the same function (the earlier family's candidate stands).
  */
-function paretoFront(rows: Row[], same: (a: Row, b: Row) => boolean): Row[] {
+function paretoFront(rows: Row[]): Row[] {
   rows.sort(rankRows);
   const kept: Row[] = [];
   const triples: number[][] = [];
@@ -106,15 +120,12 @@ export function priceCandidate(req: PlanRequest, c: Candidate, s: PriceScratch):
   return read === null ? null : { write, read };
 }
 
-/** An extra candidate priced beside the search (Triton's layout): its entry, or null when a side does not accept it. */
-export type Extra = (req: PlanRequest, s: PriceScratch) => PlanEntry | null;
-
 /**
  * plan_smem over built sides (SPEC §13.3). Errors: `domain` when no candidate of the families is
  * accepted by both sides; `timeout` through the deadline.
  * @example planSmem({tile, dtype: 'half_t', write, read, machine: machineOf('sm90'), families: ['swizzle'], top: 8})
  */
-export function planSmem(req: PlanRequest, triton?: Extra): PlanResult {
+export function planSmem(req: PlanRequest): PlanResult {
   const s = new PriceScratch();
   const searched: Record<string, number> = {};
   const rows: Row[] = [];
@@ -132,12 +143,7 @@ export function planSmem(req: PlanRequest, triton?: Extra): PlanResult {
   }
   const count = Object.values(searched).reduce((a, b) => a + b, 0);
   if (rows.length === 0) throw domainError(`no candidate of the families ${req.families.join(', ')} (${count} searched) is accepted by both sides`);
-  const same = (a: Row, b: Row): boolean => {
-    const x = offsetsOf(a.layout, new Pool32())!.offsets.slice();
-    const y = offsetsOf(b.layout, new Pool32())!.offsets;
-    return x.length === y.length && x.every((v, i) => v === y[i]);
-  };
-  const front = paretoFront(rows, same);
+  const front = paretoFront(rows);
   const atoms = atomKeys(req);
   const atomOf = (r: Row): string | null => {
     const hit = atoms.get(r.key);
@@ -149,7 +155,27 @@ export function planSmem(req: PlanRequest, triton?: Extra): PlanResult {
   const certificate: Certificate = lower
     ? { kind: 'lower-bound', family: FAMILIES[best.fam]!, count }
     : { kind: 'exhaustive', family: req.families.join('+'), count };
-  return { searched, front: entries, certificate, triton: triton ? triton(req, s) : null };
+  return { searched, front: entries, certificate, triton: tritonEntry(req, s, atomOf) };
+}
+
+/**
+ * Triton's layout for the pair (triton.ts) priced on the same model, where both sides are
+ * F2-linear register layouts over a power-of-two tile; null otherwise, or when a side does not
+ * accept it (it then has no price on this model).
+ */
+function tritonEntry(req: PlanRequest, s: PriceScratch, atomOf: (r: Row) => string | null): PlanEntry | null {
+  const { write, read, tile } = req;
+  if (write.registers === null || read.registers === null || (tile.size & (tile.size - 1)) !== 0) return null;
+  const t = tritonBases(write.registers, read.registers, 8 * tile.e, Math.log2(tile.size));
+  if (t === null) return null;
+  const bases = t.bases;
+  const offsets = offsetsOfBases(bases);
+  const c: Candidate = { family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets, cosize: tile.size };
+  const p = priceCandidate(req, c, s);
+  if (p === null) return null;
+  const layout = formatLL(sharedLL(bases, tile), 'mlir');
+  const gmma = atomOf({ fam: 1, seq: 0, layout: c.layout, atom: null, key: tableKey(offsets), bytes: 0, ...p, offsets });
+  return { layout, family: 'linear', bytes: tile.size * tile.e, tma: gmma !== null, gmma, write: p.write, read: p.read };
 }
 
 /** The atoms family's candidates by key (for the tma and gmma of entries of other families with the same function). */

@@ -15,6 +15,7 @@ import { operandModes, type Operand, type TiledMma } from '../atoms/tiled-mma.js
 import { phiTable, threadShape } from '../memory/access.js';
 import type { LinearLayout } from '../linear/value.js';
 import type { Candidate, Tile } from './families.js';
+import type { RegisterBases } from './triton.js';
 
 export type { Tile } from './families.js';
 import type { Machine } from './machine.js';
@@ -34,8 +35,10 @@ export interface Side {
   accepts(c: Candidate, s: PriceScratch): boolean;
   /** the least wavefronts any layout could cost the side (SPEC §13.3's lower bound) */
   readonly least: number;
-  /** the accesses, for the brute-force checks and Triton's construction (null for descriptor sides) */
+  /** the accesses, for the brute-force checks (null for descriptor sides) */
   readonly pattern: AccessPattern | null;
+  /** an F2-linear register side's register and lane bases, for Triton's construction (else null) */
+  readonly registers: RegisterBases | null;
 }
 
 /** The widths a thread's values may move by (SPEC §9.2): powers of two w with w·e ≤ 16 dividing the values, widest first. */
@@ -46,7 +49,7 @@ export function vectorWidths(values: number, e: number): number[] {
 }
 
 /** A side over an access pattern: accepts what its widths can move, priced by priceSide. */
-export function accessSide(role: Role, what: string, p: AccessPattern, tile: Tile, m: Machine): Side {
+export function accessSide(role: Role, what: string, p: AccessPattern, tile: Tile, m: Machine, registers: RegisterBases | null = null): Side {
   for (let x = 0; x < p.index.length; x++) {
     if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of a side');
     const i = p.index[x]!;
@@ -57,7 +60,7 @@ export function accessSide(role: Role, what: string, p: AccessPattern, tile: Til
     }
   }
   const price = (c: Candidate, s: PriceScratch): SidePrice | null => priceSide(p, c.offsets, tile.size, tile.e, m, s);
-  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least: leastWavefronts(p, tile.e, m), pattern: p };
+  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least: leastWavefronts(p, tile.e, m), pattern: p, registers };
 }
 
 const plainName = (role: Role): string => (role === 'write' ? 'st.shared' : 'ld.shared');
@@ -123,7 +126,9 @@ export function llSide(role: Role, l: LinearLayout, tile: Tile, m: Machine): Sid
   }
   const threads = 2 ** (lanes.length + warps.length);
   const values = 2 ** regs.length;
-  return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e), tile, m);
+  const nonzero = (bs: readonly (readonly number[])[]): number[] => bs.map(img).filter((b) => b !== 0);
+  const registers: RegisterBases = { reg: nonzero(regs), lane: lanes.map(img), warp: nonzero(warps) };
+  return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e), tile, m, registers);
 }
 
 /** The thread-value table of a TV over a sub-tile `sub` repeated over the tile (SPEC §10.4's partition of the whole

@@ -67,6 +67,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: "Triton's toLinearLayout of a #ttg encoding over a shape such as 128x64",
     load: async () => (await import('./ll-encoding.js')).llEncodingCommand,
   },
+  plan: {
+    summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (SPEC §13)',
+    load: async () => (await import('./plan.js')).planCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

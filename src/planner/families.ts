@@ -21,6 +21,8 @@ import { isComposed, makeComposed, type LayoutFunction } from '../cute/composed.
 import { tileToShape } from '../cute/product.js';
 import { makeSwizzle } from '../cute/swizzle.js';
 import { phiTable32, Pool32 } from '../memory/access.js';
+import { swizzleBits } from '../memory/phases.js';
+import type { SwizzleBits } from './price.js';
 
 /** The tile a plan is for: its mode sizes, their product, the element size. */
 export interface Tile {
@@ -46,6 +48,10 @@ export interface Candidate {
   readonly offsets: Int32Array;
   /** the largest offset + 1 */
   readonly cosize: number;
+  /** a key of its function (two hashes of the offsets) */
+  readonly key: string;
+  /** for Sw o base of the swizzle family: the base's number and offsets, and the swizzle as 32-bit operations */
+  readonly swizzle?: { readonly base: number; readonly baseOffsets: Int32Array; readonly bits: SwizzleBits };
 }
 
 /** Every order of the modes 0 … r−1 (column-major, i.e. the identity order, first; row-major second for r = 2). */
@@ -115,18 +121,35 @@ function tableKey(t: Int32Array): string {
   return `${a >>> 0}:${b >>> 0}`;
 }
 
+/** Sw o base's offsets from the base's (Sw as 32-bit operations) into `out`, with tableKey's key and the cosize, in one pass. */
+function swizzledTable(base: Int32Array, bits: SwizzleBits, out: Int32Array): { key: string; cosize: number } {
+  const { mask, r, l } = bits;
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let max = 0;
+  for (let x = 0; x < base.length; x++) {
+    const y = base[x]!;
+    const v = y ^ (((y & mask) >>> r) << l);
+    out[x] = v;
+    if (v > max) max = v;
+    a = Math.imul(a ^ v, 0x01000193);
+    b = Math.imul(b + v, 0x85ebca6b) ^ (b >>> 13);
+  }
+  return { key: `${a >>> 0}:${b >>> 0}`, cosize: base.length === 0 ? 0 : max + 1 };
+}
+
 /** A family's raw members: its layouts, each with its atom name or null. */
-type Member = { layout: LayoutFunction; atom: string | null };
+type Member = { layout: LayoutFunction; atom: string | null; base?: number };
 
 function* swizzleMembers(tile: Tile): Generator<Member> {
   const orders = modeOrders(tile.shape.length);
   const bases = orders.map((o) => baseLayout(tile.shape, o));
-  for (const b of bases) yield { layout: b, atom: null };
+  for (const [i, b] of bases.entries()) yield { layout: b, atom: null, base: i };
   const nb = ceilLog2(tile.size);
-  for (const b of bases) {
+  for (const [i, b] of bases.entries()) {
     for (let bits = 1; bits <= nb; bits++) {
       for (let shift = bits; bits + shift <= nb; shift++) {
-        for (let base = 0; base + shift + bits <= nb; base++) yield { layout: makeComposed(makeSwizzle(bits, base, shift), 0, b), atom: null };
+        for (let m = 0; m + shift + bits <= nb; m++) yield { layout: makeComposed(makeSwizzle(bits, m, shift), 0, b), atom: null, base: i };
       }
     }
   }
@@ -198,16 +221,38 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
   if (members === null) return;
   const pool = new Pool32();
   const seen = new Map<string, LayoutFunction[]>();
+  const bases: Int32Array[] = [];
+  const buf = new Int32Array(tile.size);
   for (const mbr of members) {
     checkDeadline('the planner');
-    const t = offsetsOf(mbr.layout, pool);
-    if (t === null) continue;
-    const key = tableKey(t.offsets);
+    let offsets: Int32Array;
+    let cosize: number;
+    let key: string;
+    let swizzle: Candidate['swizzle'];
+    const baseOffsets = mbr.base === undefined ? undefined : bases[mbr.base];
+    const bits = baseOffsets !== undefined && isComposed(mbr.layout) ? swizzleBits(mbr.layout.swizzle) : null;
+    if (baseOffsets !== undefined && bits !== null) {
+      // Sw o base: one pass over the base's offsets
+      ({ key, cosize } = swizzledTable(baseOffsets, bits, buf));
+      offsets = buf;
+      swizzle = { base: mbr.base!, baseOffsets, bits };
+    } else {
+      const t = offsetsOf(mbr.layout, pool);
+      if (t === null) continue;
+      ({ offsets, cosize } = t);
+      key = tableKey(offsets);
+      if (mbr.base !== undefined && !isComposed(mbr.layout)) {
+        // a plain base (they come first): its offsets serve its swizzles and their phase tables
+        const own = offsets.slice();
+        bases[mbr.base] = own;
+        swizzle = { base: mbr.base, baseOffsets: own, bits: { mask: 0, r: 0, l: 0 } };
+      }
+    }
     const earlier = seen.get(key);
-    if (earlier !== undefined && earlier.some((l) => sameFunction(l, t.offsets))) continue;
+    if (earlier !== undefined && earlier.some((l) => sameFunction(l, offsets))) continue;
     if (earlier === undefined) seen.set(key, [mbr.layout]);
     else earlier.push(mbr.layout);
-    yield { family, layout: mbr.layout, atom: mbr.atom, offsets: t.offsets, cosize: t.cosize };
+    yield { family, layout: mbr.layout, atom: mbr.atom, offsets, cosize, key, ...(swizzle ? { swizzle } : {}) };
   }
 }
 

@@ -137,7 +137,7 @@ export function planSmem(req: PlanRequest): PlanResult {
       n++;
       const p = priceCandidate(req, c, s);
       if (p === null) continue;
-      rows.push({ fam: famIndex(fam), seq: seq++, layout: c.layout, atom: c.atom, key: tableKey(c.offsets), bytes: c.cosize * req.tile.e, ...p });
+      rows.push({ fam: famIndex(fam), seq: seq++, layout: c.layout, atom: c.atom, key: c.key, bytes: c.cosize * req.tile.e, ...p });
     }
     searched[fam] = n;
   }
@@ -170,7 +170,7 @@ function tritonEntry(req: PlanRequest, s: PriceScratch, atomOf: (r: Row) => stri
   if (t === null) return null;
   const bases = t.bases;
   const offsets = offsetsOfBases(bases);
-  const c: Candidate = { family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets, cosize: tile.size };
+  const c: Candidate = { family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets, cosize: tile.size, key: tableKey(offsets) };
   const p = priceCandidate(req, c, s);
   if (p === null) return null;
   const layout = formatLL(sharedLL(bases, tile), 'mlir');
@@ -182,8 +182,7 @@ function tritonEntry(req: PlanRequest, s: PriceScratch, atomOf: (r: Row) => stri
 function atomKeys(req: PlanRequest): Map<string, Row> {
   const out = new Map<string, Row>();
   for (const c of candidates('atoms', req.tile, req.dtype)) {
-    const key = tableKey(c.offsets);
-    if (!out.has(key)) out.set(key, { fam: 3, seq: 0, layout: c.layout, atom: c.atom, key, bytes: 0, write: ZERO, read: ZERO });
+    if (!out.has(c.key)) out.set(c.key, { fam: 3, seq: 0, layout: c.layout, atom: c.atom, key: c.key, bytes: 0, write: ZERO, read: ZERO });
   }
   return out;
 }

@@ -7,8 +7,9 @@
  * loop is two passes over typed arrays.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { Pool } from '../memory/access.js';
+import { Pool, type Instructions } from '../memory/access.js';
 import { BankScratch, countWavefronts, threadsPerPhase, vectorInstructions } from '../memory/banks.js';
+import { type PhaseTable, phaseTable, swizzledWavefronts, swizzleKeepsVectors } from '../memory/phases.js';
 import type { Machine } from './machine.js';
 
 /** What one side does to the tile, tabulated once: the tile index of value j of thread t. */
@@ -43,6 +44,18 @@ export class PriceScratch {
   readonly addr = new Pool();
 }
 
+/** A swizzle as 32-bit operations: Sw(y) = y ^ (((y & mask) >>> r) << l) (memory/phases.ts's swizzleBits). */
+export interface SwizzleBits {
+  readonly mask: number;
+  readonly r: number;
+  readonly l: number;
+}
+
+/** One price at width w from §9.2's counts. */
+function sidePrice(p: AccessPattern, w: number, instructions: number, phases: number, wavefronts: number): SidePrice {
+  return { instruction: p.instruction(w), vectorBytes: p.vectorBytes(w), instructions, wavefronts, phases, conflicts: wavefronts - phases };
+}
+
 /**
  * The side's price on the candidate whose element offsets by tile index are `offsets` (n of
  * them), elements of e bytes: the first width of `p.widths` at which every vector is
@@ -51,22 +64,101 @@ export class PriceScratch {
  * @example priceSide(pattern, rowMajorOffsets, 8192, 2, machineOf('sm90'), new PriceScratch())
  */
 export function priceSide(p: AccessPattern, offsets: Int32Array, n: number, e: number, m: Machine, s: PriceScratch): SidePrice | null {
-  void m; // every machine of machineOf is §9.2's (memory/banks.ts); an AMD model plugs in here
+  void n; // every index of p is below n (accessSide checks it once)
   for (const w of p.widths) {
-    const ins = vectorInstructions(offsets, p.index, n, p, e, w, null, 0, s.addr);
-    if (ins === null) continue;
-    const counted = p.live === undefined ? ins : { ...ins, live: p.live };
-    const { phases, wavefronts } = countWavefronts(counted, s.banks);
-    return {
-      instruction: p.instruction(w),
-      vectorBytes: p.vectorBytes(w),
-      instructions: ins.warps * ins.perWarp,
-      wavefronts,
-      phases,
-      conflicts: wavefronts - phases,
-    };
+    if (!holdsVectors(p, offsets, w)) continue;
+    const ins = leadInstructions(p, offsets, w, e, m, s);
+    const { phases, wavefronts } = countWavefronts(ins, s.banks);
+    return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
   }
   return null;
+}
+
+/** Whether every thread's vectors of w values are contiguous and aligned over the offsets (§9.2; the first failure ends it). */
+export function holdsVectors(p: AccessPattern, offsets: Int32Array, w: number): boolean {
+  if (w === 1) return true;
+  const { threads: T, values: V, index } = p;
+  for (let j = 0; j < V; j += w) {
+    if ((j & 63) === 0) checkDeadline('the planner');
+    const row = T * j;
+    for (let t = 0; t < T; t++) {
+      const o = offsets[index[row + t]!]!;
+      if ((o & (w - 1)) !== 0) return false;
+      for (let i = 1; i < w; i++) if (offsets[index[row + T * i + t]!]! !== o + i) return false;
+    }
+  }
+  return true;
+}
+
+/** The instructions at width w (memory/banks.ts's layout: warp g, instruction q, lane at (g·V/w + q)·32 + lane): the byte
+ *  address of each vector's first value. Pre-condition: holdsVectors at w. */
+function leadInstructions(p: AccessPattern, offsets: Int32Array, w: number, e: number, m: Machine, s: PriceScratch): Instructions {
+  const { threads: T, values: V, index } = p;
+  const W = m.warp;
+  const warps = Math.ceil(T / W);
+  const perWarp = V / w;
+  const addr = s.addr.get(warps * perWarp * W);
+  for (let q = 0; q < perWarp; q++) {
+    const row = T * q * w;
+    for (let t = 0; t < T; t++) addr[(((t / W) | 0) * perWarp + q) * W + (t % W)] = e * offsets[index[row + t]!]!;
+  }
+  return p.live === undefined
+    ? { width: w * e, vector: w, threads: T, warps, perWarp, addr }
+    : { width: w * e, vector: w, threads: T, warps, perWarp, addr, live: p.live };
+}
+
+/**
+ * priceSide for the candidates Sw o base of one base, from the base's phase tables (memory/phases.ts): at a width where
+ * the base holds the vectors, the candidate holds them iff swizzleKeepsVectors (fact 1), and its wavefronts are the
+ * table's re-counted on the phases the swizzle moves (facts 2, 3); at a width where the base does not, the candidate
+ * is decided by priceSide's path. The same answers as priceSide on the candidate's offsets, fewer passes. Pre-condition:
+ * no live mask (every thread accesses memory).
+ */
+export class SwizzledSide {
+  private readonly tables = new Map<number, (PhaseTable | null | undefined)[]>();
+  private readonly buf = new Float64Array(32);
+  constructor(
+    private readonly p: AccessPattern,
+    private readonly n: number,
+    private readonly e: number,
+  ) {}
+
+  /** The table of base `id` (offsets `base` by tile index) at width index k, or null when the base does not hold its vectors. */
+  private table(id: number, base: Int32Array, k: number, s: PriceScratch): PhaseTable | null {
+    let ts = this.tables.get(id);
+    if (ts === undefined) this.tables.set(id, (ts = []));
+    const hit = ts[k];
+    if (hit !== undefined) return hit;
+    const { p, n, e } = this;
+    const w = p.widths[k]!;
+    let t: PhaseTable | null = null;
+    if (vectorInstructions(base, p.index, n, p, e, w, null, 0, s.addr) !== null) {
+      const offs = new Float64Array(p.index.length);
+      for (let x = 0; x < offs.length; x++) offs[x] = base[p.index[x]!]!;
+      t = phaseTable(offs, { threads: p.threads, values: p.values, index: offs }, e, w, s.banks);
+    }
+    ts[k] = t;
+    return t;
+  }
+
+  /** The price of Sw o base (offsets `cand`) for base `id` (offsets `base`), or null when no width holds its vectors. */
+  price(id: number, base: Int32Array, bits: SwizzleBits, cand: Int32Array, m: Machine, s: PriceScratch): SidePrice | null {
+    const { p, n, e } = this;
+    for (let k = 0; k < p.widths.length; k++) {
+      const w = p.widths[k]!;
+      const t = this.table(id, base, k, s);
+      if (t !== null) {
+        if (!swizzleKeepsVectors(bits, w, t.union)) continue;
+        const warps = Math.ceil(p.threads / m.warp);
+        return sidePrice(p, w, warps * (p.values / w), t.phases, swizzledWavefronts(t, bits, s.banks, this.buf));
+      }
+      const ins = vectorInstructions(cand, p.index, n, p, e, w, null, 0, s.addr);
+      if (ins === null) continue;
+      const { phases, wavefronts } = countWavefronts(ins, s.banks);
+      return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
+    }
+    return null;
+  }
 }
 
 /**

@@ -19,7 +19,7 @@ import type { RegisterBases } from './triton.js';
 
 export type { Tile } from './families.js';
 import type { Machine } from './machine.js';
-import { leastWavefronts, priceSide, type AccessPattern, type PriceScratch, type SidePrice } from './price.js';
+import { leastWavefronts, priceSide, SwizzledSide, type AccessPattern, type PriceScratch, type SidePrice } from './price.js';
 
 /** Which way a side moves the tile: into shared memory or out of it. */
 export type Role = 'write' | 'read';
@@ -59,7 +59,12 @@ export function accessSide(role: Role, what: string, p: AccessPattern, tile: Til
       );
     }
   }
-  const price = (c: Candidate, s: PriceScratch): SidePrice | null => priceSide(p, c.offsets, tile.size, tile.e, m, s);
+  // the swizzle family's candidates from per-base phase tables (every thread live: memory/phases.ts's model)
+  const sw = p.live === undefined ? new SwizzledSide(p, tile.size, tile.e) : null;
+  const price = (c: Candidate, s: PriceScratch): SidePrice | null =>
+    c.swizzle !== undefined && sw !== null
+      ? sw.price(c.swizzle.base, c.swizzle.baseOffsets, c.swizzle.bits, c.offsets, m, s)
+      : priceSide(p, c.offsets, tile.size, tile.e, m, s);
   return { role, what, price, accepts: (c, s) => price(c, s) !== null, least: leastWavefronts(p, tile.e, m), pattern: p, registers };
 }
 

@@ -11,6 +11,11 @@ import { parseLayoutFunction } from '../../src/cute/composed.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { loadPlanner, planArgs } from '../../src/ops/planner.js';
 import { tiledCopyArg, tiledMmaArg } from '../../src/ops/tiled.js';
+import { parseLayout } from '../../src/algebra/notation.js';
+import { candidates } from '../../src/planner/families.js';
+import { machineOf } from '../../src/planner/machine.js';
+import { PriceScratch, priceSide } from '../../src/planner/price.js';
+import { tvSide } from '../../src/planner/sides.js';
 import { expectTimeout } from '../helpers/deadline.js';
 
 beforeAll(async () => {
@@ -120,6 +125,29 @@ describe('sides', () => {
       const f = failure(() => planArgs(req));
       expect(f.kind, JSON.stringify(req)).toBe(kind);
       expect(f.message).toMatch(msg);
+    }
+  });
+
+  it("the swizzle family's phase-table prices equal the direct price of every candidate", () => {
+    const m = machineOf('sm90');
+    const cases: [number[], number, string][] = [
+      [[32, 64], 2, ROWS],
+      [[32, 64], 2, '((8,4,4),(8,2)):((1,256,8),(32,1024))'],
+      [[12, 16], 1, '(32,6):(6,1)'],
+      [[16, 16], 4, '(32,8):(8,1)'],
+      [[16, 16], 4, '(32,8):(1,32)'],
+    ];
+    for (const [shape, e, tv] of cases) {
+      const tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
+      const side = tvSide('read', parseLayout(tv), tile, m);
+      const s = new PriceScratch();
+      let n = 0;
+      for (const c of candidates('swizzle', tile, 'half_t')) {
+        expect(c.swizzle).toBeDefined();
+        expect(side.price(c, s), `${tv} over ${c.layout}`).toEqual(priceSide(side.pattern!, c.offsets, tile.size, e, m, s));
+        n++;
+      }
+      expect(n).toBeGreaterThan(10);
     }
   });
 

@@ -8,7 +8,7 @@
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { Pool, type Instructions } from '../memory/access.js';
-import { BankScratch, countWavefronts, threadsPerPhase, vectorInstructions } from '../memory/banks.js';
+import { BankScratch, countWavefronts, threadsPerPhase } from '../memory/banks.js';
 import { type PhaseTable, phaseTable, swizzledWavefronts, swizzleKeepsVectors } from '../memory/phases.js';
 import type { Machine } from './machine.js';
 
@@ -119,7 +119,6 @@ export class SwizzledSide {
   private readonly buf = new Float64Array(32);
   constructor(
     private readonly p: AccessPattern,
-    private readonly n: number,
     private readonly e: number,
   ) {}
 
@@ -129,10 +128,10 @@ export class SwizzledSide {
     if (ts === undefined) this.tables.set(id, (ts = []));
     const hit = ts[k];
     if (hit !== undefined) return hit;
-    const { p, n, e } = this;
+    const { p, e } = this;
     const w = p.widths[k]!;
     let t: PhaseTable | null = null;
-    if (vectorInstructions(base, p.index, n, p, e, w, null, 0, s.addr) !== null) {
+    if (holdsVectors(p, base, w)) {
       const offs = new Float64Array(p.index.length);
       for (let x = 0; x < offs.length; x++) offs[x] = base[p.index[x]!]!;
       t = phaseTable(offs, { threads: p.threads, values: p.values, index: offs }, e, w, s.banks);
@@ -143,7 +142,7 @@ export class SwizzledSide {
 
   /** The price of Sw o base (offsets `cand`) for base `id` (offsets `base`), or null when no width holds its vectors. */
   price(id: number, base: Int32Array, bits: SwizzleBits, cand: Int32Array, m: Machine, s: PriceScratch): SidePrice | null {
-    const { p, n, e } = this;
+    const { p, e } = this;
     for (let k = 0; k < p.widths.length; k++) {
       const w = p.widths[k]!;
       const t = this.table(id, base, k, s);
@@ -152,8 +151,8 @@ export class SwizzledSide {
         const warps = Math.ceil(p.threads / m.warp);
         return sidePrice(p, w, warps * (p.values / w), t.phases, swizzledWavefronts(t, bits, s.banks, this.buf));
       }
-      const ins = vectorInstructions(cand, p.index, n, p, e, w, null, 0, s.addr);
-      if (ins === null) continue;
+      if (!holdsVectors(p, cand, w)) continue;
+      const ins = leadInstructions(p, cand, w, e, m, s);
       const { phases, wavefronts } = countWavefronts(ins, s.banks);
       return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
     }

@@ -60,7 +60,7 @@ export function accessSide(role: Role, what: string, p: AccessPattern, tile: Til
     }
   }
   // the swizzle family's candidates from per-base phase tables (every thread live: memory/phases.ts's model)
-  const sw = p.live === undefined ? new SwizzledSide(p, tile.size, tile.e) : null;
+  const sw = p.live === undefined ? new SwizzledSide(p, tile.e) : null;
   const price = (c: Candidate, s: PriceScratch): SidePrice | null =>
     c.swizzle !== undefined && sw !== null
       ? sw.price(c.swizzle.base, c.swizzle.baseOffsets, c.swizzle.bits, c.offsets, m, s)

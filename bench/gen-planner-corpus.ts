@@ -1,5 +1,5 @@
 /**
- * Generator of bench/corpus/planner.jsonl: the speed corpus of plan_smem (docs/planner.md, SPEC §13).
+ * Generator of bench/corpus/planner.jsonl: the speed corpus of plan_smem (docs/planner.md).
  * Seeded and deterministic: the committed corpus is what `npx tsx bench/gen-planner-corpus.ts` writes.
  *
  * Pairs as a conversion has them: two register LLs over a power-of-two tile (random bases of the

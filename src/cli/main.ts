@@ -68,7 +68,7 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     load: async () => (await import('./ll-encoding.js')).llEncodingCommand,
   },
   plan: {
-    summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (SPEC §13)',
+    summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (docs/planner.md)',
     load: async () => (await import('./plan.js')).planCommand,
   },
   bench: {

@@ -1,5 +1,5 @@
 /**
- * `layoutgpu plan` (docs/planner.md, SPEC §13): the shared-memory layout for a tile's write and
+ * `layoutgpu plan` (docs/planner.md): the shared-memory layout for a tile's write and
  * read sides. It builds plan_smem's request from its options and runs it through the same reader
  * as `batch` (src/ops/planner.ts): the front as a table and the certificate in one line, or the
  * protocol's object with --json.
@@ -11,7 +11,7 @@ import { reportError, type Command } from './report.js';
 
 const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
 
-The shared-memory layout for a tile that one side writes and another reads (SPEC §13): every
+The shared-memory layout for a tile that one side writes and another reads (docs/planner.md): every
 candidate of the families (swizzle, padded, atoms) priced on both sides with the bank model,
 the Pareto front over (write wavefronts, read wavefronts, bytes), its certificate, and the layout
 Triton's optimalSwizzling builds where both sides are linear layouts.

@@ -1,6 +1,6 @@
 /**
- * plan_smem of the table (SPEC §13, BATCH-PROTOCOL.md "Planning a shared-memory layout",
- * docs/planner.md): the request object read here (the tile, the dtype, each side by the readers
+ * plan_smem of the table (docs/planner.md, docs/protocol.md "Planning a shared-memory
+ * layout"): the request object read here (the tile, the dtype, each side by the readers
  * of ops/tiled.ts and linear/forms.ts, the arch, the families, top), the plan by src/planner/.
  * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
  */
@@ -50,7 +50,7 @@ function tileShape(v: unknown): number[] {
   return shape as number[];
 }
 
-/** One side of the request (SPEC §13.1): a TV layout string, `"tma"`, or an object. */
+/** One side of the request (docs/planner.md, "Sides"): a TV layout string, `"tma"`, or an object. */
 function sideArg(v: unknown, role: Role, tile: Tile, m: Machine): Side {
   const p = P.get();
   if (v === 'tma') return p.descriptorSide('tma');
@@ -79,7 +79,7 @@ function sideArg(v: unknown, role: Role, tile: Tile, m: Machine): Side {
   throw badRequest(`the ${role} side object needs one of 'll', 'encoding', 'atom' (a tiled copy), 'mma' (an operand), 'wgmma', 'umma'`);
 }
 
-/** The families asked for (default: every family this build enumerates), in SPEC §13.2's order. */
+/** The families asked for (default: every family this build enumerates), in docs/planner.md's order. */
 function familiesArg(v: unknown): FamilyName[] {
   const p = P.get();
   if (v === undefined) return [...p.BUILT_FAMILIES];
@@ -100,7 +100,7 @@ function topArg(v: unknown): number {
 }
 
 /**
- * The plan_smem request object's plan (SPEC §13). Errors: `bad-request` for a malformed request,
+ * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
  * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
  */
 export function planArgs(arg: unknown): PlanResult {
@@ -164,7 +164,7 @@ export function formatPlan(r: PlanResult): string {
 export const plannerOps: OpSpec[] = runningIn(P, [
   {
     name: 'plan_smem',
-    summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (SPEC §13)",
+    summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (docs/planner.md)",
     args: [{ name: 'request', kind: 'json' }],
     run: ([req]) => planArgs(req) as unknown as Json,
     human: (r) => formatPlan(r as unknown as PlanResult),

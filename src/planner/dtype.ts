@@ -1,5 +1,5 @@
 /**
- * Element types of a plan (SPEC §12.1): a CuTe type name and its size e in bytes.
+ * Element types of a plan (CuTe's type names): a CuTe type name and its size e in bytes.
  */
 import { LayoutError } from '../algebra/errors.js';
 
@@ -20,7 +20,7 @@ const SIZES: Readonly<Record<string, number>> = {
   uint64_t: 8,
 };
 
-/** The CuTe type names SPEC §12.1 lists. */
+/** The CuTe type names of the planner (CuTe's to_CUtensorMapDataType's). */
 export const DTYPES: readonly string[] = Object.keys(SIZES);
 
 /**

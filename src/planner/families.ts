@@ -1,5 +1,5 @@
 /**
- * The families of candidate layouts (SPEC §13.2, docs/planner.md "Families"): finite, named,
+ * The families of candidate layouts (docs/planner.md, "Families and their counts"): finite, named,
  * enumerated in a fixed order, each candidate once (two candidates of a family with the same
  * function are one: the first is kept). A candidate is a layout function (tile index, column-major
  * in the tile's shape → element offset) with its table of offsets.
@@ -31,7 +31,7 @@ export interface Tile {
   readonly e: number;
 }
 
-/** The family names, in SPEC §13.2's order (the ranking's last key). */
+/** The family names, in docs/planner.md's order (the ranking's third key). */
 export const FAMILIES = ['swizzle', 'linear', 'padded', 'atoms'] as const;
 export type FamilyName = (typeof FAMILIES)[number];
 
@@ -181,7 +181,7 @@ function* paddedMembers(tile: Tile): Generator<Member> {
   }
 }
 
-/** CUTLASS's GMMA smem atoms in elements of e bytes (SPEC §12.1): name, swizzle bits B, and K- or MN-major. */
+/** CUTLASS's GMMA smem atoms in elements of e bytes (CuTe's type names): name, swizzle bits B, and K- or MN-major. */
 export function gmmaAtoms(e: number, dtype: string): { name: string; atom: LayoutFunction }[] {
   if (e > 4) return [];
   const out: { name: string; atom: LayoutFunction }[] = [];

@@ -1,5 +1,5 @@
 /**
- * The machine a plan prices on (docs/planner.md, "The price"; SPEC §13.1): its bank model and the
+ * The machine a plan prices on (docs/planner.md, "Machines"): its bank model and the
  * instructions a side may use. NVIDIA's sm80, sm90 and sm100 share §9.2's model (32 banks of 4
  * bytes, 32-thread warps, phases of 32, 32, 32, 16, 8 threads for 1 … 16 bytes), which
  * memory/banks.ts counts; they differ in the matrix instructions (ldmatrix from sm75, stmatrix
@@ -27,7 +27,7 @@ const NVIDIA: Readonly<Record<string, Machine>> = {
   sm100: { arch: 'sm100', banks: 32, warp: 32, ldmatrix: true, stmatrix: true },
 };
 
-/** The archs SPEC §13.1 names. */
+/** The archs of docs/planner.md, "Machines". */
 export const ARCHS: readonly string[] = ['sm80', 'sm90', 'sm100', 'gfx942', 'gfx950'];
 
 /**

@@ -1,5 +1,5 @@
 /**
- * plan_smem (SPEC §13, docs/planner.md): every candidate of the chosen families priced on both
+ * plan_smem (docs/planner.md): every candidate of the chosen families priced on both
  * sides, the Pareto front over (write wavefronts, read wavefronts, bytes) ranked by total
  * wavefronts, then bytes, then family order (then enumeration order), and the certificate.
  */
@@ -25,7 +25,7 @@ export interface PlanRequest {
   readonly top: number;
 }
 
-/** An entry of the front (BATCH-PROTOCOL.md). */
+/** An entry of the front (docs/protocol.md). */
 export interface PlanEntry {
   readonly layout: string;
   readonly family: FamilyName;
@@ -43,7 +43,7 @@ export interface Certificate {
   readonly count: number;
 }
 
-/** The plan_smem result (BATCH-PROTOCOL.md). */
+/** The plan_smem result (docs/protocol.md). */
 export interface PlanResult {
   readonly searched: Record<string, number>;
   readonly front: PlanEntry[];
@@ -77,7 +77,7 @@ function same(a: Row, b: Row): boolean {
 
 const total = (r: { write: SidePrice; read: SidePrice }): number => r.write.wavefronts + r.read.wavefronts;
 
-/** SPEC §13.3's ranking: total wavefronts, bytes, family order, then enumeration order. */
+/** docs/planner.md's ranking: total wavefronts, bytes, family order, then enumeration order. */
 export function rankRows<R extends { fam: number; seq: number; bytes: number; write: SidePrice; read: SidePrice }>(a: R, b: R): number {
   return total(a) - total(b) || a.bytes - b.bytes || a.fam - b.fam || a.seq - b.seq;
 }
@@ -121,7 +121,7 @@ export function priceCandidate(req: PlanRequest, c: Candidate, s: PriceScratch):
 }
 
 /**
- * plan_smem over built sides (SPEC §13.3). Errors: `domain` when no candidate of the families is
+ * plan_smem over built sides (docs/planner.md). Errors: `domain` when no candidate of the families is
  * accepted by both sides; `timeout` through the deadline.
  * @example planSmem({tile, dtype: 'half_t', write, read, machine: machineOf('sm90'), families: ['swizzle'], top: 8})
  */

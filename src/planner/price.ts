@@ -1,5 +1,5 @@
 /**
- * The price of one side on one candidate (SPEC §13.3, docs/planner.md "The price"): the widest
+ * The price of one side on one candidate (docs/planner.md, "The price"): the widest
  * vector the side may use that keeps each thread's values contiguous and aligned, and §9.2's
  * phases and wavefronts of its instructions, counted by memory/banks.ts (vectorInstructions lays
  * the addresses out and checks the vectors, countWavefronts counts). A side's accesses are
@@ -22,13 +22,13 @@ export interface AccessPattern {
   readonly live?: Uint8Array;
   /** the vector widths (values per instruction) the side may use, widest first */
   readonly widths: readonly number[];
-  /** the instruction's name at a width (SPEC §13.3's names) */
+  /** the instruction's name at a width (docs/protocol.md's names) */
   readonly instruction: (w: number) => string;
   /** bytes one thread moves per instruction at a width (16 per row address for ldmatrix/stmatrix) */
   readonly vectorBytes: (w: number) => number;
 }
 
-/** A side's price on one candidate (BATCH-PROTOCOL.md, the entry's side). */
+/** A side's price on one candidate (docs/protocol.md, the entry's side). */
 export interface SidePrice {
   readonly instruction: string;
   readonly vectorBytes: number;
@@ -181,7 +181,7 @@ export function phasesAt(p: AccessPattern, w: number, e: number, m: Machine): nu
 }
 
 /**
- * The least wavefronts any layout could cost the side (SPEC §13.3's lower bound): the phases at
+ * The least wavefronts any layout could cost the side (docs/planner.md's lower bound): the phases at
  * the widest width it allows whose vectors hold distinct tile indices (a vector of repeated
  * elements is never contiguous). Sound since a phase takes at least one wavefront and the phases
  * never grow with the width (halving the lanes per phase at most doubles the phases of an

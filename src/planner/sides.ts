@@ -1,8 +1,8 @@
 /**
- * The sides of a plan (SPEC §13.1, docs/planner.md "Sides"): what writes the tile into shared
+ * The sides of a plan (docs/planner.md, "Sides"): what writes the tile into shared
  * memory and what reads it back, each turned once into the accesses it makes (an AccessPattern
  * over the tile's column-major indices). A side is an interface, `accepts` and `price` over a
- * candidate, so that the descriptor sides (`tma`, `wgmma`, `umma`: SPEC §12's checks, no bank
+ * candidate, so that the descriptor sides (`tma`, `wgmma`, `umma`: the descriptor rules, no bank
  * cost) plug in beside the access sides.
  */
 import { checkDeadline } from '../algebra/deadline.js';
@@ -33,7 +33,7 @@ export interface Side {
   price(c: Candidate, s: PriceScratch): SidePrice | null;
   /** whether the side accepts the candidate */
   accepts(c: Candidate, s: PriceScratch): boolean;
-  /** the least wavefronts any layout could cost the side (SPEC §13.3's lower bound) */
+  /** the least wavefronts any layout could cost the side (docs/planner.md's lower bound) */
   readonly least: number;
   /** the accesses, for the brute-force checks (null for descriptor sides) */
   readonly pattern: AccessPattern | null;
@@ -41,7 +41,7 @@ export interface Side {
   readonly registers: RegisterBases | null;
 }
 
-/** The widths a thread's values may move by (SPEC §9.2): powers of two w with w·e ≤ 16 dividing the values, widest first. */
+/** The widths a thread's values may move by (docs/semantics.md §9.2): powers of two w with w·e ≤ 16 dividing the values, widest first. */
 export function vectorWidths(values: number, e: number): number[] {
   const out: number[] = [];
   for (let w = 16 / e; w >= 1; w /= 2) if (values % w === 0) out.push(w);
@@ -76,7 +76,7 @@ function sharedPattern(role: Role, threads: number, values: number, index: Int32
 }
 
 /**
- * A TV layout side ((thread, value) → tile index, SPEC §10's column-major index), moved by
+ * A TV layout side ((thread, value) → tile index, docs/semantics.md §10's column-major index), moved by
  * ld/st.shared. Errors: `domain` for a TV that is not rank 2 or reaches beyond the tile.
  */
 export function tvSide(role: Role, tv: Layout, tile: Tile, m: Machine): Side {
@@ -98,7 +98,7 @@ function dimOrder(l: LinearLayout, tile: Tile): number[] {
 }
 
 /**
- * A Triton register LL side (SPEC §11): thread t = lane + lanes·warp, value j = register, the
+ * A Triton register LL side (docs/semantics.md §11): thread t = lane + lanes·warp, value j = register, the
  * tile index of L(register = j, lane, warp) (XOR of the bases of the set bits), moved by
  * ld/st.shared. Errors: `domain` for other in-dims, a block dim of size > 1, out-dims that are
  * not the tile's dim0 … dim(k−1) with its sizes.
@@ -136,7 +136,7 @@ export function llSide(role: Role, l: LinearLayout, tile: Tile, m: Machine): Sid
   return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e), tile, m, registers);
 }
 
-/** The thread-value table of a TV over a sub-tile `sub` repeated over the tile (SPEC §10.4's partition of the whole
+/** The thread-value table of a TV over a sub-tile `sub` repeated over the tile (docs/semantics.md §10.4's partition of the whole
  *  tile): value w + W·q of thread t is the sub-tile index of (t, w) placed in repeat q (column-major repeats). */
 function tiledIndex(tv: Layout, sub: readonly number[], tile: Tile, what: string): { threads: number; values: number; index: Int32Array } {
   const { threads: T, values: W } = threadShape(tv);
@@ -207,7 +207,7 @@ export function copyInstruction(atom: string, role: Role, m: Machine): string {
 }
 
 /**
- * A tiled copy side (SPEC §10.5): its shared-memory side (dst for the write, src for the read),
+ * A tiled copy side (docs/semantics.md §10.5): its shared-memory side (dst for the write, src for the read),
  * every thread's partition of the whole tile, v = NX values per atom call, the atom's repeated
  * rows left out (activeAtomThreads). Errors: `domain` for a value size other than e, a call of
  * more than 16 bytes, an ldmatrix write or stmatrix read, a matrix instruction the machine lacks,
@@ -239,7 +239,7 @@ export function copySide(role: Role, c: TiledCopy, tile: Tile, m: Machine): Side
   return accessSide(role, name, p, tile, m);
 }
 
-/** `tma`, `{"wgmma": …}`, `{"umma": …}`: SPEC §12's checks decide what they accept, from the descriptors room. */
+/** `tma`, `{"wgmma": …}`, `{"umma": …}`: the TMA's and wgmma's descriptor rules decide what they accept (the descriptors room). */
 export function descriptorSide(kind: 'tma' | 'wgmma' | 'umma'): never {
-  throw domainError(`the ${kind} side needs the descriptors room (SPEC §12), which the planner does not have yet`);
+  throw domainError(`the ${kind} side needs the TMA/wgmma descriptor rules (the descriptors room), which the planner does not have yet`);
 }

@@ -1,5 +1,5 @@
 /**
- * The planner's oracle (SPEC §13), written from the SPEC and not from src/planner: the families
+ * The planner's oracle (docs/planner.md), written from docs/planner.md and not from src/planner: the families
  * enumerated by their definitions with offsets computed from coordinates, each candidate priced by
  * the independent bank counter of test/memory/brute-banks.ts, the Pareto front and the lower bound
  * derived by brute force.
@@ -56,7 +56,7 @@ function distinct(cs: BruteCandidate[]): BruteCandidate[] {
   });
 }
 
-/** SPEC §13.2's swizzle, padded and atoms families over a tile of e-byte elements (docs/planner.md's definitions). */
+/** The swizzle, padded and atoms families over a tile of e-byte elements (docs/planner.md's definitions). */
 export function bruteFamilies(shape: number[], e: number): Record<string, BruteCandidate[]> {
   const n = shape.reduce((a, b) => a * b, 1);
   const orders = permutations(shape.length);

@@ -47,7 +47,10 @@ describe('layoutgpu plan', () => {
 
   it('bad input: one line on stderr, exit 2', async () => {
     for (const [argv, msg] of [
-      [['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', 'tma', '--read', '(32,2):(1,32)'], /domain: the tma side needs the descriptors room/],
+      [
+        ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', 'tma', '--read', '(32,2):(1,32)'],
+        /domain: the tma side needs the TMA\/wgmma descriptor rules/,
+      ],
       [[...ARGS, '--arch', 'gfx950'], /domain: arch gfx950: the AMD bank model/],
       [[...ARGS.slice(0, 5)], /plan needs --write/],
       [[...ARGS, '--families', 'linear'], /domain: the linear family is not yet/],

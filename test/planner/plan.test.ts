@@ -1,5 +1,5 @@
 /**
- * plan_smem (SPEC §13) against the oracle of _brute.ts on small tiles: every family re-counted
+ * plan_smem (docs/planner.md) against the oracle of _brute.ts on small tiles: every family re-counted
  * from its definition, every returned entry re-priced by the independent bank counter, the front
  * re-derived as the Pareto set of every candidate and checked ranked, the certificate's lower
  * bound re-derived; random F2-linear pairs and TV layouts over tiles that are not powers of two.

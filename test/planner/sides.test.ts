@@ -38,7 +38,7 @@ function failure(f: () => unknown): { kind: string; message: string } {
 }
 
 describe('sides', () => {
-  it('a tiled copy side is priced as copy_bank_conflicts prices it (SPEC §10.5), named ldmatrix.x4', () => {
+  it('a tiled copy side is priced as copy_bank_conflicts prices it (docs/semantics.md §10.5), named ldmatrix.x4', () => {
     const r = planArgs({ tile: '(32,64)', dtype: 'half_t', write: ROWS, read: LDSM, top: 64 });
     expect(r.front.length).toBeGreaterThan(0);
     const c = tiledCopyArg(LDSM);
@@ -52,7 +52,7 @@ describe('sides', () => {
         want.wavefronts,
       ]);
     }
-    // SPEC §10.5's anchor: Sw<3,3,3> over the row-major tile is conflict-free for this read
+    // docs/semantics.md §10.5's anchor: Sw<3,3,3> over the row-major tile is conflict-free for this read
     const best = r.front[0]!;
     expect(best.read.wavefronts).toBe(best.read.phases);
     expect(best.read.wavefronts).toBe(64);
@@ -95,7 +95,7 @@ describe('sides', () => {
     for (const side of ['tma', { wgmma: 'K' }, { umma: 'MN' }]) {
       expect(failure(() => planArgs({ tile: '(64,64)', dtype: 'half_t', write: side, read: ROWS }))).toMatchObject({
         kind: 'domain',
-        message: expect.stringMatching(/descriptors room \(SPEC §12\)/),
+        message: expect.stringMatching(/descriptor rules \(the descriptors room\)/),
       });
     }
     for (const arch of ['gfx942', 'gfx950'])

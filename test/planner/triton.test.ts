@@ -3,7 +3,7 @@
  * plan_smem: Triton's SwizzleTest pairs (test/fixtures/plan-swizzletest.jsonl, copied from the
  * shared plan cases) answer a Triton layout that meets Triton's own claim (no segment basis in the
  * span of either side's lane tile: r = w = 0 in its bankConflictsLdSt), re-priced by the oracle
- * on SPEC §9.2's model, and the best entry costs no more; the F2 helpers against spans by brute force.
+ * on docs/semantics.md §9.2's model, and the best entry costs no more; the F2 helpers against spans by brute force.
  */
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';

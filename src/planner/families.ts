@@ -109,14 +109,14 @@ function offsetsOf(l: LayoutFunction, pool: Pool32): { offsets: Int32Array; cosi
   return { offsets: t, cosize: t.length === 0 ? 0 : max + 1 };
 }
 
-/** Two 32-bit hashes of a table (FNV-1a and a multiplicative one), as one key. */
+/** Two 32-bit hashes of a table (FNV-1a and a position-weighted sum), as one key (equal keys are compared in full). */
 function tableKey(t: Int32Array): string {
   let a = 0x811c9dc5;
   let b = 0x9e3779b9;
   for (let x = 0; x < t.length; x++) {
     const v = t[x]!;
     a = Math.imul(a ^ v, 0x01000193);
-    b = Math.imul(b + v, 0x85ebca6b) ^ (b >>> 13);
+    b = (b + Math.imul(v + 1, x | 1)) | 0;
   }
   return `${a >>> 0}:${b >>> 0}`;
 }
@@ -133,7 +133,7 @@ function swizzledTable(base: Int32Array, bits: SwizzleBits, out: Int32Array): { 
     out[x] = v;
     if (v > max) max = v;
     a = Math.imul(a ^ v, 0x01000193);
-    b = Math.imul(b + v, 0x85ebca6b) ^ (b >>> 13);
+    b = (b + Math.imul(v + 1, x | 1)) | 0;
   }
   return { key: `${a >>> 0}:${b >>> 0}`, cosize: base.length === 0 ? 0 : max + 1 };
 }
@@ -149,7 +149,7 @@ function* swizzleMembers(tile: Tile): Generator<Member> {
   for (const [i, b] of bases.entries()) {
     for (let bits = 1; bits <= nb; bits++) {
       for (let shift = bits; bits + shift <= nb; shift++) {
-        for (let m = 0; m + shift + bits <= nb; m++) yield { layout: makeComposed(makeSwizzle(bits, m, shift), 0, b), atom: null, base: i };
+        for (let m = 0; m + shift + bits <= nb; m++) yield { layout: makeComposed(makeSwizzle(bits, m, shift), 0, b, false), atom: null, base: i };
       }
     }
   }

@@ -76,13 +76,34 @@ function sharedPattern(role: Role, threads: number, values: number, index: Int32
 }
 
 /**
+ * The register, lane and warp bases of a thread-value table when it is F2-linear over a
+ * power-of-two tile (every index the XOR of the images of the set bits of t + T·j, T and V powers of
+ * two, 32-lane warps), for Triton's construction; null otherwise.
+ */
+export function linearBases(threads: number, values: number, index: Int32Array, tile: Tile): RegisterBases | null {
+  const pow2 = (x: number): boolean => x >= 1 && (x & (x - 1)) === 0;
+  if (!pow2(threads) || !pow2(values) || !pow2(tile.size) || threads < 32) return null;
+  const img: number[] = [];
+  for (let b = 1; b < index.length; b *= 2) img.push(index[b]!);
+  for (let x = 0; x < index.length; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of a side');
+    let v = 0;
+    for (let k = 0, y = x; y !== 0; k++, y >>>= 1) if ((y & 1) === 1) v ^= img[k]!;
+    if (v !== index[x]) return null;
+  }
+  const tb = Math.log2(threads);
+  return { reg: img.slice(tb).filter((b) => b !== 0), lane: img.slice(0, 5), warp: img.slice(5, tb).filter((b) => b !== 0) };
+}
+
+/**
  * A TV layout side ((thread, value) → tile index, docs/semantics.md §10's column-major index), moved by
  * ld/st.shared. Errors: `domain` for a TV that is not rank 2 or reaches beyond the tile.
  */
 export function tvSide(role: Role, tv: Layout, tile: Tile, m: Machine): Side {
   const { threads, values } = threadShape(tv);
   const index = Int32Array.from(phiTable(tv));
-  return accessSide(role, formatLayout(tv), sharedPattern(role, threads, values, index, tile.e), tile, m);
+  const p = sharedPattern(role, threads, values, index, tile.e);
+  return accessSide(role, formatLayout(tv), p, tile, m, linearBases(threads, values, index, tile));
 }
 
 /** The out-dims dim0 … dim(k−1) of an LL by position, each of the tile's mode size; else `domain`. */
@@ -191,7 +212,8 @@ export function operandSide(role: Role, mma: TiledMma, x: Operand, tile: Tile, m
   const tv = x === 'A' ? mma.layoutA_TV : x === 'B' ? mma.layoutB_TV : mma.layoutC_TV;
   const sub = operandModes[x].map((i) => mma.tileShape[i]!);
   const t = tiledIndex(tv, sub, tile, `operand ${x} of ${mma.atom.name}`);
-  return accessSide(role, `operand ${x} of ${mma.atom.name}`, sharedPattern(role, t.threads, t.values, t.index, tile.e), tile, m);
+  const p = sharedPattern(role, t.threads, t.values, t.index, tile.e);
+  return accessSide(role, `operand ${x} of ${mma.atom.name}`, p, tile, m, linearBases(t.threads, t.values, t.index, tile));
 }
 
 /** The instruction of a copy atom on its shared-memory side: ldmatrix/stmatrix .xN (.trans), else ld/st.shared. */

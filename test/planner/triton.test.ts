@@ -8,6 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
+import { mode, phi, size } from '../../src/algebra/layout.js';
+import { parseLayout } from '../../src/algebra/notation.js';
 import { parseLL } from '../../src/linear/forms.js';
 import type { LinearLayout } from '../../src/linear/value.js';
 import { loadPlanner, planArgs } from '../../src/ops/planner.js';
@@ -107,6 +109,33 @@ describe("Triton's SwizzleTest pairs", () => {
       }
     });
   }
+});
+
+describe('TV layout sides that are F2-linear', () => {
+  it("get Triton's layout too, priced by the oracle, the best no worse; a TV that is not linear gets none", () => {
+    const write = '((8,16),(8,8)):((1024,1),(128,16))';
+    const read = '((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))';
+    const r = planArgs({ tile: '(128,64)', dtype: 'half_t', write, read });
+    const t = r.triton!;
+    expect(t).not.toBeNull();
+    const shape = [128, 64];
+    const offsets = offsetsOfBases(basesOf(parseLL(t.layout), 'offset').map((b) => tileIndex(b, shape)));
+    const side = (tv: string): BruteSide => {
+      const l = parseLayout(tv);
+      const n = size(l);
+      return { T: size(mode(l, 1)), V: n / size(mode(l, 1)), index: Array.from({ length: n }, (_, x) => phi(l, x)) };
+    };
+    for (const [tv, got] of [
+      [write, t.write],
+      [read, t.read],
+    ] as const) {
+      const p = brutePrice(side(tv), offsets, 2)!;
+      expect([got.vectorBytes, got.phases, got.wavefronts]).toEqual([p.vector * 2, p.phases, p.wavefronts]);
+    }
+    expect(r.front[0]!.write.wavefronts + r.front[0]!.read.wavefronts).toBeLessThanOrEqual(t.write.wavefronts + t.read.wavefronts);
+    expect(planArgs({ tile: '(12,8)', dtype: 'half_t', write: '(32,3):(3,1)', read: '(32,3):(1,32)' }).triton).toBeNull();
+    expect(planArgs({ tile: '(16,8)', dtype: 'half_t', write: '(32,4):(4,1)', read: '(32,4):(1,32)' }).triton).not.toBeNull();
+  });
 });
 
 describe('the F2 steps', () => {

@@ -121,6 +121,22 @@ function tableKey(t: Int32Array): string {
   return `${a >>> 0}:${b >>> 0}`;
 }
 
+/** y ↦ y + ⌊y/I⌋·P over the base's offsets into `out`, with tableKey's key and the cosize, in one pass. */
+function paddedTable(base: Int32Array, interval: number, pad: number, out: Int32Array): { key: string; cosize: number } {
+  let a = 0x811c9dc5;
+  let b = 0x9e3779b9;
+  let max = 0;
+  for (let x = 0; x < base.length; x++) {
+    const y = base[x]!;
+    const v = y + ((y / interval) | 0) * pad;
+    out[x] = v;
+    if (v > max) max = v;
+    a = Math.imul(a ^ v, 0x01000193);
+    b = (b + Math.imul(v + 1, x | 1)) | 0;
+  }
+  return { key: `${a >>> 0}:${b >>> 0}`, cosize: base.length === 0 ? 0 : max + 1 };
+}
+
 /** Sw o base's offsets from the base's (Sw as 32-bit operations) into `out`, with tableKey's key and the cosize, in one pass. */
 function swizzledTable(base: Int32Array, bits: SwizzleBits, out: Int32Array): { key: string; cosize: number } {
   const { mask, r, l } = bits;
@@ -139,7 +155,7 @@ function swizzledTable(base: Int32Array, bits: SwizzleBits, out: Int32Array): { 
 }
 
 /** A family's raw members: its layouts, each with its atom name or null. */
-type Member = { layout: LayoutFunction; atom: string | null; base?: number };
+type Member = { layout: LayoutFunction; atom: string | null; base?: number; pad?: { order: number; interval: number; pad: number } };
 
 function* swizzleMembers(tile: Tile): Generator<Member> {
   const orders = modeOrders(tile.shape.length);
@@ -169,13 +185,18 @@ function paddedShared(base: Layout, n: number, interval: number, pad: number): L
 function* paddedMembers(tile: Tile): Generator<Member> {
   const orders = modeOrders(tile.shape.length);
   const pmax = 128 / tile.e;
-  if (tile.shape.length >= 2) for (const o of orders) for (let p = 1; p <= pmax; p++) yield { layout: baseLayout(tile.shape, o, p), atom: null };
-  for (const o of orders) {
+  // a padded stride is y ↦ y + ⌊y/n⌋·p over the base (n the size of its first mode), like an interval pad
+  if (tile.shape.length >= 2) {
+    for (const [k, o] of orders.entries()) {
+      for (let p = 1; p <= pmax; p++) yield { layout: baseLayout(tile.shape, o, p), atom: null, pad: { order: k, interval: tile.shape[o[0]!]!, pad: p } };
+    }
+  }
+  for (const [k, o] of orders.entries()) {
     const base = baseLayout(tile.shape, o);
     for (let i = 1; i < tile.size; i *= 2) {
       for (let p = 1; p <= pmax; p *= 2) {
         const l = paddedShared(base, tile.size, i, p);
-        if (l !== null) yield { layout: l, atom: null };
+        if (l !== null) yield { layout: l, atom: null, pad: { order: k, interval: i, pad: p } };
       }
     }
   }
@@ -222,6 +243,7 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
   const pool = new Pool32();
   const seen = new Map<string, LayoutFunction[]>();
   const bases: Int32Array[] = [];
+  const padBases: Int32Array[] = [];
   const buf = new Int32Array(tile.size);
   for (const mbr of members) {
     checkDeadline('the planner');
@@ -231,7 +253,14 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
     let swizzle: Candidate['swizzle'];
     const baseOffsets = mbr.base === undefined ? undefined : bases[mbr.base];
     const bits = baseOffsets !== undefined && isComposed(mbr.layout) ? swizzleBits(mbr.layout.swizzle) : null;
-    if (baseOffsets !== undefined && bits !== null) {
+    if (mbr.pad !== undefined) {
+      // a padded layout: one pass over its base's offsets (the compact base of its order, made once)
+      const { order, interval, pad } = mbr.pad;
+      let own = padBases[order];
+      if (own === undefined) padBases[order] = own = offsetsOf(baseLayout(tile.shape, modeOrders(tile.shape.length)[order]!), new Pool32())!.offsets.slice();
+      ({ key, cosize } = paddedTable(own, interval, pad, buf));
+      offsets = buf;
+    } else if (baseOffsets !== undefined && bits !== null) {
       // Sw o base: one pass over the base's offsets
       ({ key, cosize } = swizzledTable(baseOffsets, bits, buf));
       offsets = buf;

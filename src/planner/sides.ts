@@ -35,8 +35,10 @@ export interface Side {
   accepts(c: Candidate, s: PriceScratch): boolean;
   /** the least wavefronts any layout could cost the side (docs/planner.md's lower bound) */
   readonly least: number;
-  /** the accesses, for the brute-force checks (null for descriptor sides) */
+  /** the accesses, for the brute-force checks (null for descriptor sides): the first of `patterns` */
   readonly pattern: AccessPattern | null;
+  /** every access pattern the side may use (ld/st.shared, ldmatrix/stmatrix) */
+  readonly patterns: readonly AccessPattern[];
   /** an F2-linear register side's register and lane bases, for Triton's construction (else null) */
   readonly registers: RegisterBases | null;
 }
@@ -48,8 +50,22 @@ export function vectorWidths(values: number, e: number): number[] {
   return out;
 }
 
-/** A side over an access pattern: accepts what its widths can move, priced by priceSide. */
-export function accessSide(role: Role, what: string, p: AccessPattern, tile: Tile, m: Machine, registers: RegisterBases | null = null): Side {
+/**
+ * A side over its access patterns (the ld/st.shared pattern, and where the machine has them the
+ * matrix instruction's): it accepts what one of them can move, at the cheapest price (fewest
+ * wavefronts, then instructions, then the first pattern), each priced by priceSide (the swizzle
+ * family from per-base phase tables).
+ */
+export function accessSide(
+  role: Role,
+  what: string,
+  ps: AccessPattern | AccessPattern[],
+  tile: Tile,
+  m: Machine,
+  registers: RegisterBases | null = null,
+): Side {
+  const patterns = Array.isArray(ps) ? ps : [ps];
+  const p = patterns[0]!;
   for (let x = 0; x < p.index.length; x++) {
     if ((x & 0xffff) === 0xffff) checkDeadline('the accesses of a side');
     const i = p.index[x]!;
@@ -60,19 +76,60 @@ export function accessSide(role: Role, what: string, p: AccessPattern, tile: Til
     }
   }
   // the swizzle family's candidates from per-base phase tables (every thread live: memory/phases.ts's model)
-  const sw = p.live === undefined ? new SwizzledSide(p, tile.e) : null;
-  const price = (c: Candidate, s: PriceScratch): SidePrice | null =>
-    c.swizzle !== undefined && sw !== null
+  const sws = patterns.map((q) => (q.live === undefined ? new SwizzledSide(q, tile.e) : null));
+  const priceOne = (k: number, c: Candidate, s: PriceScratch): SidePrice | null => {
+    const sw = sws[k]!;
+    return c.swizzle !== undefined && sw !== null
       ? sw.price(c.swizzle.base, c.swizzle.baseOffsets, c.swizzle.bits, c.offsets, m, s)
-      : priceSide(p, c.offsets, tile.size, tile.e, m, s);
-  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least: leastWavefronts(p, tile.e, m), pattern: p, registers };
+      : priceSide(patterns[k]!, c.offsets, tile.size, tile.e, m, s);
+  };
+  const price = (c: Candidate, s: PriceScratch): SidePrice | null => {
+    let best: SidePrice | null = null;
+    for (let k = 0; k < patterns.length; k++) {
+      const x = priceOne(k, c, s);
+      if (x !== null && (best === null || x.wavefronts < best.wavefronts || (x.wavefronts === best.wavefronts && x.instructions < best.instructions))) best = x;
+    }
+    return best;
+  };
+  const least = Math.min(...patterns.map((q) => leastWavefronts(q, tile.e, m)));
+  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least, pattern: p, patterns, registers };
 }
 
 const plainName = (role: Role): string => (role === 'write' ? 'st.shared' : 'ld.shared');
 
-/** The ld/st.shared pattern of a thread-value table: every width, named by the role. */
-function sharedPattern(role: Role, threads: number, values: number, index: Int32Array, e: number): AccessPattern {
-  return { threads, values, index, widths: vectorWidths(values, e), instruction: () => plainName(role), vectorBytes: (w) => w * e };
+/**
+ * The ldmatrix.x4 (read) / stmatrix.x4 (write) pattern of a thread-value table of 16-bit values
+ * (full warps, 8 values a thread per instruction), as 16-byte accesses of virtual threads (docs/planner.md,
+ * "Sides"): lane 8k + r of warp g gives the address of row r of matrix k, which holds values 8q + 2k,
+ * 8q + 2k + 1 of threads 32g + 4r … 32g + 4r + 3 in that order (the PTX fragment of an 8×8 b16
+ * matrix); the row must be 16 contiguous, aligned bytes. Null where the instruction does not apply.
+ */
+export function matrixPattern(role: Role, threads: number, values: number, index: Int32Array, e: number, m: Machine): AccessPattern | null {
+  if (e !== 2 || threads % 32 !== 0 || values % 8 !== 0 || !(role === 'read' ? m.ldmatrix : m.stmatrix)) return null;
+  const T = threads;
+  const out = new Int32Array(index.length);
+  for (let g = 0; g < T / 32; g++) {
+    if ((g & 15) === 15) checkDeadline('the accesses of a side');
+    for (let q = 0; q < values / 8; q++) {
+      for (let k = 0; k < 4; k++) {
+        for (let r = 0; r < 8; r++) {
+          for (let i = 0; i < 8; i++) {
+            const src = 32 * g + 4 * r + (i >> 1) + T * (8 * q + 2 * k + (i & 1));
+            out[32 * g + 8 * k + r + T * (8 * q + i)] = index[src]!;
+          }
+        }
+      }
+    }
+  }
+  const name = role === 'read' ? 'ldmatrix.x4' : 'stmatrix.x4';
+  return { threads, values, index: out, widths: [8], instruction: () => name, vectorBytes: () => 16 };
+}
+
+/** The ld/st.shared pattern of a thread-value table (every width, named by the role), and the matrix pattern where it applies. */
+function sharedPattern(role: Role, threads: number, values: number, index: Int32Array, e: number, m?: Machine): AccessPattern[] {
+  const plain: AccessPattern = { threads, values, index, widths: vectorWidths(values, e), instruction: () => plainName(role), vectorBytes: (w) => w * e };
+  const mat = m === undefined ? null : matrixPattern(role, threads, values, index, e, m);
+  return mat === null ? [plain] : [plain, mat];
 }
 
 /**
@@ -102,7 +159,7 @@ export function linearBases(threads: number, values: number, index: Int32Array, 
 export function tvSide(role: Role, tv: Layout, tile: Tile, m: Machine): Side {
   const { threads, values } = threadShape(tv);
   const index = Int32Array.from(phiTable(tv));
-  const p = sharedPattern(role, threads, values, index, tile.e);
+  const p = sharedPattern(role, threads, values, index, tile.e, m);
   return accessSide(role, formatLayout(tv), p, tile, m, linearBases(threads, values, index, tile));
 }
 
@@ -154,7 +211,7 @@ export function llSide(role: Role, l: LinearLayout, tile: Tile, m: Machine): Sid
   const values = 2 ** regs.length;
   const nonzero = (bs: readonly (readonly number[])[]): number[] => bs.map(img).filter((b) => b !== 0);
   const registers: RegisterBases = { reg: nonzero(regs), lane: lanes.map(img), warp: nonzero(warps) };
-  return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e), tile, m, registers);
+  return accessSide(role, 'LL', sharedPattern(role, threads, values, index, tile.e, m), tile, m, registers);
 }
 
 /** The thread-value table of a TV over a sub-tile `sub` repeated over the tile (docs/semantics.md §10.4's partition of the whole
@@ -212,7 +269,7 @@ export function operandSide(role: Role, mma: TiledMma, x: Operand, tile: Tile, m
   const tv = x === 'A' ? mma.layoutA_TV : x === 'B' ? mma.layoutB_TV : mma.layoutC_TV;
   const sub = operandModes[x].map((i) => mma.tileShape[i]!);
   const t = tiledIndex(tv, sub, tile, `operand ${x} of ${mma.atom.name}`);
-  const p = sharedPattern(role, t.threads, t.values, t.index, tile.e);
+  const p = sharedPattern(role, t.threads, t.values, t.index, tile.e, m);
   return accessSide(role, `operand ${x} of ${mma.atom.name}`, p, tile, m, linearBases(t.threads, t.values, t.index, tile));
 }
 

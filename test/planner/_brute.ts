@@ -11,6 +11,8 @@ export interface BruteSide {
   readonly T: number;
   readonly V: number;
   readonly index: ArrayLike<number>;
+  /** whether the side may use ldmatrix/stmatrix.x4 (16-bit values on a machine that has it) */
+  readonly matrix?: boolean;
 }
 
 /** A candidate: its family and its offsets by tile index. */
@@ -103,18 +105,55 @@ export function bruteFamilies(shape: number[], e: number): Record<string, BruteC
   return { swizzle: distinct(sw), padded: distinct(pad), atoms: distinct(atoms) };
 }
 
-/** The oracle's price of a side on offsets (widest vector that works, §9.2), or null when none divides. */
-export function brutePrice(
-  side: BruteSide,
-  offsets: ArrayLike<number>,
-  e: number,
-): { vector: number; instructions: number; phases: number; wavefronts: number } | null {
+type Price = { vector: number; instructions: number; phases: number; wavefronts: number };
+
+/** The oracle's ld/st.shared price of a side on offsets (widest vector that works, §9.2), or null when none divides. */
+export function bruteShared(side: BruteSide, offsets: ArrayLike<number>, e: number): Price | null {
   const r = bruteBanks((t, j) => offsets[side.index[t + side.T * j]!]!, side.T, side.V, e);
   return r === 'bad-vector' ? null : r;
 }
 
+/** The element of the 8×8 b16 matrix fragment that lane 8k + r of warp g addresses, value i of instruction q: row r of
+ *  matrix k holds values 8q + 2k, 8q + 2k + 1 of threads 4r … 4r + 3 of the warp (PTX ISA, ldmatrix / stmatrix). */
+const fragment = (T: number, t: number, j: number): number => {
+  const g = Math.floor(t / 32);
+  const k = Math.floor((t % 32) / 8);
+  const r = t % 8;
+  const q = Math.floor(j / 8);
+  const i = j % 8;
+  return 32 * g + 4 * r + Math.floor(i / 2) + T * (8 * q + 2 * k + (i % 2));
+};
+
+/** The oracle's ldmatrix/stmatrix.x4 price (16-bit values, full warps, 8 values a thread per instruction), or null. */
+export function bruteMatrix(side: BruteSide, offsets: ArrayLike<number>, e: number): Price | null {
+  if (e !== 2 || side.T % 32 !== 0 || side.V % 8 !== 0) return null;
+  const r = bruteBanks((t, j) => offsets[side.index[fragment(side.T, t, j)]!]!, side.T, side.V, e, 8);
+  return r === 'bad-vector' ? null : r;
+}
+
+/** The oracle's price of a side: the cheaper of ld/st.shared and (with `matrix`) the matrix instruction. */
+export function brutePrice(side: BruteSide, offsets: ArrayLike<number>, e: number): Price | null {
+  const a = bruteShared(side, offsets, e);
+  const b = side.matrix ? bruteMatrix(side, offsets, e) : null;
+  if (a === null || b === null) return a ?? b;
+  return b.wavefronts < a.wavefronts || (b.wavefronts === a.wavefronts && b.instructions < a.instructions) ? b : a;
+}
+
 /** The least wavefronts of a side: the phases at the widest width whose vectors hold distinct tile indices. */
 export function bruteLeast(side: BruteSide, e: number): number {
+  const plain = bruteLeastShared(side, e);
+  if (!(side.matrix && e === 2 && side.T % 32 === 0 && side.V % 8 === 0)) return plain;
+  // the matrix instruction: its rows must hold distinct elements; 4 phases of 8 rows per instruction
+  for (let t = 0; t < side.T; t++)
+    for (let q = 0; q < side.V; q += 8) {
+      const s = new Set<number>();
+      for (let i = 0; i < 8; i++) s.add(side.index[fragment(side.T, t, q + i)]!);
+      if (s.size !== 8) return plain;
+    }
+  return Math.min(plain, (side.T / 32) * (side.V / 8) * 4);
+}
+
+function bruteLeastShared(side: BruteSide, e: number): number {
   for (let w = 16 / e; w >= 1; w /= 2) {
     if (side.V % w !== 0) continue;
     let ok = true;

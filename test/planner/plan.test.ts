@@ -7,7 +7,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { phi } from '../../src/algebra/layout.js';
 import { isComposed, parseLayoutFunction, phiComposed } from '../../src/cute/composed.js';
+import { formatLayout } from '../../src/algebra/notation.js';
 import { loadPlanner, planArgs } from '../../src/ops/planner.js';
+import { tiledMmaArg } from '../../src/ops/tiled.js';
 import type { PlanEntry, PlanResult } from '../../src/planner/plan.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { type BruteSide, bruteFamilies, bruteFront, bruteLeast, brutePrice } from './_brute.js';
@@ -33,7 +35,7 @@ function tvSide(text: string): BruteSide {
   const shape = l.shape as number[];
   const T = typeof shape[0] === 'number' ? shape[0] : (shape[0] as unknown as number[]).reduce((a, b) => a * b, 1);
   const n = Array.isArray(l.shape) ? (l.shape as unknown[]).flat(4).reduce((a: number, b) => a * (b as number), 1) : (l.shape as number);
-  return { T, V: n / T, index: Array.from({ length: n }, (_, x) => phi(l, x)) };
+  return { T, V: n / T, index: Array.from({ length: n }, (_, x) => phi(l, x)), matrix: true };
 }
 
 /** A random register LL over a power-of-two tile: a random basis of its bits (some sums), lanes, warps and registers. */
@@ -70,7 +72,7 @@ function randomLL(rng: () => number, shape: number[]): { json: unknown; side: Br
   const V = 2 ** reg.length;
   const tidx = [...lane, ...warp, ...reg];
   const index = Array.from({ length: T * V }, (_, x) => tidx.reduce((v, b, i) => (((x >> i) & 1) === 1 ? v ^ b : v), 0));
-  return { json, side: { T, V, index } };
+  return { json, side: { T, V, index, matrix: true } };
 }
 
 const triple = (x: PlanEntry): number[] => [x.write.wavefronts, x.read.wavefronts, x.bytes];
@@ -146,6 +148,9 @@ describe('plan_smem against the oracle', () => {
       [[6, 16], 1, '(48,2):(2,1)', '(32,3):(1,32)'],
       [[4, 6, 4], 4, '(32,3):(1,32)', '(24,4):(4,1)'],
     ];
+    // the A operand of an mma.sync: read by ldmatrix.x4 or ld.shared, whichever is cheaper
+    const a = formatLayout(tiledMmaArg({ atom: 'SM80_16x8x16_F16F16F16F16_TN' }).layoutA_TV);
+    cases.push([[16, 16], 2, '((16,2),8):((1,128),16)', a]);
     for (const [shape, e, w, rd] of cases) {
       const r = planArgs({ tile: `(${shape.join(',')})`, dtype: DTYPE[e], write: w, read: rd, top: 100000 });
       checkPlan(r, shape, e, tvSide(w), tvSide(rd));

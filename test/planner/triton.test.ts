@@ -35,11 +35,11 @@ const tileIndex = (b: readonly number[], shape: number[]): number => b.reduce((v
 const basesOf = (l: LinearLayout, name: string): readonly (readonly number[])[] => l.inDims.find((d) => d.name === name)?.bases ?? [];
 
 /** The oracle's side of a register LL: thread = lane + lanes·warp, value = register. */
-function sideOf(l: LinearLayout, shape: number[]): BruteSide {
+function sideOf(l: LinearLayout, shape: number[], matrix: boolean): BruteSide {
   const imgs = ['lane', 'warp', 'register'].flatMap((n) => basesOf(l, n).map((b) => tileIndex(b, shape)));
   const T = 2 ** (basesOf(l, 'lane').length + basesOf(l, 'warp').length);
   const V = 2 ** basesOf(l, 'register').length;
-  return { T, V, index: Array.from({ length: T * V }, (_, x) => imgs.reduce((v, b, i) => (((x >> i) & 1) === 1 ? v ^ b : v), 0)) };
+  return { T, V, index: Array.from({ length: T * V }, (_, x) => imgs.reduce((v, b, i) => (((x >> i) & 1) === 1 ? v ^ b : v), 0)), matrix };
 }
 
 /** The span of vectors, as a set. */
@@ -74,7 +74,8 @@ describe("Triton's SwizzleTest pairs", () => {
       const e = E[String(req.dtype)]!;
       const wl = parseLL((req.write as { ll: string }).ll);
       const rl = parseLL((req.read as { ll: string }).ll);
-      const [ws, rs] = [sideOf(wl, shape), sideOf(rl, shape)];
+      // stmatrix from sm90, ldmatrix from sm75
+      const [ws, rs] = [sideOf(wl, shape, req.arch !== 'sm80'), sideOf(rl, shape, true)];
       const t = r.triton!;
       expect(t).not.toBeNull();
       // the printed layout is the one priced: offset bits → tile indices
@@ -123,7 +124,7 @@ describe('TV layout sides that are F2-linear', () => {
     const side = (tv: string): BruteSide => {
       const l = parseLayout(tv);
       const n = size(l);
-      return { T: size(mode(l, 1)), V: n / size(mode(l, 1)), index: Array.from({ length: n }, (_, x) => phi(l, x)) };
+      return { T: size(mode(l, 1)), V: n / size(mode(l, 1)), index: Array.from({ length: n }, (_, x) => phi(l, x)), matrix: true };
     };
     for (const [tv, got] of [
       [write, t.write],

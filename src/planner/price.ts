@@ -1,10 +1,10 @@
 /**
  * The price of one side on one candidate (docs/planner.md, "The price"): the widest
  * vector the side may use that keeps each thread's values contiguous and aligned, and §9.2's
- * phases and wavefronts of its instructions, counted by memory/banks.ts (vectorInstructions lays
- * the addresses out and checks the vectors, countWavefronts counts). A side's accesses are
- * tabulated once (AccessPattern); a candidate is its table of offsets by tile index, so the inner
- * loop is two passes over typed arrays.
+ * phases and wavefronts of its instructions, counted by memory/banks.ts's countWavefronts (the
+ * project's one bank counter) over the instructions laid out as it reads them. A side's accesses
+ * are tabulated once (AccessPattern); a candidate is its table of offsets by tile index, so the
+ * inner loop is a vector check and one pass writing the leads' addresses, over typed arrays.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { Pool, type Instructions } from '../memory/access.js';
@@ -59,7 +59,7 @@ function sidePrice(p: AccessPattern, w: number, instructions: number, phases: nu
 /**
  * The side's price on the candidate whose element offsets by tile index are `offsets` (n of
  * them), elements of e bytes: the first width of `p.widths` at which every vector is
- * contiguous and aligned (vectorInstructions), and §9.2's counts; null when none is (the side
+ * contiguous and aligned (holdsVectors), and §9.2's counts; null when none is (the side
  * does not accept the candidate). Pre-condition: every index of p is below n, offsets below 2^30.
  * @example priceSide(pattern, rowMajorOffsets, 8192, 2, machineOf('sm90'), new PriceScratch())
  */

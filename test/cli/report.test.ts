@@ -166,6 +166,7 @@ describe('the rule through every subcommand', () => {
     ['local-tile', '(128,64):(64,1)', '(32,16)', '(1,2)'],
     ['ll', 'apply', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}', 'lane=3'],
     ['ll-from-encoding', '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [8, 4], warpsPerCTA = [4, 1], order = [1, 0]}>', '128x64'],
+    ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', '(32,2):(2,1)', '--read', '(32,2):(1,32)'],
   ];
   for (const argv of TOOLS) {
     it(`${argv.slice(0, 2).join(' ')}: parse, domain, timeout and gpu give the same code and one line`, async () => {

@@ -25,7 +25,7 @@ const SRC = join(ROOT, 'src');
 const FLOORS: readonly (readonly string[])[] = [
   ['cli', 'web'],
   ['ops'],
-  ['verify', 'throughput', 'render'],
+  ['verify', 'throughput', 'render', 'planner'],
   ['engine', 'atoms', 'linear', 'descriptors'],
   ['memory'],
   ['cute'],

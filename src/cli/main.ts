@@ -87,6 +87,10 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block: gmma-desc S --dtype D --major K|MN [--arch]',
     load: async () => (await import('./descriptors.js')).gmmaDescCommand,
   },
+  plan: {
+    summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (docs/planner.md)',
+    load: async () => (await import('./plan.js')).planCommand,
+  },
   bench: {
     summary: 'GPU (or CPU) throughput of layouts: Φ eval, gather/scatter vs a plain copy, tiled copy',
     load: async () => (await import('./bench.js')).benchCommand,

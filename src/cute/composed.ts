@@ -207,7 +207,7 @@ export function parseLayoutFunction(text: string, what = 'layout', unbounded = f
     if (!p.eat('>')) p.fail("'>'");
   }
   const sw = makeSwizzle(b, m, s);
-  // `o` is a token like any other (BATCH-PROTOCOL.md, Notation: any white space between tokens, none included), so
+  // `o` is a token like any other (docs/protocol.md, "Notation": any white space between tokens, none included), so
   // `Sw<3,3,3>o32o(8,64):(64,1)` reads as its spaced form; nothing else after a swizzle begins with 'o'
   const composeSign = (): void => {
     p.skipSpace();

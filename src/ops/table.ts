@@ -30,6 +30,7 @@ import { tiledOps } from './tiled.js';
 import { linearOps } from './linear.js';
 import { linearBridgeOps } from './linear-bridge.js';
 import { descriptorOps } from './descriptors.js';
+import { plannerOps } from './planner.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
 
@@ -172,6 +173,7 @@ export const ops: OpSpec[] = withComposed([
   ...linearOps,
   ...linearBridgeOps,
   ...descriptorOps,
+  ...plannerOps,
 ]);
 /**
  * The ops table by protocol name.

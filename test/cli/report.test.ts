@@ -171,6 +171,7 @@ describe('the rule through every subcommand', () => {
     ['to-ll', '((4,8),(2,2)):((32,1),(16,8))', 'tv', '16x8'],
     ['from-ll', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}'],
     ['ll-bank-conflicts', '{"bases":[["lane",[[1],[2]]]],"outDims":[["dim0",4]]}', '{"bases":[["offset",[[1],[2]]]],"outDims":[["dim0",4]]}', '4'],
+    ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', '(32,2):(2,1)', '--read', '(32,2):(1,32)'],
   ];
   for (const argv of TOOLS) {
     it(`${argv.slice(0, 2).join(' ')}: parse, domain, timeout and gpu give the same code and one line`, async () => {

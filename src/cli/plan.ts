@@ -1,0 +1,88 @@
+/**
+ * `layoutgpu plan` (docs/planner.md): the shared-memory layout for a tile's write and
+ * read sides. It builds plan_smem's request from its options and runs it through the same reader
+ * as `batch` (src/ops/planner.ts): the front as a table and the certificate in one line, or the
+ * protocol's object with --json.
+ */
+import { withDeadline } from '../algebra/deadline.js';
+import { formatPlan, loadPlanner, planArgs } from '../ops/planner.js';
+import { parseDuration, parseOptions, Usage } from './args.js';
+import { reportError, type Command } from './report.js';
+
+const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
+
+The shared-memory layout for a tile that one side writes and another reads (docs/planner.md): every
+candidate of the families (swizzle, padded, atoms) priced on both sides with the bank model,
+the Pareto front over (write wavefronts, read wavefronts, bytes), its certificate, and the layout
+Triton's optimalSwizzling builds where both sides are linear layouts.
+
+  --write, --read  a TV layout "(…):(…)", "tma", or a JSON object: {"ll": LL}, {"encoding": "#ttg…"},
+                   a tiled copy {"atom", "bits", …} or an MMA operand {"mma": {…}, "operand": "A"}
+  --tile           the tile's shape, "(128,64)" or 128x64
+  --dtype          a CuTe type: half_t, bfloat16_t, float, float_e4m3_t, …
+  --arch           sm80, sm90 (default), sm100
+  --families       a comma-separated list (default: all)
+  --top            entries of the front to print (default 8)
+
+Example: layoutgpu plan --tile 128x64 --dtype half_t --write "((8,16),(8,8)):((1024,1),(128,16))" \\
+           --read "((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))"
+`;
+
+/** A side option: JSON text for an object, else the string itself (a TV layout or "tma"). */
+function sideOption(v: string, name: string): unknown {
+  if (!v.trim().startsWith('{')) return v.trim();
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    throw new Usage(`${name} is not valid JSON: ${v.slice(0, 40)}`);
+  }
+}
+
+/** "128x64" as "(128,64)"; a tuple string as it is. */
+const tileOption = (v: string): string =>
+  /^\s*\d+(\s*x\s*\d+)+\s*$/.test(v)
+    ? `(${v
+        .split('x')
+        .map((s) => s.trim())
+        .join(',')})`
+    : v;
+
+export const planCommand: Command = {
+  summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (--write, --read, --tile, --dtype)',
+  async run(argv, io) {
+    try {
+      const p = parseOptions(argv, ['--help', '--json'], ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout'], 'plan');
+      if (p.flags.has('--help')) {
+        io.stdout(HELP);
+        return 0;
+      }
+      if (p.pos.length > 0) throw new Usage(`plan: unexpected argument '${p.pos[0]}' (see layoutgpu plan --help)`);
+      for (const o of ['--write', '--read', '--tile', '--dtype']) if (!p.opt.has(o)) throw new Usage(`plan needs ${o} (see layoutgpu plan --help)`);
+      const req: Record<string, unknown> = {
+        tile: tileOption(p.opt.get('--tile')!),
+        dtype: p.opt.get('--dtype')!,
+        write: sideOption(p.opt.get('--write')!, '--write'),
+        read: sideOption(p.opt.get('--read')!, '--read'),
+      };
+      if (p.opt.has('--arch')) req.arch = p.opt.get('--arch')!;
+      if (p.opt.has('--families'))
+        req.families = p.opt
+          .get('--families')!
+          .split(',')
+          .map((s) => s.trim());
+      if (p.opt.has('--top')) {
+        const t = p.opt.get('--top')!;
+        if (!/^\s*\d+\s*$/.test(t)) throw new Usage(`--top must be a positive integer, got '${t}'`);
+        req.top = Number(t);
+      }
+      const t = p.opt.get('--timeout');
+      const ms = t === undefined ? undefined : parseDuration(t, '--timeout');
+      await loadPlanner();
+      const r = withDeadline(ms, () => planArgs(req));
+      io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : formatPlan(r)}\n`);
+      return 0;
+    } catch (e) {
+      return reportError(e, io);
+    }
+  },
+};

@@ -1,0 +1,172 @@
+/**
+ * plan_smem of the table (docs/planner.md, docs/protocol.md "Planning a shared-memory
+ * layout"): the request object read here (the tile, the dtype, each side by the readers
+ * of ops/tiled.ts and linear/forms.ts, the arch, the families, top), the plan by src/planner/.
+ * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
+ */
+import { LayoutError, domainError } from '../algebra/errors.js';
+import { parseTuple } from '../algebra/notation.js';
+import { parseLayoutArg } from '../cute/tiler.js';
+import type { Side, Tile, Role } from '../planner/sides.js';
+import type { FamilyName } from '../planner/families.js';
+import type { PlanEntry, PlanResult } from '../planner/plan.js';
+import type { Machine } from '../planner/machine.js';
+import type { Json, OpSpec } from './spec.js';
+import { lazyModule, runningIn } from './lazy.js';
+import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
+
+const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
+
+/** the planner's rooms, loaded by the first plan_smem (with the ops' side of the atoms) */
+const P = lazyModule(async () => {
+  await loadTiled();
+  return {
+    ...(await import('../planner/sides.js')),
+    ...(await import('../planner/families.js')),
+    ...(await import('../planner/plan.js')),
+    ...(await import('../planner/machine.js')),
+    ...(await import('../descriptors/dtype.js')),
+    ...(await import('../linear/forms.js')),
+    ...(await import('../linear/encodings.js')),
+  };
+});
+
+/** Settles once the planner is loaded (for callers of planArgs outside the table: the CLI). */
+export const loadPlanner = async (): Promise<void> => P.load();
+
+/** The largest tile a plan takes (elements). */
+export const MAX_TILE = 1 << 20;
+
+const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top'];
+
+/** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
+function tileShape(v: unknown): number[] {
+  if (typeof v !== 'string') throw badRequest("the plan's 'tile' must be a shape string such as \"(128,64)\"");
+  const t = parseTuple(v, 'tile');
+  const shape = typeof t === 'number' ? [t] : t;
+  if (!shape.every((x) => typeof x === 'number')) throw domainError(`the tile ${v.trim()} must be a flat shape (one size per mode)`);
+  const n = (shape as number[]).reduce((a, b) => a * b, 1);
+  if (n > MAX_TILE) throw domainError(`the tile has ${n} elements; a plan takes at most 2^20`);
+  return shape as number[];
+}
+
+/** One side of the request (docs/planner.md, "Sides"): a TV layout string, `"tma"`, or an object. */
+function sideArg(v: unknown, role: Role, tile: Tile, m: Machine): Side {
+  const p = P.get();
+  if (v === 'tma') return p.descriptorSide('tma');
+  if (typeof v === 'string') return p.tvSide(role, parseLayoutArg(v, `the ${role} side`), tile, m);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest(`the ${role} side must be a TV layout string, "tma" or an object`);
+  const o = v as Record<string, unknown>;
+  if ('wgmma' in o) return p.descriptorSide('wgmma');
+  if ('umma' in o) return p.descriptorSide('umma');
+  if ('ll' in o) {
+    if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"ll": …} takes no other key`);
+    return p.llSide(role, p.parseLL(o.ll), tile, m);
+  }
+  if ('encoding' in o) {
+    if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"encoding": …} takes no other key`);
+    if (typeof o.encoding !== 'string') throw badRequest(`the ${role} side's 'encoding' must be a #ttg attribute string`);
+    return p.llSide(role, p.llFromEncoding(o.encoding, tile.shape), tile, m);
+  }
+  if ('atom' in o) return p.copySide(role, tiledCopyArg(o), tile, m);
+  if ('mma' in o) {
+    const keys = Object.keys(o).filter((k) => k !== 'mma' && k !== 'operand');
+    if (keys.length > 0) throw badRequest(`unknown key(s) in the ${role} side's MMA operand: [${keys.map((k) => `'${k}'`).join(', ')}]`);
+    const x = o.operand;
+    if (x !== 'A' && x !== 'B' && x !== 'C') throw domainError(`the ${role} side's operand must be "A", "B" or "C"`);
+    return p.operandSide(role, tiledMmaArg(o.mma), x, tile, m);
+  }
+  throw badRequest(`the ${role} side object needs one of 'll', 'encoding', 'atom' (a tiled copy), 'mma' (an operand), 'wgmma', 'umma'`);
+}
+
+/** The families asked for (default: every family this build enumerates), in docs/planner.md's order. */
+function familiesArg(v: unknown): FamilyName[] {
+  const p = P.get();
+  if (v === undefined) return [...p.BUILT_FAMILIES];
+  if (!Array.isArray(v) || !v.every((f) => typeof f === 'string')) throw badRequest("the plan's 'families' must be an array of family names");
+  for (const f of v as string[]) {
+    if (!(p.FAMILIES as readonly string[]).includes(f)) throw domainError(`unknown family '${f.slice(0, 24)}': one of ${p.FAMILIES.join(', ')}`);
+    if (!(p.BUILT_FAMILIES as readonly string[]).includes(f)) throw domainError(`the ${f} family is not yet in the planner (docs/planner.md)`);
+  }
+  if (v.length === 0) throw domainError("the plan's 'families' is empty");
+  return p.FAMILIES.filter((f) => (v as string[]).includes(f));
+}
+
+function topArg(v: unknown): number {
+  if (v === undefined) return 8;
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest("the plan's 'top' must be a JSON integer");
+  if (v < 1 || v > 1 << 20) throw domainError(`the plan's 'top' is ${v}: at least 1`);
+  return v;
+}
+
+/**
+ * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
+ * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
+ */
+export function planArgs(arg: unknown): PlanResult {
+  const p = P.get();
+  let o = arg;
+  if (typeof arg === 'string') {
+    try {
+      o = JSON.parse(arg);
+    } catch {
+      throw badRequest('the plan request is not valid JSON');
+    }
+  }
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest('the plan request must be a JSON object {"tile", "dtype", "write", "read", …}');
+  const r = o as Record<string, unknown>;
+  const unknown = Object.keys(r).filter((k) => !REQUEST_KEYS.includes(k));
+  if (unknown.length > 0) throw badRequest(`unknown key(s) in the plan request: [${unknown.map((k) => `'${k}'`).join(', ')}]`);
+  for (const k of ['tile', 'dtype', 'write', 'read']) if (r[k] === undefined) throw badRequest(`the plan request needs '${k}'`);
+  if (typeof r.dtype !== 'string') throw badRequest("the plan's 'dtype' must be a CuTe type name such as \"half_t\"");
+  if (r.arch !== undefined && typeof r.arch !== 'string') throw badRequest("the plan's 'arch' must be a string such as \"sm90\"");
+  const shape = tileShape(r.tile);
+  const e = p.dtypeOf(r.dtype).bytes;
+  const machine = p.machineOf((r.arch as string | undefined) ?? 'sm90');
+  const tile: Tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
+  const families = familiesArg(r.families);
+  const top = topArg(r.top);
+  const write = sideArg(r.write, 'write', tile, machine);
+  const read = sideArg(r.read, 'read', tile, machine);
+  return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top });
+}
+
+const sideText = (s: PlanEntry['write']): string =>
+  `${s.instruction}${s.instruction.endsWith('shared') ? `.${8 * s.vectorBytes}` : ''} ${s.wavefronts}/${s.phases}`;
+
+/** The CLI's rendering: the front as a table, the certificate in one line, Triton's layout beside. */
+export function formatPlan(r: PlanResult): string {
+  const head = ['#', 'write (wavefronts/phases)', 'read (wavefronts/phases)', 'bytes', 'family', 'layout'];
+  const row = (i: string, x: PlanEntry): string[] => [
+    i,
+    sideText(x.write),
+    sideText(x.read),
+    String(x.bytes),
+    x.family + (x.gmma ? ` (${x.gmma})` : ''),
+    x.layout,
+  ];
+  const rows = [head, ...r.front.map((x, i) => row(String(i + 1), x)), ...(r.triton ? [row('triton', r.triton)] : [])];
+  const widths = head.map((_, j) => Math.max(...rows.map((x) => x[j]!.length)));
+  const lines = rows.map((x) => x.map((c, j) => (j === x.length - 1 ? c : c.padEnd(widths[j]!))).join('  '));
+  const c = r.certificate;
+  const searched = Object.entries(r.searched)
+    .map(([f, n]) => `${f} ${n}`)
+    .join(', ');
+  lines.push(
+    c.kind === 'lower-bound'
+      ? `certificate: lower-bound (the best reaches both sides' least wavefronts; ${c.count} candidates: ${searched})`
+      : `certificate: exhaustive over ${c.family} (${c.count} candidates: ${searched})`,
+  );
+  if (!r.triton) lines.push('triton: none (not both sides F2-linear over a power-of-two tile)');
+  return lines.join('\n');
+}
+
+export const plannerOps: OpSpec[] = runningIn(P, [
+  {
+    name: 'plan_smem',
+    summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (docs/planner.md)",
+    args: [{ name: 'request', kind: 'json' }],
+    run: ([req]) => planArgs(req) as unknown as Json,
+    human: (r) => formatPlan(r as unknown as PlanResult),
+  },
+]);

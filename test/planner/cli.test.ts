@@ -1,0 +1,73 @@
+/**
+ * `layoutgpu plan` (src/cli/plan.ts) and plan_smem through `batch`: the front as a table and the
+ * certificate in one line, --json the protocol's object (the same as batch answers), and bad
+ * input answered with one line on stderr and exit 2.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { cli, ensureBuilt } from '../cli/_build.js';
+
+async function* noInput(): AsyncGenerator<string> {}
+
+/** Runs the CLI in-process: exit code, stdout, stderr. */
+async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await main(argv, { stdout: (s) => void (out += s), stderr: (s) => void (err += s), isTTY: false }, noInput);
+  return { code, out, err };
+}
+
+const WRITE = '((8,16),(8,8)):((1024,1),(128,16))';
+const READ = '((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))';
+const ARGS = ['plan', '--tile', '128x64', '--dtype', 'half_t', '--write', WRITE, '--read', READ];
+
+beforeAll(() => ensureBuilt());
+
+describe('layoutgpu plan', () => {
+  it('prints the front as a table and the certificate in one line', async () => {
+    const r = await run([...ARGS, '--top', '2']);
+    expect(r.code).toBe(0);
+    const lines = r.out.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^#\s+write \(wavefronts\/phases\)\s+read/);
+    expect(lines[1]).toMatch(
+      /^1\s+st\.shared\.128 128\/128\s+ld\.shared\.128 128\/128\s+16384\s+swizzle \(GMMA::Layout_K_SW128_Atom<half_t>\)\s+Sw<3,3,3> o \(128,64\):\(64,1\)$/,
+    );
+    expect(lines.filter((l) => l.startsWith('certificate: '))).toEqual([
+      "certificate: lower-bound (the best reaches both sides' least wavefronts; 719 candidates: swizzle 408, padded 296, atoms 15)",
+    ]);
+  });
+
+  it('--json is the object batch answers (the built bin)', async () => {
+    const j = await cli([...ARGS, '--json']);
+    expect(j.code).toBe(0);
+    const req = { id: 1, op: 'plan_smem', args: [{ tile: '(128,64)', dtype: 'half_t', write: WRITE, read: READ }] };
+    const b = await cli(['batch'], `${JSON.stringify(req)}\n`);
+    expect(JSON.parse(b.stdout)).toEqual({ id: 1, ok: true, result: JSON.parse(j.stdout) });
+  });
+
+  it('bad input: one line on stderr, exit 2', async () => {
+    for (const [argv, msg] of [
+      [
+        ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', 'tma', '--read', '(32,2):(1,32)'],
+        /domain: the tma side needs the TMA\/wgmma descriptor rules/,
+      ],
+      [[...ARGS, '--arch', 'gfx950'], /domain: arch gfx950: the AMD bank model/],
+      [[...ARGS.slice(0, 5)], /plan needs --write/],
+      [[...ARGS, '--families', 'linear'], /domain: the linear family is not yet/],
+      [['plan', '--tile', '8x8', '--dtype', 'half', '--write', WRITE, '--read', READ], /domain: unknown dtype 'half'/],
+      [['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', '{"ll": 1', '--read', READ], /--write is not valid JSON/],
+    ] as const) {
+      const r = await run([...argv]);
+      expect(r.code).toBe(2);
+      expect(r.out).toBe('');
+      expect(r.err.trimEnd().split('\n')).toHaveLength(1);
+      expect(r.err).toMatch(msg);
+    }
+  });
+
+  it('--timeout stops a plan with kind timeout', async () => {
+    const r = await run(['plan', '--tile', '128x128', '--dtype', 'half_t', '--write', '(32,2):(1,32)', '--read', '(32,2):(1,32)', '--timeout', '5ms']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/timeout/);
+  });
+});

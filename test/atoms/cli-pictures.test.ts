@@ -144,25 +144,27 @@ describe('TV pictures', () => {
     for (const { t, v, r, col } of cells.slice(-128 * 128)) expect([t, v]).toEqual(hs.get(r + 128 * col));
   });
 
-  it('the TikZ of a tiled MMA and of a tiled copy compiles with pdflatex to one page', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tv-'));
-    try {
-      const c = makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: m, operand: 'A' });
-      for (const [name, tex] of [
-        ['mma.tex', tvTikz(mmaPicture(m))],
-        ['copy.tex', tvTikz(copyPicture(c))],
-      ] as const) {
-        writeFileSync(join(dir, name), tex);
+  // one pdflatex run a test (each a few seconds: the unit project's 10 s a test)
+  const pictures = {
+    mma: () => tvTikz(mmaPicture(m)),
+    copy: () => tvTikz(copyPicture(makeTiledCopyFromMma({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: m, operand: 'A' }))),
+  };
+  for (const [what, tex] of Object.entries(pictures)) {
+    it(`the TikZ of a tiled ${what === 'mma' ? 'MMA' : 'copy'} compiles with pdflatex to one page`, () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tv-'));
+      const name = `${what}.tex`;
+      try {
+        writeFileSync(join(dir, name), tex());
         const flags = ['-interaction=nonstopmode', '-halt-on-error', '-no-shell-escape'];
         const r = spawnSync('pdflatex', [...flags, name], { cwd: dir, encoding: 'utf8', timeout: 120_000 });
         if (r.error) throw new Error(`pdflatex did not run (${r.error.message}); scripts/setup-system.sh installs it`);
         expect(r.status, r.stdout.slice(-2000)).toBe(0);
         expect(readFileSync(join(dir, name.replace('.tex', '.log')), 'utf8')).toMatch(/Output written on .*\(1 page/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
       }
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+    });
+  }
 });
 
 describe('layoutgpu show of a tiled MMA or copy, by its atom name', () => {

@@ -13,7 +13,7 @@
  * is "software" at once, without loading Dawn (a Vulkan instance alone costs ~0.1 s on
  * lavapipe); elsewhere the adapter's info decides, still without creating a device.
  */
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LayoutError } from '../algebra/errors.js';
@@ -98,7 +98,7 @@ export async function acquireNodeDevice(opts: NodeDeviceOptions = {}): Promise<N
     if (icd) process.env.VK_ICD_FILENAMES = icd;
     const gpu = mod.create(opts.dawn ?? []);
     held.add(gpu);
-    const adapter = await gpu.requestAdapter(opts.powerPreference ? { powerPreference: opts.powerPreference } : undefined);
+    const adapter = await quietNativeStderr(() => gpu.requestAdapter(opts.powerPreference ? { powerPreference: opts.powerPreference } : undefined));
     if (!adapter) {
       held.delete(gpu);
       tried.push(icd ?? 'default Vulkan ICDs');
@@ -163,7 +163,7 @@ export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | nul
     return null;
   }
   const gpu = mod.create([]);
-  const adapter = await gpu.requestAdapter();
+  const adapter = await quietNativeStderr(() => gpu.requestAdapter());
   if (adapter) {
     const d = describeAdapter(adapter);
     return { software: d.software, line: `${d.software ? 'the software adapter ' : ''}${adapterLine(d)}` };
@@ -180,3 +180,40 @@ export async function probeNodeAdapter(dev = '/dev'): Promise<AdapterGuess | nul
  * @example await createBackend('auto', nodeDeviceSource)
  */
 export const nodeDeviceSource: DeviceSource = Object.assign(() => acquireNodeDevice(), { probe: () => probeNodeAdapter() });
+
+/**
+ * Runs `f` with file descriptor 2 pointed at /dev/null, then points it back where it was: Dawn writes its warnings about
+ * a software adapter's limits ("Warning: maxDynamicUniformBuffersPerPipelineLayout artificially reduced …") from
+ * native code, straight to fd 2, and synchronously inside `requestAdapter()` — so no JavaScript runs (and writes to
+ * stderr) while it is redirected, and a library user's stderr (a terminal, a pipe, a file) holds nothing of Dawn's.
+ * Linux only (fd 2 is reopened through /proc/self/fd; Node has no dup2); elsewhere, when stderr cannot be reopened (a
+ * socket, such as the stdio a Node parent's spawn gives its child) or has output still pending, `f` runs as it is.
+ */
+function quietNativeStderr<T>(f: () => T): T {
+  if (process.platform !== 'linux' || process.stderr.writableLength > 0) return f();
+  let saved: number;
+  try {
+    saved = openSync('/proc/self/fd/2', 'a');
+  } catch {
+    return f();
+  }
+  const restore = (): void => {
+    closeSync(2);
+    const back = openSync(`/proc/self/fd/${saved}`, 'a'); // the lowest free descriptor: 2 again
+    if (back !== 2) closeSync(back);
+    closeSync(saved);
+  };
+  closeSync(2);
+  const quiet = openSync('/dev/null', 'w');
+  if (quiet !== 2) {
+    // a native thread took descriptor 2 in between (never seen): leave it be, run as is
+    closeSync(quiet);
+    closeSync(saved);
+    return f();
+  }
+  try {
+    return f();
+  } finally {
+    restore();
+  }
+}

@@ -239,7 +239,7 @@ const FORM_PLACEHOLDERS: Record<SideForm, string> = {
   ll: '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>',
 };
 
-/** The panel's options, each a select of the page (another option, e.g. an architecture, is one more entry). */
+/** The panel's options, each a select of the page (and so a key of its address, url-state.ts). */
 function options(): Record<'e' | 'arch' | 'side' | 'operand' | 'label' | 'view', HTMLSelectElement> {
   const sel = (testid: string, opts: readonly [string, string][]): HTMLSelectElement =>
     h('select', { 'data-testid': testid }, ...opts.map(([v, t]) => h('option', { value: v }, t)));

@@ -261,6 +261,7 @@ describe('the page against the CLI, and its layout', () => {
     await page.getByTestId('copy-from').selectOption('B');
     await page.getByTestId('mem-layout').fill(TILE);
     await page.getByTestId('mem-label').selectOption('bank');
+    await page.getByTestId('mem-arch').selectOption('sm80');
     const ll = page.getByTestId('ll-input');
     const llText = '#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0]], warp = [], block = []}>';
     await ll.fill(llText);
@@ -277,6 +278,7 @@ describe('the page against the CLI, and its layout', () => {
     await expect.poll(() => again.getByTestId('copy-info').getAttribute('data-tiler')).toBe(before.copy);
     expect(await again.getByTestId('mem-layout').inputValue()).toBe(TILE);
     expect(await again.getByTestId('mem-label').inputValue()).toBe('bank');
+    expect(await again.getByTestId('mem-arch').inputValue()).toBe('sm80');
     await expect.poll(() => again.getByTestId('ll-input').inputValue()).toBe(llText);
     // a copy sent to the memory panel: its side and its figures come back with the link
     await again.getByTestId('copy-send').click();

@@ -262,6 +262,7 @@ describe('bankSide, against the ops the CLI and batch answer with', () => {
     };
     expect(kinds({ form: 'tv', m: TILE, tv: '(32,8', elem: 2 })).toBe('parse');
     expect(kinds({ form: 'tv', m: '(8,64', tv: '(32,8):(8,1)', elem: 2 })).toBe('parse');
+    expect(kinds({ form: 'tv', m: TILE, tv: 'Sw<3,3,3> o (32,8):(8,1)', elem: 2 })).toBe('domain');
     expect(kinds({ form: 'tv', m: TILE, tv: '(32,8):(8,1)' })).toBe('bad-request');
     expect(kinds({ form: 'copy', copy: '{"atom":"SM75_U32x4_LDSM_N"}', m: TILE })).toBe('bad-request');
     expect(kinds({ form: 'copy', copy: COPY, m: TILE })).toBe('ok');

@@ -191,7 +191,7 @@ export const conflictsCommand: Command = {
       const draw = svg !== undefined || tikz !== undefined;
       // a picture too large to draw is refused before the analysis, not after it
       if (draw && form.form !== 'll') {
-        const cells = size(innerLayout(parseLayoutFunction(form.m, 'M')));
+        const cells = size(innerLayout(parseLayoutFunction(p.pos[0]!, 'M'))); // every form but --ll has M first
         if (cells > MAX_SHOW) throw tooMany(cells);
       }
       await loadBankSides();

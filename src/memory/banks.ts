@@ -414,32 +414,10 @@ export interface BankMap {
  */
 export function bankMap(m: LayoutFunction, tv: LayoutFunction, e: number, v?: number, target?: BankTarget): BankMap {
   const report = bankConflicts(m, tv, e, v, target);
-  return { report, ...bankCells(m, threadValues(tv), e, report.vector, undefined, target) };
-}
-
-/**
- * bank_conflicts of accesses given as a table rather than a TV layout (a side whose accesses are no
- * CuTe layout: an MMA operand's partition of the whole tile, a Triton register layout): the general
- * path of bankConflicts over `tvs`. Errors as bankConflicts.
- * Example: bankConflictsOf((32,32):(32,1), threadValues((32,32):(1,32)), 4, 1).wavefronts is 1024.
- */
-export function bankConflictsOf(m: LayoutFunction, tvs: ThreadValues, e: number, v?: number, target?: BankTarget): BankReport {
-  checkElementSize(e);
-  const offsets = accessOffsets(m, tvs);
-  return bankReportOf(instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, v)), target);
-}
-
-/**
- * Per tile index of M: the bank of its element and the most distinct words its bank held in a phase
- * that accessed it (BankMap), for the accesses `tvs` at `vector` values per instruction (the width
- * an analysis of them settled on); a thread t with live[t] = 0 accesses nothing (ldmatrix .x1/.x2's
- * repeated rows, atoms/conflicts.ts).
- */
-export function bankCells(m: LayoutFunction, tvs: ThreadValues, e: number, vector: number, live?: Uint8Array, target?: BankTarget): Omit<BankMap, 'report'> {
+  const tvs = threadValues(tv);
   const n = tvs.index.length === 0 ? 0 : sizeOfM(m);
-  const ins = instructions(accessOffsets(m, tvs), tvs, e, vector);
-  const counted: Instructions = live === undefined ? ins : { ...ins, live };
-  return { bank: tileBanks(m, e, n, target), ways: bankWays(counted, tvs.index, n, target) };
+  const ins = instructions(accessOffsets(m, tvs), tvs, e, report.vector);
+  return { report, bank: tileBanks(m, e, n, target), ways: bankWays(ins, tvs.index, n, target) };
 }
 
 /** The bank of the element (of its first byte) at every tile index of M below n, e bytes per element. */

@@ -8,7 +8,9 @@
  *   partition_A/B/C of make_layout(shape(M)) holds (e from the atom's value type unless given);
  * - `ll`: a register LL (or #ttg encoding) R writing a shared LL (or #ttg shared encoding) S (ll_bank_conflicts);
  *   an encoding takes the tensor shape (`128x64`, `[128,64]`, `tensor<128x64xf16>`, whose type also gives e).
- * The atoms' and linear layouts' rooms are reached through import() (ops/lazy.ts): `loadBankSides` first.
+ * M (and S) is its text, or a layout already read (the page's M, a search's candidate): S then is its shared LL
+ * (to_ll M shared) and is drawn as M. The atoms' and linear layouts' rooms are reached through import()
+ * (ops/lazy.ts): `loadBankSides` first.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError, counted } from '../algebra/errors.js';
@@ -16,6 +18,7 @@ import { makeLayout, modes, phi, size, type Layout } from '../algebra/layout.js'
 import { colMajorStride } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { accessOffsets, threadValues, vectorWidth, type ThreadValues } from '../memory/access.js';
+import { injectiveInner, NOT_INJECTIVE, type CandidateResult, type TablePattern } from '../memory/search.js';
 import {
   bankConflicts,
   bankReportOf,
@@ -30,7 +33,6 @@ import {
 import type { Operand } from '../atoms/tiled-mma.js';
 import type { CopySide } from '../atoms/conflicts.js';
 import type { LinearLayout } from '../linear/value.js';
-import type { TablePattern } from '../memory/search.js';
 import type { BankTarget } from '../memory/machines.js';
 import { lazyModule } from './lazy.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
@@ -46,24 +48,33 @@ const rooms = lazyModule(async () => ({
   ...(await import('../linear/attr.js')),
 }));
 
-/** Settles once every side form can be read (bankSide is synchronous after it). */
-export async function loadBankSides(): Promise<void> {
-  await Promise.all([rooms.load(), loadTiled()]);
+let loaded = false;
+
+/**
+ * Settles once every side form can be read (bankSide is synchronous after it); undefined once it has, or for `tv`, a
+ * TV layout, which needs neither room (the page reads its default form without loading them).
+ */
+export function loadBankSides(form?: BankSideForm['form']): Promise<void> | undefined {
+  if (loaded || form === 'tv') return undefined;
+  return Promise.all([rooms.load(), loadTiled()]).then(() => {
+    loaded = true;
+  });
 }
+
+/** A memory layout: its text, or the layout read (see the header). */
+type Memory = string | LayoutFunction;
+/** A tiled copy's or tiled MMA's JSON object (the protocol's), or its text. */
+type Tiled = string | Readonly<Record<string, unknown>>;
 
 /** A side as written: the texts and options of one of the four forms (see the header). */
 export type BankSideForm =
-  | { readonly form: 'tv'; readonly m: string; readonly tv: string; readonly elem?: number; readonly vec?: number }
-  | { readonly form: 'copy'; readonly copy: Readonly<Record<string, unknown>>; readonly m: string; readonly side?: string }
-  | {
-      readonly form: 'mma';
-      readonly mma: Readonly<Record<string, unknown>>;
-      readonly operand: string;
-      readonly m: string;
-      readonly elem?: number;
-      readonly vec?: number;
-    }
-  | { readonly form: 'll'; readonly r: string; readonly s: string; readonly shape?: string; readonly elem?: number; readonly vec?: number };
+  | { readonly form: 'tv'; readonly m: Memory; readonly tv: string; readonly elem?: number; readonly vec?: number }
+  | { readonly form: 'copy'; readonly copy: Tiled; readonly m: Memory; readonly side?: string }
+  | { readonly form: 'mma'; readonly mma: Tiled; readonly operand: string; readonly m: Memory; readonly elem?: number; readonly vec?: number }
+  | { readonly form: 'll'; readonly r: string; readonly s: Memory; readonly shape?: string; readonly elem?: number; readonly vec?: number };
+
+/** Every side form, in the order the page offers them. */
+export const SIDE_FORMS: readonly BankSideForm['form'][] = ['tv', 'copy', 'mma', 'll'];
 
 /** A picture of the analysis over M: the bank of every cell, the conflict it met, and the accesses (for `--label tv`). */
 export interface BankSidePicture {
@@ -86,6 +97,7 @@ export interface BankSide {
 }
 
 const badRequest = (m: string): LayoutError => new LayoutError('bad-request', m);
+const memoryOf = (m: Memory, what: string): LayoutFunction => (typeof m === 'string' ? parseLayoutFunction(m, what) : m);
 
 /** The bits of an MMA atom's operand from its name's types (D, A, B[, C]: `F32F16F16F32`, GMMA's `F32F16F16`), else null. */
 export function mmaOperandBits(atom: string, x: Operand): number | null {
@@ -172,7 +184,7 @@ function llOf(text: string, shape: number[] | undefined, what: string): LinearLa
 export function bankSide(form: BankSideForm, draw = false, target?: BankTarget): BankSide {
   checkDeadline('the bank analysis');
   if (form.form === 'tv') {
-    const m = parseLayoutFunction(form.m, 'M');
+    const m = memoryOf(form.m, 'M');
     const tv = parseLayoutFunction(form.tv, 'TV');
     if (form.elem === undefined) throw badRequest('a TV layout needs the element size (--elem <bytes>)');
     const report = bankConflicts(m, tv, form.elem, form.vec, target);
@@ -183,7 +195,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
   }
   if (form.form === 'copy') {
     const c = tiledCopyArg(form.copy);
-    const m = parseLayoutFunction(form.m, 'M');
+    const m = memoryOf(form.m, 'M');
     if (form.side !== undefined && form.side !== 'src' && form.side !== 'dst') throw domainError(`the side must be "src" or "dst", got '${form.side}'`);
     const a = rooms.get().copyBankAnalysis(c, m, form.side as CopySide | undefined, target?.machine);
     const e = c.atom.bits / 8;
@@ -194,7 +206,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
     return priced(head, m, tvs, a.instructions, a.report, e, draw, `, ${c.atom.name} ${a.side}`, on);
   }
   if (form.form === 'mma') {
-    const m = parseLayoutFunction(form.m, 'M');
+    const m = memoryOf(form.m, 'M');
     const { tvs, x, atom, threads } = mmaAccesses(form, m);
     const bits = mmaOperandBits(atom, x);
     const e = form.elem ?? (bits === null ? undefined : bytesOf(bits, `${atom}'s ${x}`));
@@ -207,14 +219,14 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
   const R = rooms.get();
   const st = form.shape === undefined ? undefined : R.parseShapeText(form.shape, 'the shape');
   const r = llOf(form.r, st?.shape, 'R');
-  const s = llOf(form.s, st?.shape, 'S');
+  const s = typeof form.s === 'string' ? llOf(form.s, st?.shape, 'S') : R.toLL(form.s, 'shared');
   const e = form.elem ?? (st?.elementBits === undefined ? undefined : bytesOf(st.elementBits, `the ${st.elementType} elements`));
   if (e === undefined) throw badRequest('an LL conversion needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
   const a = R.llBankAnalysis(r, s, e, form.vec, target);
   const tvs: ThreadValues = { threads: a.accesses.threads, values: a.accesses.values, index: a.accesses.index };
   // the shared LL drawn through its CuTe layout, where it has one
-  let m: LayoutFunction | null = null;
-  if (draw) {
+  let m: LayoutFunction | null = typeof form.s === 'string' ? null : form.s;
+  if (draw && m === null) {
     try {
       m = R.fromLL(s, 'shared');
     } catch (err) {
@@ -281,4 +293,30 @@ export function bankPattern(form: BankPatternForm, tile: LayoutFunction, target?
     pattern: { table: tvs, e, ...(form.vec !== undefined ? { v: form.vec } : {}), ...(target ? { target } : {}) },
     heading: `the register LL R (${counted(tvs.threads, 'thread')})`,
   };
+}
+
+/** A side form without its memory: a BankPatternForm, or a TV layout's. */
+export type SideWithoutMemory = BankPatternForm | Omit<Extract<BankSideForm, { form: 'tv' }>, 'm'>;
+
+/** The side form over the memory `m`: M, or for an LL conversion S (its shared LL, drawn as `m`). */
+export const sideOver = (form: SideWithoutMemory, m: LayoutFunction): BankSideForm => (form.form === 'll' ? { ...form, s: m } : { ...form, m });
+
+/**
+ * Every candidate memory layout priced as bankSide prices the side form over it (the page's swizzle search for a side
+ * that is no TV layout; a TV layout has memory/search.ts's): a candidate whose inner layout is not injective is
+ * excluded, one the side cannot access (a vector split, a shape it does not tile) carries its error's message.
+ * Errors: `timeout` (the request's deadline); every other error is the candidate's.
+ * @example searchSide(swizzleCandidates(M), { form: 'copy', copy }).filter((r) => r.conflictFree)
+ */
+export function searchSide(cands: readonly LayoutFunction[], form: BankPatternForm, target?: BankTarget): CandidateResult[] {
+  return cands.map((m) => {
+    if (!injectiveInner(innerLayout(m))) return NOT_INJECTIVE;
+    try {
+      const { report: x } = bankSide(sideOver(form, m), false, target);
+      return { wavefronts: x.wavefronts, phases: x.phases, conflictFree: x.wavefronts === x.phases, vectors: [x.vector], instructions: x.instructions };
+    } catch (e) {
+      if (!(e instanceof LayoutError) || e.kind === 'timeout') throw e;
+      return { wavefronts: null, phases: null, conflictFree: false, error: e.message };
+    }
+  });
 }

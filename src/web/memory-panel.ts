@@ -1,11 +1,12 @@
 /**
  * The memory panel of the page: a memory layout M (plain or Sw<B,M,S> o L), one side of a transfer in any of its
- * forms (ops/bank-side.ts: a TV layout, a tiled copy priced over the whole tile as `copy_bank_conflicts` prices it, an
- * MMA operand, a Triton register layout or encoding) and the element size; the bank picture (docs/semantics.md §9.2),
- * the wavefront table (the figures of the form's op: what the CLI and batch answer), and a button that searches
- * every Sw<B,M,S> o inner(M): for a TV layout on navigator.gpu's device (the CPU search where there is none), for the
- * other forms each candidate priced by the form's op; ranked as the CLI ranks (vector kept, instructions,
- * wavefronts). A found swizzle is clicked into M and into the main layout input.
+ * forms (ops/bank-sides.ts, which `layoutgpu conflicts` reads too: a TV layout, a tiled copy priced over the whole tile
+ * as `copy_bank_conflicts` prices it, an MMA operand, a Triton register layout or encoding writing M's shared LL), the
+ * element size and the machine (`--arch`); the bank picture (docs/semantics.md §9.2), the wavefront table (the figures
+ * of `conflicts … --json` for the same inputs), and a button that searches every Sw<B,M,S> o inner(M): for a TV
+ * layout on navigator.gpu's device (the CPU search where there is none), for the other forms each candidate priced as
+ * the form is (searchSide); ranked as `verify conflict-free` ranks (the vector widths kept: the widest any candidate
+ * reaches, then instructions, wavefronts). A found swizzle is clicked into M and into the main layout input.
  *
  * The bank picture is a canvas that draws real tiles (the 128×64 tile's 8,192 cells): "fit" (the
  * default) sizes the cells so that the whole tile fits the panel, "cells" draws them at a
@@ -16,21 +17,20 @@
  * and TikZ (src/render/banks.ts).
  *
  * Stable test hooks: data-testid `mem-layout`, `mem-form` (tv, copy, mma, ll), `mem-tv` (the side's text in its
- * form), `mem-elem`, `mem-side` (a copy's shared-memory side: auto, src, dst), `mem-operand` (A, B, C), `mem-label`,
+ * form), `mem-elem`, `mem-arch` (sm80, sm90, sm100, gfx942, gfx950), `mem-side` (a copy's shared-memory side: auto, src, dst), `mem-operand` (A, B, C), `mem-label`,
  * `mem-view`, `mem-priced` (what was priced), `mem-table` (data-wavefronts, data-conflicts), `mem-canvas` (data-rows,
  * data-cols, data-cells, data-conflicted, data-view, data-label and the geometry in CSS pixels: data-cw, data-ch,
  * data-left, data-top), `mem-hover` (data-index of the hovered cell), `mem-export-svg`, `mem-export-tikz`,
  * `mem-search`, `mem-found` (buttons with data-layout, data-vector, data-instructions).
  */
-import { indexToCoord, size } from '../algebra/layout.js';
+import { indexToCoord, modes, size } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
 import { formatTuple } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { bankCells, type BankMap, type BankReport } from '../memory/banks.js';
-import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
-import type { CopySide } from '../atoms/conflicts.js';
-import type { Operand } from '../atoms/tiled-mma.js';
-import { bankSide, loadBankSide, searchSide, SIDE_FORMS, type SideForm, type SideRequest } from '../ops/bank-side.js';
+import type { BankReport } from '../memory/banks.js';
+import { DEFAULT_MACHINE, MACHINE_NAMES, machineByName, type BankTarget } from '../memory/machines.js';
+import { keptVectors, rankResults, searchCpu, swizzleCandidates, widenVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
+import { bankSide, loadBankSides, searchSide, sideOver, SIDE_FORMS, type BankSideForm, type SideWithoutMemory } from '../ops/bank-sides.js';
 import { accessorsOf, BANK_PALETTE, bankCellLabel, bankSvg, bankTikz, type Accessors, type BankLabel } from '../render/banks.js';
 import { darkBackground } from '../render/colour.js';
 import { composedPicture } from '../render/composed.js';
@@ -79,11 +79,11 @@ function reportTable(r: BankReport): HTMLElement {
   return t;
 }
 
-/** What the bank canvas draws. */
+/** What the bank canvas draws: per tile index its bank and the conflict it met (bankSide's picture). */
 interface BankView {
   readonly m: LayoutFunction;
   readonly pic: Picture;
-  readonly map: BankMap;
+  readonly map: { readonly bank: Int32Array; readonly ways: Int32Array };
   readonly acc: Accessors;
   readonly label: BankLabel;
   readonly fit: boolean;
@@ -222,7 +222,9 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   return wrap;
 }
 
-/** The side forms as the chooser names them, and as the side's field is labelled (ops/bank-side.ts reads each). */
+type SideForm = BankSideForm['form'];
+
+/** The side forms as the chooser names them, and as the side's field is labelled (ops/bank-sides.ts reads each). */
 const FORM_NAMES: Record<SideForm, string> = { tv: 'TV layout', copy: 'tiled copy', mma: 'MMA operand', ll: 'Triton layout' };
 const FORM_LABELS: Record<SideForm, string> = {
   tv: 'TV layout (thread, value) → tile index',
@@ -237,14 +239,18 @@ const FORM_PLACEHOLDERS: Record<SideForm, string> = {
   ll: '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>',
 };
 
-/** The panel's options, each a select of the page (another option, e.g. an architecture, is one more entry). */
-function options(): Record<'e' | 'side' | 'operand' | 'label' | 'view', HTMLSelectElement> {
+/** The panel's options, each a select of the page (and so a key of its address, url-state.ts). */
+function options(): Record<'e' | 'arch' | 'side' | 'operand' | 'label' | 'view', HTMLSelectElement> {
   const sel = (testid: string, opts: readonly [string, string][]): HTMLSelectElement =>
     h('select', { 'data-testid': testid }, ...opts.map(([v, t]) => h('option', { value: v }, t)));
   return {
     e: sel(
       'mem-elem',
       [1, 2, 4, 8, 16].map((e) => [String(e), `${e} byte${e > 1 ? 's' : ''}`]),
+    ),
+    arch: sel(
+      'mem-arch',
+      MACHINE_NAMES.map((a) => [a, a === DEFAULT_MACHINE ? `${a} (the default)` : a]),
     ),
     side: sel('mem-side', [
       ['auto', 'by the atom'],
@@ -278,6 +284,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
   tvIn.value = DEFAULTS.tv;
   const opt = options();
   opt.e.value = DEFAULTS.e;
+  opt.arch.value = DEFAULT_MACHINE;
   const out = h('div', { class: 'mem-out' });
   const priced = h('p', { class: 'muted', 'data-testid': 'mem-priced' });
   const pic = h('div', { class: 'mem-picture' });
@@ -288,6 +295,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
   const sideLabel = h('label', {}, FORM_LABELS.tv);
   const fields = {
     e: row('Element size', opt.e),
+    arch: row('Machine (--arch)', opt.arch),
     side: row('Shared-memory side (ldmatrix: src; stmatrix, cp.async: dst)', opt.side),
     operand: row('Operand', opt.operand),
   };
@@ -298,6 +306,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
     row('The side is a', formSel),
     h('div', { class: 'field wide' }, sideLabel, tvIn),
     fields.e,
+    fields.arch,
     fields.side,
     fields.operand,
     row('Cells show', opt.label),
@@ -305,11 +314,18 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
   );
   fill(host, h('h2', {}, 'Shared-memory banks'), inputs, out, priced, pic, hover, exports, btn, found);
 
-  const request = (): SideRequest => {
+  /** the side as bankSide reads it, without its memory (an LL's encoding over the tile of M: `--shape`) */
+  const request = (m: LayoutFunction): SideWithoutMemory => {
+    const text = tvIn.value;
+    const elem = Number(opt.e.value);
     const form = formSel.value as SideForm;
-    const side = opt.side.value === 'auto' ? {} : { side: opt.side.value as CopySide };
-    return { form, text: tvIn.value, e: Number(opt.e.value), ...side, operand: opt.operand.value as Operand };
+    if (form === 'copy') return { form, copy: text, ...(opt.side.value === 'auto' ? {} : { side: opt.side.value }) };
+    if (form === 'mma') return { form, mma: text, operand: opt.operand.value, elem };
+    if (form === 'll') return { form, r: text, shape: modes(innerLayout(m)).map(size).join('x'), elem };
+    return { form, tv: text, elem };
   };
+  /** the machine: none at the default, as `conflicts` without --arch (§9.2's NVIDIA model, which is sm90's) */
+  const target = (): BankTarget | undefined => (opt.arch.value === DEFAULT_MACHINE ? undefined : { machine: machineByName(opt.arch.value) });
   /** the form's fields: the element size where the form needs one, the copy's side, the operand */
   const showFields = (form: SideForm): void => {
     fields.e.hidden = form === 'copy';
@@ -331,45 +347,45 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
 
   let generation = 0;
   const update = (): void => {
-    const r = request();
-    showFields(r.form);
+    const form = formSel.value as SideForm;
+    showFields(form);
     const g = ++generation;
-    const loading = loadBankSide(r.form);
-    // the atoms' or the linear layouts' room loads on first use; the newest request then draws
+    const loading = loadBankSides(form);
+    // the atoms' and the linear layouts' rooms load on first use; the newest request then draws
     if (loading) {
       fill(out, h('p', { class: 'muted' }, 'loading…'));
-      void loading.then(() => g === generation && show(r), fail);
-    } else show(r);
+      void loading.then(() => g === generation && show(), fail);
+    } else show();
   };
 
-  const show = (r: SideRequest): void => {
+  const show = (): void => {
     try {
       const m = parseLayoutFunction(mIn.value, 'M');
-      const a = bankSide(m, r);
-      const { bank, ways } = bankCells(m, a.tvs, a.e, a.report.vector, a.live);
-      const map: BankMap = { report: a.report, bank, ways };
-      fill(out, reportTable(map.report));
-      fill(priced, `priced: ${a.priced}, ${a.e}-byte elements`);
-      const n = map.bank.length;
-      if (n > MAX_PICTURE) {
+      const n = size(innerLayout(m));
+      // the analysis of `conflicts … --json` for the same inputs, and its picture (as `conflicts --svg` draws it)
+      const a = bankSide(sideOver(request(m), m), n <= MAX_PICTURE, target());
+      fill(out, reportTable(a.report));
+      fill(priced, `priced: ${a.heading}`);
+      if (a.picture === null) {
         clear();
         fill(pic, h('p', { class: 'placeholder' }, `${n} cells: too many to draw (at most ${MAX_PICTURE})`));
         return;
       }
+      const { bank, ways, accesses } = a.picture;
       const picture = composedPicture(m, { max: MAX_PICTURE });
-      const acc = accessorsOf(a.tvs.index, a.tvs.threads, n);
+      const acc = accessorsOf(accesses.index, accesses.threads, n);
       const label = opt.label.value as BankLabel;
-      fill(pic, bankCanvas({ m, pic: picture, map, acc, label, fit: opt.view.value === 'fit' }, hover));
+      fill(pic, bankCanvas({ m, pic: picture, map: { bank, ways }, acc, label, fit: opt.view.value === 'fit' }, hover));
       const exportOpts = { label, accessors: acc };
       const tooBig = (): void => {
-        if (size(innerLayout(m)) > MAX_SHOW) throw new LayoutError('bad-request', `${n} cells: too many to export (at most ${MAX_SHOW})`);
+        if (n > MAX_SHOW) throw new LayoutError('bad-request', `${n} cells: too many to export (at most ${MAX_SHOW})`);
       };
       fill(
         exports,
         exportButtons('mem-export', {
           base: 'banks',
-          svg: () => (tooBig(), bankSvg(picture, map.bank, map.ways, `banks of ${formatLayoutFunction(m)}, ${a.e}-byte elements`, exportOpts)),
-          tikz: () => (tooBig(), bankTikz(picture, map.bank, map.ways, exportOpts)),
+          svg: () => (tooBig(), bankSvg(picture, bank, ways, a.caption, exportOpts)),
+          tikz: () => (tooBig(), bankTikz(picture, bank, ways, exportOpts)),
         }),
       );
     } catch (e) {
@@ -382,32 +398,32 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       btn.disabled = true;
       fill(found, 'searching…');
       try {
-        const r = request();
-        await loadBankSide(r.form);
+        const form = formSel.value as SideForm;
+        await loadBankSides(form);
         const m = parseLayoutFunction(mIn.value, 'M');
-        const base = innerLayout(m);
-        const cands = swizzleCandidates(base);
+        const side = request(m);
+        const on = target();
+        const cands = swizzleCandidates(innerLayout(m));
         const t0 = performance.now();
         let results: CandidateResult[];
-        let target: number[];
         let where = 'CPU';
-        if (r.form === 'tv') {
+        if (side.form === 'tv') {
           // a TV layout: the search of `verify conflict-free --swizzles` (on the GPU where there is one)
-          const tv = parseLayoutFunction(r.text, 'TV');
+          const tv = parseLayoutFunction(side.tv, 'TV');
           if ('kind' in tv) throw new LayoutError('domain', 'the TV layout must be a plain layout');
-          const pattern: AccessPattern = { tv, e: r.e };
+          const pattern: AccessPattern = { tv, e: side.elem!, ...(on ? { target: on } : {}) };
           const device = await hooks.device();
           if (device) where = 'GPU';
           results = device
             ? await new (await import('../engine/conflicts-gpu.js')).GpuConflictSearch(device).search(cands, [pattern])
             : searchCpu(cands, [pattern]);
-          target = targetVectors([pattern], base);
         } else {
-          // every other form: each candidate priced by the form's own op (bankSide), as the CLI prices it
-          results = searchSide(cands, r);
-          target = [bankSide(base, r).report.vector];
+          // every other form: each candidate priced as bankSide prices the form over it (searchSide)
+          results = searchSide(cands, side, on);
         }
-        const ranked = rankResults(cands, results, target);
+        // the widths kept, by verify conflict-free's rule (no --vec here): the widest vector any accessible candidate reaches
+        const kept = keptVectors([{}], widenVectors([], results));
+        const ranked = rankResults(cands, results, kept);
         const free = ranked.filter((x) => x.conflictFree && x.kept);
         const secs = ((performance.now() - t0) / 1000).toFixed(2);
         fill(
@@ -415,7 +431,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
           h(
             'p',
             { class: 'muted' },
-            `${cands.length} swizzles, ${free.length} conflict-free at vector ${target[0]} (${where}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`,
+            `${cands.length} swizzles, ${free.length} conflict-free at vector ${kept[0]} (${where}, ${secs} s)${free.length ? ': click one to use it' : '; the best:'}`,
           ),
           ...(free.length ? free : ranked).slice(0, 6).map((x) =>
             h(

@@ -12,13 +12,15 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
-import { bankSide, loadBankSide } from '../../src/ops/bank-side.js';
+import { machineByName } from '../../src/memory/machines.js';
+import { bankSide, loadBankSides, type BankSideForm } from '../../src/ops/bank-sides.js';
 import { threadColour } from '../../src/render/colour.js';
 import { builtPage, watchedPage } from '../helpers/browser.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const MMA = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', permutation: '(32,32,16)' };
 const TILE = '(128,64):(64,1)';
+const BLOCKED = '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>';
 
 /** `layoutgpu conflicts --copy …` of the atoms panel's default copy (ldmatrix .x4 for A of its tiled MMA) over M. */
 function cliCopy(m: string): Record<string, unknown> {
@@ -131,27 +133,45 @@ describe('the page against the CLI, and its layout', () => {
   it('takes every side form with the numbers of its op', async () => {
     const page = await open();
     const M = 'Sw<3,3,3> o (128,64):(64,1)';
-    const sides = [
-      { form: 'tv', text: '((8,4),(8,2)):((1,64),(8,256))', e: 2 },
-      { form: 'copy', text: JSON.stringify({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: MMA, operand: 'A' }), e: 2 },
-      { form: 'mma', text: JSON.stringify(MMA), e: 2, operand: 'B' as const },
-      { form: 'll', text: '#ttg.blocked<{sizePerThread = [1, 8], threadsPerWarp = [4, 8], warpsPerCTA = [4, 1], order = [1, 0]}>', e: 2 },
-    ] as const;
+    const m = parseLayoutFunction(M, 'M');
+    // each side as the page enters it, and as ops/bank-sides.ts (which `conflicts` reads) takes it over M
+    const copy = JSON.stringify({ atom: 'SM75_U32x4_LDSM_N', bits: 16, mma: MMA, operand: 'A' });
+    const sides: { text: string; operand?: string; node: BankSideForm }[] = [
+      { text: '((8,4),(8,2)):((1,64),(8,256))', node: { form: 'tv', m, tv: '((8,4),(8,2)):((1,64),(8,256))', elem: 2 } },
+      { text: copy, node: { form: 'copy', copy, m } },
+      { text: JSON.stringify(MMA), operand: 'B', node: { form: 'mma', mma: JSON.stringify(MMA), operand: 'B', m, elem: 2 } },
+      { text: BLOCKED, node: { form: 'll', r: BLOCKED, s: m, shape: '128x64', elem: 2 } },
+    ];
     await page.getByTestId('mem-layout').fill('(128,64):(64,1)');
-    for (const s of sides) {
-      await page.getByTestId('mem-form').selectOption(s.form);
-      await page.getByTestId('mem-tv').fill(s.text);
-      if ('operand' in s) await page.getByTestId('mem-operand').selectOption(s.operand);
+    await loadBankSides();
+    for (const { text, operand, node } of sides) {
+      await page.getByTestId('mem-form').selectOption(node.form);
+      await page.getByTestId('mem-tv').fill(text);
+      if (operand !== undefined) await page.getByTestId('mem-operand').selectOption(operand);
       await page.getByTestId('mem-layout').fill(M);
-      await loadBankSide(s.form);
-      const want = bankSide(parseLayoutFunction(M, 'M'), s).report;
-      await expect.poll(() => page.getByTestId('mem-table').getAttribute('data-wavefronts'), { message: s.form }).toBe(String(want.wavefronts));
+      const want = bankSide(node).report;
+      await expect.poll(() => page.getByTestId('mem-table').getAttribute('data-wavefronts'), { message: node.form }).toBe(String(want.wavefronts));
       const got = await memFigures(page);
-      expect(got['vector'], s.form).toBe(`${want.vector} value(s)`);
-      expect(got['instructions'], s.form).toBe(String(want.instructions));
+      expect(got['vector'], node.form).toBe(`${want.vector} value(s)`);
+      expect(got['instructions'], node.form).toBe(String(want.instructions));
+      expect([got['phases'], got['conflicts']], node.form).toEqual([String(want.phases), String(want.conflicts)]);
       expect(Number(await page.getByTestId('mem-canvas').getAttribute('data-cells'))).toBe(8192);
       await page.getByTestId('mem-layout').fill('(128,64):(64,1)');
     }
+    // the machine (--arch): gfx942's 64-lane waves price a TV layout as bankSide does on it
+    await page.getByTestId('mem-form').selectOption('tv');
+    await page.getByTestId('mem-tv').fill('(64,8):(8,1)');
+    await page.getByTestId('mem-elem').selectOption('4');
+    await page.getByTestId('mem-layout').fill(M);
+    await page.getByTestId('mem-arch').selectOption('gfx942');
+    const wide = { form: 'tv', m, tv: '(64,8):(8,1)', elem: 4 } as const;
+    const amd = bankSide(wide, false, { machine: machineByName('gfx942') }).report;
+    expect(amd.instructions).not.toBe(bankSide(wide).report.instructions);
+    await expect.poll(() => memFigures(page).then((f) => f['instructions'])).toBe(String(amd.instructions));
+    expect(await page.getByTestId('mem-table').getAttribute('data-wavefronts')).toBe(String(amd.wavefronts));
+    expect(new URL(page.url()).searchParams.get('mem-arch')).toBe('gfx942');
+    await page.getByTestId('mem-arch').selectOption('sm90');
+    await page.getByTestId('mem-elem').selectOption('2');
     // the copy's side is chosen as the CLI chooses it, and a bad side names its problem
     await page.getByTestId('mem-form').selectOption('ll');
     await page.getByTestId('mem-tv').fill('#ttg.blocked<{sizePerThread = [1');
@@ -241,6 +261,7 @@ describe('the page against the CLI, and its layout', () => {
     await page.getByTestId('copy-from').selectOption('B');
     await page.getByTestId('mem-layout').fill(TILE);
     await page.getByTestId('mem-label').selectOption('bank');
+    await page.getByTestId('mem-arch').selectOption('sm80');
     const ll = page.getByTestId('ll-input');
     const llText = '#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0]], warp = [], block = []}>';
     await ll.fill(llText);
@@ -257,6 +278,7 @@ describe('the page against the CLI, and its layout', () => {
     await expect.poll(() => again.getByTestId('copy-info').getAttribute('data-tiler')).toBe(before.copy);
     expect(await again.getByTestId('mem-layout').inputValue()).toBe(TILE);
     expect(await again.getByTestId('mem-label').inputValue()).toBe('bank');
+    expect(await again.getByTestId('mem-arch').inputValue()).toBe('sm80');
     await expect.poll(() => again.getByTestId('ll-input').inputValue()).toBe(llText);
     // a copy sent to the memory panel: its side and its figures come back with the link
     await again.getByTestId('copy-send').click();

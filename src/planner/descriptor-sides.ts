@@ -1,8 +1,8 @@
 /**
- * The descriptor sides of a plan (docs/planner.md, "Sides"; docs/semantics.md §13.1): `tma` (the TMA
+ * The descriptor sides of a plan (docs/planner.md, "Sides"): `tma` (the TMA
  * writes or reads the whole tile) and `{"wgmma": major}` / `{"umma": major}` (the tensor core reads
- * it). Each accepts a candidate exactly when §12's functions of the descriptors room do
- * (tmaDescriptor, gmmaDescriptor of every k-block), and costs no bank wavefronts. The same
+ * it). Each accepts a candidate exactly when the descriptors room's functions do (docs/descriptors.md §2, §3:
+ * tmaDescriptor, gmmaDescriptor of every k-block), and costs no bank wavefronts. The same
  * functions decide every entry's `tma` and `gmma` fields (expressibility).
  */
 import { domainError, isLayoutError } from '../algebra/errors.js';
@@ -32,7 +32,7 @@ export function rowMajorGmem(shape: readonly number[]): Layout {
   return makeLayout([...shape], stride);
 }
 
-/** Runs a §12 function: its answer, or null where it refuses (any LayoutError but a deadline's). */
+/** Runs a descriptor function: its answer, or null where it refuses (any LayoutError but a deadline's). */
 function accepted<T>(f: () => T): T | null {
   try {
     return f();
@@ -42,13 +42,13 @@ function accepted<T>(f: () => T): T | null {
   }
 }
 
-/** The tensor map §12.2 builds for the candidate layout over rowMajorGmem of the tile (default tiler), or null. */
+/** The tensor map docs/descriptors.md §2 builds for the candidate layout over rowMajorGmem of the tile (default tiler), or null. */
 export function tmaOf(layout: LayoutFunction, tile: Tile, dt: DType): TmaDescriptor | null {
   return accepted(() => tmaDescriptor({ gmem: rowMajorGmem(tile.shape), smem: layout, dtype: dt }));
 }
 
 /**
- * The layout type §12.3 gives every k-block of the candidate as an (MN, K) operand of that major
+ * The layout type docs/descriptors.md §3 gives every k-block of the candidate as an (MN, K) operand of that major
  * (kblocks.ts: K / (256 / bits) slices, each its own descriptor), or null when one is refused or
  * the blocks disagree. The number of k-blocks comes with it (the instructions of the side).
  */
@@ -67,7 +67,7 @@ export function gmmaOf(layout: LayoutFunction, dt: DType, major: Major, arch: Mm
 /**
  * An entry's `gmma` (docs/protocol.md): the first major, K then MN, for which the candidate is an
  * operand the machine's tensor core takes (sm100: UMMA's rules, else wgmma's), as `K B128` (the
- * major and §12.3's layout type); null when neither is, or the tile is not of rank 2.
+ * major and the descriptor's layout type); null when neither is, or the tile is not of rank 2.
  */
 export function gmmaField(layout: LayoutFunction, tile: Tile, dt: DType, m: Machine): string | null {
   if (tile.shape.length !== 2) return null;
@@ -85,7 +85,7 @@ const ZERO = { vectorBytes: 0, wavefronts: 0, phases: 0, conflicts: 0 };
 const ARCHS: Record<DescriptorKind['kind'], readonly string[]> = { tma: ['sm90', 'sm100'], wgmma: ['sm90'], umma: ['sm100'] };
 
 /**
- * A descriptor side (docs/planner.md, "Sides"): it accepts a candidate iff §12 does — `tma`:
+ * A descriptor side (docs/planner.md, "Sides"): it accepts a candidate iff docs/descriptors.md does — `tma`:
  * tmaDescriptor over rowMajorGmem(tile) (instructions: its boxes); `wgmma` / `umma`: gmmaDescriptor
  * (sm90 / sm100) of every k-block of the (MN, K) tile (instructions: the k-blocks) — at 0 wavefronts
  * (instruction `tma`, `wgmma`, `umma`). Errors: `domain` for a machine without it, a tensor core

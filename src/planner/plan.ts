@@ -32,9 +32,9 @@ export interface PlanEntry {
   readonly layout: string;
   readonly family: FamilyName;
   readonly bytes: number;
-  /** whether §12.2's tmaDescriptor accepts it over the row-major global tensor of the tile (descriptor-sides.ts) */
+  /** whether tmaDescriptor (docs/descriptors.md §2) accepts it over the row-major global tensor of the tile (descriptor-sides.ts) */
   readonly tma: boolean;
-  /** the major and layout type §12.3 gives every k-block (`K B128`), or null (descriptor-sides.ts gmmaField) */
+  /** the major and layout type gmmaDescriptor (docs/descriptors.md §3) gives every k-block (`K B128`), or null (descriptor-sides.ts gmmaField) */
   readonly gmma: string | null;
   readonly write: SidePrice;
   readonly read: SidePrice;
@@ -109,13 +109,13 @@ function paretoFront(rows: Row[]): Row[] {
   return kept;
 }
 
-/** The expressibility of a layout function (docs/planner.md, "The front"): §12's functions decide `tma` and `gmma`. */
+/** The expressibility of a layout function (docs/planner.md, "The front, the ranking, the certificate"): the descriptors room decides `tma` and `gmma`. */
 function expressible(req: PlanRequest, l: LayoutFunction): { tma: boolean; gmma: string | null } {
   const dt = dtypeOf(req.dtype);
   return { tma: tmaOf(l, req.tile, dt) !== null, gmma: gmmaField(l, req.tile, dt, req.machine) };
 }
 
-/** The entry of a row, its tma and gmma decided by §12. */
+/** The entry of a row, its tma and gmma decided by the descriptors room. */
 function entryOf(req: PlanRequest, r: Row, fam: FamilyName): PlanEntry {
   return { layout: formatLayoutFunction(r.layout), family: fam, bytes: r.bytes, ...expressible(req, r.layout), write: r.write, read: r.read };
 }
@@ -165,8 +165,8 @@ export function planSmem(req: PlanRequest): PlanResult {
 /**
  * Triton's layout for the pair (triton.ts) priced on the same model, where both sides are
  * F2-linear register layouts over a power-of-two tile; null otherwise, or when a side does not
- * accept it (it then has no price on this model). Its tma and gmma are §12's answers for the
- * searched candidate of the same function (§12 takes CuTe layouts), false and null when none is.
+ * accept it (it then has no price on this model). Its tma and gmma are the descriptors' answers for
+ * the searched candidate of the same function (they take CuTe layouts), false and null when none is.
  */
 function tritonEntry(req: PlanRequest, s: PriceScratch, rows: readonly Row[]): PlanEntry | null {
   const { write, read, tile } = req;

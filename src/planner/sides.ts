@@ -1,9 +1,9 @@
 /**
  * The sides of a plan (docs/planner.md, "Sides"): what writes the tile into shared
  * memory and what reads it back, each turned once into the accesses it makes (an AccessPattern
- * over the tile's column-major indices). A side is an interface, `accepts` and `price` over a
- * candidate, so that the descriptor sides (`tma`, `wgmma`, `umma`: the descriptor rules, no bank
- * cost) plug in beside the access sides.
+ * over the tile's column-major indices), priced on the machine's bank model with the instructions
+ * the machine has. A side is an interface, `accepts` and `price` over a candidate, so that the
+ * descriptor sides (descriptor-sides.ts: `tma`, `wgmma`, `umma`, no bank cost) stand beside them.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError } from '../algebra/errors.js';

@@ -17,10 +17,11 @@ the Pareto front over (write wavefronts, read wavefronts, bytes), its certificat
 Triton's optimalSwizzling builds where both sides are linear layouts.
 
   --write, --read  a TV layout "(…):(…)", "tma", or a JSON object: {"ll": LL}, {"encoding": "#ttg…"},
-                   a tiled copy {"atom", "bits", …} or an MMA operand {"mma": {…}, "operand": "A"}
+                   a tiled copy {"atom", "bits", …}, an MMA operand {"mma": {…}, "operand": "A"},
+                   or (read) the tensor core {"wgmma": "K"} / {"umma": "MN"}
   --tile           the tile's shape, "(128,64)" or 128x64
   --dtype          a CuTe type: half_t, bfloat16_t, float, float_e4m3_t, …
-  --arch           sm80, sm90 (default), sm100
+  --arch           sm80, sm90 (default), sm100, gfx942, gfx950
   --families       a comma-separated list (default: all)
   --top            entries of the front to print (default 8)
 

@@ -11,6 +11,7 @@ import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
 import type { PlanEntry, PlanResult } from '../planner/plan.js';
 import type { Machine } from '../planner/machine.js';
+import type { DType } from '../descriptors/dtype.js';
 import type { Json, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
@@ -25,6 +26,7 @@ const P = lazyModule(async () => {
     ...(await import('../planner/families.js')),
     ...(await import('../planner/plan.js')),
     ...(await import('../planner/machine.js')),
+    ...(await import('../planner/descriptor-sides.js')),
     ...(await import('../descriptors/dtype.js')),
     ...(await import('../linear/forms.js')),
     ...(await import('../linear/encodings.js')),
@@ -50,15 +52,22 @@ function tileShape(v: unknown): number[] {
   return shape as number[];
 }
 
+/** A tensor-core side {"wgmma": "K" | "MN"} / {"umma": …}: its major; else `bad-request`. */
+function majorArg(o: Record<string, unknown>, kind: 'wgmma' | 'umma', role: Role): 'K' | 'MN' {
+  if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"${kind}": …} takes no other key`);
+  const major = o[kind];
+  if (major !== 'K' && major !== 'MN') throw badRequest(`the ${role} side's '${kind}' must be "K" or "MN" (the operand's major)`);
+  return major;
+}
+
 /** One side of the request (docs/planner.md, "Sides"): a TV layout string, `"tma"`, or an object. */
-function sideArg(v: unknown, role: Role, tile: Tile, m: Machine): Side {
+function sideArg(v: unknown, role: Role, tile: Tile, dt: DType, m: Machine): Side {
   const p = P.get();
-  if (v === 'tma') return p.descriptorSide('tma');
+  if (v === 'tma') return p.descriptorSide(role, { kind: 'tma' }, tile, dt, m);
   if (typeof v === 'string') return p.tvSide(role, parseLayoutArg(v, `the ${role} side`), tile, m);
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest(`the ${role} side must be a TV layout string, "tma" or an object`);
   const o = v as Record<string, unknown>;
-  if ('wgmma' in o) return p.descriptorSide('wgmma');
-  if ('umma' in o) return p.descriptorSide('umma');
+  for (const kind of ['wgmma', 'umma'] as const) if (kind in o) return p.descriptorSide(role, { kind, major: majorArg(o, kind, role) }, tile, dt, m);
   if ('ll' in o) {
     if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"ll": …} takes no other key`);
     return p.llSide(role, p.parseLL(o.ll), tile, m);
@@ -121,13 +130,14 @@ export function planArgs(arg: unknown): PlanResult {
   if (typeof r.dtype !== 'string') throw badRequest("the plan's 'dtype' must be a CuTe type name such as \"half_t\"");
   if (r.arch !== undefined && typeof r.arch !== 'string') throw badRequest("the plan's 'arch' must be a string such as \"sm90\"");
   const shape = tileShape(r.tile);
-  const e = p.dtypeOf(r.dtype).bytes;
+  const dt = p.dtypeOf(r.dtype);
+  const e = dt.bytes;
   const machine = p.machineOf((r.arch as string | undefined) ?? 'sm90');
   const tile: Tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
   const families = familiesArg(r.families);
   const top = topArg(r.top);
-  const write = sideArg(r.write, 'write', tile, machine);
-  const read = sideArg(r.read, 'read', tile, machine);
+  const write = sideArg(r.write, 'write', tile, dt, machine);
+  const read = sideArg(r.read, 'read', tile, dt, machine);
   return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top });
 }
 
@@ -142,7 +152,7 @@ export function formatPlan(r: PlanResult): string {
     sideText(x.write),
     sideText(x.read),
     String(x.bytes),
-    x.family + (x.gmma ? ` (${x.gmma})` : ''),
+    x.family + (x.tma || x.gmma ? ` (${[x.tma ? 'tma' : '', x.gmma ?? ''].filter((t) => t !== '').join(', ')})` : ''),
     x.layout,
   ];
   const rows = [head, ...r.front.map((x, i) => row(String(i + 1), x)), ...(r.triton ? [row('triton', r.triton)] : [])];

@@ -10,8 +10,8 @@
  * - `padded`: each base with its leading stride (the second mode in its order) padded by p = 1 …
  *   128/e elements; then Triton's `#ttg.padded_shared<[I:+P]>` over each base: offset y ↦ y +
  *   ⌊y / I⌋·P for I = 2^i < n and P = 2^j ≤ 128/e, where that function is a CuTe layout.
- * - `atoms`: CUTLASS's GMMA Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T> (rank-2 tiles, e ≤ 4)
- *   tiled to the shape by tile_to_shape in each mode order.
+ * - `atoms`: CUTLASS's GMMA Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T> (rank-2 tiles, e ≤ 4), the
+ *   descriptors room's (descriptors/atoms.ts), tiled to the shape by tile_to_shape in each mode order.
  */
 import { compose } from '../algebra/compose.js';
 import { checkDeadline } from '../algebra/deadline.js';
@@ -20,6 +20,8 @@ import { cosize, makeLayout, type Layout } from '../algebra/layout.js';
 import { isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
 import { tileToShape } from '../cute/product.js';
 import { makeSwizzle } from '../cute/swizzle.js';
+import { atomLayout, atomName, atomTiledTo, SMEM_ATOMS } from '../descriptors/atoms.js';
+import { dtypeOf } from '../descriptors/dtype.js';
 import { phiTable32, Pool32 } from '../memory/access.js';
 import { swizzleBits } from '../memory/phases.js';
 import type { SwizzleBits } from './price.js';
@@ -202,31 +204,23 @@ function* paddedMembers(tile: Tile): Generator<Member> {
   }
 }
 
-/** CUTLASS's GMMA smem atoms in elements of e bytes (CuTe's type names): name, swizzle bits B, and K- or MN-major. */
-export function gmmaAtoms(e: number, dtype: string): { name: string; atom: LayoutFunction }[] {
-  if (e > 4) return [];
-  const out: { name: string; atom: LayoutFunction }[] = [];
-  const m = 4 - Math.log2(e);
-  for (const major of ['K', 'MN'] as const) {
-    ['INTER', 'SW32', 'SW64', 'SW128'].forEach((kind, b) => {
-      const w = (16 << b) / e; // the row of 16, 32, 64, 128 bytes, in elements
-      const inner = major === 'K' ? makeLayout([8, w], [w, 1]) : makeLayout([w, 8], [1, w]);
-      const atom = b === 0 ? inner : makeComposed(makeSwizzle(b, m, 3), 0, inner);
-      out.push({ name: `GMMA::Layout_${major}_${kind}_Atom<${dtype}>`, atom });
-    });
-  }
-  return out;
-}
-
+/**
+ * The atoms family's members: the descriptors room's GMMA atoms (descriptors/atoms.ts SMEM_ATOMS, CUTLASS's
+ * `GMMA::Layout_{K,MN}_{INTER,SW32,SW64,SW128}_Atom<T>` in elements), tiled to the shape by tile_to_shape in
+ * column-major order (atomTiledTo, CuTe's) and in row-major order, where the atom divides the tile; an INTER atom's
+ * swizzle (B = 0, the identity) is left out of its layout.
+ */
 function* atomMembers(tile: Tile, dtype: string): Generator<Member> {
-  if (tile.shape.length !== 2) return;
-  for (const { name, atom } of gmmaAtoms(tile.e, dtype)) {
-    const inner = isComposed(atom) ? atom.inner : atom;
-    const [a0, a1] = inner.shape as number[];
+  if (tile.shape.length !== 2 || tile.e > 4) return;
+  const dt = dtypeOf(dtype);
+  for (const a of SMEM_ATOMS) {
+    if (a.namespace !== 'GMMA') continue;
+    const atom = atomLayout(a, dt);
+    const [a0, a1] = atom.inner.shape as number[];
     if (tile.shape[0]! % a0! !== 0 || tile.shape[1]! % a1! !== 0) continue;
     for (const order of ['col', 'row'] as const) {
-      const t = tileToShape(inner, [...tile.shape], order);
-      yield { layout: isComposed(atom) ? makeComposed(atom.swizzle, 0, t) : t, atom: name };
+      const t = order === 'col' ? atomTiledTo(a, dt, [...tile.shape]) : makeComposed(atom.swizzle, 0, tileToShape(atom.inner, [...tile.shape], 'row'));
+      yield { layout: a.b === 0 ? t.inner : t, atom: `${a.namespace}::${atomName(a, dt)}` };
     }
   }
 }

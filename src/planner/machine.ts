@@ -1,45 +1,35 @@
 /**
- * The machine a plan prices on (docs/planner.md, "Machines"): its bank model and the
- * instructions a side may use. NVIDIA's sm80, sm90 and sm100 share §9.2's model (32 banks of 4
- * bytes, 32-thread warps, phases of 32, 32, 32, 16, 8 threads for 1 … 16 bytes), which
- * memory/banks.ts counts; they differ in the matrix instructions (ldmatrix from sm75, stmatrix
- * from sm90). AMD's CDNA3/CDNA4 (gfx942, gfx950: 64-lane waves, their own phase groups) are named
- * here and answer `domain` until their bank model joins memory/.
+ * What the planner needs of a machine beyond its bank model (docs/planner.md, "Machines"). The
+ * bank model itself is memory/machines.ts's (MACHINES: NVIDIA's sm80, sm90, sm100 with §9.2's
+ * 32-thread warps, AMD's gfx942, gfx950 with 64-lane waves and their ds_read/ds_write phase
+ * groups); here only the matrix instructions a side may use, and the direction of a side's access.
  */
-import { LayoutError } from '../algebra/errors.js';
+import { machineByName, type Access, type Machine } from '../memory/machines.js';
 
-/** A machine of the planner: its name, its bank model's constants and its matrix instructions. */
-export interface Machine {
-  readonly arch: string;
-  /** banks of 4 bytes */
-  readonly banks: number;
-  /** threads of a warp (a wave) */
-  readonly warp: number;
-  /** ldmatrix (sm75 and later) */
+export type { Machine } from '../memory/machines.js';
+
+/** The matrix instructions of a machine (PTX ISA): ldmatrix from sm75, stmatrix from sm90; neither on AMD. */
+export interface MatrixInstructions {
   readonly ldmatrix: boolean;
-  /** stmatrix (sm90 and later) */
   readonly stmatrix: boolean;
 }
 
-const NVIDIA: Readonly<Record<string, Machine>> = {
-  sm80: { arch: 'sm80', banks: 32, warp: 32, ldmatrix: true, stmatrix: false },
-  sm90: { arch: 'sm90', banks: 32, warp: 32, ldmatrix: true, stmatrix: true },
-  sm100: { arch: 'sm100', banks: 32, warp: 32, ldmatrix: true, stmatrix: true },
-};
+/**
+ * The matrix instructions `m` has: every NVIDIA machine of the model is sm80 or later (ldmatrix),
+ * sm90 and sm100 also have stmatrix; AMD's LDS has neither.
+ * @example matrixInstructions(machineOf('sm80')).stmatrix // false
+ */
+export function matrixInstructions(m: Machine): MatrixInstructions {
+  const nvidia = m.vendor === 'nvidia';
+  return { ldmatrix: nvidia, stmatrix: nvidia && m.name !== 'sm80' };
+}
 
-/** The archs of docs/planner.md, "Machines". */
-export const ARCHS: readonly string[] = ['sm80', 'sm90', 'sm100', 'gfx942', 'gfx950'];
+/** The access of a side's role on the bank model: the write side stores (`write`), the read side loads (`read`). */
+export const roleAccess = (role: 'write' | 'read'): Access => role;
 
 /**
- * The machine of an `arch` name (default sm90). Errors: `domain` for gfx942/gfx950 (their phase
- * tables are not in this build yet) and for any other name, listing the known ones.
- * @example machineOf('sm80').stmatrix // false
+ * The machine of an `arch` name: memory/machines.ts's machineByName (`bad-request` listing the
+ * machines for any other name).
+ * @example machineOf('gfx942').wave // 64
  */
-export function machineOf(arch: string): Machine {
-  const m = NVIDIA[arch];
-  if (m !== undefined) return m;
-  if (arch === 'gfx942' || arch === 'gfx950') {
-    throw new LayoutError('domain', `arch ${arch}: the AMD bank model (64-lane waves, ds_read/ds_write phase groups) is not yet in the planner`);
-  }
-  throw new LayoutError('domain', `unknown arch '${arch.slice(0, 24)}': one of ${ARCHS.join(', ')}`);
-}
+export const machineOf = (arch: string): Machine => machineByName(arch);

@@ -7,6 +7,8 @@ import { checkDeadline } from '../algebra/deadline.js';
 import { domainError } from '../algebra/errors.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { Pool32 } from '../memory/access.js';
+import { dtypeOf } from '../descriptors/dtype.js';
+import { gmmaField, tmaOf } from './descriptor-sides.js';
 import { candidates, FAMILIES, offsetsOf, tableKey, type Candidate, type FamilyName } from './families.js';
 import type { Machine } from './machine.js';
 import { PriceScratch, type SidePrice } from './price.js';
@@ -30,7 +32,9 @@ export interface PlanEntry {
   readonly layout: string;
   readonly family: FamilyName;
   readonly bytes: number;
+  /** whether tmaDescriptor (docs/descriptors.md §2) accepts it over the row-major global tensor of the tile (descriptor-sides.ts) */
   readonly tma: boolean;
+  /** the major and layout type gmmaDescriptor (docs/descriptors.md §3) gives every k-block (`K B128`), or null (descriptor-sides.ts gmmaField) */
   readonly gmma: string | null;
   readonly write: SidePrice;
   readonly read: SidePrice;
@@ -56,7 +60,6 @@ interface Row {
   readonly fam: number;
   readonly seq: number;
   readonly layout: LayoutFunction;
-  readonly atom: string | null;
   readonly key: string;
   readonly bytes: number;
   readonly write: SidePrice;
@@ -106,10 +109,15 @@ function paretoFront(rows: Row[]): Row[] {
   return kept;
 }
 
-/** The entry of a row; tma and gmma when its function is a GMMA atom tiled to the shape (`atoms`). */
-function entryOf(r: Row, fam: FamilyName, atomOf: (r: Row) => string | null): PlanEntry {
-  const gmma = r.atom ?? atomOf(r);
-  return { layout: formatLayoutFunction(r.layout), family: fam, bytes: r.bytes, tma: gmma !== null, gmma, write: r.write, read: r.read };
+/** The expressibility of a layout function (docs/planner.md, "The front, the ranking, the certificate"): the descriptors room decides `tma` and `gmma`. */
+function expressible(req: PlanRequest, l: LayoutFunction): { tma: boolean; gmma: string | null } {
+  const dt = dtypeOf(req.dtype);
+  return { tma: tmaOf(l, req.tile, dt) !== null, gmma: gmmaField(l, req.tile, dt, req.machine) };
+}
+
+/** The entry of a row, its tma and gmma decided by the descriptors room. */
+function entryOf(req: PlanRequest, r: Row, fam: FamilyName): PlanEntry {
+  return { layout: formatLayoutFunction(r.layout), family: fam, bytes: r.bytes, ...expressible(req, r.layout), write: r.write, read: r.read };
 }
 
 /** Prices one candidate on both sides: null when a side does not accept it. */
@@ -137,33 +145,30 @@ export function planSmem(req: PlanRequest): PlanResult {
       n++;
       const p = priceCandidate(req, c, s);
       if (p === null) continue;
-      rows.push({ fam: famIndex(fam), seq: seq++, layout: c.layout, atom: c.atom, key: c.key, bytes: c.cosize * req.tile.e, ...p });
+      rows.push({ fam: famIndex(fam), seq: seq++, layout: c.layout, key: c.key, bytes: c.cosize * req.tile.e, ...p });
     }
     searched[fam] = n;
   }
   const count = Object.values(searched).reduce((a, b) => a + b, 0);
   if (rows.length === 0) throw domainError(`no candidate of the families ${req.families.join(', ')} (${count} searched) is accepted by both sides`);
+  const triton = tritonEntry(req, s, rows);
   const front = paretoFront(rows);
-  const atoms = atomKeys(req);
-  const atomOf = (r: Row): string | null => {
-    const hit = atoms.get(r.key);
-    return hit !== undefined && same(r, hit) ? hit.atom : null;
-  };
-  const entries = front.slice(0, req.top).map((r) => entryOf(r, FAMILIES[r.fam]!, atomOf));
+  const entries = front.slice(0, req.top).map((r) => entryOf(req, r, FAMILIES[r.fam]!));
   const best = front[0]!;
   const lower = best.write.wavefronts === req.write.least && best.read.wavefronts === req.read.least;
   const certificate: Certificate = lower
     ? { kind: 'lower-bound', family: FAMILIES[best.fam]!, count }
     : { kind: 'exhaustive', family: req.families.join('+'), count };
-  return { searched, front: entries, certificate, triton: tritonEntry(req, s, atomOf) };
+  return { searched, front: entries, certificate, triton };
 }
 
 /**
  * Triton's layout for the pair (triton.ts) priced on the same model, where both sides are
  * F2-linear register layouts over a power-of-two tile; null otherwise, or when a side does not
- * accept it (it then has no price on this model).
+ * accept it (it then has no price on this model). Its tma and gmma are the descriptors' answers for
+ * the searched candidate of the same function (they take CuTe layouts), false and null when none is.
  */
-function tritonEntry(req: PlanRequest, s: PriceScratch, atomOf: (r: Row) => string | null): PlanEntry | null {
+function tritonEntry(req: PlanRequest, s: PriceScratch, rows: readonly Row[]): PlanEntry | null {
   const { write, read, tile } = req;
   if (write.registers === null || read.registers === null || (tile.size & (tile.size - 1)) !== 0) return null;
   const t = tritonBases(write.registers, read.registers, 8 * tile.e, Math.log2(tile.size));
@@ -174,17 +179,8 @@ function tritonEntry(req: PlanRequest, s: PriceScratch, atomOf: (r: Row) => stri
   const p = priceCandidate(req, c, s);
   if (p === null) return null;
   const layout = formatLL(sharedLL(bases, tile), 'mlir');
-  const gmma = atomOf({ fam: 1, seq: 0, layout: c.layout, atom: null, key: tableKey(offsets), bytes: 0, ...p, offsets });
-  return { layout, family: 'linear', bytes: tile.size * tile.e, tma: gmma !== null, gmma, write: p.write, read: p.read };
+  const own: Row = { fam: 1, seq: 0, layout: c.layout, key: c.key, bytes: 0, ...p, offsets };
+  const twin = rows.find((r) => r.key === own.key && same(r, own));
+  const x = twin === undefined ? { tma: false, gmma: null } : expressible(req, twin.layout);
+  return { layout, family: 'linear', bytes: tile.size * tile.e, ...x, write: p.write, read: p.read };
 }
-
-/** The atoms family's candidates by key (for the tma and gmma of entries of other families with the same function). */
-function atomKeys(req: PlanRequest): Map<string, Row> {
-  const out = new Map<string, Row>();
-  for (const c of candidates('atoms', req.tile, req.dtype)) {
-    if (!out.has(c.key)) out.set(c.key, { fam: 3, seq: 0, layout: c.layout, atom: c.atom, key: c.key, bytes: 0, write: ZERO, read: ZERO });
-  }
-  return out;
-}
-
-const ZERO: SidePrice = { instruction: '', vectorBytes: 0, instructions: 0, wavefronts: 0, phases: 0, conflicts: 0 };

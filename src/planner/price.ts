@@ -1,16 +1,18 @@
 /**
  * The price of one side on one candidate (docs/planner.md, "The price"): the widest
  * vector the side may use that keeps each thread's values contiguous and aligned, and §9.2's
- * phases and wavefronts of its instructions, counted by memory/banks.ts's countWavefronts (the
- * project's one bank counter) over the instructions laid out as it reads them. A side's accesses
+ * phases and wavefronts of its instructions on the machine's bank model, counted by memory/'s
+ * counters (banks.ts countWavefronts for NVIDIA's warps, wave-counts.ts waveCounts over
+ * machines.ts's phase groups for AMD's waves) over the instructions laid out as banks.ts reads them. A side's accesses
  * are tabulated once (AccessPattern); a candidate is its table of offsets by tile index, so the
  * inner loop is a vector check and one pass writing the leads' addresses, over typed arrays.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { Pool, type Instructions } from '../memory/access.js';
-import { BankScratch, countWavefronts, threadsPerPhase } from '../memory/banks.js';
+import { BankScratch, countWavefronts, threadsPerPhase, WARP } from '../memory/banks.js';
+import { type Access, type Machine, phaseGroups } from '../memory/machines.js';
 import { type PhaseTable, phaseTable, swizzledWavefronts, swizzleKeepsVectors } from '../memory/phases.js';
-import type { Machine } from './machine.js';
+import { waveCounts, waveInstructions } from '../memory/wave-counts.js';
 
 /** What one side does to the tile, tabulated once: the tile index of value j of thread t. */
 export interface AccessPattern {
@@ -18,6 +20,8 @@ export interface AccessPattern {
   readonly values: number;
   /** tile index of (t, j) at t + threads·j */
   readonly index: Int32Array;
+  /** the direction of its accesses (the machine's phase groups may depend on it: AMD's ds_read_b128 and ds_write_b128) */
+  readonly access: Access;
   /** per thread, whether it accesses memory (absent: every thread; a copy atom's repeated rows do not) */
   readonly live?: Uint8Array;
   /** the vector widths (values per instruction) the side may use, widest first */
@@ -56,6 +60,18 @@ function sidePrice(p: AccessPattern, w: number, instructions: number, phases: nu
   return { instruction: p.instruction(w), vectorBytes: p.vectorBytes(w), instructions, wavefronts, phases, conflicts: wavefronts - phases };
 }
 
+/** The price at width w of the instructions on the machine: NVIDIA's §9.2 counter, or the waves and phase groups of the
+ *  machine's row for the access (docs/memory.md "Machines"). */
+function countedPrice(p: AccessPattern, w: number, ins: Instructions, m: Machine, s: PriceScratch): SidePrice {
+  if (m.vendor === 'nvidia') {
+    const { phases, wavefronts } = countWavefronts(ins, s.banks);
+    return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
+  }
+  const g = phaseGroups(m, ins.width, p.access);
+  const { phases, wavefronts } = waveCounts(ins, g);
+  return sidePrice(p, w, waveInstructions(ins, g), phases, wavefronts);
+}
+
 /**
  * The side's price on the candidate whose element offsets by tile index are `offsets` (n of
  * them), elements of e bytes: the first width of `p.widths` at which every vector is
@@ -67,9 +83,7 @@ export function priceSide(p: AccessPattern, offsets: Int32Array, n: number, e: n
   void n; // every index of p is below n (accessSide checks it once)
   for (const w of p.widths) {
     if (!holdsVectors(p, offsets, w)) continue;
-    const ins = leadInstructions(p, offsets, w, e, m, s);
-    const { phases, wavefronts } = countWavefronts(ins, s.banks);
-    return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
+    return countedPrice(p, w, leadInstructions(p, offsets, w, e, s), m, s);
   }
   return null;
 }
@@ -90,11 +104,12 @@ export function holdsVectors(p: AccessPattern, offsets: Int32Array, w: number): 
   return true;
 }
 
-/** The instructions at width w (memory/banks.ts's layout: warp g, instruction q, lane at (g·V/w + q)·32 + lane): the byte
- *  address of each vector's first value. Pre-condition: holdsVectors at w. */
-function leadInstructions(p: AccessPattern, offsets: Int32Array, w: number, e: number, m: Machine, s: PriceScratch): Instructions {
+/** The instructions at width w (memory/banks.ts's layout of 32-lane rows, whatever the machine's wave: thread t's
+ *  instruction q at (⌊t/32⌋·V/w + q)·32 + t mod 32): the byte address of each vector's first value. Pre-condition:
+ *  holdsVectors at w. */
+function leadInstructions(p: AccessPattern, offsets: Int32Array, w: number, e: number, s: PriceScratch): Instructions {
   const { threads: T, values: V, index } = p;
-  const W = m.warp;
+  const W = WARP;
   const warps = Math.ceil(T / W);
   const perWarp = V / w;
   const addr = s.addr.get(warps * perWarp * W);
@@ -111,8 +126,8 @@ function leadInstructions(p: AccessPattern, offsets: Int32Array, w: number, e: n
  * priceSide for the candidates Sw o base of one base, from the base's phase tables (memory/phases.ts): at a width where
  * the base holds the vectors, the candidate holds them iff swizzleKeepsVectors (fact 1), and its wavefronts are the
  * table's re-counted on the phases the swizzle moves (facts 2, 3); at a width where the base does not, the candidate
- * is decided by priceSide's path. The same answers as priceSide on the candidate's offsets, fewer passes. Pre-condition:
- * no live mask (every thread accesses memory).
+ * is decided by priceSide's path. The same answers as priceSide on the candidate's offsets, fewer passes. Pre-conditions:
+ * no live mask (every thread accesses memory), an NVIDIA machine (the tables count §9.2's phases).
  */
 export class SwizzledSide {
   private readonly tables = new Map<number, (PhaseTable | null | undefined)[]>();
@@ -148,32 +163,35 @@ export class SwizzledSide {
       const t = this.table(id, base, k, s);
       if (t !== null) {
         if (!swizzleKeepsVectors(bits, w, t.union)) continue;
-        const warps = Math.ceil(p.threads / m.warp);
+        const warps = Math.ceil(p.threads / WARP);
         return sidePrice(p, w, warps * (p.values / w), t.phases, swizzledWavefronts(t, bits, s.banks, this.buf));
       }
       if (!holdsVectors(p, cand, w)) continue;
-      const ins = leadInstructions(p, cand, w, e, m, s);
-      const { phases, wavefronts } = countWavefronts(ins, s.banks);
-      return sidePrice(p, w, ins.warps * ins.perWarp, phases, wavefronts);
+      return countedPrice(p, w, leadInstructions(p, cand, w, e, s), m, s);
     }
     return null;
   }
 }
 
 /**
- * The phases of the side's instructions at width w (§9.2: per warp and instruction, the groups of
- * threadsPerPhase(w·e) lanes that hold a live thread), which no layout can go below at that width.
+ * The phases of the side's instructions at width w on the machine (§9.2: per warp and instruction,
+ * the groups of threadsPerPhase(w·e) lanes that hold a live thread; on AMD the phase groups of the
+ * machine's row for the access, per wave), which no layout can go below at that width.
  */
 export function phasesAt(p: AccessPattern, w: number, e: number, m: Machine): number {
-  const tpp = threadsPerPhase(w * e);
-  const warps = Math.ceil(p.threads / m.warp);
+  const g = m.vendor === 'nvidia' ? null : phaseGroups(m, w * e, p.access);
+  const wave = g?.wave ?? WARP;
+  const tpp = g?.perPhase ?? threadsPerPhase(w * e);
+  const waves = Math.ceil(p.threads / wave);
   let perInstr = 0;
-  for (let g = 0; g < warps; g++) {
-    if ((g & 255) === 255) checkDeadline('the lower bound');
-    const lanes = Math.min(m.warp, p.threads - g * m.warp);
-    for (let f = 0; f * tpp < lanes; f++) {
-      let any = p.live === undefined;
-      for (let i = f * tpp; !any && i < Math.min(lanes, (f + 1) * tpp); i++) any = p.live![g * m.warp + i] !== 0;
+  for (let q = 0; q < waves; q++) {
+    if ((q & 255) === 255) checkDeadline('the lower bound');
+    for (let f = 0; f * tpp < wave; f++) {
+      let any = false;
+      for (let i = f * tpp; !any && i < (f + 1) * tpp; i++) {
+        const t = q * wave + (g === null ? i : g.order[i]!);
+        any = t < p.threads && (p.live === undefined || p.live[t] !== 0);
+      }
       if (any) perInstr++;
     }
   }
@@ -181,15 +199,17 @@ export function phasesAt(p: AccessPattern, w: number, e: number, m: Machine): nu
 }
 
 /**
- * The least wavefronts any layout could cost the side (docs/planner.md's lower bound): the phases at
- * the widest width it allows whose vectors hold distinct tile indices (a vector of repeated
- * elements is never contiguous). Sound since a phase takes at least one wavefront and the phases
- * never grow with the width (halving the lanes per phase at most doubles the phases of an
- * instruction while the instructions halve).
+ * The least wavefronts any layout could cost the side (docs/planner.md's lower bound): the fewest
+ * phases at a width it allows whose vectors hold distinct tile indices (a vector of repeated
+ * elements is never contiguous, so no candidate moves by a wider one). Sound since a phase takes at
+ * least one wavefront and a candidate's width is one of those. On NVIDIA's model the widest is the
+ * fewest (halving the lanes per phase at most doubles the phases of an instruction while the
+ * instructions halve); the minimum is taken on every machine all the same.
  */
 export function leastWavefronts(p: AccessPattern, e: number, m: Machine): number {
-  for (const w of p.widths) if (distinctVectors(p, w)) return phasesAt(p, w, e, m);
-  return phasesAt(p, p.widths[p.widths.length - 1]!, e, m);
+  let least = Number.POSITIVE_INFINITY;
+  for (const w of p.widths) if (least < Number.POSITIVE_INFINITY || distinctVectors(p, w)) least = Math.min(least, phasesAt(p, w, e, m));
+  return least < Number.POSITIVE_INFINITY ? least : phasesAt(p, p.widths[p.widths.length - 1]!, e, m);
 }
 
 /** Whether every vector of w values (values k·w … k·w + w − 1 of a thread) holds distinct tile indices. */

@@ -1,9 +1,9 @@
 /**
  * The sides of a plan (docs/planner.md, "Sides"): what writes the tile into shared
  * memory and what reads it back, each turned once into the accesses it makes (an AccessPattern
- * over the tile's column-major indices). A side is an interface, `accepts` and `price` over a
- * candidate, so that the descriptor sides (`tma`, `wgmma`, `umma`: the descriptor rules, no bank
- * cost) plug in beside the access sides.
+ * over the tile's column-major indices), priced on the machine's bank model with the instructions
+ * the machine has. A side is an interface, `accepts` and `price` over a candidate, so that the
+ * descriptor sides (descriptor-sides.ts: `tma`, `wgmma`, `umma`, no bank cost) stand beside them.
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
@@ -18,7 +18,8 @@ import type { Candidate, Tile } from './families.js';
 import type { RegisterBases } from './triton.js';
 
 export type { Tile } from './families.js';
-import type { Machine } from './machine.js';
+import { phaseGroups } from '../memory/machines.js';
+import { matrixInstructions, roleAccess, type Machine } from './machine.js';
 import { leastWavefronts, priceSide, SwizzledSide, type AccessPattern, type PriceScratch, type SidePrice } from './price.js';
 
 /** Which way a side moves the tile: into shared memory or out of it. */
@@ -75,8 +76,8 @@ export function accessSide(
       );
     }
   }
-  // the swizzle family's candidates from per-base phase tables (every thread live: memory/phases.ts's model)
-  const sws = patterns.map((q) => (q.live === undefined ? new SwizzledSide(q, tile.e) : null));
+  // the swizzle family's candidates from per-base phase tables (every thread live, NVIDIA: memory/phases.ts's model)
+  const sws = patterns.map((q) => (q.live === undefined && m.vendor === 'nvidia' ? new SwizzledSide(q, tile.e) : null));
   const priceOne = (k: number, c: Candidate, s: PriceScratch): SidePrice | null => {
     const sw = sws[k]!;
     return c.swizzle !== undefined && sw !== null
@@ -105,7 +106,8 @@ const plainName = (role: Role): string => (role === 'write' ? 'st.shared' : 'ld.
  * matrix); the row must be 16 contiguous, aligned bytes. Null where the instruction does not apply.
  */
 export function matrixPattern(role: Role, threads: number, values: number, index: Int32Array, e: number, m: Machine): AccessPattern | null {
-  if (e !== 2 || threads % 32 !== 0 || values % 8 !== 0 || !(role === 'read' ? m.ldmatrix : m.stmatrix)) return null;
+  const mx = matrixInstructions(m);
+  if (e !== 2 || threads % 32 !== 0 || values % 8 !== 0 || !(role === 'read' ? mx.ldmatrix : mx.stmatrix)) return null;
   const T = threads;
   const out = new Int32Array(index.length);
   for (let g = 0; g < T / 32; g++) {
@@ -122,13 +124,31 @@ export function matrixPattern(role: Role, threads: number, values: number, index
     }
   }
   const name = role === 'read' ? 'ldmatrix.x4' : 'stmatrix.x4';
-  return { threads, values, index: out, widths: [8], instruction: () => name, vectorBytes: () => 16 };
+  return { threads, values, index: out, access: roleAccess(role), widths: [8], instruction: () => name, vectorBytes: () => 16 };
 }
 
-/** The ld/st.shared pattern of a thread-value table (every width, named by the role), and the matrix pattern where it applies. */
-function sharedPattern(role: Role, threads: number, values: number, index: Int32Array, e: number, m?: Machine): AccessPattern[] {
-  const plain: AccessPattern = { threads, values, index, widths: vectorWidths(values, e), instruction: () => plainName(role), vectorBytes: (w) => w * e };
-  const mat = m === undefined ? null : matrixPattern(role, threads, values, index, e, m);
+/** The name of the machine's plain shared-memory instruction of `bytes` per thread for the role: `st.shared` /
+ *  `ld.shared` on NVIDIA (the width shown apart), the row of the machine's table on AMD (`ds_write_b128`); `domain`
+ *  where the machine's table has no phases for it (machines.ts phaseGroups). */
+export function sharedInstruction(role: Role, bytes: number, m: Machine): string {
+  return m.vendor === 'nvidia' ? plainName(role) : phaseGroups(m, bytes, roleAccess(role)).instruction;
+}
+
+/**
+ * The ld/st.shared pattern of a thread-value table (every width, named by the role), and the matrix pattern where it
+ * applies. On AMD the widths are those of ds_read/ds_write_b32, b64, b128 (4, 8, 16 bytes: the widths whose phase
+ * groups are published); `domain` when the values allow none of them.
+ */
+function sharedPattern(role: Role, threads: number, values: number, index: Int32Array, e: number, m: Machine): AccessPattern[] {
+  const widths = vectorWidths(values, e).filter((w) => m.vendor === 'nvidia' || w * e >= 4);
+  if (widths.length === 0) {
+    throw domainError(
+      `${m.name}: the ${role} side's ${values} values of ${e} bytes a thread allow no access of 4, 8 or 16 bytes, and no phase grouping of sub-dword LDS accesses is published`,
+    );
+  }
+  const names = new Map(widths.map((w) => [w, sharedInstruction(role, w * e, m)]));
+  const plain: AccessPattern = { threads, values, index, access: roleAccess(role), widths, instruction: (w) => names.get(w)!, vectorBytes: (w) => w * e };
+  const mat = matrixPattern(role, threads, values, index, e, m);
   return mat === null ? [plain] : [plain, mat];
 }
 
@@ -273,14 +293,17 @@ export function operandSide(role: Role, mma: TiledMma, x: Operand, tile: Tile, m
   return accessSide(role, `operand ${x} of ${mma.atom.name}`, p, tile, m, linearBases(t.threads, t.values, t.index, tile));
 }
 
-/** The instruction of a copy atom on its shared-memory side: ldmatrix/stmatrix .xN (.trans), else ld/st.shared. */
-export function copyInstruction(atom: string, role: Role, m: Machine): string {
+/** The instruction of a copy atom on its shared-memory side moving `bytes` per thread: ldmatrix/stmatrix .xN (.trans),
+ *  else the machine's plain instruction (sharedInstruction). */
+export function copyInstruction(atom: string, role: Role, m: Machine, bytes: number): string {
   const mat = /_U(8|16|32)x(\d+)_(LDSM|STSM)_(N|T)$/.exec(atom);
-  if (mat === null) return plainName(role);
+  if (mat === null) return sharedInstruction(role, bytes, m);
   const [, ub, k, op, nt] = mat;
   const ld = op === 'LDSM';
   if (ld !== (role === 'read')) throw domainError(`${atom} ${ld ? 'reads' : 'writes'} shared memory: it cannot be the ${role} side`);
-  if (ld ? !m.ldmatrix : !m.stmatrix) throw domainError(`${atom}: ${ld ? 'ldmatrix' : 'stmatrix'} is not on ${m.arch} (${ld ? 'sm75' : 'sm90'} and later)`);
+  const mx = matrixInstructions(m);
+  if (ld ? !mx.ldmatrix : !mx.stmatrix)
+    throw domainError(`${atom}: ${ld ? 'ldmatrix' : 'stmatrix'} is not on ${m.name} (NVIDIA ${ld ? 'sm75' : 'sm90'} and later)`);
   const x = (Number(ub) * Number(k)) / 32;
   return `${ld ? 'ldmatrix' : 'stmatrix'}.x${x}${nt === 'T' ? '.trans' : ''}`;
 }
@@ -296,11 +319,11 @@ export function copySide(role: Role, c: TiledCopy, tile: Tile, m: Machine): Side
   const sd: CopySide = role === 'write' ? 'dst' : 'src';
   const name = c.atom.name;
   if (c.atom.bits !== 8 * tile.e) throw domainError(`${name} moves ${c.atom.bits}-bit values; the tile's elements are ${8 * tile.e} bits`);
-  const instruction = copyInstruction(name, role, m);
   const x = sd === 'src' ? c.atom.src : c.atom.dst;
   const at = size(c.atom.thrID);
   const nx = size(mode(x, 2));
   if (nx * tile.e > 16) throw domainError(`${name} moves ${nx * tile.e} bytes per thread per call; the bank model covers at most 16`);
+  const instruction = copyInstruction(name, role, m, nx * tile.e);
   const tvs = tileAccesses(c, sd, { shape: [...tile.shape], stride: tile.shape.map(() => 0) });
   if (tvs.values % nx !== 0) throw domainError(`each thread holds ${tvs.values} values, not a multiple of the atom's ${nx}`);
   const active = activeAtomThreads(x, at);
@@ -310,15 +333,11 @@ export function copySide(role: Role, c: TiledCopy, tile: Tile, m: Machine): Side
     threads: tvs.threads,
     values: tvs.values,
     index: tvs.index,
+    access: roleAccess(role),
     ...(live === undefined ? {} : { live }),
     widths: [nx],
     instruction: () => instruction,
     vectorBytes: (w) => (matrix ? 16 : w * tile.e),
   };
   return accessSide(role, name, p, tile, m);
-}
-
-/** `tma`, `{"wgmma": …}`, `{"umma": …}`: the TMA's and wgmma's descriptor rules decide what they accept (the descriptors room). */
-export function descriptorSide(kind: 'tma' | 'wgmma' | 'umma'): never {
-  throw domainError(`the ${kind} side needs the TMA/wgmma descriptor rules (the descriptors room), which the planner does not have yet`);
 }

@@ -27,6 +27,21 @@ export const NVIDIA_BRUTE: BruteMachine = {
   phase: (lane, bytes) => Math.floor(lane / { 1: 32, 2: 32, 4: 32, 8: 16, 16: 8 }[bytes as 1 | 2 | 4 | 8 | 16]!),
 };
 
+const bit = (l: number, i: number): number => (l >> i) & 1;
+
+/**
+ * gfx942's and gfx950's phases (docs/memory.md "Machines"), read (`read`) or write: 16-byte reads in triton#11365's
+ * affine forms of the lane bits, every other width in #9662's consecutive groups of 4·banks / w lanes.
+ */
+export const amdBrute = (n: 'gfx942' | 'gfx950', read: boolean): BruteMachine => ({
+  wave: 64,
+  banks: n === 'gfx942' ? 32 : 64,
+  phase: (l, w) => {
+    if (w === 16 && read) return n === 'gfx942' ? bit(l, 5) + 2 * (bit(l, 2) ^ bit(l, 4)) + 4 * bit(l, 3) : bit(l, 5) + 2 * (bit(l, 2) ^ bit(l, 3) ^ bit(l, 4));
+    return Math.floor(l / Math.min(64, (4 * (n === 'gfx942' ? 32 : 64)) / w));
+  },
+});
+
 /** offset(t, j): the element offset of value j of thread t; T threads, V values each; on machine `mc` (default NVIDIA). */
 export function bruteBanks(
   offset: (t: number, j: number) => number,

@@ -18,22 +18,12 @@ import { searchCpu } from '../../src/memory/search.js';
 import { runOp } from '../../src/ops/table.js';
 import type { OpContext } from '../../src/ops/spec.js';
 import { kindOfAsync } from '../helpers/kind.js';
-import { bruteBanks, type BruteMachine } from './brute-banks.js';
+import { amdBrute, bruteBanks } from './brute-banks.js';
 
 const ctx = { backendChoice: 'cpu', backend: async () => Promise.reject(new Error('no backend')) } as unknown as OpContext;
 const machine = (n: MachineName) => MACHINES.get(n)!;
 const phiFn = (m: LayoutFunction, x: number): number => ('swizzle' in m ? phiComposed(m, x) : phi(m, x));
-/** gfx942's and gfx950's phases for 16-byte accesses in #11365's affine forms (docs/memory.md), consecutive otherwise */
-const bit = (l: number, i: number): number => (l >> i) & 1;
-const brute = (n: 'gfx942' | 'gfx950', read: boolean): BruteMachine => ({
-  wave: 64,
-  banks: n === 'gfx942' ? 32 : 64,
-  phase: (l, w) => {
-    if (w === 16 && read) return n === 'gfx942' ? bit(l, 5) + 2 * (bit(l, 2) ^ bit(l, 4)) + 4 * bit(l, 3) : bit(l, 5) + 2 * (bit(l, 2) ^ bit(l, 3) ^ bit(l, 4));
-    // #9662: 64·8w / (banks·32) phases of consecutive lanes, i.e. 4·banks / w lanes each
-    return Math.floor(l / Math.min(64, (4 * (n === 'gfx942' ? 32 : 64)) / w));
-  },
-});
+const brute = amdBrute;
 
 describe('copy_bank_conflicts on a machine', () => {
   const copy = makeTiledCopy({ atom: 'UniversalCopy<uint128_t>', bits: 16, thr: parseLayout('(16,8):(8,1)'), val: parseLayout('(1,8)') });

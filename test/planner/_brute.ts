@@ -1,10 +1,10 @@
 /**
  * The planner's oracle (docs/planner.md), written from docs/planner.md and not from src/planner: the families
  * enumerated by their definitions with offsets computed from coordinates, each candidate priced by
- * the independent bank counter of test/memory/brute-banks.ts, the Pareto front and the lower bound
- * derived by brute force.
+ * the independent bank counter of test/memory/brute-banks.ts (on AMD's waves through its machine
+ * parameter), the Pareto front and the lower bound derived by brute force.
  */
-import { bruteBanks } from '../memory/brute-banks.js';
+import { amdBrute, bruteBanks, type BruteMachine } from '../memory/brute-banks.js';
 
 /** A side as the oracle sees it: T threads, V values, the tile index of (t, j) at t + T·j. */
 export interface BruteSide {
@@ -13,7 +13,20 @@ export interface BruteSide {
   readonly index: ArrayLike<number>;
   /** whether the side may use ldmatrix/stmatrix.x4 (16-bit values on a machine that has it) */
   readonly matrix?: boolean;
+  /** the machine and direction it is priced on (absent: NVIDIA's §9.2 model); on AMD only 4-, 8- and 16-byte accesses */
+  readonly machine?: BruteMachine;
 }
+
+/** A side on an AMD machine, its direction by role: amdBrute's phases. */
+export const onAmd = (side: BruteSide, n: 'gfx942' | 'gfx950', role: 'write' | 'read'): BruteSide => ({
+  ...side,
+  matrix: false,
+  machine: amdBrute(n, role === 'read'),
+});
+
+/** The vector widths (values) a side's machine allows, widest first: w·e ≤ 16, and on AMD w·e ≥ 4. */
+const widthsOf = (side: BruteSide, e: number): number[] =>
+  [16, 8, 4, 2, 1].map((b) => b / e).filter((w) => Number.isInteger(w) && w >= 1 && (side.machine === undefined || w * e >= 4));
 
 /** A candidate: its family and its offsets by tile index. */
 export interface BruteCandidate {
@@ -109,8 +122,16 @@ type Price = { vector: number; instructions: number; phases: number; wavefronts:
 
 /** The oracle's ld/st.shared price of a side on offsets (widest vector that works, §9.2), or null when none divides. */
 export function bruteShared(side: BruteSide, offsets: ArrayLike<number>, e: number): Price | null {
-  const r = bruteBanks((t, j) => offsets[side.index[t + side.T * j]!]!, side.T, side.V, e);
-  return r === 'bad-vector' ? null : r;
+  const off = (t: number, j: number): number => offsets[side.index[t + side.T * j]!]!;
+  if (side.machine === undefined) {
+    const r = bruteBanks(off, side.T, side.V, e);
+    return r === 'bad-vector' ? null : r;
+  }
+  for (const w of widthsOf(side, e)) {
+    const r = bruteBanks(off, side.T, side.V, e, w, side.machine);
+    if (r !== 'bad-vector') return r;
+  }
+  return null;
 }
 
 /** The element of the 8×8 b16 matrix fragment that lane 8k + r of warp g addresses, value i of instruction q: row r of
@@ -154,6 +175,7 @@ export function bruteLeast(side: BruteSide, e: number): number {
 }
 
 function bruteLeastShared(side: BruteSide, e: number): number {
+  if (side.machine !== undefined) return bruteLeastOn(side, e, side.machine);
   for (let w = 16 / e; w >= 1; w /= 2) {
     if (side.V % w !== 0) continue;
     let ok = true;
@@ -170,6 +192,34 @@ function bruteLeastShared(side: BruteSide, e: number): number {
     return (phases * side.V) / w;
   }
   throw new Error('unreachable: w = 1 always works');
+}
+
+/** Whether every vector of w values of the side holds distinct tile indices. */
+function distinctAt(side: BruteSide, w: number): boolean {
+  for (let t = 0; t < side.T; t++)
+    for (let k = 0; k < side.V; k += w) {
+      const s = new Set<number>();
+      for (let i = 0; i < w; i++) s.add(side.index[t + side.T * (k + i)]!);
+      if (s.size !== w) return false;
+    }
+  return true;
+}
+
+/** The least wavefronts on a machine of the brute force: the fewest phases (distinct phase numbers of the lanes present,
+ *  per wave and instruction) over the widths whose vectors hold distinct indices. */
+function bruteLeastOn(side: BruteSide, e: number, mc: BruteMachine): number {
+  let least = Number.POSITIVE_INFINITY;
+  for (const w of widthsOf(side, e)) {
+    if (side.V % w !== 0 || !distinctAt(side, w)) continue;
+    let phases = 0;
+    for (let g = 0; g * mc.wave < side.T; g++) {
+      const fs = new Set<number>();
+      for (let l = 0; l < mc.wave && g * mc.wave + l < side.T; l++) fs.add(mc.phase(l, w * e));
+      phases += fs.size;
+    }
+    least = Math.min(least, (phases * side.V) / w);
+  }
+  return least;
 }
 
 /** (write, read, bytes) of each candidate both sides accept; the non-dominated triples among them. */

@@ -29,12 +29,19 @@ describe('layoutgpu plan', () => {
     expect(r.code).toBe(0);
     const lines = r.out.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^#\s+write \(wavefronts\/phases\)\s+read/);
-    expect(lines[1]).toMatch(
-      /^1\s+st\.shared\.128 128\/128\s+ld\.shared\.128 128\/128\s+16384\s+swizzle \(GMMA::Layout_K_SW128_Atom<half_t>\)\s+Sw<3,3,3> o \(128,64\):\(64,1\)$/,
-    );
+    expect(lines[1]).toMatch(/^1\s+st\.shared\.128 128\/128\s+ld\.shared\.128 128\/128\s+16384\s+swizzle \(tma, K B128\)\s+Sw<3,3,3> o \(128,64\):\(64,1\)$/);
     expect(lines.filter((l) => l.startsWith('certificate: '))).toEqual([
       "certificate: lower-bound (the best reaches both sides' least wavefronts; 719 candidates: swizzle 408, padded 296, atoms 15)",
     ]);
+  });
+
+  it('AMD machines and the descriptor sides: ds_write/ds_read on gfx942, tma and wgmma at 0 wavefronts', async () => {
+    const amd = await run([...ARGS, '--arch', 'gfx942', '--top', '1']);
+    expect(amd.code).toBe(0);
+    expect(amd.out.split('\n')[1]).toMatch(/^1\s+ds_write_b128 \d+\/\d+\s+ds_read_b128 \d+\/\d+\s+16384\s/);
+    const tma = await run(['plan', '--tile', '128x64', '--dtype', 'half_t', '--write', 'tma', '--read', '{"wgmma": "K"}', '--top', '1']);
+    expect(tma.code).toBe(0);
+    expect(tma.out.split('\n')[1]).toMatch(/^1\s+tma 0\/0\s+wgmma 0\/0\s+\d+\s+\w+ \(tma, K B\d+\)\s/);
   });
 
   it('--json is the object batch answers (the built bin)', async () => {
@@ -48,10 +55,10 @@ describe('layoutgpu plan', () => {
   it('bad input: one line on stderr, exit 2', async () => {
     for (const [argv, msg] of [
       [
-        ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', 'tma', '--read', '(32,2):(1,32)'],
-        /domain: the tma side needs the TMA\/wgmma descriptor rules/,
+        ['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', 'tma', '--read', '(32,2):(1,32)', '--arch', 'sm80'],
+        /domain: the write side tma: sm80 has no tma/,
       ],
-      [[...ARGS, '--arch', 'gfx950'], /domain: arch gfx950: the AMD bank model/],
+      [[...ARGS, '--arch', 'mi300'], /bad-request: unknown arch 'mi300'/],
       [[...ARGS.slice(0, 5)], /plan needs --write/],
       [[...ARGS, '--families', 'linear'], /domain: the linear family is not yet/],
       [['plan', '--tile', '8x8', '--dtype', 'half', '--write', WRITE, '--read', READ], /domain: unknown dtype 'half'/],

@@ -13,7 +13,7 @@ import { loadPlanner, planArgs } from '../../src/ops/planner.js';
 import { tiledCopyArg, tiledMmaArg } from '../../src/ops/tiled.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { candidates } from '../../src/planner/families.js';
-import { machineOf } from '../../src/planner/machine.js';
+import { machineOf, matrixInstructions } from '../../src/planner/machine.js';
 import { PriceScratch, priceSide } from '../../src/planner/price.js';
 import { tvSide } from '../../src/planner/sides.js';
 import { expectTimeout } from '../helpers/deadline.js';
@@ -118,16 +118,25 @@ describe('sides', () => {
     });
   });
 
-  it('tma, wgmma and umma wait for the descriptors room; AMD for its bank model', () => {
-    for (const side of ['tma', { wgmma: 'K' }, { umma: 'MN' }]) {
-      expect(failure(() => planArgs({ tile: '(64,64)', dtype: 'half_t', write: side, read: ROWS }))).toMatchObject({
+  it('the machine: an unknown arch is bad-request (memory/machines.ts), AMD has no matrix instructions', () => {
+    expect(failure(() => planArgs({ tile: '(32,64)', dtype: 'half_t', write: ROWS, read: ROWS, arch: 'sm70' }))).toMatchObject({
+      kind: 'bad-request',
+      message: expect.stringMatching(/unknown arch 'sm70': the machines are sm80, sm90, sm100, gfx942, gfx950/),
+    });
+    for (const arch of ['gfx942', 'gfx950'] as const) {
+      expect(matrixInstructions(machineOf(arch))).toEqual({ ldmatrix: false, stmatrix: false });
+      expect(failure(() => planArgs({ tile: '(32,64)', dtype: 'half_t', write: ROWS, read: LDSM, arch }))).toMatchObject({
         kind: 'domain',
-        message: expect.stringMatching(/descriptor rules \(the descriptors room\)/),
+        message: expect.stringMatching(new RegExp(`ldmatrix is not on ${arch}`)),
+      });
+      // sub-dword accesses have no published phases: a side of 1-byte values a thread has no instruction
+      expect(failure(() => planArgs({ tile: '(32,64)', dtype: 'uint8_t', write: '(2048,1):(1,0)', read: ROWS, arch }))).toMatchObject({
+        kind: 'domain',
+        message: expect.stringMatching(/sub-dword/),
       });
     }
-    for (const arch of ['gfx942', 'gfx950'])
-      expect(failure(() => planArgs({ tile: '(32,64)', dtype: 'half_t', write: ROWS, read: ROWS, arch })).kind).toBe('domain');
-    expect(failure(() => planArgs({ tile: '(32,64)', dtype: 'half_t', write: ROWS, read: ROWS, arch: 'sm70' })).kind).toBe('domain');
+    expect(matrixInstructions(machineOf('sm80'))).toEqual({ ldmatrix: true, stmatrix: false });
+    expect(matrixInstructions(machineOf('sm100'))).toEqual({ ldmatrix: true, stmatrix: true });
   });
 
   it('bad requests: one clear error each', () => {

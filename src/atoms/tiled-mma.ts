@@ -155,10 +155,11 @@ export interface OperandGeometry {
 
 const geometryCache = new WeakMap<object, Map<Operand, OperandGeometry>>();
 
-/** The geometry of operand X of a tiled MMA (cached per tiled MMA). */
+/** The geometry of operand X of a tiled MMA (cached per tiled MMA object: not per part of it — two tiled MMAs of one
+ *  thread each share their thread inverse, TRIVIAL, and differ in their atoms). */
 export function operandGeometry(m: MmaCore, x: Operand): OperandGeometry {
-  let per = geometryCache.get(m.winv);
-  if (!per) geometryCache.set(m.winv, (per = new Map()));
+  let per = geometryCache.get(m);
+  if (!per) geometryCache.set(m, (per = new Map()));
   const hit = per.get(x);
   if (hit) return hit;
   const [I, J] = operandModes[x];

@@ -178,6 +178,33 @@ function copyIndex(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number
   };
 }
 
+describe('partition_A/B/C of tiled MMAs that share their thread layout', () => {
+  it('answers for each its own atom, whatever was partitioned before (one-thread atoms share TRIVIAL as thread inverse)', () => {
+    // SM100 UMMA and UniversalFMA are one-thread atoms: a cache keyed by the thread inverse gave the second the first's tile
+    const atoms = ['SM100_MMA_TF32_TS<128,240>', 'SM100_MMA_TF32_TS<128,256>', 'UniversalFMA', 'SM100_MMA_F16BF16_SS<64,8>'];
+    const tensorOf = (x: 'A' | 'B' | 'C', m: ReturnType<typeof makeTiledMma>): string => {
+      const [tM, tN, tK] = m.tileShape;
+      const [r, c] = x === 'A' ? [tM, tK] : x === 'B' ? [tN, tK] : [tM, tN];
+      return `(${r},${2 * c}):(1,${r})`;
+    };
+    const alone = (name: string, x: 'A' | 'B' | 'C'): string => {
+      const m = makeTiledMma(name, parseLayout('1'));
+      return formatLayoutFunction(partitionMma(m, x, 0, parseLayoutFunction(tensorOf(x, m))).layout);
+    };
+    const first = new Map<string, string>();
+    for (const name of atoms) for (const x of ['A', 'B', 'C'] as const) first.set(`${name} ${x}`, alone(name, x));
+    // again in the other order, each tiled MMA made anew: the same answers
+    for (const name of [...atoms].reverse()) for (const x of ['C', 'B', 'A'] as const) expect(alone(name, x), `${name} ${x}`).toBe(first.get(`${name} ${x}`));
+    // and each the size its own tile says: every value of the thread's partition once
+    for (const name of atoms) {
+      const m = makeTiledMma(name, parseLayout('1'));
+      const [tM, tN] = m.tileShape;
+      const c = partitionMma(m, 'C', 0, parseLayoutFunction(tensorOf('C', m)));
+      expect(sizeB(parseL(formatLayout(parseLayout(formatLayoutFunction(c.layout))))), name).toBe(tM * tN * 2);
+    }
+  });
+});
+
 describe('partition_S/D of every thread', () => {
   it('matches the tensor at (τ + tiler·q, e…)', () => {
     const mma = makeTiledMma('SM80_16x8x16_F32F16F16F32_TN', parseLayout('(2,2,1)'), parseTiler('(32,32,16)'));

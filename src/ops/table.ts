@@ -190,11 +190,30 @@ function arityText(spec: OpSpec): string {
   return req === max ? `${max} argument(s)` : `${req} to ${max} argument(s)`;
 }
 
+/** The count of required arguments of an arg list and whether it ends variadic (once per list: a request's hot path). */
+const arities = new WeakMap<readonly ArgSpec[], { req: number; variadic: boolean }>();
+function arityOf(args: readonly ArgSpec[]): { req: number; variadic: boolean } {
+  let a = arities.get(args);
+  if (a === undefined) {
+    a = { req: args.filter((x) => !x.optional && !x.variadic).length, variadic: args.some((x) => x.variadic) };
+    arities.set(args, a);
+  }
+  return a;
+}
+
 /** Whether n raw arguments fit the spec's count. */
 function arityOk(spec: OpSpec, n: number): boolean {
-  const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
-  const variadic = spec.args.some((a) => a.variadic);
+  const { req, variadic } = arityOf(spec.args);
   return variadic ? n >= Math.max(req, 1) : n >= req && n <= spec.args.length;
+}
+
+/** plainTiler's answer for an argument of an op, made once per (op, argument) rather than per request. */
+const composedTilerItems = new Map<string, (item: string) => never>();
+function composedTilerItem(op: string, arg: string): (item: string) => never {
+  const key = `${op}\u0000${arg}`;
+  let f = composedTilerItems.get(key);
+  if (f === undefined) composedTilerItems.set(key, (f = plainTiler(op, arg)));
+  return f;
 }
 
 /** Check the count of raw arguments against the spec. */
@@ -228,7 +247,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
       // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
       if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
         throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
-      if (a.kind === 'tiler') return parseTiler(v, a.name, plainTiler(spec.name, a.name));
+      if (a.kind === 'tiler') return parseTiler(v, a.name, composedTilerItem(spec.name, a.name));
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
       if (a.kind === 'tuple') return parseTuple(v, a.name);

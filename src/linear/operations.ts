@@ -8,7 +8,7 @@ import { intText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkDeadline } from '../algebra/deadline.js';
 import { echelon, orBits, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
-import { dimIndex, dimNamed, log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
+import { dimAt, dimNamed, log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
@@ -69,7 +69,7 @@ export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === tot
  */
 export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>): Record<string, number> {
   for (const k of Object.keys(inputs)) {
-    if (!dimIndex(l.inDims).has(k)) throw domain(`apply: '${k}' is not an in-dim of the layout`);
+    if (dimAt(l.inDims, k) === undefined) throw domain(`apply: '${k}' is not an in-dim of the layout`);
   }
   const out = l.outDims.map(() => 0);
   for (const d of l.inDims) {
@@ -105,7 +105,7 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
   }
   const src = l.outDims.map((od) => {
     checkDeadline('compose');
-    const k = dimIndex(o.inDims).get(od.name) ?? -1;
+    const k = dimAt(o.inDims, od.name) ?? -1;
     if (k < 0) throw domain(`compose: out-dim '${od.name}' of the first layout is not an in-dim of the second`);
     const inner = o.inDims[k]!;
     if (od.size > 2 ** inner.bases.length)
@@ -157,7 +157,7 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
   if (a.outDims.length !== b.outDims.length) throw domain(`invert_and_compose: the out-dims ${names(a)} and ${names(b)} differ`);
   const index = b.outDims.map((ob) => {
     checkDeadline('invert_and_compose');
-    const k = dimIndex(a.outDims).get(ob.name) ?? -1;
+    const k = dimAt(a.outDims, ob.name) ?? -1;
     if (k < 0) throw domain(`invert_and_compose: the out-dims ${names(a)} and ${names(b)} differ`);
     if (a.outDims[k]!.size > ob.size) {
       throw domain(
@@ -184,12 +184,12 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
   const aCols = columnsOf({ inDims: aRest, outDims: a.outDims }, index, shifts);
   const outDims = b.inDims.map((d) => ({ name: d.name, size: 2 ** d.bases.length }));
   const m = outDims.length;
-  const restPos = bRest.map((d) => dimIndex(b.inDims).get(d.name)!);
+  const restPos = bRest.map((d) => dimAt(b.inDims, d.name)!);
   let c = 0;
   const inDims = a.inDims.map((d) => {
     checkDeadline('invert_and_compose');
     if (identity.has(d.name)) {
-      const j = dimIndex(b.inDims).get(d.name)!;
+      const j = dimAt(b.inDims, d.name)!;
       return {
         name: d.name,
         bases: d.bases.map((_, i) => {
@@ -282,7 +282,7 @@ export function sublayout(l: LinearLayout, ins: readonly string[], outs: readonl
     const set = new Set<string>();
     for (const x of xs) {
       checkDeadline('sublayout');
-      if (!dimIndex(dims).has(x)) throw domain(`sublayout: '${x}' is not an ${what} of the layout`);
+      if (dimAt(dims, x) === undefined) throw domain(`sublayout: '${x}' is not an ${what} of the layout`);
       if (set.has(x)) throw domain(`sublayout: ${what} '${x}' is named twice`);
       set.add(x);
     }
@@ -319,8 +319,8 @@ function productOrNull(x: LinearLayout, y: LinearLayout): LinearLayout | null {
 
 /** The quotient sizes of A's out-dims by B's (missing: 1), or null when one does not divide. */
 function quotientSizes(a: LinearLayout, b: LinearLayout): number[] | null {
-  if (!b.outDims.every((o) => dimIndex(a.outDims).has(o.name))) return null;
-  if (!b.inDims.every((d) => dimIndex(a.inDims).has(d.name))) return null;
+  if (!b.outDims.every((o) => dimAt(a.outDims, o.name) !== undefined)) return null;
+  if (!b.inDims.every((d) => dimAt(a.inDims, d.name) !== undefined)) return null;
   const q = a.outDims.map((o) => {
     const bs = dimNamed(b.outDims, o.name)?.size ?? 1;
     return o.size % bs === 0 ? o.size / bs : -1;
@@ -335,7 +335,7 @@ function quotientSizes(a: LinearLayout, b: LinearLayout): number[] | null {
 export function divideLeft(a: LinearLayout, b: LinearLayout): LinearLayout | null {
   const q = quotientSizes(a, b);
   if (q === null) return null;
-  const bIdx = a.outDims.map((o) => dimIndex(b.outDims).get(o.name) ?? -1);
+  const bIdx = a.outDims.map((o) => dimAt(b.outDims, o.name) ?? -1);
   const inDims: InDim[] = [];
   for (const d of a.inDims) {
     checkDeadline('divide_left');

@@ -37,7 +37,11 @@ const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
  *  of `#ttg.linear<{…}>`) never have it. `domain` naming it, never changed silently. */
 function checkName(name: unknown, what: 'in-dim' | 'out-dim'): void {
   if (typeof name !== 'string' || name === '') throw domain(`an ${what} name must be a non-empty string`);
-  if (isWhiteSpace(name.charCodeAt(0)) || isWhiteSpace(name.charCodeAt(name.length - 1))) {
+  const a = name.charCodeAt(0);
+  const z = name.charCodeAt(name.length - 1);
+  // a printable ASCII character other than the space is no white space: the common name decided at once
+  if (a > 0x20 && a < 0x7f && z > 0x20 && z < 0x7f) return;
+  if (isWhiteSpace(a) || isWhiteSpace(z)) {
     const shown = JSON.stringify(name).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
     throw domain(`${what} name ${shown} begins or ends with white space (Triton's printed form would read it back without it)`);
   }
@@ -93,9 +97,17 @@ export function makeLinearLayout(inDims: readonly InDim[], outDims: readonly Out
 
 const indexes = new WeakMap<readonly { readonly name: string }[], ReadonlyMap<string, number>>();
 
-/** The position of each dim of a list by its name (the names of a list are distinct): dims are looked up by name in
- *  constant time, whatever their number (60,000 dims answer within a deadline). Cached per list. */
-export function dimIndex(dims: readonly { readonly name: string }[]): ReadonlyMap<string, number> {
+/** Lists this long or shorter are searched in place (the common LL has two to five dims: a scan beats a Map). */
+const SCAN_DIMS = 16;
+
+/** The position of the dim named `name` in a list (the names of a list are distinct), or undefined: a scan of a short
+ *  list, a Map (cached per list) for a long one, so that dims are looked up by name in constant time whatever their
+ *  number (60,000 dims answer within a deadline). */
+export function dimAt(dims: readonly { readonly name: string }[], name: string): number | undefined {
+  if (dims.length <= SCAN_DIMS) {
+    for (let i = 0; i < dims.length; i++) if (dims[i]!.name === name) return i;
+    return undefined;
+  }
   let m = indexes.get(dims);
   if (m === undefined || m.size !== dims.length) {
     const built = new Map<string, number>();
@@ -103,12 +115,12 @@ export function dimIndex(dims: readonly { readonly name: string }[]): ReadonlyMa
     indexes.set(dims, built);
     m = built;
   }
-  return m;
+  return m.get(name);
 }
 
-/** The dim of a list named `name`, or undefined (dimIndex). */
+/** The dim of a list named `name`, or undefined (dimAt). */
 export function dimNamed<D extends { readonly name: string }>(dims: readonly D[], name: string): D | undefined {
-  const i = dimIndex(dims).get(name);
+  const i = dimAt(dims, name);
   return i === undefined ? undefined : dims[i];
 }
 
@@ -137,9 +149,13 @@ export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
 export function supremum(x: readonly string[], y: readonly string[]): string[] {
   const res: string[] = [];
   const seen = new Set<string>();
-  const xIndex = new Map(x.map((n, k) => [n, k]));
-  const yIndex = new Map(y.map((n, k) => [n, k]));
-  const at = (index: ReadonlyMap<string, number>, n: string, from: number): number => {
+  // the place of a name in a list at or after `from` (the names of a list are distinct: its one place, if not before):
+  // a scan of a short list, a Map made once for a long one (60,000 dims)
+  let xIndex: Map<string, number> | undefined;
+  let yIndex: Map<string, number> | undefined;
+  const at = (list: readonly string[], n: string, from: number): number => {
+    if (list.length <= SCAN_DIMS) return list.indexOf(n, from);
+    const index = list === x ? (xIndex ??= new Map(x.map((v, k) => [v, k]))) : (yIndex ??= new Map(y.map((v, k) => [v, k])));
     const k = index.get(n);
     return k === undefined || k < from ? -1 : k;
   };
@@ -161,8 +177,8 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
       continue;
     }
     // the next place of x[i] in y at or after j (the names of a list are distinct: its one place, if not before j)
-    const px = i < x.length ? at(yIndex, x[i]!, j) : -1;
-    const py = j < y.length ? at(xIndex, y[j]!, i) : -1;
+    const px = i < x.length ? at(y, x[i]!, j) : -1;
+    const py = j < y.length ? at(x, y[j]!, i) : -1;
     const cx = px < 0 ? Infinity : px;
     const cy = py < 0 ? Infinity : py;
     if (i < x.length && cx === Infinity) take(x[i++]!);
@@ -189,8 +205,8 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   );
   const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
-  const ia = outs.map((n) => dimIndex(a.outDims).get(n) ?? -1);
-  const ib = outs.map((n) => dimIndex(b.outDims).get(n) ?? -1);
+  const ia = outs.map((n) => dimAt(a.outDims, n) ?? -1);
+  const ib = outs.map((n) => dimAt(b.outDims, n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
   let outBits = 0;
   const outDims = outs.map((name, k) => {

@@ -87,8 +87,9 @@ export function tiledMmaArg(v: unknown): TiledMma {
   const atom = stringField(o, 'atom', 'tiled MMA', true)!;
   const layout = stringField(o, 'layout', 'tiled MMA', false);
   const perm = stringField(o, 'permutation', 'tiled MMA', false);
-  // the key tells an absent layout or permutation (the default) from an empty text (a parse error)
-  return mmas.get(JSON.stringify([atom, layout, perm]), () => {
+  // the key tells an absent layout or permutation (the default, U+0001, which no layout text holds) from an empty text
+  // (a parse error); a string key, not JSON.stringify (the batch path's cost)
+  return mmas.get(`${atom}\u0000${layout ?? '\u0001'}\u0000${perm ?? '\u0001'}`, () => {
     const l: Layout | undefined = layout === undefined ? undefined : plainLayoutArg(layout, 'the tiled MMA', 'layout');
     const p: Tiler | undefined = perm === undefined ? undefined : parseTiler(perm, 'permutation', plainTiler('the tiled MMA', 'permutation'));
     return atoms.get().makeTiledMma(atom, l, p);
@@ -130,7 +131,7 @@ export function tiledCopyArg(v: unknown): TiledCopy {
   if (thr === undefined) throw badRequest("the tiled copy needs 'thr' (with 'val') or 'mma' (with 'operand')");
   const val = stringField(o, 'val', 'tiled copy', false);
   const plain = (text: string, key: string): Layout => plainLayoutArg(text, 'the tiled copy', key);
-  return copies.get(JSON.stringify([atom, bits, thr, val]), () =>
+  return copies.get(`${atom}\u0000${bits}\u0000${thr}\u0000${val ?? '\u0001'}`, () =>
     atoms.get().makeTiledCopy({ atom, bits, thr: plain(thr, 'thr'), ...(val === undefined ? {} : { val: plain(val, 'val') }) }),
   );
 }

@@ -4,7 +4,7 @@
  * value-size recast against its meaning on bits, and the worked pairs of test/fixtures/atoms-examples.jsonl through runOp.
  */
 import { describe, expect, it } from 'vitest';
-import { flatB, parseL, phiB, sizeB, sizeT, showL, type BL, type Tup } from '../helpers/brute.js';
+import { imageB, parseL, phiB, sizeB, sizeT, showL, type BL, type Tup } from '../helpers/brute.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { mismatch } from '../helpers/match.js';
 import { COPY_ATOMS, MMA_ATOMS, copyAtomData, copyAtomNames, mmaAtomData, mmaAtomNames } from '../../src/atoms/registry.js';
@@ -25,25 +25,6 @@ const ctx: OpContext = {
 
 /** The sizes of the top-level modes of a layout. */
 const modeSizes = (l: BL): number[] => (typeof l.shape === 'number' ? [l.shape] : l.shape.map((s: Tup) => sizeT(s)));
-/** All values Φ_L(x), x < size(L), in order: the colexicographic walk of the flat coordinates (one odometer step per x). */
-function image(l: BL): Int32Array {
-  const { s, d } = flatB(l);
-  const out = new Int32Array(sizeB(l));
-  const c = new Array<number>(s.length).fill(0);
-  let off = 0;
-  for (let x = 0; x < out.length; x++) {
-    out[x] = off;
-    for (let i = 0; i < s.length; i++) {
-      if (++c[i]! < s[i]!) {
-        off += d[i]!;
-        break;
-      }
-      off -= (s[i]! - 1) * d[i]!;
-      c[i] = 0;
-    }
-  }
-  return out;
-}
 const maxOf = (xs: Int32Array): number => xs.reduce((a, b) => (b > a ? b : a), -1);
 /** The number of distinct values of xs (all in [0, bound)). */
 function distinct(xs: Int32Array, bound = maxOf(xs) + 1): number {
@@ -163,7 +144,7 @@ describe('every MMA atom', () => {
       for (const s of [a.thrID, a.A, a.B, a.C]) expect(formatLayout(parseLayout(s)), `${s} is canonical`).toBe(s);
       const thr = parseL(a.thrID);
       const threads = sizeB(thr);
-      expect(distinct(image(thr)), 'thrID is injective').toBe(threads);
+      expect(distinct(imageB(thr)), 'thrID is injective').toBe(threads);
       const [m, n, k] = a.shapeMNK;
       const tiles: Array<[string, string, number]> = [
         ['A', a.A, m * k],
@@ -175,7 +156,7 @@ describe('every MMA atom', () => {
         const sizes = modeSizes(l);
         expect(sizes, `${what} ${showL(l)} is (thread, value)`).toHaveLength(2);
         expect(sizes[0], `${what}: thread mode of size(thrID)`).toBe(threads);
-        const im = image(l);
+        const im = imageB(l);
         for (const x of new Set([0, im.length >> 1, im.length - 1])) expect(im[x], `the walk is Φ at ${x}`).toBe(phiB(l, x));
         expect(maxOf(im), `${what} inside its tile`).toBeLessThan(cells);
         expect(distinct(im, cells), `${what} covers its tile`).toBe(cells);
@@ -210,7 +191,7 @@ describe('every copy atom', () => {
         expect(modeSizes(l)[0]).toBe(threads);
       }
       expect([a.src, a.dst], 'Ref is Src or Dst').toContain(a.ref);
-      const [src, dst, ref] = sides.map((l) => image(l)) as [Int32Array, Int32Array, Int32Array];
+      const [src, dst, ref] = sides.map((l) => imageB(l)) as [Int32Array, Int32Array, Int32Array];
       const block = new Set(src);
       expect(new Set(dst), 'Src and Dst cover the same bits').toEqual(block);
       expect(maxOf(src) + 1, 'the block is [0, bits)').toBe(block.size);
@@ -225,8 +206,8 @@ describe('a copy atom at a value size (upcast)', () => {
     const [t, vBits] = modeSizes(bitsL) as [number, number];
     const [tU, vU] = modeSizes(up) as [number, number];
     if (tU !== t || vU * b !== vBits) return false;
-    const bitsImage = image(bitsL);
-    const upImage = image(up);
+    const bitsImage = imageB(bitsL);
+    const upImage = imageB(up);
     for (let th = 0; th < t; th++) {
       for (let v = 0; v < vU; v++) {
         const base = b * upImage[th + t * v]!;

@@ -6,7 +6,7 @@
  * `copy_atom`, `make_tiled_copy` and the CLI, against the σ of their definition.
  */
 import { describe, expect, it } from 'vitest';
-import { flatB, parseL, sizeB, type BL } from '../helpers/brute.js';
+import { flatB, imageB, parseL, type BL } from '../helpers/brute.js';
 import { COPY_ATOMS, MMA_ATOMS, copyAtomData, mmaAtomData } from '../../src/atoms/registry.js';
 import { runOp, type OpContext } from '../../src/ops/table.js';
 import { main } from '../../src/cli/main.js';
@@ -19,30 +19,10 @@ const ctx: OpContext = {
   },
 };
 
-/** Φ_L at every x < size(L), colexicographic (an odometer over the flat modes). */
-function image(l: BL): Int32Array {
-  const { s, d } = flatB(l);
-  const out = new Int32Array(sizeB(l));
-  const c = new Array<number>(s.length).fill(0);
-  let off = 0;
-  for (let x = 0; x < out.length; x++) {
-    out[x] = off;
-    for (let i = 0; i < s.length; i++) {
-      if (++c[i]! < s[i]!) {
-        off += d[i]!;
-        break;
-      }
-      off -= (s[i]! - 1) * d[i]!;
-      c[i] = 0;
-    }
-  }
-  return out;
-}
-
 /** Whether TV layout `tv` with T threads maps its (t, v) onto [0, n) once each, thread t onto `rowsOf(t)` of the
  *  column-major P×Q tile (P = rows): the brute-force meaning of a UMMA operand. */
 function coversOnce(tv: BL, T: number, P: number, Q: number, rowsOf: (t: number) => [number, number]): boolean {
-  const im = image(tv);
+  const im = imageB(tv);
   if (im.length !== P * Q) return false;
   const seen = new Uint8Array(P * Q);
   for (let x = 0; x < im.length; x++) {
@@ -155,7 +135,7 @@ describe('SM100 tensor-memory copies', () => {
       ]);
       const bits = s[1]!;
       // the register side: each bit of [0, bits) at exactly one (lane, value)
-      const im = image(regs);
+      const im = imageB(regs);
       expect(im.length, a.name).toBe(bits);
       const seen = new Uint8Array(bits);
       let twice = -1;
@@ -208,8 +188,8 @@ describe('SM100 tensor-memory copies', () => {
     const r = (await runOp('make_tiled_copy', [{ atom: 'SM100_TMEM_LOAD_32dp32b4x', bits: 32, thr: '(32,1)', val: '(1,128)' }], ctx)) as Record<string, string>;
     expect(r.layoutTV).toBe('(32,128):(1,32)');
     const tv = (t: number, v: number): number => t + 32 * v; // the tiler TV (32,128):(1,32)
-    const d = image(parseL(r.layoutD_TV!));
-    const s = image(parseL(r.layoutS_TV!));
+    const d = imageB(parseL(r.layoutD_TV!));
+    const s = imageB(parseL(r.layoutS_TV!));
     for (let t = 0; t < 32; t++) {
       for (let w = 0; w < 4; w++) expect(d[t + 32 * w], `D(${t}, ${w})`).toBe(tv(0, 4 * t + w));
       for (let w = 0; w < 128; w++) expect(s[t + 32 * w], `S(${t}, ${w})`).toBe(tv(0, w));

@@ -134,6 +134,26 @@ export function valuesB(l: BL): number[] {
   return out;
 }
 
+/** All values Φ_L(x), x < size(L), in order: the colexicographic walk of the flat coordinates (one odometer step per x). */
+export function imageB(l: BL): Int32Array {
+  const { s, d } = flatB(l);
+  const out = new Int32Array(sizeB(l));
+  const c = new Array<number>(s.length).fill(0);
+  let off = 0;
+  for (let x = 0; x < out.length; x++) {
+    out[x] = off;
+    for (let i = 0; i < s.length; i++) {
+      if (++c[i]! < s[i]!) {
+        off += d[i]!;
+        break;
+      }
+      off -= (s[i]! - 1) * d[i]!;
+      c[i] = 0;
+    }
+  }
+  return out;
+}
+
 export function sameFunction(a: BL, b: BL): boolean {
   const n = sizeB(a);
   if (sizeB(b) !== n) return false;

@@ -92,6 +92,18 @@ export function hasFormBig(images: readonly bigint[], m: number): boolean {
   const lo = (dup & -dup).toString(2).length - 1;
   const nz = images.filter((v) => v !== 0n);
   const ordered = [...nz.filter((v) => (v & dup) !== 0n), ...nz.filter((v) => (v & dup) === 0n)];
+  return firstCandidate(m, lo, hi, (B, M, S) => {
+    const sw = makeSwizzle(B, M, S);
+    return disjointBig(ordered.map((v) => applySwizzleBig(sw, v)));
+  });
+}
+
+/**
+ * firstSwizzle's candidates Sw<B,M,S> in its documented order (B = 1, 2, …; M = 0, 1, …; S = B, −B, B+1, …;
+ * M + |S| + B ≤ m), those whose target field [M + max(0, −S), +B) misses a shared bit (lo … hi) skipped: true at the
+ * first that `ok` accepts, false when none does. Checks the deadline per (B, M).
+ */
+function firstCandidate(m: number, lo: number, hi: number, ok: (B: number, M: number, S: number) => boolean): boolean {
   for (let B = Math.max(1, hi - lo + 1); 2 * B <= m; B++) {
     for (let M = 0; M + 2 * B <= m; M++) {
       checkDeadline('the swizzle search of from_ll');
@@ -100,8 +112,7 @@ export function hasFormBig(images: readonly bigint[], m: number): boolean {
           const S = sign * a;
           const t = M + (S < 0 ? a : 0);
           if (t > lo || t + B - 1 < hi) continue;
-          const sw = makeSwizzle(B, M, S);
-          if (disjointBig(ordered.map((v) => applySwizzleBig(sw, v)))) return true;
+          if (ok(B, M, S)) return true;
         }
       }
     }
@@ -124,21 +135,13 @@ export function firstSwizzle(images: readonly number[], m: number): Swizzle | nu
   const nz = images.filter((v) => v !== 0);
   const order = [...nz.filter((v) => overlaps(v, dup)), ...nz.filter((v) => !overlaps(v, dup))];
   const small = m <= 31;
-  for (let B = Math.max(1, hi - lo + 1); 2 * B <= m; B++) {
-    for (let M = 0; M + 2 * B <= m; M++) {
-      checkDeadline('the swizzle search of from_ll');
-      for (let a = B; M + a + B <= m; a++) {
-        for (let sign = 1; sign >= -1; sign -= 2) {
-          const S = sign * a;
-          const t = M + (S < 0 ? a : 0);
-          if (t > lo || t + B - 1 < hi) continue;
-          const ok = small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null;
-          if (ok) return makeSwizzle(B, M, S);
-        }
-      }
-    }
-  }
-  return null;
+  let found: Swizzle | null = null;
+  firstCandidate(m, lo, hi, (B, M, S) => {
+    const ok = small ? disjointUnder32(order, B, M, S) : firstCarry(order.map((v) => applySwizzle(makeSwizzle(B, M, S), v))) === null;
+    if (ok) found = makeSwizzle(B, M, S);
+    return ok;
+  });
+  return found;
 }
 
 /** Whether Sw<B,M,S>(v) of the images (all below 2^31) have disjoint supports, with 32-bit operations. */

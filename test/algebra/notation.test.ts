@@ -4,7 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { err, ok } from './_run.js';
-import { isCompactB, mulberry32, parseL, phiB, randomLayout, showL, sizeB } from '../helpers/brute.js';
+import { isCompactB, parseL, phiB, showL, sizeB } from '../helpers/brute.js';
+import { seededRuns } from '../helpers/seeds.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { cutePrint, pycutePrint } from '../cute/_vocab.js';
 
@@ -142,8 +144,7 @@ describe('what CuTe and pycute print (docs/semantics.md §8.1)', () => {
   });
 
   it('a bare shape is the compact column-major layout; CuTe and pycute prints round-trip', () => {
-    const rng = mulberry32(0x81);
-    for (let i = 0; i < 300; i++) {
+    seededRuns(0x81)(300, (rng) => {
       const l = randomLayout(rng, { maxLen: 5, maxShape: 6, maxStride: 40 });
       const text = showL(l);
       expect(ok('parse', cutePrint(text)), cutePrint(text)).toBe(text);
@@ -153,6 +154,6 @@ describe('what CuTe and pycute print (docs/semantics.md §8.1)', () => {
       expect(showL(bare).startsWith(shape + ':'), shape).toBe(true);
       expect(isCompactB(bare), shape).toBe(true);
       for (let x = 0; x < sizeB(bare); x++) expect(phiB(bare, x), shape).toBe(x);
-    }
+    });
   });
 });

@@ -32,13 +32,10 @@ import {
   isTractableSpec,
   layoutEq,
   layoutsWithFunction,
-  nestRandom,
   phiB,
   pick,
   productN,
   randInt,
-  randomComplementable,
-  randomLayout,
   rankB,
   refinesB,
   relModesL,
@@ -53,6 +50,7 @@ import {
   type BL,
   type Tup,
 } from '../helpers/brute.js';
+import { nestRandom, randomCompact, randomComplementable, randomLayout } from '../helpers/arbitraries.js';
 import { runs, seededRuns } from '../helpers/seeds.js';
 
 /** Run `body` on `n` seeded generators; a failure names the seed (and body's messages). */
@@ -67,24 +65,6 @@ function groupShape(rng: () => number, s: Tup): Tup {
 }
 
 /** A random compact layout: column-major strides of random shapes, permuted and nested. */
-function randomCompact(rng: () => number): BL {
-  const k = randInt(rng, 0, 4);
-  const s: number[] = [];
-  const d: number[] = [];
-  let p = 1;
-  for (let i = 0; i < k; i++) {
-    const si = randInt(rng, 1, 6);
-    s.push(si);
-    d.push(si === 1 ? randInt(rng, 0, 5) : p);
-    p *= si;
-  }
-  const idx = s.map((_, i) => i).sort(() => rng() - 0.5);
-  return nestRandom(
-    rng,
-    idx.map((i) => s[i]!),
-    idx.map((i) => d[i]!),
-  );
-}
 
 describe('coalesce', () => {
   it('coal(L) preserves Φ, is coalesced, and is the minimal flat form (docs/semantics.md §3)', () => {

@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
 import { downcast, upcast } from '../../src/cute/cast.js';
-import { flatB, layoutEq, pick, profB, randInt, randomLayout, showL, phiB, sizeB, type BL } from '../helpers/brute.js';
+import { flatB, layoutEq, pick, profB, randInt, showL, phiB, sizeB, type BL } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, kindOf, lib } from './_seeds.js';
 
 const cdiv = (a: number, b: number): number => Math.ceil(a / b);

@@ -8,7 +8,8 @@
 import { describe, expect, it } from 'vitest';
 import { alignedRun, commonRunByDefinition, compositeRun, maxCommonVector } from '../../src/cute/common.js';
 import { rightInverse } from '../../src/cute/inverse.js';
-import { nestRandom, randInt, randomLayout, showL, type BL } from '../helpers/brute.js';
+import { randInt, showL, type BL } from '../helpers/brute.js';
+import { nestRandom, randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 import { maxCommonVectorSpec } from './_spec.js';
 

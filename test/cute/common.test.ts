@@ -9,7 +9,8 @@ import { err, ok } from '../algebra/_run.js';
 import { maxCommonLayout, maxCommonVector, EVAL_LIMIT } from '../../src/cute/common.js';
 import { rightInverse } from '../../src/cute/inverse.js';
 import type { LayoutError } from '../../src/algebra/errors.js';
-import { isLayoutFunction, nestRandom, parseL, phiB, randInt, randomLayout, showL, sizeB, type BL } from '../helpers/brute.js';
+import { isLayoutFunction, parseL, phiB, randInt, showL, sizeB, type BL } from '../helpers/brute.js';
+import { nestRandom, randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 import { maxCommonVectorSpec } from './_spec.js';
 

@@ -17,7 +17,8 @@ import {
   type ComposedLayout,
 } from '../../src/cute/composed.js';
 import { makeSwizzle, type Swizzle } from '../../src/cute/swizzle.js';
-import { randInt, randomLayout, showL, type BL } from '../helpers/brute.js';
+import { randInt, showL, type BL } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 
 /** a valid swizzle: its fields near the offsets reached (so that it often acts), or anywhere */

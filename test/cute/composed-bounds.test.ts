@@ -13,7 +13,8 @@ import { cosize, size, type Layout } from '../../src/algebra/layout.js';
 import { cosizeLayoutFunction, makeComposed, parseLayoutFunction, phiComposed, type ComposedLayout } from '../../src/cute/composed.js';
 import { applySwizzleBig, makeSwizzle, swizzleWithin, type Swizzle } from '../../src/cute/swizzle.js';
 import { swizzleBound } from '../../src/engine/prep.js';
-import { randInt, randomLayout, showL } from '../helpers/brute.js';
+import { randInt, showL } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 
 /** a valid swizzle with its fields anywhere from bit 0 to bit ~40 */

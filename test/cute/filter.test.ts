@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { ok } from '../algebra/_run.js';
 import { filter, filterZeros } from '../../src/cute/filter.js';
-import { coalB, flatB, isCoalescedB, layoutEq, profB, randomLayout, showL, tupEq, valuesB, type BL } from '../helpers/brute.js';
+import { coalB, flatB, isCoalescedB, layoutEq, profB, showL, tupEq, valuesB, type BL } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 
 describe('filter_zeros and filter', () => {

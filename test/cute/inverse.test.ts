@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
 import { leftInverse, rightInverse } from '../../src/cute/inverse.js';
-import { isCoalescedB, isCompactB, layoutEq, parseL, phiB, randomComplementable, randomLayout, showL, sizeB, valuesB, type BL } from '../helpers/brute.js';
+import { isCoalescedB, isCompactB, layoutEq, parseL, phiB, showL, sizeB, valuesB, type BL } from '../helpers/brute.js';
+import { randomComplementable, randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, kindOf, lib } from './_seeds.js';
 import { leftInverseSpec, rightInverseSpec } from './_spec.js';
 

@@ -5,8 +5,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { makeOrderedLayout } from '../../src/cute/make.js';
-import { entriesB, isCompactB, phiB, pick, randInt, showT, sizeB, type Tup } from '../helpers/brute.js';
+import { entriesB, isCompactB, phiB, pick, showT, sizeB, type Tup } from '../helpers/brute.js';
 import { err, ok } from '../algebra/_run.js';
+import { drawFrom, shapes } from '../helpers/arbitraries.js';
 import { cutePrint, forSeeds } from './_vocab.js';
 
 describe('docs/semantics.md §8.4 examples', () => {
@@ -40,10 +41,8 @@ describe('docs/semantics.md §8.4 examples', () => {
   });
 });
 
-function randomShape(rng: () => number, depth = 0): Tup {
-  if (depth >= 2 || rng() < 0.4) return randInt(rng, 1, 5);
-  return Array.from({ length: randInt(rng, 1, 3) }, () => randomShape(rng, depth + 1));
-}
+/** a shape of the kit: up to 4 entries of 1 … 5, nested up to depth 2 */
+const randomShape = (rng: () => number): Tup => drawFrom(rng, shapes({ minLen: 1, maxLen: 4, maxShape: 5, maxDepth: 2 }));
 
 describe('properties against brute force', () => {
   it('col, row and ordered layouts are compact with the strides their order gives', () => {

@@ -7,7 +7,8 @@
 import { describe, expect, it } from 'vitest';
 import { err, ok } from '../algebra/_run.js';
 import { dice, parseSliceCoord, sliceLayout, sliceOffset, type SliceCoord } from '../../src/cute/slice.js';
-import { phiB, randInt, randomLayout, rankB, showL, sizeT, type BL, type Tup } from '../helpers/brute.js';
+import { phiB, randInt, rankB, showL, sizeT, type BL, type Tup } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { forSeeds, lib } from './_seeds.js';
 
 /** A random coordinate over shape s: `_`, an integer below the size, or one level deeper. */

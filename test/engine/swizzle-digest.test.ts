@@ -15,7 +15,8 @@ import { makeContext } from '../../src/cli/context.js';
 import { runOp } from '../../src/ops/table.js';
 import { prepare } from '../../src/engine/prep.js';
 import { swizzledDigest } from '../../src/engine/swizzle-digest.js';
-import { randInt, randomLayout } from '../helpers/brute.js';
+import { randInt } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { lib } from '../cute/_seeds.js';
 

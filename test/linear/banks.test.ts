@@ -108,7 +108,7 @@ describe('ll_bank_conflicts', () => {
 
   it('equals bank_conflicts on the CuTe forms, where both exist', () => {
     let compared = 0;
-    forSeeds(150, (rng) => {
+    forSeeds(200, (rng) => {
       const [r, s] = pair(rng);
       let tv: ReturnType<typeof fromLL>;
       let m: ReturnType<typeof fromLL>;

@@ -5,20 +5,8 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { cellOf, gridShape, makePicture } from '../../src/render/grid.js';
 import { divisionTiling, modeTiling } from '../../src/render/tiles.js';
-import {
-  complementB,
-  concatB,
-  mulberry32,
-  orderedFactorizations,
-  phiB,
-  pick,
-  randInt,
-  randomComplementable,
-  randomLayout,
-  showL,
-  sizeB,
-  type BL,
-} from '../helpers/brute.js';
+import { complementB, concatB, mulberry32, orderedFactorizations, phiB, pick, randInt, showL, sizeB, type BL } from '../helpers/brute.js';
+import { randomComplementable, randomLayout } from '../helpers/arbitraries.js';
 
 const L = (b: BL) => parseLayout(showL(b));
 

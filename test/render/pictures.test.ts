@@ -17,7 +17,8 @@ import { makePicture } from '../../src/render/grid.js';
 import { svgPicture } from '../../src/render/svg.js';
 import { tikzPicture } from '../../src/render/tikz.js';
 import { divisionTiling, modeTiling } from '../../src/render/tiles.js';
-import { mulberry32, phiB, randomLayout, showL, sizeB, type BL } from '../helpers/brute.js';
+import { mulberry32, phiB, showL, sizeB, type BL } from '../helpers/brute.js';
+import { randomLayout } from '../helpers/arbitraries.js';
 
 const rowsOf = (b: BL): number =>
   typeof b.shape === 'number' || b.shape.length <= 1 ? 1 : sizeB({ shape: b.shape[0]!, stride: (b.stride as BL['shape'][])[0]! });

@@ -12,6 +12,7 @@ import { closestNames } from '../../src/ops/cute-names.js';
 import { divisionTiles } from '../../src/cli/show.js';
 import { divisionTiling } from '../../src/render/tiles.js';
 import { divideB, mulberry32, phiB, pick, productB, randInt, sameFunction, sizeB, type BL } from '../helpers/brute.js';
+import { seededRuns } from '../helpers/seeds.js';
 
 const ctx: OpContext = {
   backendChoice: 'cpu',
@@ -38,8 +39,7 @@ function swizzleB(b: number, m: number, s: number, y: number): number {
 
 describe('pasted text (docs/semantics.md §8.1, §9.1)', () => {
   it("reads the CuTe DSL's S<B,M,S> and pycute's SW_B_M_S as Sw<B,M,S>, Φ bit by bit", () => {
-    const rng = mulberry32(0x5ace);
-    for (let run = 0; run < 40; run++) {
+    seededRuns(0x5ace)(40, (rng) => {
       const b = randInt(rng, 0, 3);
       const m = randInt(rng, 0, 3);
       const s = randInt(rng, Math.max(b, 1), 4);
@@ -54,7 +54,7 @@ describe('pasted text (docs/semantics.md §8.1, §9.1)', () => {
         for (let x = 0; x < sizeB(l); x++) expect(lib.phiLayoutFunctionBig(c, x), `${f} at ${x}`).toBe(swizzleB(b, m, s, k + phiB(l, x)));
       }
       expect(op('parse', forms[1])).toBe(canon);
-    }
+    });
   });
 
   it('names a print(tensor) line, a scaled-basis stride and a dynamic ? and says what to paste', () => {
@@ -83,8 +83,7 @@ function divisible(rng: () => number): { a: lib.Layout; t: [number, number] } {
 
 describe('one meaning per text: a shape in a tiler position is by mode (docs/semantics.md §8.2)', () => {
   it("the library's logicalDivide(A, parseLayout('(t1,t2)')) divides mode by mode, as the op does", () => {
-    const rng = mulberry32(0xd1f1);
-    for (let run = 0; run < 30; run++) {
+    seededRuns(0xd1f1)(30, (rng) => {
       const { a, t } = divisible(rng);
       const text = `(${t.join(',')})`;
       const r = lib.logicalDivide(a, lib.parseLayout(text));
@@ -100,23 +99,26 @@ describe('one meaning per text: a shape in a tiler position is by mode (docs/sem
       if (want) expect(sameFunction(asBL(lib.logicalDivide(a, oneD)), want)).toBe(true);
       else expect(() => lib.logicalDivide(a, oneD)).toThrow(lib.LayoutError);
       expect(lib.formatLayout(lib.zippedDivide(a, lib.parseLayout(text)))).toBe(op('zipped_divide', lib.formatLayout(a), text));
-    }
+    });
   });
 
   it("the library's logicalProduct and compose read a shape by mode too; explicit strides stay one-dimensional", () => {
-    const rng = mulberry32(0x9a0d);
-    for (let run = 0; run < 20; run++) {
+    seededRuns(0x9a0d)(20, (rng) => {
       const { a, t } = divisible(rng);
       const text = `(${t.join(',')})`;
-      const p = lib.logicalProduct(a, lib.parseLayout(text));
-      expect(lib.formatLayout(p)).toBe(op('logical_product', lib.formatLayout(a), text));
-      for (const i of [1, 2]) {
-        const want = productB(modeBL(a, i), { shape: t[i - 1]!, stride: 1 });
-        expect(want && sameFunction(modeBL(p, i), want), `${lib.formatLayout(a)} ⊗ ${text}, mode ${i}`).toBe(true);
+      const wants = [1, 2].map((i) => productB(modeBL(a, i), { shape: t[i - 1]!, stride: 1 }));
+      if (wants.some((w) => w === null)) {
+        // a mode with no product (its complement does not exist, docs/semantics.md §4): the library and the op refuse it
+        expect(() => lib.logicalProduct(a, lib.parseLayout(text)), `${lib.formatLayout(a)} ⊗ ${text}`).toThrow(lib.LayoutError);
+        expect(() => op('logical_product', lib.formatLayout(a), text)).toThrow(lib.LayoutError);
+      } else {
+        const p = lib.logicalProduct(a, lib.parseLayout(text));
+        expect(lib.formatLayout(p)).toBe(op('logical_product', lib.formatLayout(a), text));
+        for (const i of [1, 2]) expect(sameFunction(modeBL(p, i), wants[i - 1]!), `${lib.formatLayout(a)} ⊗ ${text}, mode ${i}`).toBe(true);
       }
       expect(lib.formatLayout(lib.compose(a, lib.parseLayout(text)))).toBe(op('compose', lib.formatLayout(a), text));
       expect(lib.formatLayout(lib.composition(a, lib.parseLayout(text)))).toBe(op('composition', lib.formatLayout(a), text));
-    }
+    });
     // the README's examples are unchanged
     expect(lib.formatLayout(lib.compose(lib.parseLayout('(100):(7)'), lib.parseLayout('(3,5):(10,2)')))).toBe('(3,5):(70,14)');
     expect(lib.formatLayout(lib.logicalDivide(lib.parseLayout('(4,8):(1,4)'), lib.parseLayout('(2,2):(1,4)')))).toBe('((2,2),(2,4)):((1,4),(2,8))');
@@ -149,8 +151,7 @@ describe("CuTe's names", () => {
   });
 
   it('crd2idx is Φ at a coordinate (an integer is an index), idx2crd the colexicographic coordinate', () => {
-    const rng = mulberry32(0xc2d);
-    for (let run = 0; run < 30; run++) {
+    seededRuns(0xc2d)(30, (rng) => {
       const s = [randInt(rng, 1, 5), randInt(rng, 1, 4), randInt(rng, 1, 3)];
       const d = [randInt(rng, 0, 9), randInt(rng, 0, 9), randInt(rng, 0, 9)];
       const l: BL = { shape: [s[0]!, [s[1]!, s[2]!]], stride: [d[0]!, [d[1]!, d[2]!]] };
@@ -161,13 +162,12 @@ describe("CuTe's names", () => {
       expect(op('crd2idx', `(${c[0]},(${c[1]},${c[2]}))`, text)).toBe(phiB(l, x));
       expect(op('crd2idx', x, text)).toBe(phiB(l, x));
       expect(op('crd2idx', `(${c[0]},${Math.floor(x / s[0]!)})`, `(${s[0]},(${s[1]},${s[2]}))`, `(${d[0]},(${d[1]},${d[2]}))`)).toBe(phiB(l, x));
-    }
+    });
     expect(fails(() => op('crd2idx', '(1,1)', '(4,8):(1,4)', '(8,1)')).kind).toBe('domain');
   });
 
   it('the library has them too: get, crd2idx, idx2crd, composition', () => {
-    const rng = mulberry32(0x11b);
-    for (let run = 0; run < 20; run++) {
+    seededRuns(0x11b)(20, (rng) => {
       const s = [randInt(rng, 1, 5), randInt(rng, 1, 4), randInt(rng, 1, 3)];
       const d = [randInt(rng, 0, 9), randInt(rng, 0, 9), randInt(rng, 0, 9)];
       const shape = [s[0]!, [s[1]!, s[2]!]];
@@ -181,7 +181,7 @@ describe("CuTe's names", () => {
       expect(lib.crd2idx(c, shape, l.stride)).toBe(phiB(l, x));
       expect(lib.crd2idx(c, shape)).toBe(x);
       expect(lib.formatLayoutFunction(lib.get(L, 1, 0))).toBe(`${s[1]}:${d[1]}`);
-    }
+    });
     expect(() => lib.idx2crd(12, [3, 4])).toThrow(lib.LayoutError);
     expect(lib.formatLayoutFunction(lib.get(lib.parseLayoutFunction('Sw<3,3,3> o (8,64):(64,1)'), 1))).toBe('Sw<3,3,3> o 64:1');
   });

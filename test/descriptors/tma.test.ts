@@ -18,6 +18,7 @@ import { coalesceBasis, composeBasis } from '../../src/descriptors/basis.js';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { mulberry32 } from '../../src/verify/mulberry32.js';
+import { seededRuns } from '../helpers/seeds.js';
 
 interface Case {
   gmem: string;
@@ -134,12 +135,10 @@ function checkByPhi(c: Case): void {
 
 describe('tma_desc by Φ: every box element maps to the right global element', () => {
   it('CUTLASS atoms of every element type tiled to realistic tiles, over 2- and 3-mode tensors (seeded)', () => {
-    const r = mulberry32(20261202);
-    for (let i = 0; i < 120; i++) checkByPhi(randomCase(r));
+    seededRuns(20261202)(120, (r) => checkByPhi(randomCase(r)));
   });
   it('padded plain tiles: one box per contiguous run (seeded)', () => {
-    const r = mulberry32(7);
-    for (let i = 0; i < 40; i++) checkByPhi(paddedCase(r));
+    seededRuns(7)(40, (r) => checkByPhi(paddedCase(r)));
   });
   it("the worked padded tile: 64 boxes of one 32-element row, row r's box is r", () => {
     const c = {

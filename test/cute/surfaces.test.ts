@@ -11,7 +11,7 @@ import type { OpContext } from '../../src/ops/spec.js';
 import { closestNames } from '../../src/ops/cute-names.js';
 import { divisionTiles } from '../../src/cli/show.js';
 import { divisionTiling } from '../../src/render/tiles.js';
-import { divideB, mulberry32, phiB, pick, productB, randInt, sameFunction, sizeB, type BL } from '../helpers/brute.js';
+import { divideB, phiB, pick, productB, randInt, sameFunction, sizeB, type BL } from '../helpers/brute.js';
 import { seededRuns } from '../helpers/seeds.js';
 
 const ctx: OpContext = {

@@ -17,7 +17,6 @@ import { tmaDesc } from '../../src/descriptors/api.js';
 import { coalesceBasis, composeBasis } from '../../src/descriptors/basis.js';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
 import { parseTiler } from '../../src/cute/tiler.js';
-import { mulberry32 } from '../../src/verify/mulberry32.js';
 import { seededRuns } from '../helpers/seeds.js';
 
 interface Case {

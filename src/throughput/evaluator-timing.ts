@@ -148,10 +148,3 @@ export async function timeKernelGpu(gpu: GpuBackend, source: string, n: number, 
     params.destroy();
   }
 }
-
-/** milliseconds from a fresh source to a pipeline that has run once */
-export async function shaderReadyMs(gpu: GpuBackend, source: string, storage: number): Promise<number> {
-  const t0 = performance.now();
-  await gpu.pipeline(source, storage);
-  return performance.now() - t0;
-}

@@ -14,7 +14,8 @@
  */
 import { checkOutput } from './verify.js';
 import type { Timing } from './stats.js';
-import { elemType, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+import { elemType, fillTemplate, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+import { SHADERS } from '../engine/shaders.generated.js';
 import { gridOn, pipelinesOf, scoped, STAGE_COMPUTE, submitAndWait, USAGE, withReadBack } from '../engine/webgpu.js';
 
 export interface GpuEnv {
@@ -58,16 +59,7 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
   const words = elems * W;
   const bytes = Math.max(16, words * 4);
   const b = device.createBuffer({ size: bytes, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST, label });
-  const code = [
-    '@group(0) @binding(0) var<storage, read_write> a: array<u32>;',
-    'struct P { count: u32, row: u32 }',
-    '@group(0) @binding(1) var<uniform> p: P;',
-    `@compute @workgroup_size(${FILL_WG})`,
-    'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
-    `  let k = (wid.y * p.row + wid.x) * ${FILL_WG}u + lid;`,
-    '  if (k < p.count) { a[k] = k + 1u; }',
-    '}',
-  ].join('\n');
+  const code = fillTemplate(SHADERS['bench-fill'], { WG_SIZE: FILL_WG });
   const pl = await pipelinesOf(device).compile(code, { fail: (d) => new GpuBenchError(`the fill shader failed to compile: ${d}`) });
   const groups = Math.max(1, Math.ceil(words / FILL_WG));
   const [gx, gy] = gridOn(device, groups);

@@ -3,7 +3,8 @@
  * scopes pushed and device loss watched in src/engine/webgpu.ts alone, beside the two places that own a device — the
  * Node device source (src/engine/device-node.ts) and the page's device holder (src/web/gpu-device.ts). Every other file
  * of src/ reaches the GPU through the host. The scan reads each file's whole text (comments too: a client that only
- * talks about `device.lost` is still told to ask the host).
+ * talks about `device.lost` is still told to ask the host). And every kernel's source is a template of shaders/, taken
+ * from the one generated table: no module writes WGSL of its own.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -76,5 +77,13 @@ describe('one WebGPU host', () => {
   it('the host itself holds every call it stands for', () => {
     const host = readFileSync(join(ROOT, 'src/engine/webgpu.ts'), 'utf8');
     for (const [name, re] of HOST_CALLS) expect(re.test(host), name).toBe(true);
+  });
+
+  it('every WGSL kernel comes from the one generated table: no other file of src/ writes a compute entry point', () => {
+    const inline = sources(join(ROOT, 'src'))
+      .filter((f) => f !== 'src/engine/shaders.generated.ts')
+      .filter((f) => /@compute\b/.test(readFileSync(join(ROOT, f), 'utf8')));
+    expect(inline).toEqual([]);
+    expect(/@compute\b/.test(readFileSync(join(ROOT, 'src/engine/shaders.generated.ts'), 'utf8'))).toBe(true);
   });
 });

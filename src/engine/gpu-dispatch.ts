@@ -1,8 +1,8 @@
 /**
  * The WGSL backend's dispatch (docs/engine.md): what GpuBackend (gpu.ts) plans its runs on — the device's limits and the
  * fixed grid, one uniform slot per dispatch (many dispatches per submit), the generated kernels' pipelines, buffers cut
- * to the chunk the device accepts, the counters read back per round, progress, the deadline and device loss. Every
- * WebGPU call of its own goes through the host (webgpu.ts).
+ * to the chunk the device accepts, the counters read back per round, progress, the deadline and device loss. Its
+ * pipelines, buffers that may be refused, read-backs, queue waits and device loss go through the host (webgpu.ts).
  * - Every kernel is grid-stride over a fixed 1-D grid of `gridGroups` workgroups, sized from
  *   the adapter: a few hundred on a software adapter (each workgroup costs it a task), enough
  *   to fill a hardware GPU otherwise; a dispatch of fewer indices launches fewer workgroups.

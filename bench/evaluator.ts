@@ -25,6 +25,7 @@ import { CpuBackend } from '../src/engine/cpu.js';
 import { genSingle, walkFor } from '../src/engine/codegen.js';
 import { prepare } from '../src/engine/prep.js';
 import { GpuBackend } from '../src/engine/gpu.js';
+import { timeKernel, timeKernelGpu } from '../src/throughput/evaluator-timing.js';
 import { acquireNodeDevice, type NodeDevice } from '../src/engine/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
 
@@ -225,7 +226,7 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
       ['compact', gc],
       ['compact', rcs],
     ] as const)
-      await gpu.time(k, s, n, 1);
+      await timeKernel(gpu, k, s, n, 1);
     const E: number[] = [];
     const RE: number[] = [];
     const C: number[] = [];
@@ -238,15 +239,15 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
       const td = performance.now();
       await gpu.digestRange(l, 0, n);
       D.push(n / ((performance.now() - td) / 1000) / 1e6);
-      E.push((n * reps) / (await gpu.time('eval', ge, n, reps)) / 1e6);
-      RE.push((n * reps) / (await gpu.time('eval', re, n, reps)) / 1e6);
-      C.push((n * reps) / (await gpu.time('compact', gc, n, reps)) / 1e6);
-      RC.push((n * reps) / (await gpu.time('compact', rcs, n, reps)) / 1e6);
-      W.push((n * reps) / (await gpu.time('eval', FILL, n, reps)) / 1e6);
+      E.push((n * reps) / (await timeKernel(gpu, 'eval', ge, n, reps)) / 1e6);
+      RE.push((n * reps) / (await timeKernel(gpu, 'eval', re, n, reps)) / 1e6);
+      C.push((n * reps) / (await timeKernel(gpu, 'compact', gc, n, reps)) / 1e6);
+      RC.push((n * reps) / (await timeKernel(gpu, 'compact', rcs, n, reps)) / 1e6);
+      W.push((n * reps) / (await timeKernel(gpu, 'eval', FILL, n, reps)) / 1e6);
       // a fresh source (a nonce defeats every cache) until it has run once
       const fresh = `${ge}\n// nonce ${Math.random()}\n`;
       const t0 = performance.now();
-      await gpu.time('eval', fresh, Math.min(n, 4096), 1);
+      await timeKernel(gpu, 'eval', fresh, Math.min(n, 4096), 1);
       ready.push(performance.now() - t0);
     }
     const t = (k: 'gpuEval' | 'gpuCompact') => TARGET[k][name as 'a'];
@@ -265,8 +266,8 @@ async function gpuBench(dev: NodeDevice): Promise<void> {
     const E: number[] = [];
     const W: number[] = [];
     for (let r = 0; r < RUNS; r++) {
-      const e = await gpu.timeGpu(src, n, reps);
-      const w = await gpu.timeGpu(FILL, n, reps);
+      const e = await timeKernelGpu(gpu, src, n, reps);
+      const w = await timeKernelGpu(gpu, FILL, n, reps);
       if (e === null || w === null) {
         console.log('timestamps: the device has no timestamp-query');
         break;

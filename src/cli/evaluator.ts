@@ -224,8 +224,7 @@ stride are folded in as constants.
     // the generic kernels: one source for every layout (the verify interpreter, the swizzle search)
     if (k === 'interpret' || k === 'conflicts') {
       expectArgs(p, 0, 0, `layoutgpu wgsl --kernel ${k}`);
-      const generic =
-        k === 'interpret' ? (await import('../verify/interpret-wgsl.js')).interpretSource() : (await import('../memory/conflicts-wgsl.js')).conflictsSource();
+      const generic = (await import('../engine/shaders.generated.js')).SHADERS[k];
       io.stdout(p.flags.has('--json') ? JSON.stringify({ kernel: k, source: generic }) + '\n' : generic.endsWith('\n') ? generic : generic + '\n');
       return 0;
     }

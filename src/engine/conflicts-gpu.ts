@@ -4,11 +4,10 @@
  * with K = 0 that keeps the vectors) take one dispatch of main_classes, one invocation per
  * (candidate, pattern, phase class); every other candidate and pattern two dispatches of main
  * (vector checks, then one invocation per phase slot). Takes a GPUDevice (Node:
- * engine/device-node.ts; the page: navigator.gpu).
+ * engine/device-node.ts; the page: navigator.gpu); its WebGPU calls go through the host (webgpu.ts).
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';
-import { conflictsSource } from '../memory/conflicts-wgsl.js';
 import { bitsBelow, swizzleWithin, topBit, type Swizzle } from '../cute/swizzle.js';
 import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
 import {
@@ -28,7 +27,8 @@ import {
 import { BankScratch } from '../memory/banks.js';
 import type { ThreadValues } from '../memory/access.js';
 import type { PhaseTable } from '../memory/phases.js';
-import { USAGE } from './webgpu.js';
+import { SHADERS } from './shaders.generated.js';
+import { gridOn, mapRead, PipelineCache, upload, USAGE } from './webgpu.js';
 import { isNvidia, phaseGroups } from '../memory/machines.js';
 
 const WG = 64;
@@ -66,37 +66,35 @@ function machineTable(p: SearchPattern): { wave: number; banks: number; slots: n
   }
   return { wave: t.machine.wave, banks: t.machine.banks, slots, words, missing };
 }
-const MAX_X = 65535;
 /** invocations of one dispatch at most */
 const BUDGET = 2 ** 26;
 
 export class GpuConflictSearch {
-  private module: GPUShaderModule | null = null;
-  private pipelines = new Map<string, GPUComputePipeline>();
+  private readonly pipelines: PipelineCache;
 
   /** `classes: false` (tests): every candidate through the two passes, none priced from its
    *  phase tables */
   constructor(
     readonly device: GPUDevice,
     private readonly opts: { classes?: boolean } = {},
-  ) {}
+  ) {
+    this.pipelines = new PipelineCache(device);
+  }
 
-  /** a buffer of `usage` holding `data` (its size rounded up to 16 bytes) */
-  private readonly upload = (data: Uint32Array, usage: number, label: string): GPUBuffer => {
-    const b = this.device.createBuffer({ size: Math.max(16, Math.ceil(data.byteLength / 16) * 16), usage, label });
-    this.device.queue.writeBuffer(b, 0, data as Uint32Array<ArrayBuffer>);
-    return b;
-  };
+  /** a buffer of `usage` holding `data` (at least 16 bytes) */
+  private readonly upload = (data: Uint32Array, usage: number, label: string): GPUBuffer =>
+    upload(this.device, data as Uint32Array<ArrayBuffer>, usage, label, 16);
 
   /** the pipeline of an entry point of conflicts.wgsl: `main` (the two passes) or `main_classes` */
   private pipe(entryPoint = 'main'): GPUComputePipeline {
-    this.module ??= this.device.createShaderModule({ code: conflictsSource(), label: 'conflicts' });
-    let p = this.pipelines.get(entryPoint);
-    if (!p) {
-      p = this.device.createComputePipeline({ layout: 'auto', compute: { module: this.module, entryPoint }, label: `conflicts ${entryPoint}` });
-      this.pipelines.set(entryPoint, p);
-    }
-    return p;
+    return this.pipelines.get(SHADERS.conflicts, entryPoint, `conflicts ${entryPoint}`);
+  }
+
+  /** [x, y] of `groups` workgroups; `overflow` beyond the adapter's grid */
+  private grid(groups: number): [number, number] {
+    const [gx, gy] = gridOn(this.device, groups);
+    if (gy > this.device.limits.maxComputeWorkgroupsPerDimension) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
+    return [gx, gy];
   }
 
   /**
@@ -329,10 +327,7 @@ export class GpuConflictSearch {
     ];
     const pipe = this.pipe('main_classes');
     const enc = d.createCommandEncoder({ label: 'conflicts classes' });
-    const groups = Math.max(1, Math.ceil(total / WG));
-    const gx = Math.min(groups, MAX_X);
-    const gy = Math.ceil(groups / gx);
-    if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
+    const [gx, gy] = this.grid(Math.max(1, Math.ceil(total / WG)));
     const bind = d.createBindGroup({
       layout: pipe.getBindGroupLayout(0),
       entries: [{ binding: 0, resource: { buffer: params } }, ...bufs.map((buffer, k) => ({ binding: 7 + k, resource: { buffer } }))],
@@ -346,9 +341,7 @@ export class GpuConflictSearch {
     const read = d.createBuffer({ size: sumsBuf.size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'conflicts classes read' });
     enc.copyBufferToBuffer(sumsBuf, 0, read, 0, sumsBuf.size);
     d.queue.submit([enc.finish()]);
-    await read.mapAsync(1);
-    const sums = new Uint32Array(read.getMappedRange().slice(0, 4 * n));
-    read.unmap();
+    const sums = new Uint32Array(await mapRead(read, { bytes: 4 * n }));
     for (const b of [...bufs, params, read]) b.destroy();
     return sums;
   }
@@ -382,10 +375,7 @@ export class GpuConflictSearch {
     const enc = d.createCommandEncoder({ label: 'conflicts' });
     for (const pass of [0, 1]) {
       if (counts[pass] === 0) continue;
-      const groups = Math.max(1, Math.ceil((counts[pass]! * perCand[pass]!) / WG));
-      const gx = Math.min(groups, MAX_X);
-      const gy = Math.ceil(groups / gx);
-      if (gy > MAX_X) throw new LayoutError('overflow', 'the conflict search dispatch is too large');
+      const [gx, gy] = this.grid(Math.max(1, Math.ceil((counts[pass]! * perCand[pass]!) / WG)));
       const bind = d.createBindGroup({
         layout: pipe.getBindGroupLayout(0),
         entries: [{ binding: 0, resource: { buffer: params[pass]! } }, ...bufs.map((buffer, k) => ({ binding: k + 1, resource: { buffer } }))],
@@ -400,9 +390,7 @@ export class GpuConflictSearch {
     enc.copyBufferToBuffer(bufs[3]!, 0, read, 0, 4 * n * P);
     enc.copyBufferToBuffer(bufs[4]!, 0, read, 4 * n * P, 8 * n * P);
     d.queue.submit([enc.finish()]);
-    await read.mapAsync(1);
-    const all = new Uint32Array(read.getMappedRange().slice(0));
-    read.unmap();
+    const all = new Uint32Array(await mapRead(read));
     for (const b of [...bufs, ...params, read]) b.destroy();
     return { flags: all.subarray(0, n * P), totals: all.subarray(n * P) };
   }

@@ -14,8 +14,9 @@
  */
 import { checkOutput } from './verify.js';
 import type { Timing } from './stats.js';
-import { elemType, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
-import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
+import { elemType, fillTemplate, kernelSource, workgroupsOf, type KernelSpec } from './wgsl.js';
+import { SHADERS } from '../engine/shaders.generated.js';
+import { gridOn, pipelinesOf, scoped, STAGE_COMPUTE, submitAndWait, USAGE, withReadBack } from '../engine/webgpu.js';
 
 export interface GpuEnv {
   device: GPUDevice;
@@ -45,23 +46,12 @@ export interface Reference {
 
 export class GpuBenchError extends Error {}
 
-async function withErrors<T>(device: GPUDevice, what: string, f: () => T | Promise<T>): Promise<T> {
-  device.pushErrorScope('out-of-memory');
-  device.pushErrorScope('validation');
-  let r: T;
-  try {
-    r = await f();
-  } finally {
-    const v = await device.popErrorScope();
-    const o = await device.popErrorScope();
-    // biome-ignore lint/correctness/noUnsafeFinally: a device error is the answer, even over f's own
-    if (v || o) throw new GpuBenchError(`${what}: ${(v ?? o)!.message}`);
-  }
-  return r;
+/** `f` inside the host's error scopes: a device error is a GpuBenchError naming `what` */
+function withErrors<T>(device: GPUDevice, what: string, f: () => T | Promise<T>): Promise<T> {
+  return scoped(device, f, (e) => new GpuBenchError(`${what}: ${e.message}`));
 }
 
 const FILL_WG = 256;
-const fillPipelines = new WeakMap<GPUDevice, Promise<GPUComputePipeline>>();
 
 /** a storage buffer of `elems` elements of W words holding the pattern (word k = k + 1),
  *  filled on the GPU (a JavaScript loop over a gigabyte takes seconds) */
@@ -69,24 +59,10 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
   const words = elems * W;
   const bytes = Math.max(16, words * 4);
   const b = device.createBuffer({ size: bytes, usage: USAGE.STORAGE | USAGE.COPY_SRC | USAGE.COPY_DST, label });
-  let pipe = fillPipelines.get(device);
-  if (!pipe) {
-    const code = [
-      '@group(0) @binding(0) var<storage, read_write> a: array<u32>;',
-      'struct P { count: u32, row: u32 }',
-      '@group(0) @binding(1) var<uniform> p: P;',
-      `@compute @workgroup_size(${FILL_WG})`,
-      'fn main(@builtin(workgroup_id) wid: vec3<u32>, @builtin(local_invocation_index) lid: u32) {',
-      `  let k = (wid.y * p.row + wid.x) * ${FILL_WG}u + lid;`,
-      '  if (k < p.count) { a[k] = k + 1u; }',
-      '}',
-    ].join('\n');
-    pipe = device.createComputePipelineAsync({ layout: 'auto', compute: { module: device.createShaderModule({ code }), entryPoint: 'main' } });
-    fillPipelines.set(device, pipe);
-  }
-  const pl = await pipe;
+  const code = fillTemplate(SHADERS['bench-fill'], { WG_SIZE: FILL_WG });
+  const pl = await pipelinesOf(device).compile(code, { fail: (d) => new GpuBenchError(`the fill shader failed to compile: ${d}`) });
   const groups = Math.max(1, Math.ceil(words / FILL_WG));
-  const [gx, gy] = gridFor(groups, device.limits.maxComputeWorkgroupsPerDimension);
+  const [gx, gy] = gridOn(device, groups);
   const ub = device.createBuffer({ size: 16, usage: USAGE.UNIFORM | USAGE.COPY_DST });
   device.queue.writeBuffer(ub, 0, new Uint32Array([words, gx, 0, 0]));
   const bg = device.createBindGroup({
@@ -102,26 +78,9 @@ async function patternBuffer(device: GPUDevice, elems: number, W: number, label:
   pass.setBindGroup(0, bg);
   pass.dispatchWorkgroups(gx, gy);
   pass.end();
-  device.queue.submit([enc.finish()]);
-  await device.queue.onSubmittedWorkDone();
+  await submitAndWait(device, [enc.finish()]);
   ub.destroy();
   return b;
-}
-
-/** maps a copy of `bytes` bytes of `buf` and hands the words to `use` (no second copy) */
-async function withReadback<T>(device: GPUDevice, buf: GPUBuffer, bytes: number, use: (words: Uint32Array) => T): Promise<T> {
-  const size = Math.max(16, Math.ceil(bytes / 16) * 16);
-  const rb = device.createBuffer({ size, usage: USAGE.MAP_READ | USAGE.COPY_DST, label: 'readback' });
-  try {
-    const enc = device.createCommandEncoder();
-    enc.copyBufferToBuffer(buf, 0, rb, 0, size);
-    device.queue.submit([enc.finish()]);
-    await rb.mapAsync(MAP_READ);
-    return use(new Uint32Array(rb.getMappedRange(), 0, Math.floor(bytes / 4)));
-  } finally {
-    if (rb.mapState === 'mapped') rb.unmap();
-    rb.destroy();
-  }
 }
 
 /** bytes of the source and destination buffers of a kernel */
@@ -168,24 +127,21 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
   elemType(spec.elemBytes);
   let source = kernelSource(spec);
   if (opts.mutate) source = opts.mutate(source);
-  const bgl = device.createBindGroupLayout({
-    entries: [
-      { binding: 0, visibility: 4, buffer: { type: 'read-only-storage' } },
-      { binding: 1, visibility: 4, buffer: { type: 'storage' } },
-    ],
+  const pipe = await pipelinesOf(device).compile(source, {
+    label: `bench ${spec.kind}`,
+    layouts: {
+      key: 'bench',
+      make: () => [
+        device.createBindGroupLayout({
+          entries: [
+            { binding: 0, visibility: STAGE_COMPUTE, buffer: { type: 'read-only-storage' } },
+            { binding: 1, visibility: STAGE_COMPUTE, buffer: { type: 'storage' } },
+          ],
+        }),
+      ],
+    },
+    fail: (detail) => new GpuBenchError(`${spec.kind} shader failed to compile: ${detail}`),
   });
-  const module = device.createShaderModule({ code: source, label: `bench ${spec.kind}` });
-  let pipe: GPUComputePipeline;
-  try {
-    pipe = await device.createComputePipelineAsync({
-      layout: device.createPipelineLayout({ bindGroupLayouts: [bgl] }),
-      compute: { module, entryPoint: 'main' },
-    });
-  } catch (e) {
-    const info = await module.getCompilationInfo();
-    const msgs = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
-    throw new GpuBenchError(`${spec.kind} shader failed to compile: ${msgs.join('; ') || (e as Error).message}`);
-  }
   const { src: srcElems, dst: dstElems } = bufferElems(spec, ref);
   const dstW = spec.kind === 'reduce' ? 1 : W;
   const buffers: GPUBuffer[] = [];
@@ -205,13 +161,13 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
     );
     buffers.push(dst);
     const bg = device.createBindGroup({
-      layout: bgl,
+      layout: pipe.getBindGroupLayout(0),
       entries: [
         { binding: 0, resource: { buffer: src } },
         { binding: 1, resource: { buffer: dst } },
       ],
     });
-    const [gx, gy] = gridFor(workgroupsOf(spec), device.limits.maxComputeWorkgroupsPerDimension);
+    const [gx, gy] = gridOn(device, workgroupsOf(spec));
 
     const maxSamples = opts.samples;
     if (env.timestamps) querySet = device.createQuerySet({ type: 'timestamp', count: 2 * maxSamples });
@@ -247,14 +203,13 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
       }
       const cb = enc.finish();
       const t0 = performance.now();
-      device.queue.submit([cb]);
-      await device.queue.onSubmittedWorkDone();
+      await submitAndWait(device, [cb]);
       return { wall: (performance.now() - t0) / 1000, q };
     };
 
     // 1. the check (fresh dst: zeros)
     await withErrors(device, `${spec.kind} kernel`, () => pass(1, false));
-    await withReadback(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
+    await withReadBack(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
     if (opts.checkOnly) {
       dispose();
       return null;
@@ -277,7 +232,7 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
         qs.push(r.q);
       },
       async recheck() {
-        await withReadback(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
+        await withReadBack(device, dst, dstElems * dstW * 4, (out) => checkOutput(spec.kind, out, ref.offsets, W, dstElems));
       },
       async times() {
         if (querySet && qs.length > 0 && qs.every((q) => q >= 0)) {
@@ -287,7 +242,7 @@ export async function prepareGpuKernel(env: GpuEnv, spec: KernelSpec, ref: Refer
           const enc = device.createCommandEncoder();
           enc.resolveQuerySet(querySet, 0, count, resolve, 0);
           device.queue.submit([enc.finish()]);
-          const secs = await withReadback(device, resolve, count * 8, (raw) => {
+          const secs = await withReadBack(device, resolve, count * 8, (raw) => {
             const t = new BigUint64Array(raw.buffer, raw.byteOffset, count);
             return qs.map((q) => Number(t[2 * q + 1]! - t[2 * q]!) / 1e9 / reps);
           });

@@ -12,7 +12,7 @@ import { isComposed, type LayoutFunction } from '../cute/composed.js';
 import { accessOffsets, threadValues } from '../memory/access.js';
 import { bankConflicts, type BankReport } from '../memory/banks.js';
 import { SHADERS } from '../engine/shaders.generated.js';
-import { PipelineCache, readBack, upload, USAGE } from '../engine/webgpu.js';
+import { pipelinesOf, readBack, submitAndWait, upload, USAGE } from '../engine/webgpu.js';
 
 export interface SmemRun {
   layout: string;
@@ -80,7 +80,7 @@ export async function runSmem(
   const rounds = 64;
   const workgroups = 256;
   const runs: SmemRun[] = [];
-  const pipelines = new PipelineCache(device);
+  const pipelines = pipelinesOf(device);
   for (const { name, p } of plans) {
     if (p.tileWords > maxWords)
       throw new LayoutError('domain', `bench --smem: the tile needs ${p.tileWords} words of workgroup memory, the adapter has ${maxWords}`);
@@ -109,8 +109,7 @@ export async function runSmem(
       cp.setBindGroup(0, bind);
       cp.dispatchWorkgroups(workgroups);
       cp.end();
-      device.queue.submit([enc.finish()]);
-      await device.queue.onSubmittedWorkDone();
+      await submitAndWait(device, [enc.finish()]);
       return performance.now() - t0;
     };
     device.queue.writeBuffer(res, 0, new Uint32Array(4));

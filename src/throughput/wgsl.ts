@@ -16,12 +16,14 @@
  *   compact     the compactness check: dst[0] += #{i : Φ(i) ≥ N}, a bitmap of the offsets below
  *               N from dst[4] on, dst[1] += the offsets found already set (collisions)
  *
- * Kept here (not in shaders/*.wgsl) so that the engine's generated shader table is untouched;
- * plain strings, no file system: browser-safe.
+ * The kernels are shaders/bench-<kind>.wgsl, taken from the one generated table
+ * (src/engine/shaders.generated.ts: no file system, browser-safe); this file folds N, the element
+ * type and Φ into them.
  */
 import { makeFlat } from '../algebra/layout.js';
 import { makeComposed } from '../cute/composed.js';
 import { genPhi } from '../engine/codegen.js';
+import { SHADERS } from '../engine/shaders.generated.js';
 import { prepare } from '../engine/prep.js';
 import type { Outer } from './plan.js';
 
@@ -79,23 +81,59 @@ function phiSource(shapes: readonly number[], strides: readonly number[], outer?
   return genPhi('phi', p, false).source;
 }
 
-/** A grid-stride kernel: the bindings, then main with thread t visiting t, t + G, … below
- *  `limit` (G = num_workgroups.x · BENCH_WG), running `body` for each. */
-function gridStride(bindings: string[], body: string[], limit = 'N'): string[] {
-  return [
-    ...bindings,
-    `@compute @workgroup_size(${BENCH_WG})`,
-    'fn main(@builtin(global_invocation_id) gid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>) {',
-    `  let grid = nwg.x * ${BENCH_WG}u;`,
-    `  for (var t = gid.x; t < ${limit}; t = t + grid) {`,
-    ...body,
-    '  }',
-    '}',
-  ];
+/**
+ * A bench template of shaders/ (the generated table) with each placeholder NAME of `values` replaced by its value, as
+ * a whole word and in code only (a template's comments name its placeholders: they stay as written).
+ */
+export function fillTemplate(template: string, values: Readonly<Record<string, string | number>>): string {
+  const names = Object.keys(values);
+  if (names.length === 0) return template;
+  const re = new RegExp(`\\b(?:${names.join('|')})\\b`, 'g');
+  return template
+    .split('\n')
+    .map((line) => {
+      const c = line.indexOf('//');
+      const code = c < 0 ? line : line.slice(0, c);
+      return code.replace(re, (m) => String(values[m])) + (c < 0 ? '' : line.slice(c));
+    })
+    .join('\n');
 }
 
+/** the template of a kernel (shaders/bench-<kind>.wgsl) filled for `spec` */
+function bodyOf(spec: KernelSpec): string {
+  const n = spec.n;
+  const ELEM = elemType(spec.elemBytes);
+  switch (spec.kind) {
+    case 'copy': {
+      // the copy, the reference, moves the same bytes as fast as this loop can: in 16-byte
+      // words when the byte count allows (a copy of 4-byte elements ran at 0.43–0.53× of that
+      // on lavapipe: bench/copy.ts)
+      const words = (n * spec.elemBytes) % 16 === 0;
+      return fillTemplate(SHADERS['bench-copy'], { ELEM: words ? 'vec4<u32>' : ELEM, LIMIT: words ? `${(n * spec.elemBytes) / 16}u` : 'N', WG_SIZE: BENCH_WG });
+    }
+    case 'gather':
+      return fillTemplate(SHADERS['bench-gather'], { ELEM, WG_SIZE: BENCH_WG });
+    case 'scatter':
+      return fillTemplate(SHADERS['bench-scatter'], { ELEM, WG_SIZE: BENCH_WG });
+    case 'tile': {
+      const T = spec.tileSize!;
+      return fillTemplate(SHADERS['bench-tile'], { ELEM, TILE_SIZE: `${T}u`, TILE_COUNT: `${n / T}u`, WG_SIZE: tileWorkgroup(T) });
+    }
+    case 'eval':
+      return fillTemplate(SHADERS['bench-eval'], { WG_SIZE: BENCH_WG });
+    case 'compact':
+      return fillTemplate(SHADERS['bench-compact'], { WG_SIZE: BENCH_WG });
+    case 'reduce':
+      return fillTemplate(SHADERS['bench-reduce'], {
+        THREAD_COUNT: `${workgroupsOf(spec) * BENCH_WG}u`,
+        PER_THREAD: `${REDUCE_PER_THREAD}u`,
+        WG_SIZE: BENCH_WG,
+      });
+  }
+}
+
+/** A kernel's source: its header (the kind, the element count N, the layout), flat_wg, Φ, then its template. */
 export function kernelSource(spec: KernelSpec): string {
-  const E = elemType(spec.elemBytes);
   const n = spec.n;
   const head = [
     `// layoutgpu bench: kernel "${spec.kind}", ${n} elements of ${spec.elemBytes} bytes`,
@@ -103,92 +141,6 @@ export function kernelSource(spec: KernelSpec): string {
     `const N: u32 = ${n}u;`,
   ];
   const idx = [`fn flat_wg(wid: vec3<u32>, nwg: vec3<u32>) -> u32 { return wid.y * nwg.x + wid.x; }`];
-  const args = '@builtin(workgroup_id) wid: vec3<u32>, @builtin(num_workgroups) nwg: vec3<u32>, @builtin(local_invocation_index) lid: u32';
-  const body: string[] = [];
-  switch (spec.kind) {
-    case 'copy':
-    case 'gather':
-    case 'scatter': {
-      // the copy, the reference, moves the same bytes as fast as this loop can: in 16-byte
-      // words when the byte count allows (a copy of 4-byte elements ran at 0.43–0.53× of that
-      // on lavapipe: bench/copy.ts)
-      const words = spec.kind === 'copy' && (n * spec.elemBytes) % 16 === 0;
-      const T = words ? 'vec4<u32>' : E;
-      body.push(
-        ...gridStride(
-          [`@group(0) @binding(0) var<storage, read> src: array<${T}>;`, `@group(0) @binding(1) var<storage, read_write> dst: array<${T}>;`],
-          [spec.kind === 'copy' ? '    dst[t] = src[t];' : spec.kind === 'gather' ? '    dst[t] = src[phi(t)];' : '    dst[phi(t)] = src[t];'],
-          words ? `${(n * spec.elemBytes) / 16}u` : 'N',
-        ),
-      );
-      break;
-    }
-    case 'tile': {
-      const T = spec.tileSize!;
-      const W = tileWorkgroup(T);
-      body.push(
-        `const T: u32 = ${T}u;`,
-        `const TILES: u32 = ${n / T}u;`,
-        `@group(0) @binding(0) var<storage, read> src: array<${E}>;`,
-        `@group(0) @binding(1) var<storage, read_write> dst: array<${E}>;`,
-        `@compute @workgroup_size(${W})`,
-        `fn main(${args}) {`,
-        '  let k = flat_wg(wid, nwg);',
-        '  if (k >= TILES) { return; }',
-        '  let base = k * T;',
-        `  for (var j = lid; j < T; j = j + ${W}u) {`,
-        '    let x = base + j;',
-        '    dst[x] = src[phi(x)];',
-        '  }',
-        '}',
-      );
-      break;
-    }
-    case 'eval':
-      body.push(
-        ...gridStride(
-          ['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> out: array<u32>;'],
-          ['    out[t] = phi(t);'],
-        ),
-      );
-      break;
-    case 'compact':
-      body.push(
-        ...gridStride(
-          ['@group(0) @binding(0) var<storage, read> unused: array<u32>;', '@group(0) @binding(1) var<storage, read_write> dst: array<atomic<u32>>;'],
-          [
-            '    let v = phi(t);',
-            '    if (v >= N) { atomicAdd(&dst[0], 1u); continue; }',
-            '    let m = 1u << (v & 31u);',
-            '    let old = atomicOr(&dst[4u + (v >> 5u)], m);',
-            '    if ((old & m) != 0u) { atomicAdd(&dst[1], 1u); }',
-          ],
-        ),
-      );
-      break;
-    case 'reduce': {
-      const threads = workgroupsOf(spec) * BENCH_WG;
-      body.push(
-        `const THREADS: u32 = ${threads}u;`,
-        '@group(0) @binding(0) var<storage, read> unused: array<u32>;',
-        '@group(0) @binding(1) var<storage, read_write> out: array<atomic<u32>>;',
-        'var<workgroup> wsum: atomic<u32>;',
-        `@compute @workgroup_size(${BENCH_WG})`,
-        `fn main(${args}) {`,
-        `  let t = flat_wg(wid, nwg) * ${BENCH_WG}u + lid;`,
-        '  var s = 0u;',
-        `  for (var j = 0u; j < ${REDUCE_PER_THREAD}u; j = j + 1u) {`,
-        '    let x = t + j * THREADS;',
-        '    if (x < N) { s = s + phi(x); }',
-        '  }',
-        '  atomicAdd(&wsum, s);',
-        '  workgroupBarrier();',
-        '  if (lid == 0u) { atomicAdd(&out[0], atomicLoad(&wsum)); }',
-        '}',
-      );
-      break;
-    }
-  }
   const phi = spec.kind === 'copy' ? '' : phiSource(spec.shapes, spec.strides, spec.outer);
-  return [...head, ...idx, phi, ...body].filter((s) => s !== '').join('\n') + '\n';
+  return [...head, ...idx, phi, bodyOf(spec)].filter((s) => s !== '').join('\n');
 }

@@ -16,13 +16,12 @@ import { carryDeadline, type CarriedDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { BitmapKind, VerifyEngine } from './engine.js';
 import { CpuVerifyEngine, equalJob } from './cpu.js';
-import { interpretSource } from './interpret-wgsl.js';
 import { HARDWARE_GROUPS, SOFTWARE_GROUPS } from '../engine/gpu.js';
 import { coalesceInto, isComposedAt, jobIndex, offsetAt, sizeAt, swizzleAt, valueBoundAt, type EqualJobs, type FlatBatch } from './packed.js';
 import { sourceLow } from '../cute/swizzle.js';
-import { gridFor, MAP_READ, USAGE } from '../engine/webgpu.js';
+import { SHADERS } from '../engine/shaders.generated.js';
+import { gridOn, mapRead, PipelineCache, STAGE_COMPUTE, USAGE, watchLoss, type LossWatch } from '../engine/webgpu.js';
 
-const STAGE_COMPUTE = 4;
 const WG = 256;
 const NONE = 0xffffffff;
 const TWO32 = 2 ** 32;
@@ -209,7 +208,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   readonly backend = 'gpu' as const;
   readonly adapter: string;
   fallbacks = 0;
-  private pipe: Promise<GPUComputePipeline> | null = null;
+  private readonly pipelines: PipelineCache;
   private bgl: GPUBindGroupLayout | null = null;
   private readonly params: GPUBuffer;
   private readonly cpu = new CpuVerifyEngine();
@@ -220,7 +219,7 @@ export class GpuVerifyEngine implements VerifyEngine {
   private readonly range: number;
   private readonly gridGroups: number;
   private readonly bitmapBytes: number;
-  private lost: GPUDeviceLostInfo | null = null;
+  private readonly loss: LossWatch;
   private disposed = false;
 
   constructor(
@@ -237,9 +236,8 @@ export class GpuVerifyEngine implements VerifyEngine {
     // hundred workgroups whose threads each take a longer range beat one per 2048 indices
     this.gridGroups = Math.max(1, Math.floor(opts.gridGroups ?? (opts.software === false ? HARDWARE_GROUPS : SOFTWARE_GROUPS)));
     this.params = device.createBuffer({ size: 32, usage: USAGE.UNIFORM | USAGE.COPY_DST, label: 'verify params' });
-    device.lost.then((info) => {
-      this.lost = info;
-    });
+    this.pipelines = new PipelineCache(device);
+    this.loss = watchLoss(device);
   }
 
   private fail(what: string): LayoutError {
@@ -248,32 +246,27 @@ export class GpuVerifyEngine implements VerifyEngine {
 
   private check(): void {
     if (this.disposed) throw this.fail('the verification engine was disposed');
-    if (this.lost) throw this.fail(`device lost (${this.lost.reason}: ${this.lost.message || 'no message'})`);
+    const why = this.loss.why();
+    if (why) throw this.fail(why);
   }
 
+  /** the interpreter's pipeline, compiled once (on a live device) */
   private pipeline(): Promise<GPUComputePipeline> {
-    if (!this.pipe) {
-      this.pipe = (async () => {
-        this.check();
-        const entries: GPUBindGroupLayoutEntry[] = [{ binding: 0, visibility: STAGE_COMPUTE, buffer: { type: 'uniform' } }];
-        for (let i = 1; i <= 3; i++) entries.push({ binding: i, visibility: STAGE_COMPUTE, buffer: { type: 'read-only-storage' } });
-        for (let i = 4; i <= 5; i++) entries.push({ binding: i, visibility: STAGE_COMPUTE, buffer: { type: 'storage' } });
-        this.bgl = this.device.createBindGroupLayout({ entries });
-        const module = this.device.createShaderModule({ code: interpretSource(), label: 'interpret' });
-        try {
-          return await this.device.createComputePipelineAsync({
-            layout: this.device.createPipelineLayout({ bindGroupLayouts: [this.bgl] }),
-            compute: { module, entryPoint: 'main' },
-          });
-        } catch (e) {
-          const info = await module.getCompilationInfo();
-          const msgs = info.messages.filter((m) => m.type === 'error').map((m) => `${m.lineNum}:${m.linePos} ${m.message}`);
-          throw this.fail(`the interpreter failed to compile: ${msgs.join('; ') || (e as Error).message}`);
-        }
-      })();
-      this.pipe.catch(() => (this.pipe = null));
-    }
-    return this.pipe;
+    return this.pipelines.compile(SHADERS.interpret, {
+      label: 'interpret',
+      layouts: {
+        key: 'verify',
+        make: () => {
+          this.check();
+          const entries: GPUBindGroupLayoutEntry[] = [{ binding: 0, visibility: STAGE_COMPUTE, buffer: { type: 'uniform' } }];
+          for (let i = 1; i <= 3; i++) entries.push({ binding: i, visibility: STAGE_COMPUTE, buffer: { type: 'read-only-storage' } });
+          for (let i = 4; i <= 5; i++) entries.push({ binding: i, visibility: STAGE_COMPUTE, buffer: { type: 'storage' } });
+          this.bgl = this.device.createBindGroupLayout({ entries });
+          return [this.bgl];
+        },
+      },
+      fail: (detail) => this.fail(`the interpreter failed to compile: ${detail}`),
+    });
   }
 
   /** a pooled buffer of at least `bytes` (grown to a power of two) */
@@ -329,7 +322,7 @@ export class GpuVerifyEngine implements VerifyEngine {
         { binding: 5, resource: { buffer: b.out } },
       ],
     });
-    const [gx, gy] = gridFor(groups, dev.limits.maxComputeWorkgroupsPerDimension);
+    const [gx, gy] = gridOn(dev, groups);
     const pass = enc.beginComputePass();
     pass.setPipeline(pipe);
     pass.setBindGroup(0, bg);
@@ -338,13 +331,8 @@ export class GpuVerifyEngine implements VerifyEngine {
     enc.copyBufferToBuffer(b.verdict, 0, b.verdictRb, 0, Math.ceil((p.nJobs * 4) / 4) * 4);
     if (b.outRb) enc.copyBufferToBuffer(b.out, 0, b.outRb, 0, outWords * 4);
     q.submit([enc.finish()]);
-    const read = async (buf: GPUBuffer, words: number): Promise<Uint32Array> => {
-      await buf.mapAsync(MAP_READ, 0, Math.max(4, words * 4));
-      this.check();
-      const copy = new Uint32Array(buf.getMappedRange(0, Math.max(4, words * 4)).slice(0));
-      buf.unmap();
-      return copy;
-    };
+    const read = async (buf: GPUBuffer, words: number): Promise<Uint32Array> =>
+      new Uint32Array(await mapRead(buf, { bytes: Math.max(4, words * 4), check: () => this.check() }));
     const verdict = await read(b.verdictRb, p.nJobs);
     const out = b.outRb ? await read(b.outRb, outWords) : null;
     return { verdict, out };

@@ -6,14 +6,13 @@
  * The checks go through the ops table (src/ops/table.ts) like every other operation of the page, so
  * the page, the CLI and `batch` answer alike. Until the evaluator's bulk ops are registered in
  * that table (src/ops/bulk.ts), the page calls the same Backend methods itself and
- * shapes the answer as docs/protocol.md "Bulk checks" does.
+ * shapes the answer as docs/protocol.md "Bulk checks" does. The backends come from the page's device
+ * holder (gpu-device.ts).
  */
 import { LayoutError } from '../algebra/errors.js';
 import { concat, phi, size, type Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { Backend, BackendName } from '../engine/backend.js';
-import { CpuBackend } from '../engine/cpu.js';
-import { browserDeviceSource, gpuBackendOn, type DeviceSource } from '../engine/select.js';
 import { opsByName, runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { fill, h } from './dom.js';
 
@@ -30,76 +29,6 @@ export interface CheckOutcome {
   error?: { kind: string; message: string };
   /** how the page reached the engine: through the ops table, or the Backend directly */
   via: 'ops' | 'backend';
-}
-
-/**
- * The backends of the page: the GPU one when navigator.gpu yields a device, and the CPU one.
- * A lost GPU device (driver reset, another tab, destroy()) is noticed through device.lost:
- * `onLost` says so, and the next gpu() acquires a new device.
- */
-export class Engines {
-  readonly cpu = new CpuBackend();
-  private gpuP: Promise<Backend> | null = null;
-  private readonly source: DeviceSource | undefined;
-  gpuError: string | null = null;
-  /** why the last device was lost, until a new one is acquired */
-  lost: string | null = null;
-  /** devices acquired so far (1 after the first, 2 after a loss and the next check, …) */
-  acquired = 0;
-  /** called when the device is lost */
-  onLost: ((why: string) => void) | null = null;
-  webgpu: boolean;
-
-  constructor() {
-    this.source = browserDeviceSource();
-    this.webgpu = this.source !== undefined;
-    if (!this.source) {
-      this.gpuError = 'this browser has no WebGPU (navigator.gpu is missing)';
-      return;
-    }
-    this.acquire(this.source);
-  }
-
-  private acquire(source: DeviceSource): void {
-    const p: Promise<Backend> = source().then(
-      (d) => {
-        this.acquired++;
-        this.lost = null;
-        this.gpuError = null;
-        void d.device.lost.then((info) => {
-          if (this.gpuP !== p) return;
-          this.gpuP = null;
-          this.lost = `${info.reason ?? 'unknown'}${info.message ? `: ${info.message}` : ''}`;
-          this.onLost?.(this.lost);
-        });
-        return gpuBackendOn(d);
-      },
-      (e: unknown) => {
-        this.gpuError = e instanceof Error ? e.message : String(e);
-        throw e;
-      },
-    );
-    p.catch(() => {});
-    this.gpuP = p;
-  }
-
-  /** the GPU backend (a new device after a loss), or null when there is none (gpuError says why) */
-  async gpu(): Promise<Backend | null> {
-    if (!this.gpuP && this.source && this.lost !== null) this.acquire(this.source);
-    if (!this.gpuP) return null;
-    try {
-      return await this.gpuP;
-    } catch {
-      return null;
-    }
-  }
-
-  /** the adapter in one line, for the panel */
-  async adapterText(): Promise<{ ok: boolean; text: string; software: boolean }> {
-    const g = await this.gpu();
-    if (g) return { ok: true, text: g.info.adapter, software: g.info.software === true };
-    return { ok: false, text: this.gpuError ?? 'no GPU adapter', software: false };
-  }
 }
 
 const j = (n: number | bigint): Json => (typeof n === 'bigint' ? (n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n.toString()) : n);

@@ -13,7 +13,8 @@ import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type Json, type OpContext, type OpSpec } from '../ops/table.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES } from './examples.js';
-import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
+import { Engines } from './gpu-device.js';
+import { adapterLineEl, checkOn, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
 import { offsetsOf, type Picture } from '../render/grid.js';
 import { composedPicture } from '../render/composed.js';
 import { svgPicture } from '../render/svg.js';
@@ -459,7 +460,7 @@ async function runCheckButton(name: CheckName): Promise<void> {
   results.prepend(busy);
   try {
     const args = checkArgs(name);
-    const wasLost = engines.lost !== null;
+    const wasLost = engines.lostWhy !== null;
     const gpu = backendSel.value === 'gpu' ? await engines.gpu() : null;
     // after a lost device the panel names the new one
     if (wasLost && gpu) adapterLineEl(byId('adapter'), await engines.adapterText(), engines.webgpu);

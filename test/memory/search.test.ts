@@ -3,14 +3,12 @@
  * (shaders/conflicts.wgsl, on the real adapter) against the CPU, the ranking, and the README's
  * worked example (an fp16 128×64 K-major tile, 128-bit row-wise write + ldmatrix-style read).
  */
-import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeLayout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { makeComposed, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
 import { makeSwizzle } from '../../src/cute/swizzle.js';
 import type { NodeDevice } from '../../src/engine/device-node.js';
-import { conflictsSource } from '../../src/memory/conflicts-wgsl.js';
 import { GpuConflictSearch } from '../../src/engine/conflicts-gpu.js';
 import { rankResults, searchCpu, swizzleCandidates, type AccessPattern } from '../../src/memory/search.js';
 import { verifyTestDevice } from '../verify/device.js';
@@ -79,13 +77,6 @@ describe('the search on the GPU (shaders/conflicts.wgsl)', () => {
     dev = await verifyTestDevice();
   });
   afterAll(() => dev?.release());
-  it('keeps its inline copy of the shader identical to shaders/conflicts.wgsl', () => {
-    const file = readFileSync(new URL('../../shaders/conflicts.wgsl', import.meta.url), 'utf8');
-    // after editing the .wgsl: node -e "const f=require('fs'),p='src/memory/conflicts-wgsl.ts';
-    //   f.writeFileSync(p,f.readFileSync(p,'utf8').replace(/^const COPY = .*;$/m,()=>'const COPY = '+
-    //   JSON.stringify(f.readFileSync('shaders/conflicts.wgsl','utf8'))+';'))"
-    expect(conflictsSource() === file, 'src/memory/conflicts-wgsl.ts is stale: regenerate its COPY').toBe(true);
-  });
   it('answers exactly as the CPU: every swizzle of the 8×64 and 128×64 tiles, other candidates, explicit vectors', async () => {
     // with the phase classes (main_classes) for the candidates they price, and with the two
     // passes alone for every candidate

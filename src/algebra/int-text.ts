@@ -105,3 +105,17 @@ export function knownIntText(v: number): string | null {
 export function intText(v: number): string {
   return knownIntText(v) ?? BEYOND_SAFE;
 }
+
+/** the one integer text: decimal digits, `-` before them where signed, white space (`\s`) around them */
+const UNSIGNED_TEXT = /^\s*\d+\s*$/;
+const SIGNED_TEXT = /^\s*-?\d+\s*$/;
+
+/**
+ * Whether `text` writes a decimal integer (of any size: the caller checks the range): digits, a leading `-` when
+ * `signed`, white space around them. The one test of an integer typed as text (the CLI's options and arguments,
+ * the table's 'int' arguments on the command line, the page's fields, LAYOUTGPU_THREADS).
+ * Example: isIntegerText(' 12 ') is true; isIntegerText('-3') is false; isIntegerText('-3', true) is true.
+ */
+export function isIntegerText(text: string, signed = false): boolean {
+  return (signed ? SIGNED_TEXT : UNSIGNED_TEXT).test(text);
+}

@@ -13,8 +13,8 @@
  * (data-k, data-offset, data-layout) with its `gmma-field`s or a `gmma-error`; `desc-alignment` (data-bytes).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { parseTuple } from '../algebra/notation.js';
-import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction, readTuple } from '../ops/args.js';
 import { kBlocks } from '../descriptors/kblocks.js';
 import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { boxSvg } from '../render/tma-boxes.js';
@@ -64,7 +64,7 @@ function shapeText(text: string): string {
 function atomTile(name: string, dtype: string, shape: string): string {
   const a = atomByName(name);
   if (a === undefined) throw new LayoutError('domain', `no shared-memory atom '${name}'`);
-  return formatLayoutFunction(atomTiledTo(a, dtypeOf(dtype), parseTuple(shapeText(shape), 'shape')));
+  return formatLayoutFunction(atomTiledTo(a, dtypeOf(dtype), readTuple(shapeText(shape), 'shape')));
 }
 
 /** A value as the panel shows it: a string as is, anything else as JSON. */
@@ -188,7 +188,7 @@ export function mountDescriptorsPanel(host: HTMLElement): void {
     const blocks: HTMLElement[] = [];
     let align = 0;
     try {
-      const s = parseLayoutFunction(smem, 'smem');
+      const s = readLayoutFunction(smem, 'smem');
       const e = dtypeOf(dtype).bytes;
       for (const b of kBlocks(s, e)) {
         const layout = formatLayoutFunction(b.layout);

@@ -6,11 +6,13 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { innerLayout, looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { mode, rank, size, type Layout } from '../algebra/layout.js';
-import { formatTuple, parseLayout } from '../algebra/notation.js';
-import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { formatTuple } from '../algebra/notation.js';
+import { isByMode, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type Json, type OpContext, type OpSpec } from '../ops/table.js';
+import { PAGE_GROUPS } from '../ops/spec.js';
+import { isComposedText, readField, readLayout, readLayoutFunction, readTiler } from '../ops/args.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES } from './examples.js';
 import { adapterLineEl, checkOn, Engines, lostLineEl, outcomeCard, type CheckName } from './gpu-panel.js';
@@ -24,8 +26,8 @@ import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
 import { setUrlParam } from './url-state.js';
 import { mountPanel, type Panel } from './panels.js';
-import { CHECKS, exampleText, extraArgs, formula, GROUPS, SYMBOL, type Extra } from './op-form.js';
-import { parse, showInlineError } from './inline-check.js';
+import { exampleText, extraArgs, formula, type Extra } from './op-form.js';
+import { showInlineError } from './inline-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // state and the address bar
@@ -67,24 +69,30 @@ const banner = byId('banner');
 const cpuCtx: OpContext = { backendChoice: 'cpu', backend: async () => engines.cpu };
 const engines = new Engines();
 
+/** The chooser: the rows of each of the page's groups (their `page`), in the table's order, then "More"; the bulk
+ *  checks (`page: 'check'`) are the GPU card's buttons. */
 function buildOpChooser(): void {
-  const seen = new Set<string>();
-  const add = (label: string, names: string[]): void => {
+  const add = (label: string, specs: readonly OpSpec[]): void => {
     const group = h('optgroup', { label });
-    for (const name of names) {
-      const spec = opsByName.get(name);
-      if (!spec || CHECKS.has(name) || seen.has(name)) continue;
-      seen.add(name);
-      group.append(h('option', { value: name }, `${name.replace(/_/g, ' ')}${SYMBOL[name] ? `  ${SYMBOL[name]}` : ''}`));
-    }
+    for (const o of specs) group.append(h('option', { value: o.name }, `${o.name.replace(/_/g, ' ')}${o.symbol ? `  ${o.symbol}` : ''}`));
     if (group.childElementCount) opSel.append(group);
   };
-  for (const [label, names] of GROUPS) add(label, names);
+  for (const label of PAGE_GROUPS)
+    add(
+      label,
+      ops.filter((o) => o.page === label),
+    );
   add(
     'More',
-    ops.map((o) => o.name).filter((n) => !seen.has(n) && !CHECKS.has(n)),
+    ops.filter((o) => o.page === undefined),
   );
 }
+
+/** Whether the chooser offers op `name` (a row of the table, not one of the GPU card's checks). */
+const offered = (name: string): boolean => {
+  const page = opsByName.get(name)?.page;
+  return opsByName.has(name) && page !== 'check';
+};
 
 // ---------------------------------------------------------------------------------------------
 // the page's update: everything is recomputed from the state on each keystroke
@@ -151,10 +159,10 @@ function showFacts(text: string, ok: boolean): void {
  *  to the index of A it divides to (Def. 2.3.8.1, Remark 2.3.8.3; by mode for a tiler) */
 function divisionTiles(aText: string, tText: string): Tiling | null {
   try {
-    const a = parseLayout(aText);
+    const a = readLayout(aText);
     const n = size(a);
     if (n > MAX_CANVAS_CELLS) return null;
-    const z = parseLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
+    const z = readLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
     return tilesOfPermutation(z);
   } catch {
     return null;
@@ -176,8 +184,8 @@ function resultTilesFor(op: string, r: Layout, tText: string): Tiling | null {
   if (!TILED_RESULTS.has(op)) return null;
   try {
     if (op === 'logical_divide' || op === 'logical_product') {
-      const t: Tiler = parseTiler(tText);
-      if (isByMode(t)) return tilesOfPermutation(tileUnzip(op, parseLayout(formatTuple(r.shape)), t));
+      const t: Tiler = readTiler(tText);
+      if (isByMode(t)) return tilesOfPermutation(tileUnzip(op, readLayout(formatTuple(r.shape)), t));
     }
     return resultTiles(r);
   } catch {
@@ -215,7 +223,7 @@ function setResult(value: Json | LayoutError | null, pending?: string): void {
   resultEl.textContent = text;
   resultEl.dataset['type'] = typeof value;
   if (typeof value === 'boolean') resultEl.className = value ? 'bool yes' : 'bool no';
-  const asLayout = typeof value === 'string' ? parse(value, 'result').layout : null;
+  const asLayout = typeof value === 'string' ? readField(value, undefined, 'result').layout : null;
   if (asLayout) {
     resultEl.className = 'layout clickable';
     resultEl.setAttribute('role', 'button');
@@ -275,20 +283,16 @@ function update(): void {
 
   // the main layout: inline error, facts, picture
   // one outcome per input: the inline check accepts what the op accepts (any size, composed)
-  const k1 = spec?.args[0]?.kind;
-  const p1 = parse(st.layout, a0, k1 === 'any-layout' || k1 === 'any-layout-fn', false, k1 === 'layout-fn' || k1 === 'any-layout-fn');
+  const p1 = readField(st.layout, spec?.args[0]?.kind, a0);
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const k2 = extra.layout2?.kind;
-  const p2 = extra.layout2
-    ? parse(st.layout2, extra.layout2.name, k2 === 'any-layout' || k2 === 'any-layout-fn', k2 === 'tiler', k2 === 'layout-fn' || k2 === 'any-layout-fn')
-    : { layout: null, error: null };
+  const p2 = extra.layout2 ? readField(st.layout2, extra.layout2.kind, extra.layout2.name) : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
 
   // the operation, through the ops table
   const value = runCurrentOp(st, spec, extra, p1.error);
-  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? parse(value, 'result').layout : null;
+  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? readField(value, undefined, 'result').layout : null;
 
   // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
   window.clearTimeout(drawTimer);
@@ -320,7 +324,7 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
       : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), ...pictureExports(l, tiled));
-  } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
+  } else if (isComposedText(st.layout) && composedOrNull(st.layout)) {
     // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
     hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
     hover.textContent = hover.dataset['idle'];
@@ -351,7 +355,7 @@ function pictureExports(l: LayoutFunction, tiling: Tiling | null): HTMLElement[]
 /** the composed layout a text holds, or null (not one, or one the picture cannot draw) */
 function composedOrNull(text: string): LayoutFunction | null {
   try {
-    return parseLayoutFunction(text, 'L');
+    return readLayoutFunction(text, 'L');
   } catch {
     return null;
   }
@@ -551,7 +555,7 @@ function start(): void {
   input1.value = st.layout;
   input2.value = st.layout2;
   argInput.value = st.arg;
-  opSel.value = opsByName.has(st.op) && !CHECKS.has(st.op) ? st.op : 'coalesce';
+  opSel.value = offered(st.op) ? st.op : 'coalesce';
   for (const el of [input1, input2, argInput]) el.addEventListener('input', update);
   // the one-line fields are text areas that grow with their text (style.css): Enter adds no line
   document.addEventListener('keydown', (ev) => {

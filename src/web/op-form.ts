@@ -1,51 +1,10 @@
 /**
- * The main card's operation form (docs/page.md): the ops the chooser offers, grouped (ops the table gains later land
- * in "More"), the fields an op's arguments take, the formula shown before its result, and an example's text.
+ * The main card's operation form (docs/page.md): the fields an op's arguments take, the formula shown before its
+ * result, and an example's text. The ops the chooser offers and their groups are the rows' own (ops/spec.ts's
+ * `page` and `symbol`: an op of the table in no group lands in "More", the bulk checks are the GPU card's buttons).
  */
 import type { ArgSpec, OpSpec } from '../ops/table.js';
 import type { Example } from './examples.js';
-
-/** The bulk checks: buttons of the GPU card, not ops of the chooser. */
-export const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
-/** The chooser's groups, in order; an op of the table in none of them lands in "More". */
-export const GROUPS: [string, string[]][] = [
-  ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
-  [
-    'CuTe',
-    [
-      'zipped_divide',
-      'tiled_divide',
-      'flat_divide',
-      'zipped_product',
-      'tiled_product',
-      'flat_product',
-      'blocked_product',
-      'raked_product',
-      'tile_to_shape',
-      'make_layout',
-      'right_inverse',
-      'left_inverse',
-      'filter',
-      'filter_zeros',
-      'max_common_vector',
-      'max_common_layout',
-      'slice',
-      'dice',
-      'upcast',
-      'downcast',
-    ],
-  ],
-  ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
-  ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
-];
-/** The paper's symbol beside an op's name. */
-export const SYMBOL: Record<string, string> = {
-  coalesce: 'coal',
-  complement: 'comp',
-  compose: '∘',
-  logical_divide: '⊘',
-  logical_product: '⊗',
-};
 
 /** the arguments of an op after the first: the second layout, and at most one other */
 export interface Extra {

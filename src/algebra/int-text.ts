@@ -106,16 +106,16 @@ export function intText(v: number): string {
   return knownIntText(v) ?? BEYOND_SAFE;
 }
 
-/** the one integer text: decimal digits, `-` before them where signed, white space (`\s`) around them */
-const UNSIGNED_TEXT = /^\s*\d+\s*$/;
-const SIGNED_TEXT = /^\s*-?\d+\s*$/;
+/** the one integer text: decimal digits */
+const DIGITS = /^\d+$/;
 
 /**
- * Whether `text` writes a decimal integer (of any size: the caller checks the range): digits, a leading `-` when
- * `signed`, white space around them. The one test of an integer typed as text (the CLI's options and arguments,
- * the table's 'int' arguments on the command line, the page's fields, LAYOUTGPU_THREADS).
- * Example: isIntegerText(' 12 ') is true; isIntegerText('-3') is false; isIntegerText('-3', true) is true.
+ * Whether `text` is a decimal integer (of any size: the caller checks the range): digits, after a `-` where `signed`,
+ * nothing around them (a reader that allows white space around passes `text.trim()`, which removes what `\s` matches).
+ * The one test of an integer typed as text: the CLI's options and arguments, the table's 'int' arguments on the
+ * command line, the page's fields, LAYOUTGPU_THREADS.
+ * Example: isIntegerText('12') is true; isIntegerText(' 12') and isIntegerText('-3') are false; isIntegerText('-3', true) is true.
  */
 export function isIntegerText(text: string, signed = false): boolean {
-  return (signed ? SIGNED_TEXT : UNSIGNED_TEXT).test(text);
+  return DIGITS.test(signed && text.startsWith('-') ? text.slice(1) : text);
 }

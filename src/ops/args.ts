@@ -205,7 +205,7 @@ function huge(a: ArgSpec, what: string, text: string | null): LayoutError {
 /** An 'int' argument: a JSON integer, or on the command line the text of one (isIntegerText). */
 function readInt(a: ArgSpec, what: string, v: unknown, fromText: boolean): number {
   if (fromText && typeof v === 'string') {
-    if (!isIntegerText(v, true)) throw badRequest(`${what} must be an integer, got '${v}'`);
+    if (!isIntegerText(v.trim(), true)) throw badRequest(`${what} must be an integer, got '${v}'`);
     const n = Number(v);
     if (!Number.isSafeInteger(n)) throw huge(a, what, v.trim());
     return n;
@@ -213,6 +213,12 @@ function readInt(a: ArgSpec, what: string, v: unknown, fromText: boolean): numbe
   if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
   if (!Number.isSafeInteger(v)) throw huge(a, what, knownIntText(v));
   return v;
+}
+
+/** A composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): `domain`, once it parses. */
+function refuseComposed(op: string, a: ArgSpec, v: string): void {
+  if ((a.kind === 'layout' || a.kind === 'any-layout' || a.kind === 'tiler') && looksComposed(v))
+    throw plainNeeded(op, a.name, parseLayoutFunction(v, a.name, true));
 }
 
 function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
@@ -230,9 +236,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'coord':
     case 'tiler': {
       if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
-      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
-        throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
+      refuseComposed(spec.name, a, v);
       if (a.kind === 'tiler') return readTiler(v, a.name, spec.name);
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
       if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
@@ -298,14 +302,17 @@ export interface FieldReading {
   error: LayoutError | null;
 }
 
-/** Reads a page field as an argument of `kind` reads it (docs/page.md, the inline check): a layout kind of any size
- *  (`any-layout`, `any-layout-fn`) takes a layout beyond 2^53 − 1 without an error (the op's exact answer is then
- *  the one outcome shown; there is just no picture), a layout function takes a composed layout, a tiler `<…>` and
- *  `_`. Any other kind is read as a plain layout. */
-export function readField(text: string, kind: ArgSpec['kind'] | undefined, what: string): FieldReading {
+/** Reads a page field (named `what` in messages) as argument `arg` of op `op` reads it (docs/page.md, the inline
+ *  check; without `of`: a plain layout, e.g. a result): a layout kind of any size (`any-layout`, `any-layout-fn`) takes a layout beyond 2^53 − 1
+ *  without an error (the op's exact answer is then the one outcome shown; there is just no picture), a layout
+ *  function takes a composed layout, a tiler `<…>` and `_`, and a plain kind refuses a composed layout as the op
+ *  does (`domain`). Any other kind is read as a plain layout. */
+export function readField(text: string, what: string, of?: { op: string; arg: ArgSpec }): FieldReading {
   if (!text.trim()) return { layout: null, error: null };
+  const kind = of?.arg.kind;
   const anySize = kind === 'any-layout' || kind === 'any-layout-fn';
   try {
+    if (of) refuseComposed(of.op, of.arg, text);
     if ((kind === 'layout-fn' || kind === 'any-layout-fn') && looksComposed(text)) {
       // a composed layout (Sw<B,M,S> o L) where the op takes one: its own errors; no picture
       parseLayoutFunction(text, what, anySize);
@@ -313,7 +320,7 @@ export function readField(text: string, kind: ArgSpec['kind'] | undefined, what:
     }
     if (kind === 'tiler') {
       // a tiler field: `<…>` and `_` are fine; only a one-dimensional tiler is a layout
-      const t = parseTiler(text, what);
+      const t = readTiler(text, what, of?.op);
       return { layout: isByMode(t) || t === '_' ? null : (t as Layout), error: null };
     }
     return { layout: parseLayoutArg(text, what), error: null };

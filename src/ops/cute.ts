@@ -19,12 +19,13 @@ const order: ArgSpec = { name: 'O', kind: 'order', optional: true };
 /** the page's CuTe group; on a composed layout, the result on its inner layout (CuTe's layout_composed.hpp) */
 const cute = { page: 'CuTe', composed: 'inner' } as const;
 
-const byTiler = (name: string, summary: string, f: (a: Layout, t: Tiler) => Layout): OpSpec => ({
+const byTiler = (name: string, summary: string, f: (a: Layout, t: Tiler) => Layout, tiling?: OpSpec['tiling']): OpSpec => ({
   name,
   summary,
   args: [layout('A'), tiler('T')],
   run: ([a, t]) => formatLayout(f(a as Layout, t as Tiler)),
   ...cute,
+  ...(tiling ? { tiling } : {}),
 });
 
 const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layout): OpSpec => ({
@@ -38,11 +39,14 @@ const ranked = (name: string, summary: string, f: (a: Layout, b: Layout) => Layo
 /** The table entries of docs/semantics.md §8.3–8.4 (zipped/tiled/flat divide and product, blocked and raked
  *  products, tile_to_shape, make_layout), each printing its layout canonically. */
 export const cuteOps: OpSpec[] = [
-  byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, docs/semantics.md §8.3)', zippedDivide),
-  byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide),
-  byTiler('flat_divide', 'logical_divide as (tile_1, …, rest_1, …) (CuTe flat_divide)', flatDivide),
-  byTiler('zipped_product', 'logical_product gathered: ((blocks),(rests)) (CuTe zipped_product)', zippedProduct),
-  byTiler('tiled_product', 'logical_product as ((blocks), rest_1, …) (CuTe tiled_product)', tiledProduct),
+  byTiler('zipped_divide', 'logical_divide gathered: ((tiles),(rests)) (CuTe zipped_divide, docs/semantics.md §8.3)', zippedDivide, {
+    argument: true,
+    result: true,
+  }),
+  byTiler('tiled_divide', 'logical_divide as ((tiles), rest_1, rest_2, …) (CuTe tiled_divide)', tiledDivide, { argument: true, result: true }),
+  byTiler('flat_divide', 'logical_divide as (tile_1, …, rest_1, …) (CuTe flat_divide)', flatDivide, { argument: true }),
+  byTiler('zipped_product', 'logical_product gathered: ((blocks),(rests)) (CuTe zipped_product)', zippedProduct, { result: true }),
+  byTiler('tiled_product', 'logical_product as ((blocks), rest_1, …) (CuTe tiled_product)', tiledProduct, { result: true }),
   byTiler('flat_product', 'logical_product as (block_1, …, rest_1, …) (CuTe flat_product)', flatProduct),
   ranked('blocked_product', 'copies of block A laid out by B, mode by mode: ((A_i, C_i)) (CuTe blocked_product)', blockedProduct),
   ranked('raked_product', 'copies of A interleaved by B, mode by mode: ((C_i, A_i)) (CuTe raked_product)', rakedProduct),

@@ -90,4 +90,9 @@ export interface OpSpec {
   page?: PagePlace;
   /** the paper's symbol, shown beside the op's name in the page's chooser (coal, comp, ∘, ⊘, ⊗) */
   symbol?: string;
+  /** the label of the op's chip among the page's facts of the main layout (size, compact, …) */
+  fact?: string;
+  /** which of the page's pictures are coloured by tile (docs/semantics.md §8.3): `argument`, A's, by the tile of B
+   *  each index divides into; `result`, the result's, its mode 1 being the tile */
+  tiling?: { readonly argument?: boolean; readonly result?: boolean };
 }

@@ -66,14 +66,15 @@ const property = { page: 'Properties' } as const;
 
 export const algebraOps: OpSpec[] = [
   unary('parse', 'L in canonical form', show, true, { ...measure, composed: 'inner' }),
-  unary('size', 'size(L): the product of the shape entries', (l) => jsonInt(L.sizeBig(l)), true, { ...measure, composed: 'shape' }),
+  unary('size', 'size(L): the product of the shape entries', (l) => jsonInt(L.sizeBig(l)), true, { ...measure, composed: 'shape', fact: 'size' }),
   unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => jsonInt(L.cosizeBig(l)), true, {
     ...measure,
     composed: (c) => jsonInt(cosizeLayoutFunction(c)),
+    fact: 'cosize',
   }),
-  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l), true, { ...measure, composed: 'shape' }),
+  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l), true, { ...measure, composed: 'shape', fact: 'rank' }),
   unary('length', 'len(L): the number of entries', (l) => L.length(l), true, { ...measure, composed: 'shape' }),
-  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l), true, { ...measure, composed: 'shape' }),
+  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l), true, { ...measure, composed: 'shape', fact: 'depth' }),
   unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l)), true, { ...measure, composed: 'shape' }),
   unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l)), true, { ...operation, composed: 'inner' }),
   {
@@ -145,16 +146,18 @@ export const algebraOps: OpSpec[] = [
     args: [layout('L'), { name: 'S̄', kind: 'tuple', optional: true }],
     run: ([l, bar]) => (bar === undefined ? isCoalesced(l as Layout) : isCoalescedOver(l as Layout, bar as Tuple)),
     ...property,
+    fact: 'coalesced',
   },
-  unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact, false, property),
-  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate, true, property),
-  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable, true, property),
+  unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact, false, { ...property, fact: 'compact' }),
+  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate, true, { ...property, fact: 'non-degenerate' }),
+  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable, true, { ...property, fact: 'tractable' }),
   {
     name: 'is_complementable',
     summary: 'whether A is complementable, or N-complementable (Defs. 2.3.6.3, 2.3.6.8)',
     args: [layout('A'), sizeArg('N', true)],
     run: ([a, n]) => (n === undefined ? isComplementable(a as Layout) : isNComplementable(a as Layout, n as number)),
     ...property,
+    fact: 'complementable',
   },
   {
     name: 'complement',
@@ -181,6 +184,7 @@ export const algebraOps: OpSpec[] = [
     ...operation,
     composed: 'inner',
     symbol: '⊘',
+    tiling: { argument: true, result: true },
   },
   {
     name: 'logical_product',
@@ -190,6 +194,7 @@ export const algebraOps: OpSpec[] = [
     ...operation,
     composed: 'inner',
     symbol: '⊗',
+    tiling: { result: true },
   },
 ];
 

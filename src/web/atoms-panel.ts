@@ -26,6 +26,7 @@ import { makeTiledMma, type TiledMma } from '../atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
 import { threadColour } from '../render/colour.js';
 import { fill, h, s } from './dom.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const DEFAULTS = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', perm: '(32,32,16)' };
 /** The tiled copy's defaults: ldmatrix .x4 of 16-bit values for A of the tiled MMA above (docs/atoms.md's example). */
@@ -219,7 +220,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
     tiled = null;
     try {
       const bits = Number(bitsIn.value.trim());
-      if (!/^\s*\d+\s*$/.test(bitsIn.value)) throw new LayoutError('domain', `the value size must be a positive integer of bits, got '${bitsIn.value}'`);
+      if (!isIntegerText(bitsIn.value.trim())) throw new LayoutError('domain', `the value size must be a positive integer of bits, got '${bitsIn.value}'`);
       const from = fromSel.value;
       thrIn.disabled = valIn.disabled = from !== 'thr';
       let c: TiledCopy;

@@ -23,6 +23,7 @@ import type { TmaArgs } from '../descriptors/api.js';
 import { atomByName, atomTiledTo, SMEM_ATOMS } from '../descriptors/atoms.js';
 import { dtypeNames, dtypeOf } from '../descriptors/dtype.js';
 import { fill, h } from './dom.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const DEFAULTS = {
   dtype: 'bfloat16_t',
@@ -56,7 +57,7 @@ function shapeText(text: string): string {
     .trim()
     .replace(/^[([]|[)\]]$/g, '')
     .split(/\s*[x,×]\s*/);
-  if (parts.length === 0 || parts.some((p) => !/^\d+$/.test(p))) throw new LayoutError('parse', `shape: expected sizes like 128x64, got '${text}'`);
+  if (parts.length === 0 || parts.some((p) => !isIntegerText(p))) throw new LayoutError('parse', `shape: expected sizes like 128x64, got '${text}'`);
   return `(${parts.join(',')})`;
 }
 

@@ -115,18 +115,6 @@ function tryRun(name: string, raw: string[]): Json | LayoutError {
   }
 }
 
-const FACTS: [string, string][] = [
-  ['size', 'size'],
-  ['cosize', 'cosize'],
-  ['rank', 'rank'],
-  ['depth', 'depth'],
-  ['is_compact', 'compact'],
-  ['is_nondegenerate', 'non-degenerate'],
-  ['is_tractable', 'tractable'],
-  ['is_complementable', 'complementable'],
-  ['is_coalesced', 'coalesced'],
-];
-
 function showFacts(text: string, ok: boolean): void {
   const el = byId('facts');
   if (!ok) {
@@ -134,8 +122,9 @@ function showFacts(text: string, ok: boolean): void {
     return;
   }
   const chips: HTMLElement[] = [];
-  for (const [op, label] of FACTS) {
-    if (!opsByName.has(op)) continue;
+  // the rows with a chip among the facts (their `fact`), in the table's order
+  for (const { name: op, fact: label } of ops) {
+    if (label === undefined) continue;
     const v = tryRun(op, [text]);
     if (v instanceof LayoutError) continue;
     const isBool = typeof v === 'boolean';
@@ -176,12 +165,10 @@ function tilesOfPermutation(z: Layout): Tiling {
   return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!, rank(z) >= 2 ? tileCoordIn(mode(z, 2)) : undefined);
 }
 
-/** the ops whose result pictures are coloured by tile (docs/semantics.md §8.3): mode 1 of a zipped or tiled
- *  result is the tile; a logical divide or product by a by-mode tiler is unzipped first */
-const TILED_RESULTS = new Set(['logical_divide', 'logical_product', 'zipped_divide', 'tiled_divide', 'zipped_product', 'tiled_product']);
-
 function resultTilesFor(op: string, r: Layout, tText: string): Tiling | null {
-  if (!TILED_RESULTS.has(op)) return null;
+  // the ops whose result pictures are coloured by tile (their `tiling`, docs/semantics.md §8.3): mode 1 of a zipped or
+  // tiled result is the tile; a logical divide or product by a by-mode tiler is unzipped first
+  if (!opsByName.get(op)?.tiling?.result) return null;
   try {
     if (op === 'logical_divide' || op === 'logical_product') {
       const t: Tiler = readTiler(tText);
@@ -223,7 +210,7 @@ function setResult(value: Json | LayoutError | null, pending?: string): void {
   resultEl.textContent = text;
   resultEl.dataset['type'] = typeof value;
   if (typeof value === 'boolean') resultEl.className = value ? 'bool yes' : 'bool no';
-  const asLayout = typeof value === 'string' ? readField(value, undefined, 'result').layout : null;
+  const asLayout = typeof value === 'string' ? readField(value, 'result').layout : null;
   if (asLayout) {
     resultEl.className = 'layout clickable';
     resultEl.setAttribute('role', 'button');
@@ -283,16 +270,16 @@ function update(): void {
 
   // the main layout: inline error, facts, picture
   // one outcome per input: the inline check accepts what the op accepts (any size, composed)
-  const p1 = readField(st.layout, spec?.args[0]?.kind, a0);
+  const p1 = readField(st.layout, a0, spec?.args[0] && { op: st.op, arg: spec.args[0] });
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const p2 = extra.layout2 ? readField(st.layout2, extra.layout2.kind, extra.layout2.name) : { layout: null, error: null };
+  const p2 = extra.layout2 ? readField(st.layout2, extra.layout2.name, { op: st.op, arg: extra.layout2 }) : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
 
   // the operation, through the ops table
   const value = runCurrentOp(st, spec, extra, p1.error);
-  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? readField(value, undefined, 'result').layout : null;
+  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? readField(value, 'result').layout : null;
 
   // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
   window.clearTimeout(drawTimer);
@@ -317,7 +304,7 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
   const hover = byId('hover');
   if (l) {
     const a0 = opsByName.get(st.op)?.args[0]?.name ?? 'L';
-    const divides = st.op === 'logical_divide' || st.op === 'zipped_divide' || st.op === 'tiled_divide' || st.op === 'flat_divide';
+    const divides = opsByName.get(st.op)?.tiling?.argument === true;
     const tiled = divides && has2 ? divisionTiles(st.layout, st.layout2) : null;
     hover.dataset['idle'] = tiled
       ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)`

@@ -207,12 +207,12 @@ describe('the import reader', () => {
       { spec: '../cute/tiler.js', names: ['*'] },
       { spec: '../ops/args.js', names: ['readLayout'] },
     ]);
-    const files = ['src/web/x.ts'];
+    const files = ['src/web/main.ts'];
     expect(pageParserImports(files, () => text)).toEqual([
-      'src/web/x.ts → ../algebra/notation.js { parseLayout }',
-      'src/web/x.ts → ../algebra/notation.js { Parser }',
-      'src/web/x.ts → ../cute/composed.js { * }',
-      'src/web/x.ts → ../cute/tiler.js { * }',
+      'src/web/main.ts → ../algebra/notation.js { parseLayout }',
+      'src/web/main.ts → ../algebra/notation.js { Parser }',
+      'src/web/main.ts → ../cute/composed.js { * }',
+      'src/web/main.ts → ../cute/tiler.js { * }',
     ]);
   });
   it('reads the whole of src/', () => {

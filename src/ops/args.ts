@@ -1,5 +1,5 @@
 /**
- * The one argument reader of the ops table (docs/protocol.md, "Errors"): every ArgKind of ops/spec.ts is read
+ * The one argument reader of the ops table (docs/protocol.md, "Error kinds"): every ArgKind of ops/spec.ts is read
  * here from a JSON value (`batch`, the page) or a command-line string (`fromText`), with one error policy —
  * `bad-request` for a value of the wrong JSON type, a wrong count or JSON text that is none; the notation's
  * `parse` for text that does not read; `domain` for a composed layout where a plain one is needed and for an

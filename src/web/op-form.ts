@@ -3,7 +3,7 @@
  * result, and an example's text. The ops the chooser offers and their groups are the rows' own (ops/spec.ts's
  * `page` and `symbol`: an op of the table in no group lands in "More", the bulk checks are the GPU card's buttons).
  */
-import type { ArgSpec, OpSpec } from '../ops/table.js';
+import { opsByName, type ArgSpec, type OpSpec } from '../ops/table.js';
 import type { Example } from './examples.js';
 
 /** the arguments of an op after the first: the second layout, and at most one other */
@@ -35,44 +35,26 @@ export function extraArgs(spec: OpSpec): Extra {
   return out;
 }
 
-/** The formula before the result (`A ⊘ B =`, `coal(L, S̄) =`, `op(L, …) =`): the arguments the op is given. */
+/** Whether the paper writes an op's symbol between its two layouts (∘, ⊘, ⊗) rather than before its arguments (coal, comp). */
+const infix = (symbol: string): boolean => !/\p{L}/u.test(symbol);
+
+/** The formula before the result (`A ⊘ B =`, `coal(L, S̄) =`, `op(L, …) =`): the arguments the op is given, under its
+ *  symbol where the row has one (ops/spec.ts). */
 export function formula(op: string, spec: OpSpec | undefined, st: { layout2: string; arg: string }, extra: Extra): string {
   const a0 = spec?.args[0]?.name ?? 'L';
   const a1 = extra.layout2?.name ?? 'L₂';
-  switch (op) {
-    case 'compose':
-      return `${a0} ∘ ${a1} =`;
-    case 'logical_divide':
-      return `${a0} ⊘ ${a1} =`;
-    case 'logical_product':
-      return `${a0} ⊗ ${a1} =`;
-    case 'complement':
-      return st.arg.trim() ? `comp(${a0}, N) =` : `comp(${a0}) =`;
-    case 'coalesce':
-      return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
-    default: {
-      const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
-      const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
-      const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
-      return `${op}(${names.join(', ')}) =`;
-    }
-  }
+  const symbol = spec?.symbol;
+  if (symbol && infix(symbol)) return `${a0} ${symbol} ${a1} =`;
+  const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
+  const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
+  const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
+  return `${symbol ?? op}(${names.join(', ')}) =`;
 }
 
 /** An example's text in the list, as the formula shows its op. */
 export function exampleText(ex: Example): string {
-  switch (ex.op) {
-    case 'compose':
-      return `${ex.layout} ∘ ${ex.layout2}`;
-    case 'logical_divide':
-      return `${ex.layout} ⊘ ${ex.layout2}`;
-    case 'logical_product':
-      return `${ex.layout} ⊗ ${ex.layout2}`;
-    case 'complement':
-      return `comp(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    case 'coalesce':
-      return `coal(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    default:
-      return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
-  }
+  const symbol = opsByName.get(ex.op)?.symbol;
+  if (symbol && infix(symbol)) return `${ex.layout} ${symbol} ${ex.layout2}`;
+  if (symbol) return `${symbol}(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
+  return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
 }

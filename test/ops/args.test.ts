@@ -12,6 +12,7 @@ import { innerLayout, phiLayoutFunctionBig } from '../../src/cute/composed.js';
 import { readField, readLayoutFunction } from '../../src/ops/args.js';
 import { PAGE_GROUPS, type OpContext } from '../../src/ops/spec.js';
 import { ops, opsByName, runOpDirect, type Json } from '../../src/ops/table.js';
+import { exampleText, extraArgs, formula } from '../../src/web/op-form.js';
 
 const ctx: OpContext = { backendChoice: 'cpu', backend: () => Promise.reject(new Error('no backend in these tests')) };
 
@@ -199,5 +200,25 @@ describe('the one integer text (isIntegerText)', () => {
     expect((outcome('mode', ['(4,8):(1,4)', '2.0']) as LayoutError).message).toBe("mode argument i must be an integer, got '2.0'");
     expect((outcome('mode', ['(4,8):(1,4)', '-1']) as LayoutError).kind).toBe('domain');
     expect((outcome('mode', ['(4,8):(1,4)', '- 1']) as LayoutError).kind).toBe('bad-request');
+  });
+});
+
+describe("the page's formula and examples under the rows' symbols", () => {
+  const f = (op: string, layout2: string, arg: string): string => {
+    const spec = opsByName.get(op)!;
+    return formula(op, spec, { layout2, arg }, extraArgs(spec));
+  };
+  it('infix for ∘ ⊘ ⊗, before the arguments for coal and comp, the op name otherwise', () => {
+    expect([f('compose', '', ''), f('logical_divide', '', ''), f('logical_product', '', '')]).toEqual(['B ∘ A =', 'A ⊘ B =', 'A ⊗ B =']);
+    expect([f('complement', '', ''), f('complement', '', '768'), f('coalesce', '', ''), f('coalesce', '', '(2,4)')]).toEqual([
+      'comp(A) =',
+      'comp(A, N) =',
+      'coal(L) =',
+      'coal(L, S̄) =',
+    ]);
+    expect(f('zipped_divide', '', '')).toBe('zipped_divide(A, T) =');
+    expect(exampleText({ ref: '', title: '', op: 'logical_divide', layout: '(4,8):(1,4)', layout2: '(2,2):(1,4)' })).toBe('(4,8):(1,4) ⊘ (2,2):(1,4)');
+    expect(exampleText({ ref: '', title: '', op: 'complement', layout: '4:1', arg: '768' })).toBe('comp(4:1, 768)');
+    expect(exampleText({ ref: '', title: '', op: 'flatten', layout: '4:1' })).toBe('flatten 4:1');
   });
 });

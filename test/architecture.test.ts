@@ -41,6 +41,10 @@ const NODE_ONLY = [
   /^src\/throughput\/node-env\.ts$/,
 ];
 
+/** a parser of the notations (algebra/notation.ts's Parser and parse*, cute/'s parse*, looksComposed's sniffing):
+ *  what the page reads through ops/ (ops/args.ts) instead */
+const PARSER_NAME = /^(parse[A-Z]\w*|Parser|looksComposed)$/;
+
 const floorOf = new Map(FLOORS.flatMap((rooms, i) => rooms.map((r) => [r, FLOORS.length - i] as const)));
 
 /** the room of a file under src/: its folder, or `ops` for the table and the entry points at the top of src/ */
@@ -120,6 +124,39 @@ function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   return out;
 }
 
+/** The names a source text takes from each module it imports: `{ a as b }` names a, `import * as x` and a dynamic
+ *  `import()` the whole module ('*'); type-only imports included. */
+function namedImportsOf(text: string): { spec: string; names: string[] }[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest, false);
+  const out: { spec: string; names: string[] }[] = [];
+  const visit = (n: ts.Node): void => {
+    if (ts.isImportDeclaration(n) && ts.isStringLiteral(n.moduleSpecifier)) {
+      const b = n.importClause?.namedBindings;
+      const names = b === undefined ? [] : ts.isNamespaceImport(b) ? ['*'] : b.elements.map((e) => (e.propertyName ?? e.name).text);
+      out.push({ spec: n.moduleSpecifier.text, names });
+    } else if (ts.isCallExpression(n) && n.expression.kind === ts.SyntaxKind.ImportKeyword && n.arguments[0] && ts.isStringLiteral(n.arguments[0])) {
+      out.push({ spec: n.arguments[0].text, names: ['*'] });
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(file);
+  return out;
+}
+
+/** The page's imports of a parser from algebra/ or cute/ (a parser's name, a whole module): `from → spec { names }`. */
+function pageParserImports(files: readonly string[], read: (f: string) => string): string[] {
+  return files
+    .filter((f) => f.startsWith('src/web/'))
+    .flatMap((from) =>
+      namedImportsOf(read(from)).flatMap(({ spec, names }) => {
+        const to = spec.startsWith('.') ? target(from, spec) : '';
+        if (!/^src\/(algebra|cute)\//.test(to)) return [];
+        const bad = names.filter((n) => n === '*' || PARSER_NAME.test(n));
+        return bad.length === 0 ? [] : [`${from} → ${spec} { ${bad.join(', ')} }`];
+      }),
+    );
+}
+
 describe('the import reader', () => {
   it('sees static, type-only, re-exported and dynamic imports', () => {
     const text = [
@@ -155,6 +192,29 @@ describe('the import reader', () => {
       ),
     ).toEqual([]);
   });
+  it('names what an import takes: a parser named or renamed, a namespace, a dynamic import', () => {
+    const text = [
+      "import { parseLayout as p, formatLayout } from '../algebra/notation.js';",
+      "import type { Parser } from '../algebra/notation.js';",
+      "import * as C from '../cute/composed.js';",
+      "const t = await import('../cute/tiler.js');",
+      "import { readLayout } from '../ops/args.js';",
+    ].join('\n');
+    expect(namedImportsOf(text)).toEqual([
+      { spec: '../algebra/notation.js', names: ['parseLayout', 'formatLayout'] },
+      { spec: '../algebra/notation.js', names: ['Parser'] },
+      { spec: '../cute/composed.js', names: ['*'] },
+      { spec: '../cute/tiler.js', names: ['*'] },
+      { spec: '../ops/args.js', names: ['readLayout'] },
+    ]);
+    const files = ['src/web/main.ts'];
+    expect(pageParserImports(files, () => text)).toEqual([
+      'src/web/main.ts → ../algebra/notation.js { parseLayout }',
+      'src/web/main.ts → ../algebra/notation.js { Parser }',
+      'src/web/main.ts → ../cute/composed.js { * }',
+      'src/web/main.ts → ../cute/tiler.js { * }',
+    ]);
+  });
   it('reads the whole of src/', () => {
     expect(FILES.length).toBeGreaterThan(100);
     expect(EDGES.filter((e) => e.spec.startsWith('.')).length).toBeGreaterThan(300);
@@ -185,6 +245,10 @@ describe('the architecture of src/', () => {
     const top = floorOf.get('ops')!;
     const table = EDGES.filter((e) => e.to !== null && roomOf(e.to) === 'ops' && floorOf.get(roomOf(e.from) ?? 'ops')! < top);
     expect(table.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
+  });
+
+  it('the page imports no parser from algebra/ or cute/: it reads its fields through ops/ (ops/args.ts)', () => {
+    expect(pageParserImports(FILES, (f) => readFileSync(join(ROOT, f), 'utf8'))).toEqual([]);
   });
 
   it('the GPU backend (its planning and its dispatch) does not import the CPU backend (what both need lives in engine/common.ts)', () => {

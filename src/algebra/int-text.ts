@@ -105,3 +105,17 @@ export function knownIntText(v: number): string | null {
 export function intText(v: number): string {
   return knownIntText(v) ?? BEYOND_SAFE;
 }
+
+/** the one integer text: decimal digits */
+const DIGITS = /^\d+$/;
+
+/**
+ * Whether `text` is a decimal integer (of any size: the caller checks the range): digits, after a `-` where `signed`,
+ * nothing around them (a reader that allows white space around passes `text.trim()`, which removes what `\s` matches).
+ * The one test of an integer typed as text: the CLI's options and arguments, the table's 'int' arguments on the
+ * command line, the page's fields, LAYOUTGPU_THREADS.
+ * Example: isIntegerText('12') is true; isIntegerText(' 12') and isIntegerText('-3') are false; isIntegerText('-3', true) is true.
+ */
+export function isIntegerText(text: string, signed = false): boolean {
+  return DIGITS.test(signed && text.startsWith('-') ? text.slice(1) : text);
+}

@@ -21,6 +21,7 @@ import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
 import { reportError, type Io } from './report.js';
 import { checkOutputs, writeOutput } from './outputs.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const MMA_OPTS = ['--layout', '--permutation'];
 const COPY_OPTS = ['--bits', '--thr', '--val', '--mma', '--operand'];
@@ -51,7 +52,7 @@ export function copyObject(atom: string, p: Parsed): Record<string, unknown> {
   const bits = p.opt.get('--bits');
   // Copy_Atom<Op, T> says its value size (ops/tiled.ts)
   if (bits === undefined && !/^\s*(?:cute::)?Copy_Atom\s*</.test(atom)) throw new Usage('a tiled copy needs --bits <b> (the value size in bits)');
-  if (bits !== undefined && !/^\s*\d+\s*$/.test(bits)) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
+  if (bits !== undefined && !isIntegerText(bits.trim())) throw new Usage(`--bits must be a positive integer, got '${bits}'`);
   const o: Record<string, unknown> = bits === undefined ? { atom } : { atom, bits: Number(bits) };
   const mma = p.opt.get('--mma');
   if (mma !== undefined) {
@@ -73,7 +74,7 @@ export function copyObject(atom: string, p: Parsed): Record<string, unknown> {
 function threadOpt(p: Parsed): number | undefined {
   const t = p.opt.get('--thread');
   if (t === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(t)) throw new Usage(`--thread must be a non-negative integer, got '${t}'`);
+  if (!isIntegerText(t.trim())) throw new Usage(`--thread must be a non-negative integer, got '${t}'`);
   return Number(t);
 }
 

@@ -9,6 +9,7 @@ import { adapterLine } from '../engine/select.js';
 import { formatSmem, runSmem } from '../throughput/smem.js';
 import { parseOptions, Usage } from './args.js';
 import { benchError } from './bench-error.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const HELP = `layoutgpu bench --smem <M> --tv <TV> --elem <e> [--vec v] [--iters N] [--json]
 
@@ -33,7 +34,7 @@ export async function runSmemCommand(argv: string[], io: { stdout: (s: string) =
     if (a.pos.length) throw new Usage(`bench --smem: unexpected argument '${a.pos[0]}'`);
     const num = (s: string | undefined, name: string): number | undefined => {
       if (s === undefined) return undefined;
-      if (!/^\d+$/.test(s)) throw new Usage(`${name} must be a non-negative integer, got '${s}'`);
+      if (!isIntegerText(s)) throw new Usage(`${name} must be a non-negative integer, got '${s}'`);
       return Number(s);
     };
     const m = parseLayoutFunction(mText, 'M');

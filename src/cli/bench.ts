@@ -12,6 +12,7 @@ import { acquireBenchEnv } from '../throughput/node-env.js';
 import { renderSvg, renderTable } from '../throughput/report.js';
 import { runBench, type BenchKernel } from '../throughput/run.js';
 import { benchError } from './bench-error.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 export interface BenchIo {
   stdout: (s: string) => void;
@@ -53,7 +54,7 @@ function parseArgs(argv: string[]): Parsed {
 }
 
 function positiveInt(name: string, v: string, min: number, max = 2 ** 32): number {
-  if (!/^\d+$/.test(v)) throw new Usage(`${name} must be an integer, got '${v}'`);
+  if (!isIntegerText(v)) throw new Usage(`${name} must be an integer, got '${v}'`);
   const n = Number(v);
   if (n < min || n > max) throw new Usage(`${name} must be between ${min} and ${max}, got ${v}`);
   return n;

@@ -16,6 +16,7 @@ import type { Command } from './commands.js';
 import { conflictsText } from './conflicts.js';
 import { makeContext } from './context.js';
 import { reportError } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 /** stdin's text, read once for the one argument written `-`. */
 function stdinOnce(): (text: string) => string {
@@ -116,7 +117,7 @@ encoding over --shape. Prints the table layoutgpu conflicts prints (the same as 
 export const llBankConflictsCommand = bridgeCommand('ll-bank-conflicts', BANKS_HELP, [3, 4], ['--shape'], async (pos, p) => {
   const stdin = stdinOnce();
   const int = (text: string, what: string): number => {
-    if (!/^\s*\d+\s*$/.test(text)) throw new Usage(`ll-bank-conflicts: ${what} must be a non-negative integer, got '${text}'`);
+    if (!isIntegerText(text.trim())) throw new Usage(`ll-bank-conflicts: ${what} must be a non-negative integer, got '${text}'`);
     return Number(text);
   };
   const shape = p.opt.get('--shape');

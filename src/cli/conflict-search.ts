@@ -35,6 +35,7 @@ import { parseDuration, parseOptions, Usage } from './args.js';
 import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import { progressBar } from './progress.js';
 import { reportError } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 export const CONFLICT_HELP = `layoutgpu verify conflict-free --tv <TV> --elem <e> [--vec <v>] [--tv2 <TV2> [--elem2 <e>] [--vec2 <v>]] <source> [options]
 layoutgpu verify conflict-free --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) [--side src|dst] … <source>
@@ -76,7 +77,7 @@ Options:
 
 function int(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(v)) throw new Usage(`${name} must be a non-negative integer, got '${v}'`);
+  if (!isIntegerText(v.trim())) throw new Usage(`${name} must be a non-negative integer, got '${v}'`);
   return Number(v);
 }
 

@@ -20,6 +20,7 @@ import { copyObject, mmaObject } from './atoms.js';
 import type { Command } from './commands.js';
 import { checkOutputs, writeOutput } from './outputs.js';
 import { reportError } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const HELP = `layoutgpu conflicts <M> <TV> --elem <bytes> [--vec <values>]                    a TV layout
 layoutgpu conflicts --copy <atom> --bits b (--thr L [--val L] | --mma <atom> … --operand X) <M> [--side src|dst]
@@ -63,7 +64,7 @@ export function archTarget(arch: string | undefined, access: string | undefined)
 
 function intOpt(v: string | undefined, name: string): number | undefined {
   if (v === undefined) return undefined;
-  if (!/^\s*\d+\s*$/.test(v)) throw new Usage(`${name} must be a non-negative integer, got '${v}'`);
+  if (!isIntegerText(v.trim())) throw new Usage(`${name} must be a non-negative integer, got '${v}'`);
   return Number(v);
 }
 

@@ -16,7 +16,7 @@ import type { Backend, BackendChoice, BackendInfo, CompactReport, RunOptions } f
 import { algebraComposite, compactJson, digestJson } from '../ops/bulk.js';
 import { tileDivision } from '../engine/common.js';
 import { cosizeLayoutFunction, formatLayoutFunction, innerLayout, isComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { plainNeeded } from '../ops/composed.js';
+import { plainNeeded } from '../ops/args.js';
 import { topBit } from '../cute/swizzle.js';
 import { KERNELS, wgslFor, type KernelName } from '../engine/codegen.js';
 import { autoMayOpenDevice } from '../engine/gpu-nodes.js';

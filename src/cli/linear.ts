@@ -14,6 +14,7 @@ import { withDeadline } from '../algebra/deadline.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import type { Command } from './report.js';
 import { reportError } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 /** The ops, their CLI arguments (L: a layout; other: a value), in --help order. */
 const OPS: Record<string, readonly string[]> = {
@@ -137,7 +138,7 @@ export const linearCommand: Command = {
       const form = p.opt.get('--form') ?? 'triton';
       if (!['triton', 'gluon', 'mlir'].includes(form)) throw new Usage(`--form must be triton, gluon or mlir, got '${form}'`);
       const al = p.opt.get('--alignment');
-      if (al !== undefined && !/^\s*\d+\s*$/.test(al)) throw new Usage(`--alignment must be a positive integer, got '${al}'`);
+      if (al !== undefined && !isIntegerText(al.trim())) throw new Usage(`--alignment must be a positive integer, got '${al}'`);
       const alignment = al === undefined ? undefined : Number(al);
       // Triton's print has no alignment: say so for this op before running it
       if (alignment !== undefined && op !== 'format' && form === 'triton') {

@@ -19,6 +19,7 @@ import { MAX_LINE_BYTES, stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
 import { readFileSync } from 'node:fs';
 import { didYouMean } from '../ops/cute-names.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 /** Commands beyond the ops table: the evaluator's, verification and benchmarks, loaded only
  *  when used (start-up matters to `batch`). They take precedence over an op of the same name
@@ -112,7 +113,7 @@ const VIA_EVALUATOR: Record<string, (pos: string[]) => [string, string[]] | null
 };
 
 /** L lo hi with lo and hi non-negative integers */
-const isRange = (p: readonly string[]): boolean => p.length === 3 && /^\d+$/.test(p[1]!) && /^\d+$/.test(p[2]!);
+const isRange = (p: readonly string[]): boolean => p.length === 3 && isIntegerText(p[1]!) && isIntegerText(p[2]!);
 
 /** The options with a value that the op subcommands and the evaluator commands share. */
 const VALUE_OPTIONS = new Set(['--backend', '--timeout', '--threads']);

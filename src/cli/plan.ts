@@ -8,6 +8,7 @@ import { withDeadline } from '../algebra/deadline.js';
 import { formatPlan, loadPlanner, planArgs } from '../ops/planner.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import { reportError, type Command } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
 
@@ -73,7 +74,7 @@ export const planCommand: Command = {
           .map((s) => s.trim());
       if (p.opt.has('--top')) {
         const t = p.opt.get('--top')!;
-        if (!/^\s*\d+\s*$/.test(t)) throw new Usage(`--top must be a positive integer, got '${t}'`);
+        if (!isIntegerText(t.trim())) throw new Usage(`--top must be a positive integer, got '${t}'`);
         req.top = Number(t);
       }
       const t = p.opt.get('--timeout');

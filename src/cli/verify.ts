@@ -19,6 +19,7 @@ import { shardOption, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';
 import { parseDuration } from './args.js';
 import { reportError, Usage } from './report.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 export interface VerifyIo {
   stdout: (s: string) => void;
@@ -132,7 +133,7 @@ function parseArgv(argv: readonly string[]): Parsed {
 function intOpt(p: Parsed, name: string): number | undefined {
   const v = p.opts.get(name);
   if (v === undefined) return undefined;
-  if (!/^\s*-?\d+\s*$/.test(v)) throw new Usage(`${name} must be an integer, got '${v}'`);
+  if (!isIntegerText(v.trim(), true)) throw new Usage(`${name} must be an integer, got '${v}'`);
   const n = Number(v);
   if (!Number.isSafeInteger(n)) throw new Usage(`${name} is too large`);
   return n;

@@ -117,7 +117,7 @@ function checked(t: Tiler): Tiler {
  *  a tile `(_32,_16)`. Errors: `parse` naming the offset; `domain` for a layout that is not
  *  one (zero shape, incongruent). `composed`, when given, answers an item written as a composed layout (a tiler's
  *  items are plain layouts), once the whole text has parsed: it throws (`parse` if the item does not read as one,
- *  else `domain`; ops/composed.ts's plainTiler). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
+ *  else `domain`; ops/args.ts's plainTiler). Example: `parseTiler('(32,16)')` is `<32:1,16:1>`. */
 export function parseTiler(text: string, what = 'tiler', composed?: (item: string) => never): Tiler {
   const p = new Parser(text, what);
   const seen: string[] | undefined = composed === undefined ? undefined : [];

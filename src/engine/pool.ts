@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { LayoutError, type ErrorKind } from '../algebra/errors.js';
 import { handlerFor } from './pool-handlers.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 /** One unit of work: the kind names the handler (pool-handlers.ts), in `module` (a URL) when the engine does not hold it. */
 export interface PoolTask {
@@ -96,7 +97,7 @@ export function boundThreads(n: number): number {
  */
 export function parseThreads(text: string | undefined, what = '--threads', note: (line: string) => void = (l) => void process.stderr.write(l)): number {
   if (text === undefined) return defaultThreads();
-  if (!/^\s*\d+\s*$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
+  if (!isIntegerText(text.trim()) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) {
     throw new LayoutError('bad-request', `${what} takes a positive integer (1 = single-threaded), got '${text}'`);
   }
   const n = Number(text);

@@ -16,7 +16,8 @@ import { checkDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError, counted } from '../algebra/errors.js';
 import { makeLayout, modes, phi, size, type Layout } from '../algebra/layout.js';
 import { colMajorStride } from '../algebra/notation.js';
-import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction, innerLayout, type LayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction } from './args.js';
 import { accessOffsets, threadValues, vectorWidth, type ThreadValues } from '../memory/access.js';
 import { injectiveInner, NOT_INJECTIVE, type CandidateResult, type TablePattern } from '../memory/search.js';
 import {
@@ -97,7 +98,7 @@ export interface BankSide {
 }
 
 const badRequest = (m: string): LayoutError => new LayoutError('bad-request', m);
-const memoryOf = (m: Memory, what: string): LayoutFunction => (typeof m === 'string' ? parseLayoutFunction(m, what) : m);
+const memoryOf = (m: Memory, what: string): LayoutFunction => (typeof m === 'string' ? readLayoutFunction(m, what) : m);
 
 /** The bits of an MMA atom's operand from its name's types (D, A, B[, C]: `F32F16F16F32`, GMMA's `F32F16F16`), else null. */
 export function mmaOperandBits(atom: string, x: Operand): number | null {
@@ -185,7 +186,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
   checkDeadline('the bank analysis');
   if (form.form === 'tv') {
     const m = memoryOf(form.m, 'M');
-    const tv = parseLayoutFunction(form.tv, 'TV');
+    const tv = readLayoutFunction(form.tv, 'TV');
     if (form.elem === undefined) throw badRequest('a TV layout needs the element size (--elem <bytes>)');
     const report = bankConflicts(m, tv, form.elem, form.vec, target);
     const tvs = threadValues(tv);

@@ -8,7 +8,8 @@
 import { LayoutError } from '../algebra/errors.js';
 import { concat, size, type Layout } from '../algebra/layout.js';
 import { compose } from '../algebra/compose.js';
-import { formatLayoutFunction, innerLayout, isComposed, makeComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction, innerLayout, isComposed, makeComposed, type LayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction } from './args.js';
 import type { Json, OpSpec } from './spec.js';
 import type { CompactReport, Digest } from '../engine/backend.js';
 import { checkRange } from '../engine/prep.js';
@@ -27,7 +28,7 @@ const I = (name: string) => ({ name, kind: 'int' as const });
 const FA = (name: string) => ({ name, kind: 'any-layout-fn' as const });
 
 /** L as the bounded parse takes it: `overflow` where a value of Φ may pass 2^53 − 1 (cute/composed.ts makeComposed) */
-const bounded = (l: LayoutFunction): LayoutFunction => parseLayoutFunction(formatLayoutFunction(l), 'L');
+const bounded = (l: LayoutFunction): LayoutFunction => readLayoutFunction(formatLayoutFunction(l), 'L');
 
 function range(l: LayoutFunction, lo: unknown, hi: unknown): [number, number] {
   for (const v of [lo, hi]) {
@@ -80,6 +81,7 @@ export const bulkOps: OpSpec[] = [
   },
   {
     name: 'check_compact',
+    page: 'check',
     summary: 'whether Φ_L is a bijection onto [0, size): image, out-of-range and collision counts, a witness',
     args: [F('L')],
     async run([l], ctx) {
@@ -88,6 +90,7 @@ export const bulkOps: OpSpec[] = [
   },
   {
     name: 'check_complement',
+    page: 'check',
     summary: 'check_compact of the concatenation (A, B): whether B is a complement of A',
     args: [L('A'), L('B')],
     async run([a, b], ctx) {
@@ -96,6 +99,7 @@ export const bulkOps: OpSpec[] = [
   },
   {
     name: 'check_compose',
+    page: 'check',
     summary: 'certify C = B∘A (C from the algebra unless given): Φ_C(x) = Φ_B(Φ_A(x)) for every x < size(A)',
     args: [F('B'), F('A'), { name: 'C', kind: 'layout-fn', optional: true }],
     async run([b, a, c], ctx) {
@@ -106,6 +110,7 @@ export const bulkOps: OpSpec[] = [
   },
   {
     name: 'tile_map',
+    page: 'check',
     summary: `the tile address map of A ⊘ B, offsets[tile][element], size(A) ≤ ${TILE_MAP_LIMIT}`,
     args: [F('A'), L('B')],
     async run([a, b], ctx) {

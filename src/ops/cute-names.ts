@@ -6,37 +6,16 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 export { closestNames, didYouMean } from '../algebra/names.js';
-import { BEYOND_SAFE, knownIntText } from '../algebra/int-text.js';
 import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
-import { colMajorStride, formatLayout, formatTuple, parseTuple } from '../algebra/notation.js';
+import { colMajorStride, formatLayout, formatTuple } from '../algebra/notation.js';
 import type { Tuple } from '../algebra/tuple.js';
-import { coordToOffsetLayoutFunction, innerLayout, isComposed, looksComposed, mapInner, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { coordToOffsetLayoutFunction, innerLayout, isComposed, looksComposed, mapInner, type LayoutFunction } from '../cute/composed.js';
 import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from './spec.js';
+import { coordinateArg, readLayoutFunction, readTuple, textArg as text } from './args.js';
 
 const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
-
-/** A JSON argument that must be a string in notation. */
-function text(op: string, name: string, v: unknown, example: string): string {
-  if (typeof v !== 'string') throw bad(`${op} argument ${name} must be a string such as "${example}"`);
-  return v;
-}
-
-/** A coordinate: a JSON integer, or a string such as "(1,(2,0))" (entries ≥ 0). */
-function coordinate(op: string, v: unknown): Tuple {
-  if (typeof v === 'number') {
-    // a fraction or a number beyond a double (1e400) is no JSON integer; one beyond 2^53 − 1 was rounded on reading
-    if (!Number.isInteger(v)) throw new LayoutError('bad-request', `${op}: an integer coordinate must be a JSON integer`);
-    if (!Number.isSafeInteger(v)) {
-      const t = knownIntText(v);
-      throw new LayoutError('domain', t === null ? `${op}: the coordinate is ${BEYOND_SAFE}` : `${op}: the coordinate ${t} is beyond 2^53-1`);
-    }
-    if (v < 0) throw new LayoutError('domain', `${op}: coordinate ${v} is not a non-negative integer`);
-    return v;
-  }
-  return parseTuple(text(op, 'C', v, '(1,(2,0))'), 'C', true);
-}
 
 /**
  * get<i, j, …>(L) (CuTe `get`): mode i of L counted from 0, then mode j of that, and so on; the
@@ -109,8 +88,8 @@ export function idx2crd(x: number, s: LayoutFunction | Tuple): Tuple {
  * own shape otherwise. Example: shapeArg('(1073741824,1073741824,1073741824)') = [2^30, 2^30, 2^30].
  */
 function shapeArg(st: string): Tuple {
-  if (looksComposed(st) || st.includes(':')) return innerLayout(parseLayoutFunction(st, 'S', true)).shape;
-  return parseTuple(st, 'S');
+  if (looksComposed(st) || st.includes(':')) return innerLayout(readLayoutFunction(st, 'S', true)).shape;
+  return readTuple(st, 'S');
 }
 
 /** The ops of CuTe's names (see the header); each is a CLI subcommand and a `batch` op. */
@@ -123,6 +102,7 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'T', kind: 'tiler' },
     ],
     run: ([a, t]) => formatLayout(composeByMode(a as Layout, t as Tiler)),
+    composed: 'inner',
   },
   {
     name: 'get',
@@ -135,6 +115,7 @@ export const cuteNameOps: OpSpec[] = [
       if (is.length === 0) throw bad('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
       return formatLayout(getMode(l as Layout, is as number[]));
     },
+    composed: 'inner',
   },
   {
     name: 'crd2idx',
@@ -145,12 +126,12 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'D', kind: 'json', optional: true },
     ],
     run: ([c, s, d]): Json => {
-      const crd = coordinate('crd2idx', c);
+      const crd = coordinateArg('crd2idx', c);
       const st = text('crd2idx', 'S', s, '(4,8):(1,4)');
-      const l = parseLayoutFunction(st, 'S');
+      const l = readLayoutFunction(st, 'S');
       if (d === undefined) return crd2idx(crd, l);
       if (isComposed(l) || st.includes(':')) throw new LayoutError('domain', `crd2idx: with a stride D, S must be a shape, got ${st.trim()}`);
-      return crd2idx(crd, l.shape, parseTuple(text('crd2idx', 'D', d, '(1,4)'), 'D', true));
+      return crd2idx(crd, l.shape, readTuple(text('crd2idx', 'D', d, '(1,4)'), 'D', true));
     },
   },
   {

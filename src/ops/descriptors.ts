@@ -3,20 +3,15 @@
  * `gmma_desc`, each one JSON object argument. The room is light (its imports are the algebra and cute/, which the
  * table loads anyway), so it is imported at once, not through ops/lazy.ts.
  */
-import { LayoutError } from '../algebra/errors.js';
 import { gmmaDescChecked, readGmmaArgs, readTmaArgs, tmaDescChecked } from '../descriptors/api.js';
 import type { GmmaDescriptor } from '../descriptors/gmma.js';
 import type { TmaDescriptor } from '../descriptors/tma.js';
 import type { Json, OpSpec } from './spec.js';
+import { jsonText } from './args.js';
 
 /** The object argument: as is from `batch` and the page, JSON text from the command line (`bad-request` if it is none). */
 function objectArg(op: string, v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    throw new LayoutError('bad-request', `${op}: the argument must be a JSON object, got '${v.slice(0, 40)}'`);
-  }
+  return jsonText(v, () => `${op}: the argument must be a JSON object, got '${(v as string).slice(0, 40)}'`);
 }
 
 const list = (xs: readonly number[]): string => `[${xs.join(', ')}]`;

@@ -11,6 +11,7 @@ import type { Json, OpSpec } from './spec.js';
 import type { BridgeKind } from '../linear/bridge.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { bankOptionsArg, bankTarget } from './memory.js';
+import { jsonArg as jsonValue } from './args.js';
 
 /** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const LL = lazyModule(async () => ({
@@ -22,16 +23,6 @@ const LL = lazyModule(async () => ({
 }));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
-
-/** A JSON value that may arrive as JSON text (the CLI passes every argument as a string). */
-function jsonValue(op: string, what: string, v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    throw badRequest(`${op}: ${what} must be JSON, got '${v.slice(0, 40)}'`);
-  }
-}
 
 /** An array of JSON integers (a shape or a tile), or a string in the one shape syntax (`16x8`, `[16,8]`,
  *  `tensor<16x8xf16>`: linear/attr.ts), else `bad-request`; the values are checked by the callee. */

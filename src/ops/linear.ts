@@ -7,25 +7,13 @@ import { LayoutError } from '../algebra/errors.js';
 import type { ArgSpec, Json, OpSpec } from './spec.js';
 import type { LinearLayout } from '../linear/value.js';
 import { lazyModule, runningIn } from './lazy.js';
+import { jsonArg as jsonValue } from './args.js';
 
 /** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const LL = lazyModule(async () => ({ ...(await import('../linear/forms.js')), ...(await import('../linear/operations.js')) }));
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const ll = (name: string): ArgSpec => ({ name, kind: 'json' });
-
-/**
- * A JSON value that may arrive as JSON text (the CLI passes every argument as a string): the
- * parsed value, or `bad-request` naming the argument.
- */
-function jsonValue(op: string, what: string, v: unknown): unknown {
-  if (typeof v !== 'string') return v;
-  try {
-    return JSON.parse(v) as unknown;
-  } catch {
-    throw badRequest(`${op}: ${what} must be JSON, got '${v.slice(0, 40)}'`);
-  }
-}
 
 /** An array of strings (dim names), else `bad-request`. */
 function names(op: string, what: string, v: unknown): string[] {

@@ -5,8 +5,6 @@
  * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
  */
 import { LayoutError, domainError } from '../algebra/errors.js';
-import { parseTuple } from '../algebra/notation.js';
-import { parseLayoutArg } from '../cute/tiler.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
 import type { PlanEntry, PlanResult } from '../planner/plan.js';
@@ -14,6 +12,7 @@ import type { Machine } from '../planner/machine.js';
 import type { DType } from '../descriptors/dtype.js';
 import type { Json, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
+import { jsonText, readLayout, readTuple } from './args.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
 
 const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
@@ -44,7 +43,7 @@ const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top
 /** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
 function tileShape(v: unknown): number[] {
   if (typeof v !== 'string') throw badRequest("the plan's 'tile' must be a shape string such as \"(128,64)\"");
-  const t = parseTuple(v, 'tile');
+  const t = readTuple(v, 'tile');
   const shape = typeof t === 'number' ? [t] : t;
   if (!shape.every((x) => typeof x === 'number')) throw domainError(`the tile ${v.trim()} must be a flat shape (one size per mode)`);
   const n = (shape as number[]).reduce((a, b) => a * b, 1);
@@ -64,7 +63,7 @@ function majorArg(o: Record<string, unknown>, kind: 'wgmma' | 'umma', role: Role
 function sideArg(v: unknown, role: Role, tile: Tile, dt: DType, m: Machine): Side {
   const p = P.get();
   if (v === 'tma') return p.descriptorSide(role, { kind: 'tma' }, tile, dt, m);
-  if (typeof v === 'string') return p.tvSide(role, parseLayoutArg(v, `the ${role} side`), tile, m);
+  if (typeof v === 'string') return p.tvSide(role, readLayout(v, `the ${role} side`), tile, m);
   if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest(`the ${role} side must be a TV layout string, "tma" or an object`);
   const o = v as Record<string, unknown>;
   for (const kind of ['wgmma', 'umma'] as const) if (kind in o) return p.descriptorSide(role, { kind, major: majorArg(o, kind, role) }, tile, dt, m);
@@ -114,14 +113,7 @@ function topArg(v: unknown): number {
  */
 export function planArgs(arg: unknown): PlanResult {
   const p = P.get();
-  let o = arg;
-  if (typeof arg === 'string') {
-    try {
-      o = JSON.parse(arg);
-    } catch {
-      throw badRequest('the plan request is not valid JSON');
-    }
-  }
+  const o = jsonText(arg, () => 'the plan request is not valid JSON');
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest('the plan request must be a JSON object {"tile", "dtype", "write", "read", …}');
   const r = o as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !REQUEST_KEYS.includes(k));

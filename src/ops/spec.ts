@@ -1,8 +1,10 @@
 /**
- * The shape of one entry of the operations table (`ops.ts`). The CLI, `batch` and the page
- * all read the same table, so argument checking, results and printing never drift.
+ * The shape of one entry of the operations table (src/ops/table.ts). The CLI, `batch` and the page
+ * all read the same row, so argument checking (ops/args.ts), composed layouts (ops/composed.ts),
+ * the page's chooser, results and printing never drift.
  */
 import type { Json } from '../algebra/json.js';
+import type { ComposedLayout } from '../cute/composed.js';
 import type { Backend, BackendChoice } from '../engine/backend.js';
 
 /** How an argument arrives (a JSON value in `batch`, a string on the command line). */
@@ -48,6 +50,22 @@ export interface OpContext {
 }
 
 /**
+ * How an op takes a composed layout Sw o K o L as its first argument (docs/semantics.md §9.1; CuTe's
+ * layout_composed.hpp); an op without one refuses it (`domain`, ops/args.ts):
+ * - `inner`: the result on L, behind the same outer function Sw o K (compose, the divides and products, …);
+ * - `shape`: the answer depends on L's shape alone, so it is the answer on L (size, rank, …);
+ * - `slice`: as `inner`, the slice's offset added to K's (CuTe's slice of a ComposedLayout);
+ * - a function: an answer of the outer function itself (cosize, eval, eval_coord), given the composed
+ *   layout and the other arguments as parsed.
+ */
+export type OnComposed = 'inner' | 'shape' | 'slice' | ((c: ComposedLayout, rest: readonly unknown[]) => Json);
+
+/** The groups of the page's chooser, in its order (docs/page.md); an op in none lands in "More". */
+export const PAGE_GROUPS = ['Operations', 'CuTe', 'Properties', 'Measures and Φ'] as const;
+/** Where an op stands on the page: a group of the chooser, or `check`, a button of the GPU card (the bulk checks). */
+export type PagePlace = (typeof PAGE_GROUPS)[number] | 'check';
+
+/**
  * One operation of the table (src/ops/table.ts): its protocol name, a summary, its arguments and how it
  * runs; the CLI, `batch` and the page all read it. See runOp for the errors.
  */
@@ -66,4 +84,15 @@ export interface OpSpec {
   load?(): Promise<void> | undefined;
   /** the CLI's human rendering of a result; defaults to the canonical JSON/string */
   human?(result: Json): string;
+  /** how the op takes a composed layout as its first argument (ops/composed.ts); absent: it refuses one */
+  composed?: OnComposed;
+  /** its place on the page (the chooser's group, or the GPU card's checks); absent: the chooser's "More" */
+  page?: PagePlace;
+  /** the paper's symbol, shown beside the op's name in the page's chooser (coal, comp, ∘, ⊘, ⊗) */
+  symbol?: string;
+  /** the label of the op's chip among the page's facts of the main layout (size, compact, …) */
+  fact?: string;
+  /** which of the page's pictures are coloured by tile (docs/semantics.md §8.3): `argument`, A's, by the tile of B
+   *  each index divides into; `result`, the result's, its mode 1 being the tile */
+  tiling?: { readonly argument?: boolean; readonly result?: boolean };
 }

@@ -1,15 +1,15 @@
 /**
  * THE table of operations. The CLI, `batch` and the page all read it, so argument checking,
  * results and printing never drift. Each entry names the paper's operation; arguments are
- * parsed by `parseArgs` below from JSON (batch, page) or strings (CLI).
+ * read by ops/args.ts's `parseArgs` from JSON (batch, page) or strings (CLI).
  */
 import * as L from '../algebra/layout.js';
 import type { Layout } from '../algebra/layout.js';
 import type { Profile, Tuple } from '../algebra/tuple.js';
 import { LayoutError } from '../algebra/errors.js';
 import { carryDeadline } from '../algebra/deadline.js';
-import { BEYOND_SAFE, carryIntTexts, integerTexts, knownIntText, withIntTexts } from '../algebra/int-text.js';
-import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from '../algebra/notation.js';
+import { carryIntTexts, integerTexts, withIntTexts } from '../algebra/int-text.js';
+import { formatLayout, formatProfile, formatTuple } from '../algebra/notation.js';
 import { coalesce, coalesceRelative, isCoalesced, isCoalescedOver } from '../algebra/coalesce.js';
 import { complement, isComplementable, isNComplementable } from '../algebra/complement.js';
 import { isCompact, isTractable } from '../algebra/properties.js';
@@ -17,11 +17,12 @@ import type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
 import { bulkOps } from './bulk.js';
 import { composeByMode, logicalDivideByMode } from '../cute/divide.js';
 import { logicalProductByMode } from '../cute/product.js';
-import { cuteOps, parseOrder } from './cute.js';
-import { parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
+import { cuteOps } from './cute.js';
+import type { Tiler } from '../cute/tiler.js';
 import { verifyOps } from './verify.js';
-import { looksComposed, parseLayoutFunction } from '../cute/composed.js';
-import { plainNeeded, plainTiler, withComposed } from './composed.js';
+import { withComposed } from './composed.js';
+import { coordToOffsetLayoutFunction, cosizeLayoutFunction, phiLayoutFunctionBig } from '../cute/composed.js';
+import { parseArgs } from './args.js';
 import { memoryOps } from './memory.js';
 import { cuteMoreOps } from './cute-more.js';
 import { cuteNameOps, didYouMean } from './cute-names.js';
@@ -33,6 +34,7 @@ import { descriptorOps } from './descriptors.js';
 import { plannerOps } from './planner.js';
 
 export type { ArgSpec, Json, OpContext, OpSpec } from './spec.js';
+export { parseArgs } from './args.js';
 
 const layout = (name: string, optional = false): ArgSpec => ({ name, kind: 'layout', optional });
 /** a layout of any size (structural ops; size and cosize exact as BigInt) */
@@ -48,108 +50,151 @@ export function jsonInt(n: number | bigint): Json {
   return n;
 }
 
-const unary = (name: string, summary: string, f: (l: Layout) => Json, anySize = false): OpSpec => ({
+/** An op of one layout L; `row` adds the rest of its row (its page group, how it takes a composed layout). */
+const unary = (name: string, summary: string, f: (l: Layout) => Json, anySize = false, row: Partial<OpSpec> = {}): OpSpec => ({
   name,
   summary,
   args: [anySize ? anyLayout('L') : layout('L')],
   run: ([l]) => f(l as Layout),
+  ...row,
 });
 
+/** the rows of the page's groups (web/main.ts's chooser) */
+const measure = { page: 'Measures and Φ' } as const;
+const operation = { page: 'Operations' } as const;
+const property = { page: 'Properties' } as const;
+
 export const algebraOps: OpSpec[] = [
-  unary('parse', 'L in canonical form', show, true),
-  unary('size', 'size(L): the product of the shape entries', (l) => jsonInt(L.sizeBig(l)), true),
-  unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => jsonInt(L.cosizeBig(l)), true),
-  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l), true),
-  unary('length', 'len(L): the number of entries', (l) => L.length(l), true),
-  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l), true),
-  unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l)), true),
-  unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l)), true),
+  unary('parse', 'L in canonical form', show, true, { ...measure, composed: 'inner' }),
+  unary('size', 'size(L): the product of the shape entries', (l) => jsonInt(L.sizeBig(l)), true, { ...measure, composed: 'shape', fact: 'size' }),
+  unary('cosize', 'cosize(L) = Φ_L(size − 1) + 1', (l) => jsonInt(L.cosizeBig(l)), true, {
+    ...measure,
+    composed: (c) => jsonInt(cosizeLayoutFunction(c)),
+    fact: 'cosize',
+  }),
+  unary('rank', 'rank(L): the number of top-level modes', (l) => L.rank(l), true, { ...measure, composed: 'shape', fact: 'rank' }),
+  unary('length', 'len(L): the number of entries', (l) => L.length(l), true, { ...measure, composed: 'shape' }),
+  unary('depth', 'depth(L): nesting depth of the shape', (l) => L.depth(l), true, { ...measure, composed: 'shape', fact: 'depth' }),
+  unary('profile', 'prof(L), e.g. (*,(*,*))', (l) => formatProfile(L.profile(l)), true, { ...measure, composed: 'shape' }),
+  unary('flatten', 'L♭ (Def. 2.3.1.13)', (l) => show(L.flatten(l)), true, { ...operation, composed: 'inner' }),
   {
     name: 'mode',
     summary: 'mode_i(L), 1 ≤ i ≤ rank(L) (Def. 2.3.1.9)',
     args: [anyLayout('L'), int('i')],
     run: ([l, i]) => show(L.mode(l as Layout, i as number)),
+    ...operation,
+    composed: 'inner',
   },
   {
     name: 'entry',
     summary: 'entry_i(L) = s_i:d_i, 1 ≤ i ≤ len(L) (Def. 2.3.1.9)',
     args: [anyLayout('L'), int('i')],
     run: ([l, i]) => show(L.entry(l as Layout, i as number)),
+    ...operation,
+    composed: 'inner',
   },
   {
     name: 'concat',
     summary: 'the concatenation (L1, …, Lk) (Def. 2.3.2.5)',
     args: [{ name: 'L', kind: 'any-layout', variadic: true }],
     run: (ls) => show(L.concatUnchecked(ls as Layout[])),
+    ...operation,
   },
   {
     name: 'substitute',
     summary: 'L_P, the modes of L substituted into profile P (Def. 2.3.2.12)',
     args: [anyLayout('L'), { name: 'P', kind: 'profile' }],
     run: ([l, p]) => show(L.substitute(l as Layout, p as Profile)),
+    ...operation,
   },
   {
     name: 'eval',
     summary: 'Φ_L(x), 0 ≤ x < size(L) (Construction 2.3.1.17)',
     args: [anyLayout('L'), int('x')],
     run: ([l, x]) => jsonInt(L.phiBig(l as Layout, x as number)),
+    ...measure,
+    composed: (c, [x]) => jsonInt(phiLayoutFunctionBig(c, x as number)),
   },
   {
     name: 'coord',
     summary: 'the nested coordinate of index x in L',
     args: [layout('L'), int('x')],
     run: ([l, x]) => formatTuple(L.indexToCoord(l as Layout, x as number)),
+    ...measure,
+    composed: 'shape',
   },
   {
     name: 'eval_coord',
     summary: 'Φ_L at a nested coordinate, e.g. (1,(2,0))',
     args: [layout('L'), { name: 'coordinate', kind: 'coord' }],
     run: ([l, c]) => L.coordToOffset(l as Layout, c as Tuple),
+    ...measure,
+    composed: (c, [coord]) => coordToOffsetLayoutFunction(c, coord as Tuple),
   },
   {
     name: 'coalesce',
     summary: 'coal(L), or the relative coalesce coal(L, S̄) (Defs. 2.3.3.7, 2.3.4.7)',
     args: [layout('L'), { name: 'S̄', kind: 'tuple', optional: true }],
     run: ([l, bar]) => show(bar === undefined ? coalesce(l as Layout) : coalesceRelative(l as Layout, bar as Tuple)),
+    ...operation,
+    composed: 'inner',
+    symbol: 'coal',
   },
   {
     name: 'is_coalesced',
     summary: 'whether L is coalesced, or coalesced over S̄ (Defs. 2.3.3.1, 2.3.4.4)',
     args: [layout('L'), { name: 'S̄', kind: 'tuple', optional: true }],
     run: ([l, bar]) => (bar === undefined ? isCoalesced(l as Layout) : isCoalescedOver(l as Layout, bar as Tuple)),
+    ...property,
+    fact: 'coalesced',
   },
-  unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact),
-  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate, true),
-  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable, true),
+  unary('is_compact', 'whether Φ_L is a bijection onto [0, size) (Def. 2.3.5.1)', isCompact, false, { ...property, fact: 'compact' }),
+  unary('is_nondegenerate', 'whether every shape-1 entry has stride 0 (Def. 2.3.1.24)', L.isNondegenerate, true, { ...property, fact: 'non-degenerate' }),
+  unary('is_tractable', 'whether L is tractable (Def. 2.3.10.1)', isTractable, true, { ...property, fact: 'tractable' }),
   {
     name: 'is_complementable',
     summary: 'whether A is complementable, or N-complementable (Defs. 2.3.6.3, 2.3.6.8)',
     args: [layout('A'), sizeArg('N', true)],
     run: ([a, n]) => (n === undefined ? isComplementable(a as Layout) : isNComplementable(a as Layout, n as number)),
+    ...property,
+    fact: 'complementable',
   },
   {
     name: 'complement',
     summary: 'comp(A), or comp(A, N) (Defs. 2.3.6.5, 2.3.6.7)',
     args: [layout('A'), sizeArg('N', true)],
     run: ([a, n]) => show(complement(a as Layout, n as number | undefined)),
+    ...operation,
+    symbol: 'comp',
   },
   {
     name: 'compose',
     summary: "B∘A, outer first (Def. 2.3.7.1); by mode for a tiler A, B's modes beyond it dropped (docs/semantics.md §8.3)",
     args: [layout('B'), tiler('A')],
     run: ([b, a]) => show(composeByMode(b as Layout, a as Tiler)),
+    ...operation,
+    composed: 'inner',
+    symbol: '∘',
   },
   {
     name: 'logical_divide',
     summary: 'A ⊘ B = A ∘ (B, comp(B, size(A))) (Def. 2.3.8.1); by mode for a tiler B (docs/semantics.md §8.3)',
     args: [layout('A'), tiler('B')],
     run: ([a, b]) => show(logicalDivideByMode(a as Layout, b as Tiler)),
+    ...operation,
+    composed: 'inner',
+    symbol: '⊘',
+    tiling: { argument: true, result: true },
   },
   {
     name: 'logical_product',
     summary: 'A ⊗ B = (A, comp(A, N) ∘ B) (Def. 2.3.9.1); by mode for a tiler B (docs/semantics.md §8.3)',
     args: [layout('A'), tiler('B')],
     run: ([a, b]) => show(logicalProductByMode(a as Layout, b as Tiler)),
+    ...operation,
+    composed: 'inner',
+    symbol: '⊗',
+    tiling: { result: true },
   },
 ];
 
@@ -182,141 +227,6 @@ export const ops: OpSpec[] = withComposed([
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
 const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
-
-function arityText(spec: OpSpec): string {
-  const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
-  if (spec.args.some((a) => a.variadic)) return `at least ${Math.max(req, 1)} argument(s)`;
-  const max = spec.args.length;
-  return req === max ? `${max} argument(s)` : `${req} to ${max} argument(s)`;
-}
-
-/** The count of required arguments of an arg list and whether it ends variadic (once per list: a request's hot path). */
-const arities = new WeakMap<readonly ArgSpec[], { req: number; variadic: boolean }>();
-function arityOf(args: readonly ArgSpec[]): { req: number; variadic: boolean } {
-  let a = arities.get(args);
-  if (a === undefined) {
-    a = { req: args.filter((x) => !x.optional && !x.variadic).length, variadic: args.some((x) => x.variadic) };
-    arities.set(args, a);
-  }
-  return a;
-}
-
-/** Whether n raw arguments fit the spec's count. */
-function arityOk(spec: OpSpec, n: number): boolean {
-  const { req, variadic } = arityOf(spec.args);
-  return variadic ? n >= Math.max(req, 1) : n >= req && n <= spec.args.length;
-}
-
-/** plainTiler's answer for an argument of an op, made once per (op, argument) rather than per request. */
-const composedTilerItems = new Map<string, (item: string) => never>();
-function composedTilerItem(op: string, arg: string): (item: string) => never {
-  const key = `${op}\u0000${arg}`;
-  let f = composedTilerItems.get(key);
-  if (f === undefined) composedTilerItems.set(key, (f = plainTiler(op, arg)));
-  return f;
-}
-
-/** Check the count of raw arguments against the spec. */
-export function checkArity(spec: OpSpec, n: number): void {
-  if (!arityOk(spec, n)) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
-}
-
-/** An integer argument beyond 2^53 − 1, quoted as written (`text`; null when not known: then named, never rounded). */
-function huge(a: ArgSpec, what: string, text: string | null): LayoutError {
-  if (text === null) return new LayoutError(a.huge === 'overflow' ? 'overflow' : 'domain', `${what} is ${BEYOND_SAFE}`);
-  return a.huge === 'overflow'
-    ? new LayoutError('overflow', `${what} = ${text} exceeds 2^53-1`)
-    : new LayoutError('domain', `${what} = ${text} is out of range (beyond 2^53-1)`);
-}
-
-function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unknown {
-  const what = `${spec.name} argument ${a.name}`;
-  switch (a.kind) {
-    case 'layout-fn':
-    case 'any-layout-fn':
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      // a plain layout through parseLayoutArg, so a tiler here is named as such (domain)
-      return looksComposed(v) ? parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn') : parseLayoutArg(v, a.name, a.kind === 'any-layout-fn');
-    case 'layout':
-    case 'any-layout':
-    case 'tuple':
-    case 'profile':
-    case 'coord':
-    case 'tiler': {
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
-      // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
-      if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
-        throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
-      if (a.kind === 'tiler') return parseTiler(v, a.name, composedTilerItem(spec.name, a.name));
-      if (a.kind === 'layout') return parseLayoutArg(v, a.name);
-      if (a.kind === 'any-layout') return parseLayoutArg(v, a.name, true);
-      if (a.kind === 'tuple') return parseTuple(v, a.name);
-      if (a.kind === 'coord') return parseTuple(v, a.name, true);
-      return parseProfile(v, a.name);
-    }
-    case 'int': {
-      if (fromText && typeof v === 'string') {
-        if (!/^\s*-?\d+\s*$/.test(v)) throw badRequest(`${what} must be an integer, got '${v}'`);
-        const n = Number(v);
-        if (!Number.isSafeInteger(n)) throw huge(a, what, v.trim());
-        return n;
-      }
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
-      if (!Number.isSafeInteger(v)) throw huge(a, what, knownIntText(v));
-      return v;
-    }
-    case 'order':
-      return parseOrder(v, spec.name);
-    default:
-      return v;
-  }
-}
-
-/** Whether raw argument v is an options object (ArgKind 'options'): a JSON object, or text of one on the command line. */
-const isOptionsArg = (v: unknown, fromText: boolean): boolean =>
-  fromText && typeof v === 'string' ? v.trimStart().startsWith('{') : typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** An options argument as its object (command-line text parsed as JSON; `bad-request` when it is no object). */
-function optionsOf(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): Record<string, unknown> {
-  let o = v;
-  if (fromText && typeof v === 'string') {
-    try {
-      o = JSON.parse(v);
-    } catch {
-      throw badRequest(`${spec.name} argument ${a.name} must be a JSON object, got '${v}'`);
-    }
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${spec.name} argument ${a.name} must be a JSON object`);
-  return o as Record<string, unknown>;
-}
-
-/** Parse raw arguments (JSON values, or strings when `fromText`) against an op's spec. A trailing 'options' argument
- *  is taken when the last raw argument is an object, and lands in its own place (the spec's last), the optional ones
- *  before it left undefined. */
-export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = false): unknown[] {
-  const last = spec.args[spec.args.length - 1];
-  if (last?.kind === 'options') {
-    const rest = { ...spec, args: spec.args.slice(0, -1) };
-    const n = raw.length;
-    // a trailing object with too few arguments before it is one of them (a tiled copy alone), not the options
-    if (n > 0 && isOptionsArg(raw[n - 1], fromText) && n - 1 >= rest.args.filter((a) => !a.optional).length) {
-      if (!arityOk(rest, n - 1)) throw badRequest(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
-      const out = parseArgs(rest, raw.slice(0, -1), fromText);
-      while (out.length < rest.args.length) out.push(undefined);
-      out.push(optionsOf(spec, last, raw[n - 1], fromText));
-      return out;
-    }
-    if (!arityOk(rest, n)) throw badRequest(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
-    return parseArgs(rest, raw, fromText);
-  }
-  checkArity(spec, raw.length);
-  const out: unknown[] = [];
-  for (let i = 0; i < raw.length; i++) {
-    const a = spec.args[Math.min(i, spec.args.length - 1)]!;
-    out.push(parseOne(spec, a, raw[i], fromText));
-  }
-  return out;
-}
 
 /** Run an op on raw arguments: the one path shared by batch, the CLI and the page.
  *  Algebra ops answer synchronously (a plain value); bulk checks answer with a Promise. */

@@ -11,14 +11,13 @@ import { intText } from '../algebra/int-text.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
-import { parseTiler, type Tiler } from '../cute/tiler.js';
-import { parseSliceCoord, type SliceCoord } from '../cute/slice.js';
+import type { Tiler } from '../cute/tiler.js';
 import type { Operand, TiledMma } from '../atoms/tiled-mma.js';
 import type { TiledCopy } from '../atoms/tiled-copy.js';
 import type { TensorResult } from '../atoms/partition.js';
 import type { CopySide } from '../atoms/conflicts.js';
 import { lazyModule, runningIn } from './lazy.js';
-import { plainLayoutArg, plainTiler } from './composed.js';
+import { objectArg, plainLayoutArg, readTiler, sliceCoordArg } from './args.js';
 import { bankOptionsArg, bankTarget, formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
@@ -34,20 +33,6 @@ const atoms = lazyModule(async () => ({
 }));
 /** Settles once the atoms' room is loaded (for callers of tiledMmaArg and tiledCopyArg outside the table). */
 export const loadTiled = async (): Promise<void> => atoms.load();
-
-/** A JSON object argument (the CLI passes its text, which is parsed here). */
-function objectArg(v: unknown, what: string): Record<string, unknown> {
-  let o = v;
-  if (typeof v === 'string' && v.trim().startsWith('{')) {
-    try {
-      o = JSON.parse(v);
-    } catch {
-      throw badRequest(`${what} is not valid JSON`);
-    }
-  }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${what} must be a JSON object`);
-  return o as Record<string, unknown>;
-}
 
 function checkKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
   const unknown = Object.keys(o).filter((k) => !allowed.includes(k));
@@ -91,7 +76,7 @@ export function tiledMmaArg(v: unknown): TiledMma {
   // (a parse error); a string key, not JSON.stringify (the batch path's cost)
   return mmas.get(`${atom}\u0000${layout ?? '\u0001'}\u0000${perm ?? '\u0001'}`, () => {
     const l: Layout | undefined = layout === undefined ? undefined : plainLayoutArg(layout, 'the tiled MMA', 'layout');
-    const p: Tiler | undefined = perm === undefined ? undefined : parseTiler(perm, 'permutation', plainTiler('the tiled MMA', 'permutation'));
+    const p: Tiler | undefined = perm === undefined ? undefined : readTiler(perm, 'permutation', 'the tiled MMA');
     return atoms.get().makeTiledMma(atom, l, p);
   });
 }
@@ -176,18 +161,6 @@ const formatTensor = (r: Json): string => {
   return `offset ${o.offset}\nlayout ${o.layout}`;
 };
 
-/** A coordinate argument: a coordinate string or a JSON integer (CLI: the text of either). */
-function coordArg(v: unknown): SliceCoord {
-  if (typeof v === 'number') {
-    if (!Number.isInteger(v)) throw badRequest('the coordinate must be a string or a JSON integer');
-    if (!Number.isSafeInteger(v)) throw domainError(`the coordinate is ${intText(v)}: it must be a non-negative integer below 2^53`);
-    if (v < 0) throw domainError(`coordinate ${v} must be a non-negative integer below 2^53`);
-    return v;
-  }
-  if (typeof v !== 'string') throw badRequest('the coordinate must be a string or a JSON integer');
-  return parseSliceCoord(v, 'coordinate');
-}
-
 function projArg(v: unknown): boolean[] | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string') throw badRequest('the projection must be a string such as "(1,X,1)"');
@@ -254,7 +227,7 @@ export const tiledOps: OpSpec[] = runningIn(atoms, [
       { name: 'coord', kind: 'json' },
       { name: 'proj', kind: 'json', optional: true },
     ],
-    run: ([t, tiler, c, p]) => tensorJson(atoms.get().localTile(t as LayoutFunction, tiler as Tiler, coordArg(c), projArg(p))),
+    run: ([t, tiler, c, p]) => tensorJson(atoms.get().localTile(t as LayoutFunction, tiler as Tiler, sliceCoordArg(c), projArg(p))),
     human: formatTensor,
   },
   {

@@ -6,8 +6,8 @@
  */
 import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
-import { parseLayout } from '../algebra/notation.js';
-import { parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import type { LayoutFunction } from '../cute/composed.js';
+import { readLayout, readLayoutFunction } from './args.js';
 import type { Json, OpContext } from './spec.js';
 import type { AccessPattern } from '../memory/search.js';
 import { bankTarget } from './memory.js';
@@ -43,9 +43,9 @@ function patternOfBare(prop: readonly unknown[]): AccessPattern {
     );
   }
   const text = tv.trim();
-  if (text.startsWith('Sw')) parseLayoutFunction(text, 'TV'); // a malformed swizzle answers as such
+  if (text.startsWith('Sw')) readLayoutFunction(text, 'TV'); // a malformed swizzle answers as such
   if (text.startsWith('Sw')) throw new LayoutError('domain', `the TV layout must be a plain layout; ${text} is a composed layout`);
-  return v === undefined ? { tv: parseLayout(tv, 'TV'), e } : { tv: parseLayout(tv, 'TV'), e, v: v as number };
+  return v === undefined ? { tv: readLayout(tv, 'TV'), e } : { tv: readLayout(tv, 'TV'), e, v: v as number };
 }
 
 /** The GPU device of the context's backend, when it is the GPU's. */
@@ -65,7 +65,7 @@ export function parseCandidate(c: unknown, i: number): LayoutFunction {
   const what = `candidate ${i + 1}`;
   if (typeof c !== 'string') throw new LayoutError('bad-request', `verify: ${what} must be a string`);
   try {
-    return parseLayoutFunction(c, what);
+    return readLayoutFunction(c, what);
   } catch (e) {
     if (e instanceof LayoutError && !e.message.startsWith(what)) throw new LayoutError(e.kind, `${what}: ${e.message}`);
     throw e;

@@ -11,7 +11,7 @@ import { currentDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { isComposed, type LayoutFunction } from '../cute/composed.js';
-import { plainNeeded } from './composed.js';
+import { plainNeeded } from './args.js';
 import type { Json, OpContext, OpSpec } from './spec.js';
 import type { VerifyEngine } from '../verify/engine.js';
 

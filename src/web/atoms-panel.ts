@@ -16,17 +16,17 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { mode, modes, phi, size, type Layout } from '../algebra/layout.js';
-import { innerLayout, parseLayoutFunction } from '../cute/composed.js';
+import { innerLayout } from '../cute/composed.js';
 import { defaultSide } from '../atoms/conflicts.js';
 import { checkCopyTensor } from '../atoms/partition.js';
 import { formatLayout } from '../algebra/notation.js';
-import { plainLayoutArg, plainTiler } from '../ops/composed.js';
-import { parseTiler } from '../cute/tiler.js';
+import { plainLayoutArg, readLayoutFunction, readTiler } from '../ops/args.js';
 import { copyAtomNames, mmaAtomNames } from '../atoms/registry.js';
 import { makeTiledMma, type TiledMma } from '../atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../atoms/tiled-copy.js';
 import { threadColour } from '../render/colour.js';
 import { fill, h, s } from './dom.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const DEFAULTS = { atom: 'SM80_16x8x16_F32F16F16F32_TN', layout: '(2,2,1)', perm: '(32,32,16)' };
 /** The tiled copy's defaults: ldmatrix .x4 of 16-bit values for A of the tiled MMA above (docs/atoms.md's example). */
@@ -134,7 +134,7 @@ function defaultSideOrNull(name: string): 'src' | 'dst' | null {
 /** Whether the copy's tile divides the memory layout text's shape (partition_S/D of the whole tile exists). */
 function tilesMemory(c: TiledCopy, text: string): boolean {
   try {
-    const ns = modes(innerLayout(parseLayoutFunction(text, 'M'))).map(size);
+    const ns = modes(innerLayout(readLayoutFunction(text, 'M'))).map(size);
     checkCopyTensor(c, ns, 'copy_bank_conflicts');
     return true;
   } catch {
@@ -220,7 +220,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
     tiled = null;
     try {
       const bits = Number(bitsIn.value.trim());
-      if (!/^\s*\d+\s*$/.test(bitsIn.value)) throw new LayoutError('domain', `the value size must be a positive integer of bits, got '${bitsIn.value}'`);
+      if (!isIntegerText(bitsIn.value.trim())) throw new LayoutError('domain', `the value size must be a positive integer of bits, got '${bitsIn.value}'`);
       const from = fromSel.value;
       thrIn.disabled = valIn.disabled = from !== 'thr';
       let c: TiledCopy;
@@ -311,7 +311,7 @@ export function mountAtomsPanel(host: HTMLElement): void {
   const update = (): void => {
     try {
       const layout = layoutIn.value.trim() === '' ? undefined : plainLayoutArg(layoutIn.value, 'the tiled MMA', 'atom layout');
-      const perm = permIn.value.trim() === '' ? undefined : parseTiler(permIn.value, 'permutation', plainTiler('the tiled MMA', 'permutation'));
+      const perm = permIn.value.trim() === '' ? undefined : readTiler(permIn.value, 'permutation', 'the tiled MMA');
       const m = makeTiledMma(selected, layout, perm);
       mma = m;
       const [tM, tN, tK] = m.tileShape;

@@ -13,8 +13,8 @@
  * (data-k, data-offset, data-layout) with its `gmma-field`s or a `gmma-error`; `desc-alignment` (data-bytes).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { parseTuple } from '../algebra/notation.js';
-import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction, readTuple } from '../ops/args.js';
 import { kBlocks } from '../descriptors/kblocks.js';
 import { runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { boxSvg } from '../render/tma-boxes.js';
@@ -23,6 +23,7 @@ import type { TmaArgs } from '../descriptors/api.js';
 import { atomByName, atomTiledTo, SMEM_ATOMS } from '../descriptors/atoms.js';
 import { dtypeNames, dtypeOf } from '../descriptors/dtype.js';
 import { fill, h } from './dom.js';
+import { isIntegerText } from '../algebra/int-text.js';
 
 const DEFAULTS = {
   dtype: 'bfloat16_t',
@@ -56,7 +57,7 @@ function shapeText(text: string): string {
     .trim()
     .replace(/^[([]|[)\]]$/g, '')
     .split(/\s*[x,×]\s*/);
-  if (parts.length === 0 || parts.some((p) => !/^\d+$/.test(p))) throw new LayoutError('parse', `shape: expected sizes like 128x64, got '${text}'`);
+  if (parts.length === 0 || parts.some((p) => !isIntegerText(p))) throw new LayoutError('parse', `shape: expected sizes like 128x64, got '${text}'`);
   return `(${parts.join(',')})`;
 }
 
@@ -64,7 +65,7 @@ function shapeText(text: string): string {
 function atomTile(name: string, dtype: string, shape: string): string {
   const a = atomByName(name);
   if (a === undefined) throw new LayoutError('domain', `no shared-memory atom '${name}'`);
-  return formatLayoutFunction(atomTiledTo(a, dtypeOf(dtype), parseTuple(shapeText(shape), 'shape')));
+  return formatLayoutFunction(atomTiledTo(a, dtypeOf(dtype), readTuple(shapeText(shape), 'shape')));
 }
 
 /** A value as the panel shows it: a string as is, anything else as JSON. */
@@ -188,7 +189,7 @@ export function mountDescriptorsPanel(host: HTMLElement): void {
     const blocks: HTMLElement[] = [];
     let align = 0;
     try {
-      const s = parseLayoutFunction(smem, 'smem');
+      const s = readLayoutFunction(smem, 'smem');
       const e = dtypeOf(dtype).bytes;
       for (const b of kBlocks(s, e)) {
         const layout = formatLayoutFunction(b.layout);

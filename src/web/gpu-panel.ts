@@ -11,7 +11,8 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { concat, phi, size, type Layout } from '../algebra/layout.js';
-import { formatLayout, parseLayout } from '../algebra/notation.js';
+import { formatLayout } from '../algebra/notation.js';
+import { readLayout } from '../ops/args.js';
 import type { Backend, BackendName } from '../engine/backend.js';
 import { opsByName, runOpDirect, type Json, type OpContext } from '../ops/table.js';
 import { fill, h } from './dom.js';
@@ -37,11 +38,11 @@ const j = (n: number | bigint): Json => (typeof n === 'bigint' ? (n <= BigInt(Nu
 export async function runCheck(name: CheckName, args: readonly string[], backend: Backend): Promise<{ result: Json; via: 'ops' | 'backend' }> {
   const ctx: OpContext = { backendChoice: backend.info.backend, backend: async () => backend };
   if (opsByName.has(name)) return { result: await runOpDirect(name, args, ctx, true), via: 'ops' };
-  const L = (i: number, what: string): Layout => parseLayout(args[i] ?? '', what);
+  const L = (i: number, what: string): Layout => readLayout(args[i] ?? '', what);
   switch (name) {
     case 'check_compact':
     case 'check_complement': {
-      const l = name === 'check_compact' ? L(0, 'L') : parseLayout(runOpDirect('concat', [args[0] ?? '', args[1] ?? ''], ctx, true) as string);
+      const l = name === 'check_compact' ? L(0, 'L') : readLayout(runOpDirect('concat', [args[0] ?? '', args[1] ?? ''], ctx, true) as string);
       if (name === 'check_complement') L(1, 'B');
       const r = await backend.checkCompact(l);
       return {
@@ -52,7 +53,7 @@ export async function runCheck(name: CheckName, args: readonly string[], backend
     case 'check_compose': {
       const b = L(0, 'B');
       const a = L(1, 'A');
-      const c = args[2] ? L(2, 'C') : parseLayout(runOpDirect('compose', [args[0]!, args[1]!], ctx, true) as string);
+      const c = args[2] ? L(2, 'C') : readLayout(runOpDirect('compose', [args[0]!, args[1]!], ctx, true) as string);
       const r = await backend.checkCompose(b, a, c);
       return { result: { equal: r.equal, mismatches: j(r.mismatches), witness: r.witness, composite: formatLayout(r.composite) }, via: 'backend' };
     }
@@ -71,7 +72,7 @@ export function verdictOf(name: CheckName, args: readonly string[], result: Json
   const r = result as Record<string, Json>;
   if (name === 'check_compact' || name === 'check_complement') return r['compact'] === true;
   if (name === 'check_compose') return r['equal'] === true;
-  const a = parseLayout(args[0]!);
+  const a = readLayout(args[0]!);
   const got = (r['offsets'] as number[][]).flat().sort((x, y) => x - y);
   const want = Array.from({ length: size(a) }, (_, x) => phi(a, x)).sort((x, y) => x - y);
   return got.length === want.length && got.every((v, i) => v === want[i]);
@@ -114,7 +115,7 @@ function operandsText(name: CheckName, args: readonly string[]): string {
 
 const safePhi = (text: string | undefined, x: number): string => {
   try {
-    return String(phi(parseLayout(text ?? ''), x));
+    return String(phi(readLayout(text ?? ''), x));
   } catch {
     return '?';
   }
@@ -130,7 +131,7 @@ function explain(o: CheckOutcome): string {
       let l: string | undefined;
       let n: number | null = null;
       try {
-        const lay = o.name === 'check_compact' ? parseLayout(o.args[0] ?? '') : concat(parseLayout(o.args[0] ?? ''), parseLayout(o.args[1] ?? ''));
+        const lay = o.name === 'check_compact' ? readLayout(o.args[0] ?? '') : concat(readLayout(o.args[0] ?? ''), readLayout(o.args[1] ?? ''));
         l = formatLayout(lay);
         n = size(lay);
       } catch {
@@ -148,7 +149,7 @@ function explain(o: CheckOutcome): string {
       else if (w && w.length === 1) ws = ` Witness: Φ(${w[0]}) = ${safePhi(l, w[0]!)}${n === null ? '' : ` ≥ ${n}`}.`;
       if (w && o.name === 'check_complement') {
         try {
-          const sa = size(parseLayout(o.args[0]!));
+          const sa = size(readLayout(o.args[0]!));
           ws += ` (index x = a + ${sa}·b: ${w.map((x) => `${x} = ${x % sa} + ${sa}·${Math.floor(x / sa)}`).join(', ')})`;
         } catch {
           /* no more */

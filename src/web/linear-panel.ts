@@ -13,7 +13,8 @@
  * `cute-input`, `cute-kind`, `cute-tile`, `cute-ll` (data-json), `cute-error`.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction } from '../ops/args.js';
 import { fromLL, toLL, type BridgeKind } from '../linear/bridge.js';
 import { llFromEncoding } from '../linear/encodings.js';
 import { parseLL, toCanonicalJson, tritonString } from '../linear/forms.js';
@@ -320,7 +321,7 @@ export function mountLinearPanel(host: HTMLElement): void {
 
   const updateCute = (): void => {
     try {
-      const c = parseLayoutFunction(cuteIn.value, 'C');
+      const c = readLayoutFunction(cuteIn.value, 'C');
       const tile = readSizes(tileIn.value, 'tile');
       const l = toLL(c, kindSel.value as BridgeKind, tile === null ? {} : { tile });
       fill(cuteOut, h('pre', { 'data-testid': 'cute-ll', 'data-json': JSON.stringify(toCanonicalJson(l)) }, tritonString(l).slice(1)));

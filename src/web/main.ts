@@ -6,11 +6,13 @@
  * Nothing the user types is ever inserted as HTML: all text goes in through textContent.
  */
 import { LayoutError } from '../algebra/errors.js';
-import { innerLayout, looksComposed, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { innerLayout, type LayoutFunction } from '../cute/composed.js';
 import { mode, rank, size, type Layout } from '../algebra/layout.js';
-import { formatTuple, parseLayout } from '../algebra/notation.js';
-import { isByMode, parseTiler, tileUnzip, type Tiler } from '../cute/tiler.js';
+import { formatTuple } from '../algebra/notation.js';
+import { isByMode, tileUnzip, type Tiler } from '../cute/tiler.js';
 import { opsByName, ops, runOpDirect, type Json, type OpContext, type OpSpec } from '../ops/table.js';
+import { PAGE_GROUPS } from '../ops/spec.js';
+import { isComposedText, readField, readLayout, readLayoutFunction, readTiler } from '../ops/args.js';
 import { byId, fill, h } from './dom.js';
 import { EXAMPLES } from './examples.js';
 import { Engines } from './gpu-device.js';
@@ -25,8 +27,8 @@ import { drawLayout, MAX_CANVAS_CELLS } from './picture.js';
 import { mountMemoryPanel } from './memory-panel.js';
 import { setUrlParam } from './url-state.js';
 import { mountPanel, type Panel } from './panels.js';
-import { CHECKS, exampleText, extraArgs, formula, GROUPS, SYMBOL, type Extra } from './op-form.js';
-import { parse, showInlineError } from './inline-check.js';
+import { exampleText, extraArgs, formula, type Extra } from './op-form.js';
+import { showInlineError } from './inline-check.js';
 
 // ---------------------------------------------------------------------------------------------
 // state and the address bar
@@ -68,24 +70,30 @@ const banner = byId('banner');
 const cpuCtx: OpContext = { backendChoice: 'cpu', backend: async () => engines.cpu };
 const engines = new Engines();
 
+/** The chooser: the rows of each of the page's groups (their `page`), in the table's order, then "More"; the bulk
+ *  checks (`page: 'check'`) are the GPU card's buttons. */
 function buildOpChooser(): void {
-  const seen = new Set<string>();
-  const add = (label: string, names: string[]): void => {
+  const add = (label: string, specs: readonly OpSpec[]): void => {
     const group = h('optgroup', { label });
-    for (const name of names) {
-      const spec = opsByName.get(name);
-      if (!spec || CHECKS.has(name) || seen.has(name)) continue;
-      seen.add(name);
-      group.append(h('option', { value: name }, `${name.replace(/_/g, ' ')}${SYMBOL[name] ? `  ${SYMBOL[name]}` : ''}`));
-    }
+    for (const o of specs) group.append(h('option', { value: o.name }, `${o.name.replace(/_/g, ' ')}${o.symbol ? `  ${o.symbol}` : ''}`));
     if (group.childElementCount) opSel.append(group);
   };
-  for (const [label, names] of GROUPS) add(label, names);
+  for (const label of PAGE_GROUPS)
+    add(
+      label,
+      ops.filter((o) => o.page === label),
+    );
   add(
     'More',
-    ops.map((o) => o.name).filter((n) => !seen.has(n) && !CHECKS.has(n)),
+    ops.filter((o) => o.page === undefined),
   );
 }
+
+/** Whether the chooser offers op `name` (a row of the table, not one of the GPU card's checks). */
+const offered = (name: string): boolean => {
+  const page = opsByName.get(name)?.page;
+  return opsByName.has(name) && page !== 'check';
+};
 
 // ---------------------------------------------------------------------------------------------
 // the page's update: everything is recomputed from the state on each keystroke
@@ -108,18 +116,6 @@ function tryRun(name: string, raw: string[]): Json | LayoutError {
   }
 }
 
-const FACTS: [string, string][] = [
-  ['size', 'size'],
-  ['cosize', 'cosize'],
-  ['rank', 'rank'],
-  ['depth', 'depth'],
-  ['is_compact', 'compact'],
-  ['is_nondegenerate', 'non-degenerate'],
-  ['is_tractable', 'tractable'],
-  ['is_complementable', 'complementable'],
-  ['is_coalesced', 'coalesced'],
-];
-
 function showFacts(text: string, ok: boolean): void {
   const el = byId('facts');
   if (!ok) {
@@ -127,8 +123,9 @@ function showFacts(text: string, ok: boolean): void {
     return;
   }
   const chips: HTMLElement[] = [];
-  for (const [op, label] of FACTS) {
-    if (!opsByName.has(op)) continue;
+  // the rows with a chip among the facts (their `fact`), in the table's order
+  for (const { name: op, fact: label } of ops) {
+    if (label === undefined) continue;
     const v = tryRun(op, [text]);
     if (v instanceof LayoutError) continue;
     const isBool = typeof v === 'boolean';
@@ -152,10 +149,10 @@ function showFacts(text: string, ok: boolean): void {
  *  to the index of A it divides to (Def. 2.3.8.1, Remark 2.3.8.3; by mode for a tiler) */
 function divisionTiles(aText: string, tText: string): Tiling | null {
   try {
-    const a = parseLayout(aText);
+    const a = readLayout(aText);
     const n = size(a);
     if (n > MAX_CANVAS_CELLS) return null;
-    const z = parseLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
+    const z = readLayout(run('zipped_divide', [formatTuple(a.shape), tText]) as string);
     return tilesOfPermutation(z);
   } catch {
     return null;
@@ -169,16 +166,14 @@ function tilesOfPermutation(z: Layout): Tiling {
   return permutationTiling(size(z), size(mode(z, 1)), (x) => offsets[x]!, rank(z) >= 2 ? tileCoordIn(mode(z, 2)) : undefined);
 }
 
-/** the ops whose result pictures are coloured by tile (docs/semantics.md §8.3): mode 1 of a zipped or tiled
- *  result is the tile; a logical divide or product by a by-mode tiler is unzipped first */
-const TILED_RESULTS = new Set(['logical_divide', 'logical_product', 'zipped_divide', 'tiled_divide', 'zipped_product', 'tiled_product']);
-
 function resultTilesFor(op: string, r: Layout, tText: string): Tiling | null {
-  if (!TILED_RESULTS.has(op)) return null;
+  // the ops whose result pictures are coloured by tile (their `tiling`, docs/semantics.md §8.3): mode 1 of a zipped or
+  // tiled result is the tile; a logical divide or product by a by-mode tiler is unzipped first
+  if (!opsByName.get(op)?.tiling?.result) return null;
   try {
     if (op === 'logical_divide' || op === 'logical_product') {
-      const t: Tiler = parseTiler(tText);
-      if (isByMode(t)) return tilesOfPermutation(tileUnzip(op, parseLayout(formatTuple(r.shape)), t));
+      const t: Tiler = readTiler(tText);
+      if (isByMode(t)) return tilesOfPermutation(tileUnzip(op, readLayout(formatTuple(r.shape)), t));
     }
     return resultTiles(r);
   } catch {
@@ -216,7 +211,7 @@ function setResult(value: Json | LayoutError | null, pending?: string): void {
   resultEl.textContent = text;
   resultEl.dataset['type'] = typeof value;
   if (typeof value === 'boolean') resultEl.className = value ? 'bool yes' : 'bool no';
-  const asLayout = typeof value === 'string' ? parse(value, 'result').layout : null;
+  const asLayout = typeof value === 'string' ? readField(value, 'result').layout : null;
   if (asLayout) {
     resultEl.className = 'layout clickable';
     resultEl.setAttribute('role', 'button');
@@ -276,20 +271,16 @@ function update(): void {
 
   // the main layout: inline error, facts, picture
   // one outcome per input: the inline check accepts what the op accepts (any size, composed)
-  const k1 = spec?.args[0]?.kind;
-  const p1 = parse(st.layout, a0, k1 === 'any-layout' || k1 === 'any-layout-fn', false, k1 === 'layout-fn' || k1 === 'any-layout-fn');
+  const p1 = readField(st.layout, a0, spec?.args[0] && { op: st.op, arg: spec.args[0] });
   showInlineError(byId('l1-error'), input1, st.layout, p1.error);
-  const k2 = extra.layout2?.kind;
-  const p2 = extra.layout2
-    ? parse(st.layout2, extra.layout2.name, k2 === 'any-layout' || k2 === 'any-layout-fn', k2 === 'tiler', k2 === 'layout-fn' || k2 === 'any-layout-fn')
-    : { layout: null, error: null };
+  const p2 = extra.layout2 ? readField(st.layout2, extra.layout2.name, { op: st.op, arg: extra.layout2 }) : { layout: null, error: null };
   showInlineError(byId('l2-error'), input2, st.layout2, p2.error);
   // a layout beyond 2^53 − 1 still has facts (size, cosize, rank…): those that refuse are left out
   showFacts(st.layout, p1.layout !== null || (p1.error === null && st.layout.trim() !== ''));
 
   // the operation, through the ops table
   const value = runCurrentOp(st, spec, extra, p1.error);
-  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? parse(value, 'result').layout : null;
+  const resultLayout = typeof value === 'string' && st.op !== 'parse' ? readField(value, 'result').layout : null;
 
   // the pictures: at once when small, else once typing pauses (thousands of cells take a while)
   window.clearTimeout(drawTimer);
@@ -314,14 +305,14 @@ function drawMain(st: State, extra: Extra, l: Layout | null, err: LayoutError | 
   const hover = byId('hover');
   if (l) {
     const a0 = opsByName.get(st.op)?.args[0]?.name ?? 'L';
-    const divides = st.op === 'logical_divide' || st.op === 'zipped_divide' || st.op === 'tiled_divide' || st.op === 'flat_divide';
+    const divides = opsByName.get(st.op)?.tiling?.argument === true;
     const tiled = divides && has2 ? divisionTiles(st.layout, st.layout2) : null;
     hover.dataset['idle'] = tiled
       ? `${a0} tiled by ${extra.layout2?.name ?? 'B'}: colour = tile, opacity = entry of the tile (hover a cell)`
       : 'hover a cell for its index, coordinate and offset';
     hover.textContent = hover.dataset['idle'];
     fill(pic, drawLayout(l, { testid: 'cell', hover, caption: `picture of ${st.layout}`, ...(tiled ?? {}) }), ...pictureExports(l, tiled));
-  } else if (looksComposed(st.layout) && composedOrNull(st.layout)) {
+  } else if (isComposedText(st.layout) && composedOrNull(st.layout)) {
     // a composed layout: drawn on its inner layout's grid with the offsets after the swizzle
     hover.dataset['idle'] = 'hover a cell for its index, coordinate and offset (after the swizzle)';
     hover.textContent = hover.dataset['idle'];
@@ -352,7 +343,7 @@ function pictureExports(l: LayoutFunction, tiling: Tiling | null): HTMLElement[]
 /** the composed layout a text holds, or null (not one, or one the picture cannot draw) */
 function composedOrNull(text: string): LayoutFunction | null {
   try {
-    return parseLayoutFunction(text, 'L');
+    return readLayoutFunction(text, 'L');
   } catch {
     return null;
   }
@@ -552,7 +543,7 @@ function start(): void {
   input1.value = st.layout;
   input2.value = st.layout2;
   argInput.value = st.arg;
-  opSel.value = opsByName.has(st.op) && !CHECKS.has(st.op) ? st.op : 'coalesce';
+  opSel.value = offered(st.op) ? st.op : 'coalesce';
   for (const el of [input1, input2, argInput]) el.addEventListener('input', update);
   // the one-line fields are text areas that grow with their text (style.css): Enter adds no line
   document.addEventListener('keydown', (ev) => {

@@ -26,7 +26,8 @@
 import { indexToCoord, modes, size } from '../algebra/layout.js';
 import { LayoutError } from '../algebra/errors.js';
 import { formatTuple } from '../algebra/notation.js';
-import { formatLayoutFunction, innerLayout, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
+import { formatLayoutFunction, innerLayout, type LayoutFunction } from '../cute/composed.js';
+import { readLayoutFunction } from '../ops/args.js';
 import type { BankReport } from '../memory/banks.js';
 import { DEFAULT_MACHINE, MACHINE_NAMES, machineByName, type BankTarget } from '../memory/machines.js';
 import { keptVectors, rankResults, searchCpu, swizzleCandidates, widenVectors, type AccessPattern, type CandidateResult } from '../memory/search.js';
@@ -360,7 +361,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
 
   const show = (): void => {
     try {
-      const m = parseLayoutFunction(mIn.value, 'M');
+      const m = readLayoutFunction(mIn.value, 'M');
       const n = size(innerLayout(m));
       // the analysis of `conflicts … --json` for the same inputs, and its picture (as `conflicts --svg` draws it)
       const a = bankSide(sideOver(request(m), m), n <= MAX_PICTURE, target());
@@ -400,7 +401,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
       try {
         const form = formSel.value as SideForm;
         await loadBankSides(form);
-        const m = parseLayoutFunction(mIn.value, 'M');
+        const m = readLayoutFunction(mIn.value, 'M');
         const side = request(m);
         const on = target();
         const cands = swizzleCandidates(innerLayout(m));
@@ -409,7 +410,7 @@ export function mountMemoryPanel(host: HTMLElement, hooks: MemoryPanelHooks): vo
         let where = 'CPU';
         if (side.form === 'tv') {
           // a TV layout: the search of `verify conflict-free --swizzles` (on the GPU where there is one)
-          const tv = parseLayoutFunction(side.tv, 'TV');
+          const tv = readLayoutFunction(side.tv, 'TV');
           if ('kind' in tv) throw new LayoutError('domain', 'the TV layout must be a plain layout');
           const pattern: AccessPattern = { tv, e: side.elem!, ...(on ? { target: on } : {}) };
           const device = await hooks.device();

@@ -1,51 +1,10 @@
 /**
- * The main card's operation form (docs/page.md): the ops the chooser offers, grouped (ops the table gains later land
- * in "More"), the fields an op's arguments take, the formula shown before its result, and an example's text.
+ * The main card's operation form (docs/page.md): the fields an op's arguments take, the formula shown before its
+ * result, and an example's text. The ops the chooser offers and their groups are the rows' own (ops/spec.ts's
+ * `page` and `symbol`: an op of the table in no group lands in "More", the bulk checks are the GPU card's buttons).
  */
-import type { ArgSpec, OpSpec } from '../ops/table.js';
+import { opsByName, type ArgSpec, type OpSpec } from '../ops/table.js';
 import type { Example } from './examples.js';
-
-/** The bulk checks: buttons of the GPU card, not ops of the chooser. */
-export const CHECKS = new Set<string>(['check_compact', 'check_complement', 'check_compose', 'tile_map']);
-/** The chooser's groups, in order; an op of the table in none of them lands in "More". */
-export const GROUPS: [string, string[]][] = [
-  ['Operations', ['coalesce', 'complement', 'compose', 'logical_divide', 'logical_product', 'flatten', 'concat', 'substitute', 'mode', 'entry']],
-  [
-    'CuTe',
-    [
-      'zipped_divide',
-      'tiled_divide',
-      'flat_divide',
-      'zipped_product',
-      'tiled_product',
-      'flat_product',
-      'blocked_product',
-      'raked_product',
-      'tile_to_shape',
-      'make_layout',
-      'right_inverse',
-      'left_inverse',
-      'filter',
-      'filter_zeros',
-      'max_common_vector',
-      'max_common_layout',
-      'slice',
-      'dice',
-      'upcast',
-      'downcast',
-    ],
-  ],
-  ['Properties', ['is_compact', 'is_nondegenerate', 'is_tractable', 'is_complementable', 'is_coalesced']],
-  ['Measures and Φ', ['parse', 'size', 'cosize', 'rank', 'length', 'depth', 'profile', 'eval', 'coord', 'eval_coord']],
-];
-/** The paper's symbol beside an op's name. */
-export const SYMBOL: Record<string, string> = {
-  coalesce: 'coal',
-  complement: 'comp',
-  compose: '∘',
-  logical_divide: '⊘',
-  logical_product: '⊗',
-};
 
 /** the arguments of an op after the first: the second layout, and at most one other */
 export interface Extra {
@@ -76,44 +35,26 @@ export function extraArgs(spec: OpSpec): Extra {
   return out;
 }
 
-/** The formula before the result (`A ⊘ B =`, `coal(L, S̄) =`, `op(L, …) =`): the arguments the op is given. */
+/** Whether the paper writes an op's symbol between its two layouts (∘, ⊘, ⊗) rather than before its arguments (coal, comp). */
+const infix = (symbol: string): boolean => !/\p{L}/u.test(symbol);
+
+/** The formula before the result (`A ⊘ B =`, `coal(L, S̄) =`, `op(L, …) =`): the arguments the op is given, under its
+ *  symbol where the row has one (ops/spec.ts). */
 export function formula(op: string, spec: OpSpec | undefined, st: { layout2: string; arg: string }, extra: Extra): string {
   const a0 = spec?.args[0]?.name ?? 'L';
   const a1 = extra.layout2?.name ?? 'L₂';
-  switch (op) {
-    case 'compose':
-      return `${a0} ∘ ${a1} =`;
-    case 'logical_divide':
-      return `${a0} ⊘ ${a1} =`;
-    case 'logical_product':
-      return `${a0} ⊗ ${a1} =`;
-    case 'complement':
-      return st.arg.trim() ? `comp(${a0}, N) =` : `comp(${a0}) =`;
-    case 'coalesce':
-      return st.arg.trim() ? `coal(${a0}, S̄) =` : `coal(${a0}) =`;
-    default: {
-      const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
-      const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
-      const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
-      return `${op}(${names.join(', ')}) =`;
-    }
-  }
+  const symbol = spec?.symbol;
+  if (symbol && infix(symbol)) return `${a0} ${symbol} ${a1} =`;
+  const show2 = extra.layout2 && (!extra.layout2.optional || st.layout2.trim());
+  const showArg = extra.arg && (!extra.arg.optional || st.arg.trim());
+  const names = [a0, ...(show2 ? [a1] : []), ...(!showArg ? [] : extra.more ? extra.more.map((a) => a.name) : [extra.arg!.name])];
+  return `${symbol ?? op}(${names.join(', ')}) =`;
 }
 
 /** An example's text in the list, as the formula shows its op. */
 export function exampleText(ex: Example): string {
-  switch (ex.op) {
-    case 'compose':
-      return `${ex.layout} ∘ ${ex.layout2}`;
-    case 'logical_divide':
-      return `${ex.layout} ⊘ ${ex.layout2}`;
-    case 'logical_product':
-      return `${ex.layout} ⊗ ${ex.layout2}`;
-    case 'complement':
-      return `comp(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    case 'coalesce':
-      return `coal(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
-    default:
-      return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
-  }
+  const symbol = opsByName.get(ex.op)?.symbol;
+  if (symbol && infix(symbol)) return `${ex.layout} ${symbol} ${ex.layout2}`;
+  if (symbol) return `${symbol}(${ex.layout}${ex.arg ? `, ${ex.arg}` : ''})`;
+  return `${ex.op.replace(/_/g, ' ')} ${ex.layout}`;
 }

@@ -256,11 +256,7 @@ export function searchLinear(s: LinearSearch): number {
   const bound = (k: number, wordKnown: number, holdKnown: number): number[] => {
     // the bank-row bits below k are known, and the bits at or above n (zero in every offset)
     const bankKnown = ((1 << Math.min(k, b)) - 1) | ~((1 << n) - 1);
-    return [
-      sideBound(write, po, bankKnown, wordKnown, holdKnown, tile, m),
-      sideBound(read, po, bankKnown, wordKnown, holdKnown, tile, m),
-      bytes,
-    ];
+    return [sideBound(write, po, bankKnown, wordKnown, holdKnown, tile, m), sideBound(read, po, bankKnown, wordKnown, holdKnown, tile, m), bytes];
   };
   const dead = (B: number[]): boolean => B[0] === Number.POSITIVE_INFINITY || B[1] === Number.POSITIVE_INFINITY || tally.closes(B, top);
   // the members counted as the search goes: each pruned branch by its size, each leaf by its segment orders
@@ -289,7 +285,8 @@ export function searchLinear(s: LinearSearch): number {
       }
       if (k === b) {
         counted += segOrders;
-        return leaves(own, partner, S);
+        leaves(own, partner, S);
+        return;
       }
       const saved = po.slice();
       for (const a of L) {

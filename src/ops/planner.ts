@@ -87,10 +87,10 @@ function sideArg(v: unknown, role: Role, tile: Tile, dt: DType, m: Machine): Sid
   throw badRequest(`the ${role} side object needs one of 'll', 'encoding', 'atom' (a tiled copy), 'mma' (an operand), 'wgmma', 'umma'`);
 }
 
-/** The families asked for (default: every family this build enumerates), in docs/planner.md's order. */
+/** The families asked for (default: DEFAULT_FAMILIES, docs/planner.md), in docs/planner.md's order. */
 function familiesArg(v: unknown): FamilyName[] {
   const p = P.get();
-  if (v === undefined) return [...p.BUILT_FAMILIES];
+  if (v === undefined) return [...p.DEFAULT_FAMILIES];
   if (!Array.isArray(v) || !v.every((f) => typeof f === 'string')) throw badRequest("the plan's 'families' must be an array of family names");
   for (const f of v as string[]) {
     if (!(p.FAMILIES as readonly string[]).includes(f)) throw domainError(`unknown family '${f.slice(0, 24)}': one of ${p.FAMILIES.join(', ')}`);

@@ -37,8 +37,11 @@ export interface Tile {
 export const FAMILIES = ['swizzle', 'linear', 'padded', 'atoms'] as const;
 export type FamilyName = (typeof FAMILIES)[number];
 
-/** The families this build enumerates (`linear` is not built yet: docs/planner.md). */
-export const BUILT_FAMILIES: readonly FamilyName[] = ['swizzle', 'padded', 'atoms'];
+/** The families this build enumerates (`linear` by linear-family.ts's search, the others by `candidates`). */
+export const BUILT_FAMILIES: readonly FamilyName[] = ['swizzle', 'linear', 'padded', 'atoms'];
+
+/** The families a plan searches when the request names none (docs/planner.md: `linear` is asked for by name). */
+export const DEFAULT_FAMILIES: readonly FamilyName[] = ['swizzle', 'padded', 'atoms'];
 
 /** One candidate: its family, its layout function, its GMMA atom (atoms family), its offsets by tile index and cosize. */
 export interface Candidate {
@@ -227,7 +230,8 @@ function* atomMembers(tile: Tile, dtype: string): Generator<Member> {
 
 /**
  * The candidates of a family over a tile, each once (by function). The offsets of a candidate are
- * valid until the next one is drawn. `dtype` names the atoms.
+ * valid until the next one is drawn. `dtype` names the atoms. (The `linear` family is searched, not listed:
+ * linear-family.ts's searchLinear; here it has no candidates.)
  * @example [...candidates('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t')].length
  */
 export function* candidates(family: FamilyName, tile: Tile, dtype: string): Generator<Candidate> {

@@ -13,6 +13,7 @@ import { candidates, FAMILIES, offsetsOf, tableKey, type Candidate, type FamilyN
 import type { Machine } from './machine.js';
 import { PriceScratch, type SidePrice } from './price.js';
 import type { Side, Tile } from './sides.js';
+import { linearLayoutText, searchLinear } from './linear-family.js';
 import { offsetsOfBases, sharedLL, tritonBases } from './triton.js';
 import { formatLL } from '../linear/forms.js';
 
@@ -78,6 +79,12 @@ function same(a: Row, b: Row): boolean {
   return x.length === y.length && x.every((v, i) => v === y[i]);
 }
 
+/** The linear family's index in FAMILIES: its rows have offsets and no CuTe layout of their own. */
+const LINEAR = FAMILIES.indexOf('linear');
+
+/** The row of a family with CuTe layouts (not linear) that is the same function as `r`, if any. */
+const cuteTwin = (rows: readonly Row[], r: Row): Row | undefined => rows.find((x) => x.fam !== LINEAR && x.key === r.key && same(x, r));
+
 const total = (r: { write: SidePrice; read: SidePrice }): number => r.write.wavefronts + r.read.wavefronts;
 
 /** docs/planner.md's ranking: total wavefronts, bytes, family order, then enumeration order. */
@@ -115,9 +122,34 @@ function expressible(req: PlanRequest, l: LayoutFunction): { tma: boolean; gmma:
   return { tma: tmaOf(l, req.tile, dt) !== null, gmma: gmmaField(l, req.tile, dt, req.machine) };
 }
 
-/** The entry of a row, its tma and gmma decided by the descriptors room. */
-function entryOf(req: PlanRequest, r: Row, fam: FamilyName): PlanEntry {
+/** The entry of a row, its tma and gmma decided by the descriptors room (a linear row: by its CuTe twin, if any). */
+function entryOf(req: PlanRequest, r: Row, fam: FamilyName, rows: readonly Row[]): PlanEntry {
+  if (r.fam === LINEAR) {
+    const twin = cuteTwin(rows, r);
+    const x = twin === undefined ? { tma: false, gmma: null } : expressible(req, twin.layout);
+    return { layout: linearLayoutText(r.offsets!, req.tile), family: fam, bytes: r.bytes, ...x, write: r.write, read: r.read };
+  }
   return { layout: formatLayoutFunction(r.layout), family: fam, bytes: r.bytes, ...expressible(req, r.layout), write: r.write, read: r.read };
+}
+
+/**
+ * The linear family's rows (linear-family.ts searchLinear, docs/planner.md "The linear family's search"): the rows
+ * priced so far bound the search, every member that can reach the first `top` entries comes back as a row with its
+ * offsets; returns the family's count.
+ */
+function linearRows(req: PlanRequest, s: PriceScratch, rows: Row[], nextSeq: () => number): number {
+  const { tile, write, read, machine, top } = req;
+  return searchLinear({
+    tile,
+    write,
+    read,
+    machine,
+    top,
+    known: [...rows],
+    price: (c) => priceCandidate(req, c, s),
+    earlier: (key, offsets) => rows.some((r) => r.fam !== LINEAR && r.key === key && same(r, { ...r, offsets })),
+    emit: (offsets, key, p) => rows.push({ fam: LINEAR, seq: nextSeq(), layout: { shape: 1, stride: 0 }, key, bytes: tile.size * tile.e, ...p, offsets }),
+  });
 }
 
 /** Prices one candidate on both sides: null when a side does not accept it. */
@@ -140,6 +172,10 @@ export function planSmem(req: PlanRequest): PlanResult {
   const famIndex = (f: FamilyName): number => FAMILIES.indexOf(f);
   let seq = 0;
   for (const fam of req.families) {
+    if (fam === 'linear') {
+      searched[fam] = linearRows(req, s, rows, () => seq++);
+      continue;
+    }
     let n = 0;
     for (const c of candidates(fam, req.tile, req.dtype)) {
       n++;
@@ -153,7 +189,7 @@ export function planSmem(req: PlanRequest): PlanResult {
   if (rows.length === 0) throw domainError(`no candidate of the families ${req.families.join(', ')} (${count} searched) is accepted by both sides`);
   const triton = tritonEntry(req, s, rows);
   const front = paretoFront(rows);
-  const entries = front.slice(0, req.top).map((r) => entryOf(req, r, FAMILIES[r.fam]!));
+  const entries = front.slice(0, req.top).map((r) => entryOf(req, r, FAMILIES[r.fam]!, rows));
   const best = front[0]!;
   const lower = best.write.wavefronts === req.write.least && best.read.wavefronts === req.read.least;
   const certificate: Certificate = lower
@@ -180,7 +216,7 @@ function tritonEntry(req: PlanRequest, s: PriceScratch, rows: readonly Row[]): P
   if (p === null) return null;
   const layout = formatLL(sharedLL(bases, tile), 'mlir');
   const own: Row = { fam: 1, seq: 0, layout: c.layout, key: c.key, bytes: 0, ...p, offsets };
-  const twin = rows.find((r) => r.key === own.key && same(r, own));
+  const twin = cuteTwin(rows, own);
   const x = twin === undefined ? { tma: false, gmma: null } : expressible(req, twin.layout);
   return { layout, family: 'linear', bytes: tile.size * tile.e, ...x, write: p.write, read: p.read };
 }

@@ -1,30 +1,30 @@
 /**
  * What the page's planner panel shows of a plan beyond plan_smem's answer (docs/page.md, "The planner panel";
  * docs/planner.md): the request's fields read as `layoutgpu plan` reads its options, and for one entry of the front
- * both sides' bank pictures on its layout (planner/side-banks.ts: the pattern each side moves the tile by, priced as
- * the plan prices it; render/banks.ts draws it). The plan itself is the table's plan_smem, as the CLI and `batch` run
+ * both sides' banks on its layout (planner/side-banks.ts: the pattern each side moves the tile by, priced as the
+ * plan prices it), which render/banks.ts and the page's canvas draw. The plan itself is the table's plan_smem, as the CLI and `batch` run
  * it. The planner's rooms load on first use (ops/lazy.ts).
  */
 import { LayoutError } from '../algebra/errors.js';
-import { makeLayout } from '../algebra/layout.js';
+import { makeLayout, type Layout } from '../algebra/layout.js';
 import type { PlanRequest } from '../planner/plan.js';
 import type { SidePrice } from '../planner/price.js';
 import type { Role } from '../planner/sides.js';
-import { accessorsOf, bankSvg, type BankLabel } from '../render/banks.js';
+import { accessorsOf, type Accessors } from '../render/banks.js';
 import { gridShape, type Picture } from '../render/grid.js';
 import { lazyModule } from './lazy.js';
 import { loadPlanner, planRequest } from './planner.js';
 
 const B = lazyModule(() => import('../planner/side-banks.js'));
 
-/** Settles once the planner and the side pictures are loaded (before planSidesView). */
+/** Settles once the planner and the side pictures are loaded (before planEntryView). */
 export async function loadPlanView(): Promise<void> {
   await loadPlanner();
   await B.load();
 }
 
-/** Most cells a side's bank picture draws (beyond, the figures alone: a 128×128 tile is 16,384). */
-export const MAX_PLAN_PICTURE = 1 << 14;
+/** Most cells a side's bank picture draws (the memory panel's canvas limit; beyond, the figures alone). */
+export const MAX_PLAN_PICTURE = 1 << 18;
 
 /**
  * A plan's tile as `layoutgpu plan --tile` reads it: `128x64` is the shape `(128,64)`; any other text is the
@@ -61,10 +61,22 @@ export interface PlanSideView {
   readonly what: string;
   /** the side's price on the layout where it moves the tile through the banks (null: a descriptor side) */
   readonly price: SidePrice | null;
-  /** the bank picture (render/banks.ts bankSvg), or null: a descriptor side, or a tile beyond MAX_PLAN_PICTURE */
-  readonly svg: string | null;
+  /** per tile index its bank and ways (planner/side-banks.ts), the accessors of the side's stated (thread, value)
+   *  table; null for a descriptor side */
+  readonly banks: { readonly bank: Int32Array; readonly ways: Int32Array; readonly accessors: Accessors } | null;
   /** cells whose bank held more than one word in a phase that accessed them */
   readonly conflicted: number;
+  /** the bank picture's caption */
+  readonly caption: string;
+}
+
+/** An entry as the panel shows it: the picture of its layout over the tile's grid, and both sides. */
+export interface PlanEntryView {
+  /** the tile's grid (column-major tile index, first mode down) with the entry's offsets; null beyond MAX_PLAN_PICTURE */
+  readonly picture: Picture | null;
+  /** the tile's column-major layout (the picture's grid: a cell's coordinate is its tile coordinate) */
+  readonly grid: Layout;
+  readonly sides: readonly PlanSideView[];
 }
 
 let last: { key: string; req: PlanRequest } | null = null;
@@ -78,12 +90,12 @@ function requestOf(request: unknown): PlanRequest {
 
 /**
  * Both sides of plan_smem's `request` (the object the op took) on the entry whose printed layout is `layout` (a front
- * entry's or Triton's): each side's price and its bank picture over the tile's grid (column-major tile index, first
- * mode down), cells labelled by `label`. Errors: those of the request (as plan_smem's) and of the layout's text.
- * Pre-condition: loadPlanView has settled.
- * @example planSidesView(req, 'Sw<1,3,3> o (16,16):(16,1)')[0].price?.wavefronts // 4
+ * entry's or Triton's): each side's price and, per tile index, its banks and ways, for render/banks.ts's pictures over
+ * the tile's grid. Errors: those of the request (as plan_smem's) and of the layout's text. Pre-condition: loadPlanView
+ * has settled.
+ * @example planEntryView(req, 'Sw<1,3,3> o (16,16):(16,1)').sides[0].price?.wavefronts // 4
  */
-export function planSidesView(request: unknown, layout: string, label: BankLabel = 'offset'): PlanSideView[] {
+export function planEntryView(request: unknown, layout: string): PlanEntryView {
   const req = requestOf(request);
   const b = B.get();
   const { tile, machine } = req;
@@ -92,15 +104,16 @@ export function planSidesView(request: unknown, layout: string, label: BankLabel
     [...tile.shape],
     tile.shape.map((_, d) => tile.shape.slice(0, d).reduce((x, y) => x * y, 1)),
   );
-  const picture: Picture = { layout: grid, grid: gridShape(grid), offsets: Float64Array.from(offsets), name: layout };
-  return [req.write, req.read].map((side) => {
-    const banks = b.sideBanks(side, offsets, tile, machine);
-    if (banks === null) return { role: side.role, what: side.what, price: null, svg: null, conflicted: 0 };
+  const drawn = tile.size <= MAX_PLAN_PICTURE;
+  const picture: Picture | null = drawn ? { layout: grid, grid: gridShape(grid), offsets: Float64Array.from(offsets), name: layout } : null;
+  const sides = [req.write, req.read].map((side): PlanSideView => {
+    const caption = `banks of the ${side.role} side (${side.what}) on ${layout}, ${tile.e}-byte elements`;
+    const banks = drawn ? b.sideBanks(side, offsets, tile, machine) : null;
+    if (banks === null) return { role: side.role, what: side.what, price: null, banks: null, conflicted: 0, caption };
     let conflicted = 0;
     for (const w of banks.ways) if (w > 1) conflicted++;
-    const caption = `banks of the ${side.role} side (${side.what}) on ${layout}, ${tile.e}-byte elements`;
     const accessors = accessorsOf(banks.accesses.index, banks.accesses.threads, tile.size);
-    const svg = tile.size > MAX_PLAN_PICTURE ? null : bankSvg(picture, banks.bank, banks.ways, caption, { label, accessors });
-    return { role: side.role, what: side.what, price: banks.price, svg, conflicted };
+    return { role: side.role, what: side.what, price: banks.price, banks: { bank: banks.bank, ways: banks.ways, accessors }, conflicted, caption };
   });
+  return { picture, grid, sides };
 }

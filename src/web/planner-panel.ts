@@ -9,22 +9,27 @@
  * Stable test hooks: data-testid `plan-tile`, `plan-dtype`, `plan-write`, `plan-read`, `plan-arch`, `plan-families`,
  * `plan-top`, `plan-label`, `plan-entry` (the entry chosen: 1, 2, … or `triton`, kept by its rank when the plan
  * changes, the first where the front is shorter; a key of the address like every field), `plan-example` (data-example); `plan-field-error` (data-field, data-error-kind), `plan-error`
- * (data-error-kind), `plan-status`; `plan-front` (the table) with `plan-row`s and the plot `plan-plot` with
+ * (data-error-kind), `plan-status` (data-request: the request planned, as JSON); `plan-front` (the table) with `plan-row`s and the plot `plan-plot` with
  * `plan-point`s (each data-index, data-layout, data-write, data-read, data-bytes; `aria-selected` on the chosen one),
  * `plan-certificate` (data-kind, data-count), `plan-detail` (data-index, data-layout) with a `plan-side` per side
  * (data-role, data-instruction, data-wavefronts, data-phases, data-conflicts) holding its picture `plan-banks`
- * (data-role, data-layout, data-conflicted) or a `plan-no-banks` note.
+ * (data-role, data-layout, data-conflicted: an SVG up to 4,096 cells, else the memory panel's canvas `plan-canvas`
+ * with its `plan-hover` line) and its `plan-export-<role>-svg` / `-tikz` buttons, or a `plan-no-banks` note.
  */
 import { LayoutError } from '../algebra/errors.js';
 import { withDeadline } from '../algebra/deadline.js';
+import { size } from '../algebra/layout.js';
 import { dtypeNames } from '../descriptors/dtype.js';
 import { DEFAULT_MACHINE, MACHINE_NAMES } from '../memory/machines.js';
-import { loadPlanView, planSidesView, planSideText, planTileText, type PlanSideView } from '../ops/plan-view.js';
+import { loadPlanView, MAX_PLAN_PICTURE, planEntryView, planSideText, planTileText, type PlanEntryView, type PlanSideView } from '../ops/plan-view.js';
 import { formatPlan } from '../ops/planner.js';
 import { loadOp, runOpDirect, type OpContext } from '../ops/table.js';
 import type { PlanEntry, PlanResult } from '../planner/plan.js';
-import type { BankLabel } from '../render/banks.js';
+import { bankSvg, bankTikz, type BankLabel } from '../render/banks.js';
+import { MAX_SHOW } from '../render/grid.js';
 import { fill, h, s } from './dom.js';
+import { exportButtons } from './export.js';
+import { bankCanvas } from './memory-panel.js';
 import { showInlineError } from './inline-check.js';
 
 /** A pair to plan, one click each (docs/planner.md's worked conversion, the README's pair, an epilogue). */
@@ -229,8 +234,47 @@ function frontPlot(r: PlanResult, chosen: string, choose: (key: string) => void)
   return svg;
 }
 
+/** Most cells a bank picture draws as SVG (as the page's layout pictures); beyond, memory-panel.ts's canvas. */
+const MAX_SVG = 4096;
+
+/** A side's bank picture on the entry's layout: an SVG (render/banks.ts) for a small tile, else the memory panel's
+ *  canvas, with Save SVG / TikZ; null for a descriptor side or a tile too large to draw. */
+function bankPicture(view: PlanEntryView, side: PlanSideView, layout: string, label: BankLabel): HTMLElement | null {
+  const { picture } = view;
+  const b = side.banks;
+  if (picture === null || b === null) return null;
+  const box = h('div', {
+    class: 'plan-banks',
+    'data-testid': 'plan-banks',
+    'data-role': side.role,
+    'data-layout': layout,
+    'data-conflicted': String(side.conflicted),
+  });
+  const opts = { label, accessors: b.accessors };
+  const n = picture.offsets.length;
+  if (n <= MAX_SVG) {
+    const doc = new DOMParser().parseFromString(bankSvg(picture, b.bank, b.ways, side.caption, opts), 'image/svg+xml');
+    box.append(document.importNode(doc.documentElement, true));
+  } else {
+    const hover = h('div', { class: 'hover-line', 'data-testid': 'plan-hover', 'data-role': side.role });
+    const map = { bank: b.bank, ways: b.ways };
+    box.append(bankCanvas({ m: view.grid, pic: picture, map, acc: b.accessors, label, fit: true, testid: 'plan-canvas' }, hover), hover);
+  }
+  if (n <= MAX_SHOW) {
+    box.append(
+      exportButtons(`plan-export-${side.role}`, {
+        base: `banks-${side.role}`,
+        svg: () => bankSvg(picture, b.bank, b.ways, side.caption, opts),
+        tikz: () => bankTikz(picture, b.bank, b.ways, opts),
+      }),
+    );
+  }
+  return box;
+}
+
 /** A side's figures (the op's answer for the entry) and its bank picture on the entry's layout. */
-function sideBox(role: 'write' | 'read', p: PlanEntry['write'], view: PlanSideView, layout: string): HTMLElement {
+function sideBox(p: PlanEntry['write'], view: PlanEntryView, side: PlanSideView, layout: string, label: BankLabel): HTMLElement {
+  const role = side.role;
   const rows: [string, string][] = [
     ['instruction', p.instruction],
     ['bytes a thread', String(p.vectorBytes)],
@@ -239,25 +283,12 @@ function sideBox(role: 'write' | 'read', p: PlanEntry['write'], view: PlanSideVi
     ['wavefronts', `${p.wavefronts}${p.wavefronts === p.phases ? ' (conflict-free)' : ` (${p.conflicts} extra)`}`],
   ];
   const table = h('table', { class: 'mem-table' }, ...rows.map(([k, v]) => h('tr', {}, h('th', {}, k), h('td', {}, v))));
-  let picture: HTMLElement;
-  if (view.svg !== null) {
-    const doc = new DOMParser().parseFromString(view.svg, 'image/svg+xml');
-    const svg = document.importNode(doc.documentElement, true);
-    picture = h('div', {
-      class: 'plan-banks',
-      'data-testid': 'plan-banks',
-      'data-role': role,
-      'data-layout': layout,
-      'data-conflicted': String(view.conflicted),
-    });
-    picture.append(svg);
-  } else {
-    const why =
-      view.price === null
-        ? `${view.what} moves the tile without the banks: no bank picture (${p.instructions} ${p.instruction === 'tma' ? 'box' : 'k-block'}${p.instructions === 1 ? '' : 's'})`
-        : 'the tile is too large to draw its banks';
-    picture = h('p', { class: 'placeholder', 'data-testid': 'plan-no-banks', 'data-role': role }, why);
-  }
+  const unit = p.instruction === 'tma' ? 'box' : 'k-block';
+  const why =
+    side.price === null && view.picture !== null
+      ? `${side.what} moves the tile without the banks: no bank picture (${p.instructions} ${unit}${p.instructions === 1 ? '' : 's'})`
+      : `${size(view.grid)} cells: too many to draw (at most ${MAX_PLAN_PICTURE})`;
+  const picture = bankPicture(view, side, layout, label) ?? h('p', { class: 'placeholder', 'data-testid': 'plan-no-banks', 'data-role': role }, why);
   return h(
     'div',
     {
@@ -269,7 +300,7 @@ function sideBox(role: 'write' | 'read', p: PlanEntry['write'], view: PlanSideVi
       'data-phases': String(p.phases),
       'data-conflicts': String(p.conflicts),
     },
-    h('h3', {}, `${role === 'write' ? 'Write' : 'Read'} side: `, h('code', {}, view.what)),
+    h('h3', {}, `${role === 'write' ? 'Write' : 'Read'} side: `, h('code', {}, side.what)),
     table,
     picture,
   );
@@ -405,7 +436,8 @@ export function mountPlannerPanel(host: HTMLElement): void {
       el.classList.toggle('chosen', on);
     }
     try {
-      const [w, r] = planSidesView(req, x.layout, labelSel.value as BankLabel);
+      const view = planEntryView(req, x.layout);
+      const label = labelSel.value as BankLabel;
       const name = key === 'triton' ? "Triton's layout" : `Entry ${key}`;
       const facts = `${x.family}, ${x.bytes} bytes; tma ${x.tma ? 'yes' : 'no'}; wgmma/umma ${x.gmma ?? 'no'}`;
       fill(
@@ -415,7 +447,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
           { class: 'plan-detail', 'data-testid': 'plan-detail', 'data-index': key, 'data-layout': x.layout },
           h('h3', {}, `${name}: `, h('code', {}, x.layout)),
           h('p', { class: 'muted' }, facts),
-          h('div', { class: 'plan-sides' }, sideBox('write', x.write, w!, x.layout), sideBox('read', x.read, r!, x.layout)),
+          h('div', { class: 'plan-sides' }, sideBox(x.write, view, view.sides[0]!, x.layout, label), sideBox(x.read, view, view.sides[1]!, x.layout, label)),
         ),
       );
     } catch (e) {
@@ -443,6 +475,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
     }
     if (current !== null && JSON.stringify(current.req) === JSON.stringify(req)) return;
     fill(status, 'planning…');
+    delete status.dataset['request'];
     try {
       await loadOp('plan_smem');
       await loadPlanView();
@@ -455,6 +488,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
       const secs = ((performance.now() - t0) / 1000).toFixed(2);
       const count = Object.values(result.searched).reduce((a, b) => a + b, 0);
       fill(status, `${count} candidates priced in ${secs} s`);
+      status.dataset['request'] = JSON.stringify(req);
       fill(errorOut);
       current = { req, result };
       const lines = formatPlan(result).split('\n');

@@ -2,7 +2,8 @@
  * The page's planner panel (src/web/planner-panel.ts) in headless Chromium, against the page as vite builds it: the
  * 16×16 SwizzleTest pair planned on the page answers what the library (and so the CLI: formatPlan is its table) answers
  * for the same request — the front's rows, the certificate's line, Triton's entry; choosing the second entry (its row,
- * or its point on the plot) draws both sides' banks on that layout, cell by cell Φ of it; a side that is not JSON and a
+ * or its point on the plot) draws both sides' banks on that layout, cell by cell Φ of it (a big tile on the memory
+ * panel's canvas, its conflicted cells counted as the library counts them); a side that is not JSON and a
  * request the planner refuses are inline errors of the kind and message the library gives; the address brings back
  * the request and the entry chosen. No page errors.
  */
@@ -13,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { phi } from '../../src/algebra/layout.js';
 import { isComposed, parseLayoutFunction, phiComposed } from '../../src/cute/composed.js';
-import { planSideText, planTileText } from '../../src/ops/plan-view.js';
+import { loadPlanView, planEntryView, planSideText, planTileText } from '../../src/ops/plan-view.js';
 import { formatPlan, loadPlanner, planArgs } from '../../src/ops/planner.js';
 import type { PlanResult } from '../../src/planner/plan.js';
 import { builtPage, watchedPage } from '../helpers/browser.js';
@@ -38,6 +39,15 @@ async function pageRequest(page: Page): Promise<Record<string, unknown>> {
   };
   const top = (await v('plan-top')).trim();
   if (top !== '') req.top = Number(top);
+  return req;
+}
+
+/** Waits until the panel has planned the request its fields hold, and returns that request. */
+async function planned(page: Page): Promise<Record<string, unknown>> {
+  const req = await pageRequest(page);
+  await expect
+    .poll(async () => JSON.parse((await page.getByTestId('plan-status').getAttribute('data-request')) ?? 'null') as unknown, { timeout: 60_000 })
+    .toEqual(req);
   return req;
 }
 
@@ -81,7 +91,7 @@ describe('the planner panel', () => {
     await loadPlanner();
     const page = await open();
     await page.getByTestId('plan-example').and(page.locator('[data-example="swizzletest-16x16"]')).click();
-    const req = await pageRequest(page);
+    const req = await planned(page);
     const { top: _, ...asked } = req;
     expect(asked).toEqual({ ...SWIZZLETEST }); // the example is the fixture's request
     const want = planArgs(req);
@@ -146,6 +156,35 @@ describe('the planner panel', () => {
     expect(errors).toEqual([]);
   });
 
+  it("draws a big tile's banks on the memory panel's canvas, and a TMA side as no banks", async () => {
+    await loadPlanner();
+    await loadPlanView();
+    const page = await open();
+    for (const ex of ['readme-128x64', 'epilogue-tma']) {
+      await page.locator(`[data-testid="plan-example"][data-example="${ex}"]`).click();
+      const req = await planned(page);
+      const best = planArgs(req).front[0]!;
+      await expect.poll(() => page.getByTestId('plan-detail').getAttribute('data-layout'), { timeout: 60_000 }).toBe(best.layout);
+      const view = planEntryView(req, best.layout);
+      for (const side of view.sides) {
+        const canvas = page.locator(`[data-testid="plan-banks"][data-role="${side.role}"] [data-testid="plan-canvas"]`);
+        if (side.banks === null) {
+          expect(await canvas.count(), `${ex} ${side.role}`).toBe(0);
+          expect(await page.locator(`[data-testid="plan-no-banks"][data-role="${side.role}"]`).textContent()).toMatch(/tma moves the tile without the banks/);
+          continue;
+        }
+        const n = view.picture!.offsets.length;
+        expect([await canvas.getAttribute('data-cells'), await canvas.getAttribute('data-conflicted')], `${ex} ${side.role}`).toEqual([
+          String(n),
+          String(side.conflicted),
+        ]);
+        expect(await canvas.getAttribute('aria-label')).toBe(`banks of ${best.layout}`);
+      }
+    }
+    await page.close();
+    expect(errors).toEqual([]);
+  });
+
   it('shows a side that is not JSON, and a request the planner refuses, inline', async () => {
     await loadPlanner();
     const page = await open();
@@ -175,8 +214,8 @@ describe('the planner panel', () => {
     // a TMA write on sm80, which has none: domain, inline
     await page.getByTestId('plan-tile').fill('16x16');
     await write.fill('tma');
-    await expect.poll(() => err.getAttribute('data-error-kind')).toBe('domain');
-    expect(await err.textContent()).toMatch(/sm80 has no tma/);
+    await expect.poll(() => err.textContent()).toMatch(/sm80 has no tma/);
+    expect(await err.getAttribute('data-error-kind')).toBe('domain');
     await page.close();
     expect(errors).toEqual([]);
   });
@@ -187,6 +226,7 @@ describe('the planner panel', () => {
     await page.getByTestId('plan-top').fill('3');
     await page.getByTestId('plan-arch').selectOption('sm90');
     await page.getByTestId('plan-label').selectOption('bank');
+    await planned(page);
     await expect.poll(() => page.getByTestId('plan-row').count()).toBeGreaterThanOrEqual(3);
     await page.locator('[data-testid="plan-row"][data-index="2"]').click();
     const chosen = await page.locator('[data-testid="plan-row"][data-index="2"]').getAttribute('data-layout');
@@ -197,6 +237,7 @@ describe('the planner panel', () => {
     await page.close();
     expect(await again.getByTestId('plan-top').inputValue()).toBe('3');
     expect(await again.getByTestId('plan-arch').inputValue()).toBe('sm90');
+    await planned(again);
     await expect.poll(() => again.getByTestId('plan-detail').getAttribute('data-layout')).toBe(chosen);
     expect(await again.getByTestId('plan-detail').getAttribute('data-index')).toBe('2');
     const want = planArgs(await pageRequest(again));

@@ -8,7 +8,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { phi } from '../../src/algebra/layout.js';
 import { isComposed, parseLayoutFunction, phiComposed } from '../../src/cute/composed.js';
-import { loadPlanView, planSideText, planSidesView, planTileText } from '../../src/ops/plan-view.js';
+import { loadPlanView, planEntryView, planSideText, planTileText } from '../../src/ops/plan-view.js';
 import { loadPlanner, planArgs, planRequest } from '../../src/ops/planner.js';
 import type { PlanEntry } from '../../src/planner/plan.js';
 import { entryOffsets, sideBanks } from '../../src/planner/side-banks.js';
@@ -144,16 +144,20 @@ describe("a side's banks on an entry's layout", () => {
     expect(conflicted).toBeGreaterThanOrEqual(2);
   });
 
-  it('is what the panel shows: both sides, the SVG over the tile, the TMA side without one', () => {
+  it('is what the panel shows: both sides over the tile, the TMA side without banks', () => {
     const q = { ...EPILOGUE, tile: planTileText('128x128'), read: planSideText('tma', 'read') };
     const best = planArgs(q).front[0]!;
-    const [w, rd] = planSidesView(q, best.layout);
+    const v = planEntryView(q, best.layout);
+    expect([...v.picture!.offsets]).toEqual(phiOf(best.layout, 128 * 128));
+    expect(v.picture!.grid.index(3, 2)).toBe(3 + 128 * 2);
+    const [w, rd] = v.sides;
     expect(w!.price).toEqual(best.write);
-    expect(w!.svg).toContain('<svg');
-    expect(w!.svg).toContain(`banks of the write side`);
-    expect(rd).toEqual({ role: 'read', what: 'tma', price: null, svg: null, conflicted: 0 });
-    const s = planSidesView(SWIZZLETEST, planArgs(SWIZZLETEST).front[1]!.layout);
-    expect(s.map((v) => v.price?.instruction)).toEqual(['st.shared', 'ldmatrix.x4']);
+    expect(w!.caption).toContain('banks of the write side');
+    expect(w!.conflicted).toBe([...w!.banks!.ways].filter((x) => x > 1).length);
+    expect(rd).toMatchObject({ role: 'read', what: 'tma', price: null, banks: null, conflicted: 0 });
+    const s = planEntryView(SWIZZLETEST, planArgs(SWIZZLETEST).front[1]!.layout);
+    expect(s.sides.map((x) => x.price?.instruction)).toEqual(['st.shared', 'ldmatrix.x4']);
+    expect(s.sides[0]!.banks!.accessors.thread[0]).toBe(0);
   });
 
   it('reads the fields as `layoutgpu plan` reads its options; a side that is not JSON is a parse error', () => {

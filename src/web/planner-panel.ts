@@ -46,7 +46,7 @@ interface PlanExample {
 const LL = (reg: string, lane: string): string =>
   JSON.stringify({ ll: `DistributedLinearLayout(reg_bases=${reg}, lane_bases=${lane}, warp_bases=[], block_bases=[], shape=[16, 16])` });
 
-export const PLAN_EXAMPLES: readonly PlanExample[] = [
+const PLAN_EXAMPLES: readonly PlanExample[] = [
   {
     id: 'swizzletest-16x16',
     title: "16×16 bf16, blocked → mma (Triton's SwizzleTest)",

@@ -332,7 +332,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
   );
   const entryIn = h('input', { type: 'hidden', 'data-testid': 'plan-entry', value: '1' });
   const errorEl = (f: string): HTMLElement => h('div', { class: 'inline-error', 'data-testid': 'plan-field-error', 'data-field': f, hidden: '' });
-  const errs = { tile: errorEl('tile'), write: errorEl('write'), read: errorEl('read'), families: errorEl('families'), top: errorEl('top') };
+  const errs = { tile: errorEl('tile'), write: errorEl('write'), read: errorEl('read'), top: errorEl('top') };
   const examples = PLAN_EXAMPLES.map((x) => {
     const b = h('button', { type: 'button', class: 'ghost small', 'data-testid': 'plan-example', 'data-example': x.id }, x.title);
     b.addEventListener('click', () => {
@@ -367,7 +367,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
       field('Tile', tileIn, false, errs.tile),
       field('Element type', dtypeSel),
       field('Machine (--arch)', archSel),
-      field('Families', familiesIn, false, errs.families),
+      field('Families', familiesIn),
       field('Top', topIn, false, errs.top),
       field('Cells show', labelSel),
       field('Write side', writeIn, true, errs.write),
@@ -402,13 +402,8 @@ export function mountPlannerPanel(host: HTMLElement): void {
       read: read('read', readIn, () => planSideText(readIn.value, 'read')),
       arch: archSel.value,
     };
-    const families = read('families', familiesIn, () =>
-      familiesIn.value
-        .split(/[\s,]+/)
-        .map((f) => f.trim())
-        .filter((f) => f !== ''),
-    );
-    if (families !== undefined && families.length > 0) req.families = families;
+    const families = familiesIn.value.split(/[\s,]+/).filter((f) => f !== '');
+    if (families.length > 0) req.families = families;
     const top = read('top', topIn, () => {
       const t = topIn.value.trim();
       if (t === '') return undefined;
@@ -419,7 +414,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
     return ok ? req : null;
   };
 
-  let current: { req: Record<string, unknown>; result: PlanResult } | null = null;
+  let current: { req: Record<string, unknown>; result: PlanResult; note: string } | null = null;
   let generation = 0;
   let timer = 0;
 
@@ -473,7 +468,13 @@ export function mountPlannerPanel(host: HTMLElement): void {
       fill(status);
       return;
     }
-    if (current !== null && JSON.stringify(current.req) === JSON.stringify(req)) return;
+    const key = JSON.stringify(req);
+    if (current !== null && JSON.stringify(current.req) === key) {
+      // the plan shown is this request's (a run begun since, for another, is left)
+      fill(status, current.note);
+      status.dataset['request'] = key;
+      return;
+    }
     fill(status, 'planning…');
     delete status.dataset['request'];
     try {
@@ -487,10 +488,11 @@ export function mountPlannerPanel(host: HTMLElement): void {
       if (g !== generation) return;
       const secs = ((performance.now() - t0) / 1000).toFixed(2);
       const count = Object.values(result.searched).reduce((a, b) => a + b, 0);
-      fill(status, `${count} candidates priced in ${secs} s`);
-      status.dataset['request'] = JSON.stringify(req);
+      const note = `${count} candidates priced in ${secs} s`;
+      fill(status, note);
+      status.dataset['request'] = key;
       fill(errorOut);
-      current = { req, result };
+      current = { req, result, note };
       const lines = formatPlan(result).split('\n');
       const cert = lines.find((l) => l.startsWith('certificate:')) ?? '';
       const triton = lines.find((l) => l.startsWith('triton: none'));
@@ -499,8 +501,8 @@ export function mountPlannerPanel(host: HTMLElement): void {
         h('span', { 'data-testid': 'plan-certificate', 'data-kind': result.certificate.kind, 'data-count': String(result.certificate.count) }, cert),
         triton ? h('span', { class: 'muted' }, ` · ${triton}`) : null,
       );
-      const key = entryAt(result, entryIn.value) === null ? '1' : entryIn.value;
-      fill(frontOut, frontPlot(result, key, choose), frontTable(result, key, choose));
+      const chosen = entryAt(result, entryIn.value) === null ? '1' : entryIn.value;
+      fill(frontOut, frontPlot(result, chosen, choose), frontTable(result, chosen, choose));
       showEntry();
     } catch (e) {
       if (g !== generation) return;

@@ -357,8 +357,12 @@ export function mountPlannerPanel(host: HTMLElement): void {
     h(
       'p',
       { class: 'hint' },
-      'Every candidate of the families priced on both sides with the bank model (plan_smem, as `layoutgpu plan` runs it): ' +
-        'the Pareto front over (write wavefronts, read wavefronts, bytes), its certificate, and the layout Triton builds. Choose an entry for its banks.',
+      'Every candidate of the families priced on both sides with the bank model (',
+      h('code', {}, 'plan_smem'),
+      ', as ',
+      h('code', {}, 'layoutgpu plan'),
+      ' runs it): the Pareto front over (write wavefronts, read wavefronts, bytes), its certificate, and the layout Triton builds. ' +
+        'Choose an entry for its banks.',
     ),
     h('div', { class: 'plan-examples' }, h('span', { class: 'muted' }, 'Examples:'), ...examples),
     h(

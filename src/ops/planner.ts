@@ -7,7 +7,7 @@
 import { LayoutError, domainError } from '../algebra/errors.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
-import type { PlanEntry, PlanResult } from '../planner/plan.js';
+import type { PlanEntry, PlanRequest, PlanResult } from '../planner/plan.js';
 import type { Machine } from '../planner/machine.js';
 import type { DType } from '../descriptors/dtype.js';
 import type { Json, OpSpec } from './spec.js';
@@ -108,10 +108,10 @@ function topArg(v: unknown): number {
 }
 
 /**
- * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
- * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
+ * The plan_smem request object read (docs/planner.md): the tile, both sides built over it, the machine, the
+ * families, top (the page's planner panel draws the sides' banks from it). Errors as planArgs.
  */
-export function planArgs(arg: unknown): PlanResult {
+export function planRequest(arg: unknown): PlanRequest {
   const p = P.get();
   const o = jsonText(arg, () => 'the plan request is not valid JSON');
   if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest('the plan request must be a JSON object {"tile", "dtype", "write", "read", …}');
@@ -130,8 +130,14 @@ export function planArgs(arg: unknown): PlanResult {
   const top = topArg(r.top);
   const write = sideArg(r.write, 'write', tile, dt, machine);
   const read = sideArg(r.read, 'read', tile, dt, machine);
-  return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top });
+  return { tile, dtype: r.dtype, write, read, machine, families, top };
 }
+
+/**
+ * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
+ * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
+ */
+export const planArgs = (arg: unknown): PlanResult => P.get().planSmem(planRequest(arg));
 
 const sideText = (s: PlanEntry['write']): string =>
   `${s.instruction}${s.instruction.endsWith('shared') ? `.${8 * s.vectorBytes}` : ''} ${s.wavefronts}/${s.phases}`;

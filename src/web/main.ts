@@ -531,6 +531,15 @@ const PANELS: readonly Panel[] = [
       (await import('./descriptors-panel.js')).mountDescriptorsPanel(host);
     },
   },
+  // the planner panel (src/web/planner-panel.ts): a full-width row, its front, plot and both sides' banks
+  {
+    card: 'planner-card',
+    make: true,
+    mount: async (host) => {
+      host.setAttribute('data-testid', 'planner-card');
+      (await import('./planner-panel.js')).mountPlannerPanel(host);
+    },
+  },
 ];
 
 // ---------------------------------------------------------------------------------------------

@@ -81,17 +81,19 @@ function reportTable(r: BankReport): HTMLElement {
 }
 
 /** What the bank canvas draws: per tile index its bank and the conflict it met (bankSide's picture). */
-interface BankView {
+export interface BankView {
   readonly m: LayoutFunction;
   readonly pic: Picture;
   readonly map: { readonly bank: Int32Array; readonly ways: Int32Array };
   readonly acc: Accessors;
   readonly label: BankLabel;
   readonly fit: boolean;
+  /** the canvas's data-testid (the memory panel's `mem-canvas` when absent) */
+  readonly testid?: string;
 }
 
-/** The bank picture on a canvas (see the module comment); `hover` is the line under it. */
-function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
+/** The bank picture on a canvas (see the module comment); `hover` is the line under it. (The planner panel's too.) */
+export function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   const { pic, map, acc, label } = v;
   const { rows, cols, index } = pic.grid;
   const n = pic.offsets.length;
@@ -103,7 +105,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
   let conflicted = 0;
   for (let x = 0; x < n; x++) if (map.ways[x]! > 1) conflicted++;
   const canvas = h('canvas', {
-    'data-testid': 'mem-canvas',
+    'data-testid': v.testid ?? 'mem-canvas',
     'data-rows': String(rows),
     'data-cols': String(cols),
     'data-cells': String(n),
@@ -111,7 +113,7 @@ function bankCanvas(v: BankView, hover: HTMLElement): HTMLElement {
     'data-view': v.fit ? 'fit' : 'cells',
     'data-label': label,
     role: 'img',
-    'aria-label': `banks of ${formatLayoutFunction(v.m)}`,
+    'aria-label': `banks of ${v.pic.name ?? formatLayoutFunction(v.m)}`,
   });
   canvas.style.cssText = 'position:sticky;top:0;left:0;display:block';
   spacer.append(canvas);

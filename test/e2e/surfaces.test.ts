@@ -3,8 +3,8 @@
  * the memory panel prices a tiled copy sent from the atoms panel over the WHOLE memory tile, with the figures of
  * `layoutgpu conflicts --copy` for the same inputs (and its swizzle search finds the CLI's fix), and takes every side
  * form (a TV layout, a tiled copy, an MMA operand, a Triton encoding) with the numbers of their ops; nothing overlaps
- * at 1440×900 or 1024×768; inputs show their whole text; Save SVG/TikZ only beside a picture; the TV pictures use the
- * CLI's print_latex palette; a reload from the address restores every panel.
+ * at 1440×900 or 1024×768 (the planner panel's plan drawn); inputs show their whole text; Save SVG/TikZ only beside a
+ * picture; the TV pictures use the CLI's print_latex palette; a reload from the address restores every panel.
  */
 import { execFileSync } from 'node:child_process';
 import { dirname, join, resolve } from 'node:path';
@@ -187,6 +187,8 @@ describe('the page against the CLI, and its layout', () => {
   it('has nothing overlapping at 1440×900 and 1024×768, the sidebar and the panels scrolled through', async () => {
     for (const viewport of VIEWPORTS) {
       const page = await open(site.base, viewport);
+      // the planner panel's plan drawn (its front, plot and both sides' banks)
+      await page.getByTestId('plan-detail').waitFor({ timeout: 60_000 });
       const scrolls = await page.evaluate(() => document.documentElement.scrollHeight);
       for (let y = 0; y < scrolls; y += viewport.height - 100) {
         await page.evaluate((to) => window.scrollTo(0, to), y);
@@ -265,6 +267,8 @@ describe('the page against the CLI, and its layout', () => {
     const ll = page.getByTestId('ll-input');
     const llText = '#ttg.linear<{register = [[0, 1], [0, 2]], lane = [[1, 0]], warp = [], block = []}>';
     await ll.fill(llText);
+    await page.getByTestId('plan-tile').fill('(16,16)');
+    await page.getByTestId('plan-label').selectOption('tv');
     const before = {
       info: await page.getByTestId('atoms-info').getAttribute('data-tile'),
       copy: await page.getByTestId('copy-info').getAttribute('data-tiler'),
@@ -280,6 +284,8 @@ describe('the page against the CLI, and its layout', () => {
     expect(await again.getByTestId('mem-label').inputValue()).toBe('bank');
     expect(await again.getByTestId('mem-arch').inputValue()).toBe('sm80');
     await expect.poll(() => again.getByTestId('ll-input').inputValue()).toBe(llText);
+    await expect.poll(() => again.getByTestId('plan-tile').inputValue()).toBe('(16,16)');
+    expect(await again.getByTestId('plan-label').inputValue()).toBe('tv');
     // a copy sent to the memory panel: its side and its figures come back with the link
     await again.getByTestId('copy-send').click();
     await expect.poll(() => again.getByTestId('mem-form').inputValue()).toBe('copy');

@@ -3,7 +3,7 @@
  * [--vec2 v2]] <source>`: candidate memory layouts ranked by total wavefronts (docs/semantics.md §9.2); a
  * candidate is conflict-free when every instruction of every access takes exactly its phases.
  * Sources: --swizzles <base> (every Sw<B,M,S> o base, 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10), --file
- * (one layout per line, plain or composed), --enumerate / --random (src/verify/sources.ts).
+ * (one layout per line, plain or composed), --enumerate / --random (src/verify/source-enumerate.ts, src/verify/source-random.ts).
  */
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
@@ -28,7 +28,9 @@ import {
   type SearchPattern,
   type Ranked,
 } from '../memory/search.js';
-import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
+import { chunkItem, type Source } from '../verify/sources.js';
+import { enumerateSource } from '../verify/source-enumerate.js';
+import { randomSource } from '../verify/source-random.js';
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { hashText } from '../verify/merge.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
@@ -98,7 +100,7 @@ function listCandidates(list: readonly LayoutFunction[], describe: string): Cand
   };
 }
 
-/** an enumeration or random source (src/verify/sources.ts): parts drawn chunk by chunk, never all at once */
+/** an enumeration or random source (src/verify/source-enumerate.ts, source-random.ts): parts drawn chunk by chunk, never all at once */
 function sourceCandidates(src: Source): Candidates {
   return {
     total: src.total!,

@@ -2,6 +2,7 @@
  * `layoutgpu verify`: bulk verification of candidate layouts (src/verify). Registered by the
  * CLI as a subcommand; bad input is one line on stderr and exit code 2.
  */
+import type { Io } from './io.js';
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
@@ -22,12 +23,6 @@ import { shardOption, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';
 import { parseDuration } from './args.js';
 import { reportError, Usage } from './report.js';
-
-export interface VerifyIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
 
 const HELP = `layoutgpu verify <property> [operand] <source> [options]
 
@@ -232,7 +227,7 @@ function rate(n: number, s: number): string {
   return r >= 1e6 ? `${(r / 1e6).toFixed(1)}M` : r >= 1e3 ? `${(r / 1e3).toFixed(1)}k` : r.toFixed(0);
 }
 
-function progressBar(io: VerifyIo): { update(done: number, total: number | undefined): void; end(): void } {
+function progressBar(io: Io): { update(done: number, total: number | undefined): void; end(): void } {
   const t0 = performance.now();
   let last = 0;
   let shown = false;
@@ -322,7 +317,7 @@ export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: s
 
 export const verifyCommand = {
   summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
-  async run(argv: string[], io: VerifyIo): Promise<number> {
+  async run(argv: string[], io: Io): Promise<number> {
     let engine: VerifyEngine | null = null;
     try {
       // the memory system's search has its own options (src/cli/conflict-search.ts)

@@ -4,7 +4,7 @@
  * `include/cute/stride.hpp`), and `get` with CuTe's 0-based indices beside the paper's 1-based
  * `mode`. (The "did you mean …" of an unknown op or command name is algebra/names.ts's, re-exported here.)
  */
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 export { closestNames, didYouMean } from '../algebra/names.js';
 import { BEYOND_SAFE, knownIntText } from '../algebra/int-text.js';
 import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
@@ -15,11 +15,9 @@ import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from './spec.js';
 
-const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
-
 /** A JSON argument that must be a string in notation. */
 function text(op: string, name: string, v: unknown, example: string): string {
-  if (typeof v !== 'string') throw bad(`${op} argument ${name} must be a string such as "${example}"`);
+  if (typeof v !== 'string') throw badRequestError(`${op} argument ${name} must be a string such as "${example}"`);
   return v;
 }
 
@@ -132,7 +130,7 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'i', kind: 'int', variadic: true },
     ],
     run: ([l, ...is]) => {
-      if (is.length === 0) throw bad('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
+      if (is.length === 0) throw badRequestError('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
       return formatLayout(getMode(l as Layout, is as number[]));
     },
   },

@@ -6,7 +6,7 @@
 import * as L from '../algebra/layout.js';
 import type { Layout } from '../algebra/layout.js';
 import type { Profile, Tuple } from '../algebra/tuple.js';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 import { carryDeadline } from '../algebra/deadline.js';
 import { BEYOND_SAFE, carryIntTexts, integerTexts, knownIntText, withIntTexts } from '../algebra/int-text.js';
 import { formatLayout, formatProfile, formatTuple, parseProfile, parseTuple } from '../algebra/notation.js';
@@ -181,8 +181,6 @@ export const ops: OpSpec[] = withComposed([
  */
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
-const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
-
 function arityText(spec: OpSpec): string {
   const req = spec.args.filter((a) => !a.optional && !a.variadic).length;
   if (spec.args.some((a) => a.variadic)) return `at least ${Math.max(req, 1)} argument(s)`;
@@ -218,7 +216,7 @@ function composedTilerItem(op: string, arg: string): (item: string) => never {
 
 /** Check the count of raw arguments against the spec. */
 export function checkArity(spec: OpSpec, n: number): void {
-  if (!arityOk(spec, n)) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
+  if (!arityOk(spec, n)) throw badRequestError(`${spec.name} takes ${arityText(spec)}, got ${n}`);
 }
 
 /** An integer argument beyond 2^53 − 1, quoted as written (`text`; null when not known: then named, never rounded). */
@@ -234,7 +232,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
   switch (a.kind) {
     case 'layout-fn':
     case 'any-layout-fn':
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      if (typeof v !== 'string') throw badRequestError(`${what} must be a string`);
       // a plain layout through parseLayoutArg, so a tiler here is named as such (domain)
       return looksComposed(v) ? parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn') : parseLayoutArg(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
@@ -243,7 +241,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'profile':
     case 'coord':
     case 'tiler': {
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      if (typeof v !== 'string') throw badRequestError(`${what} must be a string`);
       // a composed layout where a plain one (or a tiler) is needed (docs/semantics.md §9.1): domain, once it parses
       if (a.kind !== 'tuple' && a.kind !== 'profile' && a.kind !== 'coord' && looksComposed(v))
         throw plainNeeded(spec.name, a.name, parseLayoutFunction(v, a.name, true));
@@ -256,12 +254,12 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     }
     case 'int': {
       if (fromText && typeof v === 'string') {
-        if (!/^\s*-?\d+\s*$/.test(v)) throw badRequest(`${what} must be an integer, got '${v}'`);
+        if (!/^\s*-?\d+\s*$/.test(v)) throw badRequestError(`${what} must be an integer, got '${v}'`);
         const n = Number(v);
         if (!Number.isSafeInteger(n)) throw huge(a, what, v.trim());
         return n;
       }
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
+      if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequestError(`${what} must be a JSON integer`);
       if (!Number.isSafeInteger(v)) throw huge(a, what, knownIntText(v));
       return v;
     }
@@ -283,10 +281,10 @@ function optionsOf(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): Rec
     try {
       o = JSON.parse(v);
     } catch {
-      throw badRequest(`${spec.name} argument ${a.name} must be a JSON object, got '${v}'`);
+      throw badRequestError(`${spec.name} argument ${a.name} must be a JSON object, got '${v}'`);
     }
   }
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${spec.name} argument ${a.name} must be a JSON object`);
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequestError(`${spec.name} argument ${a.name} must be a JSON object`);
   return o as Record<string, unknown>;
 }
 
@@ -300,13 +298,13 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
     const n = raw.length;
     // a trailing object with too few arguments before it is one of them (a tiled copy alone), not the options
     if (n > 0 && isOptionsArg(raw[n - 1], fromText) && n - 1 >= rest.args.filter((a) => !a.optional).length) {
-      if (!arityOk(rest, n - 1)) throw badRequest(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
+      if (!arityOk(rest, n - 1)) throw badRequestError(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
       const out = parseArgs(rest, raw.slice(0, -1), fromText);
       while (out.length < rest.args.length) out.push(undefined);
       out.push(optionsOf(spec, last, raw[n - 1], fromText));
       return out;
     }
-    if (!arityOk(rest, n)) throw badRequest(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
+    if (!arityOk(rest, n)) throw badRequestError(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
     return parseArgs(rest, raw, fromText);
   }
   checkArity(spec, raw.length);
@@ -322,7 +320,7 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
  *  Algebra ops answer synchronously (a plain value); bulk checks answer with a Promise. */
 export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
-  if (!spec) throw badRequest(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
+  if (!spec) throw badRequestError(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
   const loading = spec.load?.();
   if (loading) {
     // its room is loaded on first use (ops/lazy.ts): run it then, under the deadline and integer texts in force now

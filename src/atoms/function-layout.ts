@@ -13,13 +13,11 @@
  * and then checked at every t; (2) is checked at every x.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError, isLayoutError } from '../algebra/errors.js';
+import { LayoutError, isLayoutError, notComposableError } from '../algebra/errors.js';
 import { concatUnchecked, type Layout } from '../algebra/layout.js';
 
 /** The most values a decision reads (beyond: `overflow`, never a guess). */
 export const FUNCTION_POINT_LIMIT = 1 << 24;
-
-const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
 
 /** Refuse a function on more than FUNCTION_POINT_LIMIT points (`overflow`). */
 export function checkPoints(n: number, what: string): void {
@@ -79,7 +77,7 @@ export function recoverMode(tab: ArrayLike<number>, n: number): Layout | null {
  * Example: layoutOfTable([0, 2, 1, 3], [2, 2], 'f') is (2,2):(2,1).
  */
 export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[], what: string): Layout {
-  if (vals[0] !== 0) throw notComposable(`${what}: the function maps 0 to ${vals[0]}, and a layout maps 0 to 0`);
+  if (vals[0] !== 0) throw notComposableError(`${what}: the function maps 0 to ${vals[0]}, and a layout maps 0 to 0`);
   const modes: Layout[] = [];
   const tabs: Float64Array[] = [];
   let base = 1;
@@ -91,7 +89,7 @@ export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[],
       tab[t] = vals[t * base]!;
     }
     const m = recoverMode(tab, n);
-    if (m === null) throw notComposable(`${what}: mode of size ${n}: k -> ${showValues(tab, n)} is not a layout function`);
+    if (m === null) throw notComposableError(`${what}: mode of size ${n}: k -> ${showValues(tab, n)} is not a layout function`);
     modes.push(m);
     tabs.push(tab);
     base *= n;
@@ -119,7 +117,7 @@ function checkAdditive(vals: ArrayLike<number>, guide: readonly number[], tabs: 
       idx[j] = 0;
     }
     if (vals[x] !== sum) {
-      throw notComposable(`${what}: the function is not the sum of its modes' at index ${x} (it is ${vals[x]}, the modes add up to ${sum})`);
+      throw notComposableError(`${what}: the function is not the sum of its modes' at index ${x} (it is ${vals[x]}, the modes add up to ${sum})`);
     }
   }
 }

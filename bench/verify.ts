@@ -27,7 +27,9 @@ import { CpuVerifyEngine } from '../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../src/verify/gpu.js';
 import { batchOf, type FlatBatch } from '../src/verify/packed.js';
 import { runVerify } from '../src/verify/run.js';
-import { chunkItem, enumerateCount, enumerateSource, randomSource } from '../src/verify/sources.js';
+import { chunkItem } from '../src/verify/sources.js';
+import { enumerateCount, enumerateSource } from '../src/verify/source-enumerate.js';
+import { randomSource } from '../src/verify/source-random.js';
 
 const arg = (name: string, dflt: number): number => {
   const i = process.argv.indexOf(name);

@@ -33,7 +33,7 @@ export {
 // pictures
 export { type GridShape, type Picture, MAX_SHOW, cellOf, gridShape, makePicture } from './render/grid.js';
 export { type TileOf, type Tiling, divisionTiling, modeTiling } from './render/tiles.js';
-export { darkBackground, entryOpacity, hslHex, tileColour } from './render/colour.js';
+export { darkBackground, tileColour } from './render/colour.js';
 export { asciiPicture, renderGrid } from './render/ascii.js';
-export { type CellMetrics, metrics, svgPicture, xmlEscape } from './render/svg.js';
+export { svgPicture } from './render/svg.js';
 export { type TikzOptions, tikzPicture } from './render/tikz.js';

@@ -67,7 +67,7 @@ export { sliceLayout, dice, sliceOffset, parseSliceCoord, type SliceCoord } from
 export { upcast, downcast } from './cute/cast.js';
 // composed layouts Sw<B,M,S> o K o L (docs/semantics.md §9.1): one parser for a plain or composed
 // layout (with CuTe's, the CuTe DSL's and pycute's prints of a swizzle), its printer, Φ and cosize
-export { type Swizzle, makeSwizzle, formatSwizzle, applySwizzle, applySwizzleBig, sourceLow, targetLow } from './cute/swizzle.js';
+export { type Swizzle, makeSwizzle, formatSwizzle, applySwizzle, applySwizzleBig } from './cute/swizzle.js';
 export {
   type ComposedLayout,
   type LayoutFunction,
@@ -117,7 +117,6 @@ export { type TiledMma, type Operand, makeTiledMma } from './atoms/tiled-mma.js'
 export { type TiledCopy, makeTiledCopy, makeTiledCopyFromMma } from './atoms/tiled-copy.js';
 export { type TensorResult, partitionMma, partitionCopy, localTile, localPartition, parseProjection } from './atoms/partition.js';
 export { type CopySide, copyBankConflicts } from './atoms/conflicts.js';
-export { layoutOfTable } from './atoms/function-layout.js';
 export { type TvPicture, mmaPicture, copyPicture, tvAscii, tvSvg, tvTikz } from './render/tv.js';
 // Triton's linear layouts (docs/linear.md): the value, its printed forms, Triton's operations
 // (receiver first, ll-prefixed here where a name would clash), the encodings, the bridge to CuTe
@@ -143,7 +142,7 @@ export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL,
 export { llFromEncoding } from './linear/encodings.js';
 // the shared-memory layout planner (docs/planner.md): sides, families, the price, plan_smem, Triton's layout
 export { type Role, type Side, type Tile, tvSide, llSide, operandSide, copySide, vectorWidths } from './planner/sides.js';
-export { type Candidate, type FamilyName, FAMILIES, BUILT_FAMILIES, candidates, modeOrders } from './planner/families.js';
+export { type Candidate, type FamilyName, FAMILIES, BUILT_FAMILIES, candidates } from './planner/families.js';
 export { type DescriptorKind, descriptorSide, rowMajorGmem } from './planner/descriptor-sides.js';
 export { type AccessPattern as PlanAccessPattern, type SidePrice, PriceScratch, priceSide, leastWavefronts } from './planner/price.js';
 export { type PlanRequest, type PlanResult, type PlanEntry, type Certificate, planSmem } from './planner/plan.js';

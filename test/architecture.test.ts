@@ -89,6 +89,22 @@ const EDGES: readonly Edge[] = FILES.flatMap((from) =>
   importsOf(readFileSync(join(ROOT, from), 'utf8')).map((spec) => ({ from, spec, to: spec.startsWith('.') ? target(from, spec) : null })),
 );
 
+/** The specifiers a source text imports for types only: `import type`, `export type … from`, or every name marked `type`. */
+function typeOnlyImportsOf(text: string): Set<string> {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.Latest);
+  const out = new Set<string>();
+  for (const st of file.statements) {
+    if (ts.isImportDeclaration(st) && ts.isStringLiteral(st.moduleSpecifier)) {
+      const c = st.importClause;
+      const named = c?.namedBindings && ts.isNamedImports(c.namedBindings) ? c.namedBindings.elements : null;
+      if (c && (c.isTypeOnly || (!c.name && named && named.length > 0 && named.every((e) => e.isTypeOnly)))) out.add(st.moduleSpecifier.text);
+    } else if (ts.isExportDeclaration(st) && st.moduleSpecifier && ts.isStringLiteral(st.moduleSpecifier) && st.isTypeOnly) {
+      out.add(st.moduleSpecifier.text);
+    }
+  }
+  return out;
+}
+
 /** the cycles of a graph (its strongly connected components of more than one file, or a file importing itself) */
 function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
   let next = 0;
@@ -169,6 +185,19 @@ describe('the import reader', () => {
       '// import { f } from "./f.js" in a comment is no import',
     ].join('\n');
     expect(importsOf(text).sort()).toEqual(['../b/b.js', './a.js', './c.js', './d.js', './e.js', 'node:fs']);
+  });
+
+  it('tells the type-only imports apart', () => {
+    const text = [
+      "import type { A } from './a.js';",
+      "import { type B, type C } from './b.js';",
+      "import { type D, d } from './d.js';",
+      "import e, { type E } from './e.js';",
+      "export type { F } from './f.js';",
+      "export { g } from './g.js';",
+      "import './h.js';",
+    ].join('\n');
+    expect([...typeOnlyImportsOf(text)].sort()).toEqual(['./a.js', './b.js', './f.js']);
   });
   it('finds a cycle round three files and a file importing itself, and none in a chain', () => {
     expect(
@@ -255,6 +284,15 @@ describe('the architecture of src/', () => {
     const gpu = new Set(['src/engine/gpu.ts', 'src/engine/gpu-dispatch.ts']);
     for (const f of gpu) expect(KNOWN.has(f), f).toBe(true);
     expect(EDGES.filter((e) => gpu.has(e.from) && e.to === 'src/engine/cpu.ts').map((e) => e.spec)).toEqual([]);
+  });
+
+  it("atoms/data/ imports only the atoms' types: type-only imports of src/atoms/ outside data/, nothing else", () => {
+    const data = EDGES.filter((e) => e.from.startsWith('src/atoms/data/'));
+    expect(data.length).toBeGreaterThan(15);
+    const typeOnly = new Map(data.map((e) => [e.from, typeOnlyImportsOf(readFileSync(join(ROOT, e.from), 'utf8'))] as const));
+    const atomsTypes = (e: Edge): boolean =>
+      e.to !== null && e.to.startsWith('src/atoms/') && !e.to.startsWith('src/atoms/data/') && typeOnly.get(e.from)!.has(e.spec);
+    expect(data.filter((e) => !atomsTypes(e)).map((e) => `${e.from} → ${e.spec}`)).toEqual([]);
   });
 
   it('no import cycle between files', () => {

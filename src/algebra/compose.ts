@@ -68,7 +68,7 @@
  */
 import { gcd } from './arith.js';
 import { checkDeadline } from './deadline.js';
-import { LayoutError } from './errors.js';
+import { LayoutError, notComposableError } from './errors.js';
 import { flat, type Layout } from './layout.js';
 import { coalesceFlat, coalesceNested } from './coalesce.js';
 import type * as T from './tuple.js';
@@ -94,8 +94,6 @@ interface EntryMap {
   /** pairs (digit position j, max digit), positions distinct */
   digits: number[];
 }
-
-const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
 
 /** Refusal when a question needs more evaluations than the bound (never a guess). */
 function beyondBound(what: string, points: number, bound: number): LayoutError {
@@ -291,7 +289,7 @@ function entryMap(s: number, d: number, index: number, bs: readonly number[], es
     throw beyondBound(`whether entry ${index} (${s}:${d}) of A maps to a layout function`, s, ENTRY_LIMIT);
   }
   if ('failsAt' in rec) {
-    throw notComposable(`entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`);
+    throw notComposableError(`entry ${index} (${s}:${d}) of A: t -> Phi_B(t*${d}) is not a layout function (it fails at t = ${rec.failsAt})`);
   }
   return { shapes: rec.shapes, strides: rec.strides, digits: measuredDigits(s, d, bs) };
 }
@@ -536,7 +534,7 @@ export function composeEntries(bs: readonly number[], es: readonly number[], aSh
   let sb = 1;
   for (let j = 0; j < bs.length; j++) sb *= bs[j]!; // exact: B is a valid layout
   if (ca > sb) {
-    throw notComposable(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
+    throw notComposableError(`cosize(A) = ${ca} exceeds size(B) = ${sb}: Phi_B is defined only below size(B)`);
   }
   // the relative modes: each entry's coalesced layout (s:0 for a stride 0, 1:0 for a shape 1)
   const shapes: T.Tuple[] = new Array(m);
@@ -595,7 +593,7 @@ export function composeEntries(bs: readonly number[], es: readonly number[], aSh
       all[i] = s === 1 || d === 0 ? null : (maps?.[i] ?? entryByDivision(s, d, bs, es));
     }
     const x = nonAdditiveAt(sa, da, all, digitSum, bs, es);
-    if (x >= 0) throw notComposable(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
+    if (x >= 0) throw notComposableError(`Phi_B o Phi_A is not additive over the entries of A (x = ${x})`);
   }
   if (typeof aShape === 'number') return { shape: shapes[0]!, stride: strides[0]! };
   if (isFlatTuple(aShape)) return { shape: shapes, stride: strides };

@@ -83,7 +83,14 @@ export function oneLine(message: string): string {
  */
 export const counted = (n: number | bigint, noun: string): string => `${n} ${noun}${n === 1 || n === 1n ? '' : 's'}`;
 
+/** A `domain` error: arguments of the right kinds that the operation does not accept. The one constructor; no room keeps its own. */
 export const domainError = (message: string): LayoutError => new LayoutError('domain', message);
+
+/** A `not-composable` error: a composite, or a function, that no layout has. */
+export const notComposableError = (message: string): LayoutError => new LayoutError('not-composable', message);
+
+/** A `bad-request` error: a request, or a command line's option, of the wrong form (docs/protocol.md). */
+export const badRequestError = (message: string): LayoutError => new LayoutError('bad-request', message);
 
 /**
  * Whether e is a LayoutError (a protocol answer rather than a bug).

@@ -13,13 +13,11 @@
  * and then checked at every t; (2) is checked at every x.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, isLayoutError, notComposableError } from '../algebra/errors.js';
 import { concatUnchecked, type Layout } from '../algebra/layout.js';
 
 /** The most values a decision reads (beyond: `overflow`, never a guess). */
 export const FUNCTION_POINT_LIMIT = 1 << 24;
-
-const notComposable = (msg: string): LayoutError => new LayoutError('not-composable', msg);
 
 /** Refuse a function on more than FUNCTION_POINT_LIMIT points (`overflow`). */
 export function checkPoints(n: number, what: string): void {
@@ -79,7 +77,7 @@ export function recoverMode(tab: ArrayLike<number>, n: number): Layout | null {
  * Example: layoutOfTable([0, 2, 1, 3], [2, 2], 'f') is (2,2):(2,1).
  */
 export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[], what: string): Layout {
-  if (vals[0] !== 0) throw notComposable(`${what}: the function maps 0 to ${vals[0]}, and a layout maps 0 to 0`);
+  if (vals[0] !== 0) throw notComposableError(`${what}: the function maps 0 to ${vals[0]}, and a layout maps 0 to 0`);
   const modes: Layout[] = [];
   const tabs: Float64Array[] = [];
   let base = 1;
@@ -91,7 +89,7 @@ export function layoutOfTable(vals: ArrayLike<number>, guide: readonly number[],
       tab[t] = vals[t * base]!;
     }
     const m = recoverMode(tab, n);
-    if (m === null) throw notComposable(`${what}: mode of size ${n}: k -> ${showValues(tab, n)} is not a layout function`);
+    if (m === null) throw notComposableError(`${what}: mode of size ${n}: k -> ${showValues(tab, n)} is not a layout function`);
     modes.push(m);
     tabs.push(tab);
     base *= n;
@@ -119,7 +117,55 @@ function checkAdditive(vals: ArrayLike<number>, guide: readonly number[], tabs: 
       idx[j] = 0;
     }
     if (vals[x] !== sum) {
-      throw notComposable(`${what}: the function is not the sum of its modes' at index ${x} (it is ${vals[x]}, the modes add up to ${sum})`);
+      throw notComposableError(`${what}: the function is not the sum of its modes' at index ${x} (it is ${vals[x]}, the modes add up to ${sum})`);
     }
   }
+}
+
+/** A function on [0, N) (N = Π guide, x colex over the guide), built once its point count is known to be within
+ *  FUNCTION_POINT_LIMIT and then read at x = 0, 1, 2, … in turn (so it may fill per-row tables on the first row). */
+export type PointFunction = () => (x: number) => number;
+
+/**
+ * The layout of a function given point by point (docs/atoms.md, "The layout of a function"): `f()`
+ * read at every x < Π guide, the deadline checked as it goes, then decided by layoutOfTable.
+ * Errors: `overflow` beyond FUNCTION_POINT_LIMIT points, `not-composable` as layoutOfTable, `timeout`.
+ */
+export function layoutOfFunction(f: PointFunction, guide: readonly number[], what: string): Layout {
+  const n = guide.reduce((a, b) => a * b, 1);
+  checkPoints(n, what);
+  const at = f();
+  const vals = new Float64Array(n);
+  for (let x = 0; x < n; x++) {
+    if ((x & 0xffff) === 0xffff) checkDeadline(what);
+    vals[x] = at(x);
+  }
+  return layoutOfTable(vals, guide, what);
+}
+
+/**
+ * The exact composite, else the layout of the function (docs/atoms.md, "Tiled MMA", "Tiled copy",
+ * "Partitions"): `exact()` builds the answer from compositions, each exact where it exists
+ * (algebra/compose.ts), and gives null, or throws `not-composable` or `overflow`, where a step has
+ * none; then the function is read at every point and decided (layoutOfFunction), so only what the
+ * answer contains has to exist. `wrap` turns that layout into the answer's form (a tensor's offset
+ * and further modes); other errors of `exact` pass.
+ * Example: exactOrTabulated(() => null, () => (x) => [0, 2, 1, 3][x]!, [2, 2], 'f') is (2,2):(2,1).
+ */
+export function exactOrTabulated(exact: () => Layout | null, f: PointFunction, guide: readonly number[], what: string): Layout;
+export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: readonly number[], what: string, wrap: (l: Layout) => R): R;
+export function exactOrTabulated<R>(
+  exact: () => R | null,
+  f: PointFunction,
+  guide: readonly number[],
+  what: string,
+  wrap: (l: Layout) => R = (l) => l as R,
+): R {
+  try {
+    const r = exact();
+    if (r !== null) return r;
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+  }
+  return wrap(layoutOfFunction(f, guide, what));
 }

@@ -9,12 +9,11 @@
  * the answer is x ↦ Φ_T(o_S + Φ_S(x)) over the result's top-level modes (plain: offset Φ_T(o_S)
  * and the rest; composed Sw∘K∘L: offset 0 and Sw ∘ (K + o′) ∘ L′). It is found as an exact
  * composite T ∘ (S, 2:o_S) when that exists (algebra/compose.ts), else point by point by
- * layoutOfTable, so only what the result contains has to exist.
+ * the layout of the function (exactOrTabulated), so only what the result contains has to exist.
  */
 import { intText } from '../algebra/int-text.js';
-import { checkDeadline } from '../algebra/deadline.js';
 import { compose } from '../algebra/compose.js';
-import { LayoutError, domainError, isLayoutError } from '../algebra/errors.js';
+import { LayoutError, domainError } from '../algebra/errors.js';
 import { coalesce } from '../algebra/coalesce.js';
 import { flat, mode, modes, phi, rank, size, concatUnchecked, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout } from '../algebra/notation.js';
@@ -24,7 +23,7 @@ import { zippedDivide } from '../cute/divide.js';
 import { rightInverse } from '../cute/inverse.js';
 import { sliceLayout, sliceOffset, type SliceCoord } from '../cute/slice.js';
 import { isByMode, type Tiler } from '../cute/tiler.js';
-import { checkPoints, layoutOfTable } from './function-layout.js';
+import { exactOrTabulated, type PointFunction } from './function-layout.js';
 import { operandGeometry, threadCoord, type OperandGeometry, type Operand, type TiledMma } from './tiled-mma.js';
 import type { TiledCopy } from './tiled-copy.js';
 
@@ -49,20 +48,26 @@ function phiFlat(shapes: readonly number[], strides: readonly number[], x: numbe
 
 /**
  * The tensor whose element x of the core (colex over `guide`) is T's element at identity index
- * idx[x], followed by `tail` (modes of T's inner layout passed through whole). Errors:
- * `not-composable` when the function is no layout.
+ * s(x), followed by `tail` (modes of T's inner layout passed through whole): `exact` (the
+ * composite) when it exists, else offset Φ_T(s(0)) and the layout of x ↦ Φ_T(s(x)) − Φ_T(s(0))
+ * (exactOrTabulated). Errors: `not-composable` when the function is no layout, `overflow`.
  */
-function tensorOfIndices(t: LayoutFunction, idx: Float64Array, guide: readonly number[], tail: readonly Layout[], what: string): TensorResult {
-  const inner = innerLayout(t);
-  const { shapes, strides } = flat(inner);
-  const y0 = phiFlat(shapes, strides, idx[0]!);
-  const vals = new Float64Array(idx.length);
-  for (let x = 0; x < idx.length; x++) {
-    if ((x & 0xffff) === 0xffff) checkDeadline(what);
-    vals[x] = phiFlat(shapes, strides, idx[x]!) - y0;
-  }
-  const core = layoutOfTable(vals, guide, what);
-  return finish(t, y0, concatUnchecked([...modes(core), ...tail]));
+function tensorOf(
+  t: LayoutFunction,
+  exact: () => TensorResult | null,
+  s: PointFunction,
+  guide: readonly number[],
+  tail: readonly Layout[],
+  what: string,
+): TensorResult {
+  const { shapes, strides } = flat(innerLayout(t));
+  let y0 = 0;
+  const at = (): ((x: number) => number) => {
+    const sx = s();
+    y0 = phiFlat(shapes, strides, sx(0));
+    return (x) => phiFlat(shapes, strides, sx(x)) - y0;
+  };
+  return exactOrTabulated(exact, at, guide, what, (core) => finish(t, y0, concatUnchecked([...modes(core), ...tail])));
 }
 
 /** {offset, layout} of the function y0 + Φ_L′ over T's inner layout (plain or composed T). */
@@ -105,31 +110,26 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
   const [v, ...c] = threadCoord(m, t);
   const cI = c[g.I]!;
   const cJ = c[g.J]!;
-  const fast = partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ);
-  if (fast !== null) return fast;
   const RI = nI / (g.atomI * g.LI);
   const RJ = nJ / (g.atomJ * g.LJ);
-  const n = g.VX * RI * RJ;
-  checkPoints(n, `partition_${x.toLowerCase()}`);
-  const idx = new Float64Array(n);
   const yOf = (a: number, atom: number, c0: number, l: number, r: number, tile: number, p: Float64Array): number => {
     const xi = a + atom * (c0 + l * r);
     const q = Math.floor(xi / tile);
     return p[xi - q * tile]! + tile * q;
   };
-  let k = 0;
-  for (let rJ = 0; rJ < RJ; rJ++) {
-    for (let rI = 0; rI < RI; rI++) {
-      for (let f = 0; f < g.VX; f++) {
-        if ((k & 0xffff) === 0xffff) checkDeadline(`partition_${x.toLowerCase()}`);
-        const a = g.atomTab[v! + g.S * f]!;
-        const aI = a % g.atomI;
-        const aJ = (a - aI) / g.atomI;
-        idx[k++] = yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
-      }
-    }
-  }
-  return tensorOfIndices(tensor, idx, [g.VX, RI, RJ], modes(inner).slice(2), `partition_${x.toLowerCase()}`);
+  // element (f, r_I, r_J) at k = f + V_X·(r_I + R_I·r_J)
+  const at = (): ((k: number) => number) => (k) => {
+    const f = k % g.VX;
+    const r = (k - f) / g.VX;
+    const rI = r % RI;
+    const rJ = (r - rI) / RI;
+    const a = g.atomTab[v! + g.S * f]!;
+    const aI = a % g.atomI;
+    const aJ = (a - aI) / g.atomI;
+    return yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
+  };
+  const exact = (): TensorResult | null => partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ);
+  return tensorOf(tensor, exact, at, [g.VX, RI, RJ], modes(inner).slice(2), `partition_${x.toLowerCase()}`);
 }
 
 /** Strides of a layout multiplied by k. */
@@ -137,7 +137,7 @@ const scaled = (l: Layout, k: number): Layout => ({ shape: l.shape, stride: scal
 const scaleTuple = (t: Layout['stride'], k: number): Layout['stride'] => (typeof t === 'number' ? t * k : t.map((u) => scaleTuple(u, k)));
 
 /**
- * partition_A/B/C as exact composites (or null when one does not exist): the element (f, r_I, r_J)
+ * partition_A/B/C as exact composites (null, or `not-composable` or `overflow`, when one does not exist): the element (f, r_I, r_J)
  * is at identity index Z′(o′ + Y(f, r_I, r_J)) with Z′ = (P_I extended by (n_I/t_I):t_I, n_I·P_J
  * extended), Y = (E′∘X_atom's value mode, R_I:atom_I·L_I, R_J:n_I·atom_J·L_J), E′ =
  * (atom_I, atom_J):(1, n_I), o′ = E′∘X_atom's thread mode at v plus the thread's atom
@@ -153,23 +153,18 @@ function partitionMmaComposed(
   nJ: number,
 ): TensorResult | null {
   const inner = innerLayout(tensor);
-  try {
-    const ex = compose({ shape: [g.atomI, g.atomJ], stride: [1, nI] }, m.atom[x]);
-    if (rank(ex) !== 2) return null;
-    const [exT, exV] = modes(ex) as [Layout, Layout];
-    const o = phi(exT, v!) + g.atomI * cI! + nI * g.atomJ * cJ!;
-    const y = [exV, { shape: nI / (g.atomI * g.LI), stride: g.atomI * g.LI }, { shape: nJ / (g.atomJ * g.LJ), stride: nI * g.atomJ * g.LJ }];
-    const ext = (p: Layout, tile: number, n: number): Layout => concatUnchecked([p, { shape: n / tile, stride: tile }]);
-    const z = concatUnchecked([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
-    const c1 = compose(concatUnchecked([mode(inner, 1), mode(inner, 2)]), z);
-    const c = compose(c1, concatUnchecked([...y, { shape: 2, stride: o }]));
-    if (rank(c) !== 4) return null;
-    const cm = modes(c);
-    return finish(tensor, phi(cm[3]!, 1), concatUnchecked([...cm.slice(0, 3).map(coalesce), ...modes(inner).slice(2)]));
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-    return null;
-  }
+  const ex = compose({ shape: [g.atomI, g.atomJ], stride: [1, nI] }, m.atom[x]);
+  if (rank(ex) !== 2) return null;
+  const [exT, exV] = modes(ex) as [Layout, Layout];
+  const o = phi(exT, v!) + g.atomI * cI! + nI * g.atomJ * cJ!;
+  const y = [exV, { shape: nI / (g.atomI * g.LI), stride: g.atomI * g.LI }, { shape: nJ / (g.atomJ * g.LJ), stride: nI * g.atomJ * g.LJ }];
+  const ext = (p: Layout, tile: number, n: number): Layout => concatUnchecked([p, { shape: n / tile, stride: tile }]);
+  const z = concatUnchecked([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
+  const c1 = compose(concatUnchecked([mode(inner, 1), mode(inner, 2)]), z);
+  const c = compose(c1, concatUnchecked([...y, { shape: 2, stride: o }]));
+  if (rank(c) !== 4) return null;
+  const cm = modes(c);
+  return finish(tensor, phi(cm[3]!, 1), concatUnchecked([...cm.slice(0, 3).map(coalesce), ...modes(inner).slice(2)]));
 }
 
 /**
@@ -185,14 +180,12 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   const ns = ms.map(size);
   checkCopyTensor(c, ns, what);
   checkThread(t, c.threads);
-  const fast = partitionCopyComposed(c, side, t, ns, tensor);
-  if (fast !== null) return fast;
-  const { idx, guide } = copyIndexMap(c, side, t, ns, what);
-  return tensorOfIndices(tensor, idx, guide, ms.slice(c.tiler.length), what);
+  const { at, guide } = copyIndexMap(c, side, t, ns);
+  return tensorOf(tensor, () => partitionCopyComposed(c, side, t, ns, tensor), at, guide, ms.slice(c.tiler.length), what);
 }
 
 /**
- * partition_S/D as exact composites (or null): the identity index of element (w, q…, e…) is
+ * partition_S/D as exact composites (null, or `not-composable` or `overflow`): the identity index of element (w, q…, e…) is
  * Et(X_TV(t, 0) + X_TV's value mode(w)) + Σ q_i·tiler_i·N_(i−1) + the further modes', Et =
  * (tiler):(N_0, N_1, …) placing the tile in the tensor (N the prefix products of its mode sizes);
  * the first term is the composite Et ∘ (value mode, 2:X_TV(t, 0)), the answer T ∘ that map.
@@ -202,17 +195,12 @@ function partitionCopyComposed(c: TiledCopy, side: 'S' | 'D', t: number, ns: rea
   const r = c.tiler.length;
   const pre: number[] = [];
   ns.reduce((p, n) => (pre.push(p), p * n), 1);
-  try {
-    const et: Layout = { shape: [...c.tiler], stride: pre.slice(0, r) };
-    const cv = compose(et, concatUnchecked([mode(tv, 2), { shape: 2, stride: phi(mode(tv, 1), t) }]));
-    if (rank(cv) !== 2) return null;
-    const [w, o] = modes(cv) as [Layout, Layout];
-    const rest = ns.map((n, i): Layout => (i < r ? { shape: n / c.tiler[i]!, stride: c.tiler[i]! * pre[i]! } : { shape: n, stride: pre[i]! }));
-    return composedTensor(tensor, [w, ...rest], phi(o, 1));
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-    return null;
-  }
+  const et: Layout = { shape: [...c.tiler], stride: pre.slice(0, r) };
+  const cv = compose(et, concatUnchecked([mode(tv, 2), { shape: 2, stride: phi(mode(tv, 1), t) }]));
+  if (rank(cv) !== 2) return null;
+  const [w, o] = modes(cv) as [Layout, Layout];
+  const rest = ns.map((n, i): Layout => (i < r ? { shape: n / c.tiler[i]!, stride: c.tiler[i]! * pre[i]! } : { shape: n, stride: pre[i]! }));
+  return composedTensor(tensor, [w, ...rest], phi(o, 1));
 }
 
 /** A tensor of mode sizes ns for a tiled copy: rank at least the tiler's (`domain`), each mode a
@@ -224,62 +212,49 @@ export function checkCopyTensor(c: TiledCopy, ns: readonly number[], what: strin
 }
 
 /**
- * The identity indices (column-major in a tensor of mode sizes `ns`) of the elements that thread
- * t holds in partition_S/D, over the modes (NX·V/NR, n_1/tiler_1, …, n_r/tiler_r) (colex); the
- * tensor's further modes are not included. Errors: `domain` (rank below the tiler's, t out of
- * range), `not-complementable`, `overflow`.
+ * The identity indices (column-major in a tensor of mode sizes `ns`, already checked against the
+ * copy) of the elements that thread t holds in partition_S/D, as a function over the modes
+ * (NX·V/NR, n_1/tiler_1, …, n_r/tiler_r) (colex); the tensor's further modes are not included.
  */
-export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[], what: string): { idx: Float64Array; guide: number[] } {
+function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[]): { at: PointFunction; guide: number[] } {
   const r = c.tiler.length;
-  checkCopyTensor(c, ns, what);
-  checkThread(t, c.threads);
   const tv = side === 'S' ? c.layoutS_TV : c.layoutD_TV;
   const W = size(mode(tv, 2));
   const qs = c.tiler.map((ti, i) => ns[i]! / ti);
-  const nq = qs.reduce((a, b) => a * b, 1);
-  checkPoints(W * nq, what);
-  // per value w: the identity index of τ(w); per q: Σ_i N_{i−1}·tiler_i·q_i
+  // per value w: the identity index of τ(w), found on the first tile; per tile j: Σ_i N_{i−1}·tiler_i·q_i
   const pre: number[] = [];
-  let p = 1;
-  for (let i = 0; i < r; i++) {
-    pre.push(p);
-    p *= ns[i]!;
-  }
-  const tau = new Float64Array(W);
-  const thr = phi(mode(tv, 1), t);
-  const vm = flat(mode(tv, 2));
-  for (let w = 0; w < W; w++) {
-    if ((w & 0xffff) === 0xffff) checkDeadline(what);
-    let e = thr + phiFlat(vm.shapes, vm.strides, w);
-    let id = 0;
-    for (let i = 0; i < r; i++) {
-      const ti = c.tiler[i]!;
-      const ci = e % ti;
-      e = (e - ci) / ti;
-      id += pre[i]! * ci;
-    }
-    tau[w] = id;
-  }
-  const idx = new Float64Array(W * nq);
-  const q = new Array<number>(r).fill(0);
-  let qOff = 0;
-  let work = 0;
-  for (let j = 0; j < nq; j++) {
-    if ((work += W) >= 1 << 16) {
-      work = 0;
-      checkDeadline(what);
-    }
-    for (let w = 0; w < W; w++) idx[j * W + w] = tau[w]! + qOff;
-    for (let i = 0; i < r; i++) {
-      if (++q[i]! < qs[i]!) {
-        qOff += pre[i]! * c.tiler[i]!;
-        break;
+  ns.reduce((p, n) => (pre.push(p), p * n), 1);
+  const at = (): ((x: number) => number) => {
+    const tau = new Float64Array(W);
+    const thr = phi(mode(tv, 1), t);
+    const vm = flat(mode(tv, 2));
+    let qOff = 0;
+    return (x) => {
+      const w = x % W;
+      const j = (x - w) / W;
+      if (j === 0) {
+        let e = thr + phiFlat(vm.shapes, vm.strides, w);
+        let id = 0;
+        for (let i = 0; i < r; i++) {
+          const ti = c.tiler[i]!;
+          const ci = e % ti;
+          e = (e - ci) / ti;
+          id += pre[i]! * ci;
+        }
+        tau[w] = id;
+      } else if (w === 0) {
+        qOff = 0;
+        let q = j;
+        for (let i = 0; i < r; i++) {
+          const qi = q % qs[i]!;
+          q = (q - qi) / qs[i]!;
+          qOff += qi * pre[i]! * c.tiler[i]!;
+        }
       }
-      qOff -= (qs[i]! - 1) * pre[i]! * c.tiler[i]!;
-      q[i] = 0;
-    }
-  }
-  return { idx, guide: [W, ...qs] };
+      return tau[w]! + qOff;
+    };
+  };
+  return { at, guide: [W, ...qs] };
 }
 
 /**
@@ -290,32 +265,19 @@ export function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: reado
  */
 export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: string): TensorResult {
   const sm = typeof s.shape === 'number' ? [s] : modes(s);
-  const fast = composedTensor(t, sm, oS);
-  if (fast !== null) return fast;
-  const n = size(s);
-  checkPoints(n, what);
-  const idx = new Float64Array(n);
   const { shapes, strides } = flat(s);
-  for (let x = 0; x < n; x++) {
-    if ((x & 0xffff) === 0xffff) checkDeadline(what);
-    idx[x] = oS + phiFlat(shapes, strides, x);
-  }
-  return tensorOfIndices(t, idx, sm.map(size), [], what);
+  const at = (): ((x: number) => number) => (x) => oS + phiFlat(shapes, strides, x);
+  return tensorOf(t, () => composedTensor(t, sm, oS), at, sm.map(size), [], what);
 }
 
 /** The composite T ∘ (S, 2:o_S) without its last mode (offset: its last mode's value), each of
- *  S's modes coalesced; null when the composite does not exist. */
+ *  S's modes coalesced; null (or `not-composable`, `overflow`) when the composite does not exist. */
 function composedTensor(t: LayoutFunction, sm: readonly Layout[], oS: number): TensorResult | null {
   const r = sm.length;
-  try {
-    const c = compose(innerLayout(t), concatUnchecked([...sm, { shape: 2, stride: oS }]));
-    if (rank(c) !== r + 1) return null;
-    const cm = modes(c);
-    return finish(t, phi(cm[r]!, 1), concatUnchecked(cm.slice(0, r).map(coalesce)));
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-    return null;
-  }
+  const c = compose(innerLayout(t), concatUnchecked([...sm, { shape: 2, stride: oS }]));
+  if (rank(c) !== r + 1) return null;
+  const cm = modes(c);
+  return finish(t, phi(cm[r]!, 1), concatUnchecked(cm.slice(0, r).map(coalesce)));
 }
 
 /** A projection (CuTe `Step<_1,X,_1>`): a flat tuple of `1` and `X` (or `_`); true where 1. */

@@ -15,7 +15,7 @@ import { formatLayout } from '../algebra/notation.js';
 import { phiTable } from '../memory/access.js';
 import { rightInverse } from '../cute/inverse.js';
 import { copyAtom, type CopyAtom } from './atom.js';
-import { checkPoints, layoutOfTable } from './function-layout.js';
+import { exactOrTabulated, layoutOfTable } from './function-layout.js';
 import type { Operand, TiledMma } from './tiled-mma.js';
 import { operandModes } from './tiled-mma.js';
 
@@ -74,36 +74,27 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
   // as composites: TV(t, v) = A(thr⁻¹(t)) + B(val⁻¹(v)), A and B the strides of the coordinates
   const pre: number[] = [];
   tiler.reduce((p, n) => (pre.push(p), p * n), 1);
-  const a: Layout = { shape: ts, stride: ts.map((_, i) => pre[i]! * vs[i]!) };
-  const b: Layout = { shape: vs, stride: pre };
-  try {
-    const lt = coalesce(compose(a, rightInverse(thr)));
-    const lv = coalesce(compose(b, rightInverse(val)));
-    if (size(lt) === T && size(lv) === V) return { tiler, layoutTV: concatUnchecked([lt, lv]) };
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-  }
-  checkPoints(T * V, 'the tiled copy');
-  const tc = inverseCoords(thr, ts);
-  const vc = inverseCoords(val, vs);
-  const vals = new Float64Array(T * V);
-  let work = 0;
-  for (let t = 0; t < T; t++) {
-    if ((work += V) >= 1 << 16) {
-      work = 0;
-      checkDeadline('the tiled copy');
-    }
-    for (let v = 0; v < V; v++) {
+  const exact = (): Layout | null => {
+    const lt = coalesce(compose({ shape: ts, stride: ts.map((_, i) => pre[i]! * vs[i]!) }, rightInverse(thr)));
+    const lv = coalesce(compose({ shape: vs, stride: pre }, rightInverse(val)));
+    return size(lt) === T && size(lv) === V ? concatUnchecked([lt, lv]) : null;
+  };
+  const at = (): ((x: number) => number) => {
+    const tc = inverseCoords(thr, ts);
+    const vc = inverseCoords(val, vs);
+    return (x) => {
+      const t = x % T;
+      const v = (x - t) / T;
       let idx = 0;
       let stride = 1;
       for (let i = 0; i < r; i++) {
         idx += stride * (vc[r * v + i]! + vs[i]! * tc[r * t + i]!);
         stride *= tiler[i]!;
       }
-      vals[t + T * v] = idx;
-    }
-  }
-  return { tiler, layoutTV: layoutOfTable(vals, [T, V], 'the tiled copy') };
+      return idx;
+    };
+  };
+  return { tiler, layoutTV: exactOrTabulated(exact, at, [T, V], 'the tiled copy') };
 }
 
 /**
@@ -162,45 +153,36 @@ const sigmaCache = new WeakMap<Layout, Map<number, Layout | null>>();
 /**
  * X_TV(t, w) = TV(ρ mod AT + AT·⌊t/AT⌋, ⌊ρ/AT⌋ + NR·⌊w/NX⌋), ρ = σ(t mod AT, w mod NX): first as
  * the composite TV ∘ H, H = ((σ's thread mode, (T/AT):AT), (σ's value mode, (V/NR):(T·NR))) (exact,
- * algebra/compose.ts); where a composite does not exist, evaluated at every (t, w) and decided by
- * layoutOfTable.
+ * algebra/compose.ts); where a composite does not exist, evaluated at every (t, w) and decided
+ * (exactOrTabulated).
  */
 function sideTV(atom: CopyAtom, x: Layout, side: string, layoutTV: Layout, T: number, V: number): Layout {
   const AT = size(atom.thrID);
   const NR = size(mode(atom.ref, 2));
   const NX = size(mode(x, 2));
-  try {
+  const exact = (): Layout | null => {
     const sg = sigmaLayout(atom, x, side, T);
-    if (sg !== null && rank(sg) === 2) {
-      const [st, sv] = modes(sg) as [Layout, Layout];
-      const h = concatUnchecked([concatUnchecked([st, { shape: T / AT, stride: AT }]), concatUnchecked([sv, { shape: V / NR, stride: T * NR }])]);
-      const l = compose(layoutTV, h);
-      if (rank(l) === 2) return concatUnchecked(modes(l).map(coalesce));
-    }
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-  }
-  const tv = phiTable(layoutTV);
-  const sg = sigma(atom, x, side);
-  const W = (NX * V) / NR;
-  const vals = new Float64Array(T * W);
-  let work = 0;
-  for (let t = 0; t < T; t++) {
-    if ((work += W) >= 1 << 16) {
-      work = 0;
-      checkDeadline(`the ${side} TV layout`);
-    }
-    const a = t % AT;
-    const tBase = t - a;
-    for (let w = 0; w < W; w++) {
+    if (sg === null || rank(sg) !== 2) return null;
+    const [st, sv] = modes(sg) as [Layout, Layout];
+    const h = concatUnchecked([concatUnchecked([st, { shape: T / AT, stride: AT }]), concatUnchecked([sv, { shape: V / NR, stride: T * NR }])]);
+    const l = compose(layoutTV, h);
+    return rank(l) === 2 ? concatUnchecked(modes(l).map(coalesce)) : null;
+  };
+  const at = (): ((i: number) => number) => {
+    const tv = phiTable(layoutTV);
+    const sg = sigma(atom, x, side);
+    return (i) => {
+      const t = i % T;
+      const w = (i - t) / T;
+      const a = t % AT;
       const s = w % NX;
       const rho = sg[a + AT * s]!;
       const ra = rho % AT;
       const rv = (rho - ra) / AT;
-      vals[t + T * w] = tv[ra + tBase + T * (rv + NR * ((w - s) / NX))]!;
-    }
-  }
-  return layoutOfTable(vals, [T, W], `the ${side} TV layout`);
+      return tv[ra + t - a + T * (rv + NR * ((w - s) / NX))]!;
+    };
+  };
+  return exactOrTabulated(exact, at, [T, (NX * V) / NR], `the ${side} TV layout`);
 }
 
 /** A tiled copy from its atom, tiler and tiler TV layout (T, V checked against the atom). */

@@ -4,12 +4,11 @@
  * and K, and how they are numbered) and a permutation P of the tile's rows, columns and
  * K-slices. Each derived layout is a short definition over cute/ and algebra/; the three TV
  * layouts are the functions the definitions give, as exact composites or, where none exists,
- * found point by point by layoutOfTable (the answer is the function, not CuTe's composition,
+ * found point by point (exactOrTabulated; the answer is the function, not CuTe's composition,
  * which differs for C with threads along K).
  */
 import { intText } from '../algebra/int-text.js';
-import { checkDeadline } from '../algebra/deadline.js';
-import { domainError, isLayoutError } from '../algebra/errors.js';
+import { domainError } from '../algebra/errors.js';
 import { compose } from '../algebra/compose.js';
 import { coalesce } from '../algebra/coalesce.js';
 import type { Tuple } from '../algebra/tuple.js';
@@ -22,7 +21,7 @@ import { tiledProduct } from '../cute/product.js';
 import { rightInverse } from '../cute/inverse.js';
 import { isByMode, isUnderscore, type Tiler } from '../cute/tiler.js';
 import { mmaAtom, type MmaAtom } from './atom.js';
-import { checkPoints, layoutOfTable } from './function-layout.js';
+import { exactOrTabulated, layoutOfFunction } from './function-layout.js';
 
 /** The operands of an MMA: A (modes M, K), B (N, K), C (M, N). */
 export type Operand = 'A' | 'B' | 'C';
@@ -208,13 +207,12 @@ const along = (a: number, atom: number, c: number, l: number, r: number): number
  * Errors: `not-composable` when no layout has this function.
  */
 export function operandTV(m: MmaCore, x: Operand): Layout {
-  try {
-    const l = operandTVComposed(m, x);
-    if (l !== null) return l;
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-  }
-  return operandTVPointwise(m, x);
+  return exactOrTabulated(
+    () => operandTVComposed(m, x),
+    () => operandTVAt(m, x),
+    operandTVGuide(m, x),
+    `the TV layout of ${x}`,
+  );
 }
 
 /** Strides of a layout multiplied by k. */
@@ -244,40 +242,49 @@ export function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
   return concatUnchecked(modes(tv).map(coalesce));
 }
 
+/** The guide (T, V) of operand X's TV layout: V = V_X·R_I·R_J values per thread. */
+function operandTVGuide(m: MmaCore, x: Operand): [number, number] {
+  const [I, J] = operandModes[x];
+  const atomI = m.atom.shapeMNK[I]!;
+  const atomJ = m.atom.shapeMNK[J]!;
+  const RI = m.tileShape[I]! / (atomI * size(m.atomLayout[I]!));
+  const RJ = m.tileShape[J]! / (atomJ * size(m.atomLayout[J]!));
+  return [m.T, (size(m.atom[x]) / size(m.atom.thrID)) * RI * RJ];
+}
+
 /**
  * The TV layout of operand X (CuTe `get_layoutA_TV` …): (t, w) ↦ Φ_{P_I}(x_I) + t_I·Φ_{P_J}(x_J)
  * with (f, r_I, r_J) = colex(w, (V_X, R_I, R_J)), a = Φ_{X_atom}(v + size(thrID)·f), a_I = a mod
  * atom_I, a_J = ⌊a / atom_I⌋ and x_I, x_J as `along` (docs/atoms.md, "Tiled MMA").
- * Evaluated at every (t, w) and decided by layoutOfTable. Errors: `not-composable` when no layout
+ * Evaluated at every (t, w) and decided by layoutOfFunction. Errors: `not-composable` when no layout
  * has this function.
  */
 export function operandTVPointwise(m: MmaCore, x: Operand): Layout {
+  return layoutOfFunction(() => operandTVAt(m, x), operandTVGuide(m, x), `the TV layout of ${x}`);
+}
+
+/** operandTVPointwise's function at i = t + T·w; each thread's coordinate is found on the first row (w = 0). */
+function operandTVAt(m: MmaCore, x: Operand): (i: number) => number {
   const g = operandGeometry(m, x);
-  const V = g.VX * g.RI * g.RJ;
   const T = m.T;
-  checkPoints(T * V, `the TV layout of ${x}`);
-  const vals = new Float64Array(T * V);
-  let work = 0;
-  for (let t = 0; t < T; t++) {
-    if ((work += V) >= 1 << 16) {
-      work = 0;
-      checkDeadline(`the TV layout of ${x}`);
+  const coords = new Int32Array(3 * T);
+  return (i) => {
+    const t = i % T;
+    const w = (i - t) / T;
+    if (w === 0) {
+      const c = coordOf(m, t);
+      coords[3 * t] = c[0];
+      coords[3 * t + 1] = c[1 + g.I]!;
+      coords[3 * t + 2] = c[1 + g.J]!;
     }
-    const c = coordOf(m, t);
-    const v = c[0];
-    const cI = c[1 + g.I]!;
-    const cJ = c[1 + g.J]!;
-    for (let w = 0; w < V; w++) {
-      const f = w % g.VX;
-      const rI = Math.floor(w / g.VX) % g.RI;
-      const rJ = Math.floor(w / (g.VX * g.RI));
-      const a = g.atomTab[v + g.S * f]!;
-      const aI = a % g.atomI;
-      const aJ = (a - aI) / g.atomI;
-      vals[t + T * w] = g.PI[along(aI, g.atomI, cI, g.LI, rI)]! + g.tI * g.PJ[along(aJ, g.atomJ, cJ, g.LJ, rJ)]!;
-    }
-  }
-  return layoutOfTable(vals, [T, V], `the TV layout of ${x}`);
+    const f = w % g.VX;
+    const rI = Math.floor(w / g.VX) % g.RI;
+    const rJ = Math.floor(w / (g.VX * g.RI));
+    const a = g.atomTab[coords[3 * t]! + g.S * f]!;
+    const aI = a % g.atomI;
+    const aJ = (a - aI) / g.atomI;
+    return g.PI[along(aI, g.atomI, coords[3 * t + 1]!, g.LI, rI)]! + g.tI * g.PJ[along(aJ, g.atomJ, coords[3 * t + 2]!, g.LJ, rJ)]!;
+  };
 }
 
 /** Thread t's coordinate (v, m, n, k) in a tiled MMA; t < T, else `domain`. */

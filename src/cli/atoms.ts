@@ -19,7 +19,8 @@ import { copyPicture, mmaPicture, tvAscii, tvSvg, tvTikz, type TvPicture } from 
 import { MAX_SHOW } from '../render/grid.js';
 import { parseOptions, Usage } from './args.js';
 import type { Command } from './commands.js';
-import { reportError, type Io } from './report.js';
+import type { Io } from './io.js';
+import { reportError } from './report.js';
 import { checkOutputs, writeOutput } from './outputs.js';
 import { isIntegerText } from '../algebra/int-text.js';
 

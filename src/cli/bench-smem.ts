@@ -3,6 +3,7 @@
  * written to and read from workgroup memory through M, against the identity layout, with the
  * predicted wavefronts beside the measured time (src/throughput/smem.ts). Needs a WebGPU adapter.
  */
+import type { Io } from './io.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
 import { adapterLine } from '../engine/select.js';
@@ -19,7 +20,7 @@ the same kernel through the identity layout; reports ns per warp instruction bes
 wavefronts bank_conflicts predicts (software adapters have no banks: report only).
 `;
 
-export async function runSmemCommand(argv: string[], io: { stdout: (s: string) => void; stderr: (s: string) => void }): Promise<number> {
+export async function runSmemCommand(argv: string[], io: Io): Promise<number> {
   let release: (() => void) | undefined;
   try {
     const a = parseOptions(argv, ['--help', '--json'], ['--smem', '--tv', '--elem', '--vec', '--iters'], 'bench --smem');

@@ -4,6 +4,7 @@
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 GPU failure or a kernel whose output
  * is wrong.
  */
+import type { Io } from './io.js';
 import { parseOptions, Usage, type Parsed } from './args.js';
 import { writeFileSync } from 'node:fs';
 import { parseLayout } from '../algebra/notation.js';
@@ -13,12 +14,6 @@ import { renderSvg, renderTable } from '../throughput/report.js';
 import { runBench, type BenchKernel } from '../throughput/run.js';
 import { benchError } from './bench-error.js';
 import { isIntegerText } from '../algebra/int-text.js';
-
-export interface BenchIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
 
 const HELP = `layoutgpu bench <L> [<L> ...] [options]
 
@@ -60,7 +55,7 @@ function positiveInt(name: string, v: string, min: number, max = 2 ** 32): numbe
   return n;
 }
 
-async function run(argv: string[], io: BenchIo): Promise<number> {
+async function run(argv: string[], io: Io): Promise<number> {
   let release: (() => void) | undefined;
   // bench --smem <M> --tv <TV> --elem <e>: the shared-memory kernel (src/cli/bench-smem.ts)
   if (argv.includes('--smem')) return (await import('./bench-smem.js')).runSmemCommand(argv, io);

@@ -3,8 +3,9 @@
  * [--vec2 v2]] <source>`: candidate memory layouts ranked by total wavefronts (docs/semantics.md §9.2); a
  * candidate is conflict-free when every instruction of every access takes exactly its phases.
  * Sources: --swizzles <base> (every Sw<B,M,S> o base, 1 ≤ B ≤ 5, M ≤ 7, B ≤ |S| ≤ 10), --file
- * (one layout per line, plain or composed), --enumerate / --random (src/verify/sources.ts).
+ * (one layout per line, plain or composed), --enumerate / --random (src/verify/source-enumerate.ts, src/verify/source-random.ts).
  */
+import type { Io } from './io.js';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
@@ -28,7 +29,9 @@ import {
   type SearchPattern,
   type Ranked,
 } from '../memory/search.js';
-import { chunkItem, enumerateSource, randomSource, type Source } from '../verify/sources.js';
+import { chunkItem, type Source } from '../verify/sources.js';
+import { enumerateSource } from '../verify/source-enumerate.js';
+import { randomSource } from '../verify/source-random.js';
 import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
 import { hashText } from '../verify/merge.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
@@ -99,7 +102,7 @@ function listCandidates(list: readonly LayoutFunction[], describe: string): Cand
   };
 }
 
-/** an enumeration or random source (src/verify/sources.ts): parts drawn chunk by chunk, never all at once */
+/** an enumeration or random source (src/verify/source-enumerate.ts, source-random.ts): parts drawn chunk by chunk, never all at once */
 function sourceCandidates(src: Source): Candidates {
   return {
     total: src.total!,
@@ -190,8 +193,6 @@ function sideFormOf(p: ReturnType<typeof parseOptions>): BankPatternForm | null 
   return null;
 }
 
-type Out = { stdout: (s: string) => void; stderr: (s: string) => void; isTTY?: boolean };
-
 /** the options that define a search (its candidates, patterns and ranking), for a shard report's identity */
 const SEARCH_OPTIONS = [
   '--tv',
@@ -217,7 +218,7 @@ const SEARCH_OPTIONS = [
 ];
 
 /** The subcommand (see CONFLICT_HELP); bad input: one line on stderr, exit 2. */
-export async function runConflictSearch(argv: readonly string[], io: Out): Promise<number> {
+export async function runConflictSearch(argv: readonly string[], io: Io): Promise<number> {
   try {
     return await search(argv, io);
   } catch (e) {
@@ -225,7 +226,7 @@ export async function runConflictSearch(argv: readonly string[], io: Out): Promi
   }
 }
 
-async function search(argv: readonly string[], io: Out): Promise<number> {
+async function search(argv: readonly string[], io: Io): Promise<number> {
   const p = parseOptions(
     argv,
     ['--help', '--json', '--enumerate'],
@@ -356,7 +357,7 @@ async function search(argv: readonly string[], io: Out): Promise<number> {
   checkPatterns(patterns); // a bad pattern is refused before the search starts
   // the size of the search first, then a progress bar (on a terminal)
   if (io.isTTY) io.stderr(`verify conflict-free: ${cands.total} candidates${shard ? ` (shard ${shard.k}/${shard.n} of ${whole.total})` : ''}\n`);
-  const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true }, 'conflict-free');
+  const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY }, 'conflict-free');
   const t0 = performance.now();
   const due = timeoutMs === undefined ? Infinity : t0 + timeoutMs;
   const top = int(p.opt.get('--top'), '--top') ?? 20;

@@ -5,6 +5,7 @@
  * runs over a second when stderr is a terminal, and reports backend, adapter and time.
  * Exit codes: 0 ok, 2 bad input (one line on stderr), 1 internal or GPU failure.
  */
+import type { Io } from './io.js';
 import { parseDuration, parseOptions, Usage, type Parsed } from './args.js';
 import { withDeadline } from '../algebra/deadline.js';
 import { stdoutFd, writeAllSync } from './epipe.js';
@@ -28,18 +29,12 @@ import { progressBar } from './progress.js';
 import { parseThreads } from '../engine/pool.js';
 import { reportError } from './report.js';
 
-export interface EvaluatorIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
-
-export type EvaluatorRun = (argv: string[], io: EvaluatorIo) => Promise<number>;
+export type EvaluatorRun = (argv: string[], io: Io) => Promise<number>;
 
 /** eval prints at most this many offsets; beyond, --out is needed */
 const PRINT_LIMIT = 65_536;
 
-function report(e: unknown, io: EvaluatorIo): number {
+function report(e: unknown, io: Io): number {
   // the reader of stdout (or of --out /dev/stdout) has gone: end quietly
   return reportError(e, io);
 }
@@ -143,7 +138,7 @@ interface RunContext {
 }
 
 /** Creates the backend, the progress bar and the clock of one run. */
-async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunContext> {
+async function start(p: Parsed, io: Io, label: string): Promise<RunContext> {
   // every option is checked before a device is opened
   const choice = backendChoice(p);
   const ms = timeoutMs(p);
@@ -168,7 +163,7 @@ async function start(p: Parsed, io: EvaluatorIo, label: string): Promise<RunCont
 }
 
 /** runs `body` with a started backend; stops the clock before printing */
-async function withRun(p: Parsed, io: EvaluatorIo, label: string, body: (rc: RunContext) => Promise<number>): Promise<number> {
+async function withRun(p: Parsed, io: Io, label: string, body: (rc: RunContext) => Promise<number>): Promise<number> {
   const rc = await start(p, io, label);
   try {
     return await body(rc);
@@ -177,13 +172,13 @@ async function withRun(p: Parsed, io: EvaluatorIo, label: string, body: (rc: Run
   }
 }
 
-function help(io: EvaluatorIo, text: string): number {
+function help(io: Io, text: string): number {
   io.stdout(text.trimStart() + '\n');
   return 0;
 }
 
 /** A command called without what it needs: its usage on stderr, in one block, and exit 2 (stdout stays empty). */
-function usage(io: EvaluatorIo, text: string): number {
+function usage(io: Io, text: string): number {
   io.stderr(text.trimStart() + '\n');
   return 2;
 }

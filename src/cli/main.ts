@@ -10,7 +10,8 @@ import { runBatch } from './batch.js';
 import { makeContext, withRequestDeadline } from './context.js';
 import { parseDuration } from './args.js';
 import { exitQuietlyOnBrokenPipe, isBrokenPipe } from './epipe.js';
-import { reportError, Usage, type Io } from './report.js';
+import type { Io } from './io.js';
+import { reportError, Usage } from './report.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../ops/bulk.js';
 import { hardwareGpuNodes } from '../engine/device-node.js';
@@ -97,8 +98,6 @@ const toolCommands: Record<string, { summary: string; load: () => Promise<Comman
     load: async () => (await import('./bench.js')).benchCommand,
   },
 };
-
-export type { Io };
 
 /** The op subcommands that an evaluator command answers, as that command's argv: `check-compact L`
  *  prints what `check compact L` prints, `eval-range L lo hi` what `eval L --range lo:hi` does

@@ -13,7 +13,8 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { isConflictReport, matchFileName, mergeConflictReports, mergeReports } from '../verify/merge.js';
-import { reportError, Usage, type Io } from './report.js';
+import type { Io } from './io.js';
+import { reportError, Usage } from './report.js';
 import { summaryLines } from './verify.js';
 
 const HELP = `layoutgpu merge <report.json>… [--out FILE] [--json]

@@ -2,10 +2,7 @@
  * A progress bar on stderr for runs over a second, only when stderr is a terminal. Redrawn at
  * most ten times a second, erased when the run ends.
  */
-export interface ProgressIo {
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
+import type { Io } from './io.js';
 
 export interface Progress {
   /** done and total indices */
@@ -28,7 +25,7 @@ function human(n: number): string {
   return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)}${units[u]}`;
 }
 
-export function progressBar(io: ProgressIo, label: string, delayMs = 1000): Progress {
+export function progressBar(io: Pick<Io, 'stderr' | 'isTTY'>, label: string, delayMs = 1000): Progress {
   const start = Date.now();
   let last = 0;
   let shown = false;

@@ -10,13 +10,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isBrokenPipe } from './epipe.js';
-
-/** Where a subcommand writes. */
-export interface Io {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
+import type { Io } from './io.js';
 
 /** A subcommand of `layoutgpu` that is not an operation of the table. */
 export interface Command {

@@ -10,7 +10,8 @@ import { boxAscii, boxSvg, boxTikz } from '../render/tma-boxes.js';
 import { tmaBoxPicture, type TmaPictureArg } from '../render/tma-pictures.js';
 import { parseOptions, Usage, type Parsed } from './args.js';
 import type { Command } from './commands.js';
-import { reportError, type Io } from './report.js';
+import type { Io } from './io.js';
+import { reportError } from './report.js';
 
 export const TMA_SHOW_HELP = `layoutgpu show tma --gmem <G> --smem <S> --dtype <D> [--tiler <T>] [--svg <file>] [--tikz <file> [--tikz-body]]
 

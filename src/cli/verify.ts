@@ -2,6 +2,7 @@
  * `layoutgpu verify`: bulk verification of candidate layouts (src/verify). Registered by the
  * CLI as a subcommand; bad input is one line on stderr and exit code 2.
  */
+import type { Io } from './io.js';
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
 import { acquireNodeDevice } from '../engine/device-node.js';
@@ -11,7 +12,10 @@ import type { VerifyEngine } from '../verify/engine.js';
 import { GpuVerifyEngine } from '../verify/gpu.js';
 import { LAWS, type LawName } from '../verify/laws.js';
 import { candidateArity, makeProperty, type Property, type VerifySummary } from '../verify/run.js';
-import { enumerateSource, randomSource, textSource, type Source } from '../verify/sources.js';
+import type { Source } from '../verify/sources.js';
+import { enumerateSource } from '../verify/source-enumerate.js';
+import { randomSource } from '../verify/source-random.js';
+import { textSource } from '../verify/source-text.js';
 import { stdoutFd, writeAllSync } from './epipe.js';
 import { parseThreads } from '../engine/pool.js';
 import { runVerifyThreaded } from '../verify/parallel.js';
@@ -20,12 +24,6 @@ import { searchKey, shardReport } from '../verify/merge.js';
 import { parseDuration } from './args.js';
 import { reportError, Usage } from './report.js';
 import { isIntegerText } from '../algebra/int-text.js';
-
-export interface VerifyIo {
-  stdout: (s: string) => void;
-  stderr: (s: string) => void;
-  isTTY: boolean;
-}
 
 const HELP = `layoutgpu verify <property> [operand] <source> [options]
 
@@ -230,7 +228,7 @@ function rate(n: number, s: number): string {
   return r >= 1e6 ? `${(r / 1e6).toFixed(1)}M` : r >= 1e3 ? `${(r / 1e3).toFixed(1)}k` : r.toFixed(0);
 }
 
-function progressBar(io: VerifyIo): { update(done: number, total: number | undefined): void; end(): void } {
+function progressBar(io: Io): { update(done: number, total: number | undefined): void; end(): void } {
   const t0 = performance.now();
   let last = 0;
   let shown = false;
@@ -320,7 +318,7 @@ export function summaryLines(summary: VerifySummary, o: { isLaw: boolean; out: s
 
 export const verifyCommand = {
   summary: 'bulk verification of candidate layouts: searches (compact, complement-of, compose-equals) and the laws as fuzzing',
-  async run(argv: string[], io: VerifyIo): Promise<number> {
+  async run(argv: string[], io: Io): Promise<number> {
     let engine: VerifyEngine | null = null;
     try {
       // the memory system's search has its own options (src/cli/conflict-search.ts)

@@ -4,7 +4,7 @@
  * object's keys and types (`bad-request`), parse the strings (`parse`), and answer, or fail with the rule and, where
  * one of CUTLASS's smem atoms would pass, which (atoms.ts).
  */
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 import { rank, type Layout } from '../algebra/layout.js';
 import * as T from '../algebra/tuple.js';
 import type { Tuple } from '../algebra/tuple.js';
@@ -32,18 +32,16 @@ export interface GmmaArgs {
   arch?: MmaArch | string | undefined;
 }
 
-const badRequest = (m: string): LayoutError => new LayoutError('bad-request', m);
-
 /** The object's keys: each required one present, no other (`bad-request`). */
 function checkKeys(op: string, o: unknown, required: readonly string[], optional: readonly string[]): Record<string, unknown> {
   if (typeof o !== 'object' || o === null || Array.isArray(o))
-    throw badRequest(`${op} takes one object {${[...required, ...optional.map((k) => `${k}?`)].join(', ')}}`);
+    throw badRequestError(`${op} takes one object {${[...required, ...optional.map((k) => `${k}?`)].join(', ')}}`);
   const r = o as Record<string, unknown>;
   for (const k of Object.keys(r)) {
     if (!required.includes(k) && !optional.includes(k))
-      throw badRequest(`${op}: unknown key '${k.length > 40 ? `${k.slice(0, 40)}…` : k}' (keys: ${[...required, ...optional].join(', ')})`);
+      throw badRequestError(`${op}: unknown key '${k.length > 40 ? `${k.slice(0, 40)}…` : k}' (keys: ${[...required, ...optional].join(', ')})`);
   }
-  for (const k of required) if (r[k] === undefined) throw badRequest(`${op}: missing key '${k}'`);
+  for (const k of required) if (r[k] === undefined) throw badRequestError(`${op}: missing key '${k}'`);
   return r;
 }
 
@@ -56,7 +54,7 @@ const isLayout = (v: unknown): v is Layout => typeof v === 'object' && v !== nul
 function typed(op: string, key: string, v: unknown, parsed: (v: object) => boolean, what: string): void {
   if (typeof v === 'string' || (typeof v === 'object' && v !== null && !Array.isArray(v) && parsed(v))) return;
   if (key === 'tiler' && Array.isArray(v)) return;
-  throw badRequest(`${op}: ${key} must be a string (${what}), got ${typeName(v)}`);
+  throw badRequestError(`${op}: ${key} must be a string (${what}), got ${typeName(v)}`);
 }
 
 const asLayout = (v: object): boolean => isLayout(v) && !('kind' in v);
@@ -78,8 +76,8 @@ const tilerOf = (v: string | Tiler | undefined): Tiler | undefined => (typeof v 
 
 function choice<T extends string>(op: string, key: string, v: unknown, options: readonly T[]): T {
   const listed = options.map((o) => `"${o}"`).join(' or ');
-  if (typeof v !== 'string') throw badRequest(`${op}: ${key} must be a string, ${listed}; got ${typeName(v)}`);
-  if (!options.includes(v as T)) throw badRequest(`${op}: ${key} must be ${listed}, got "${v.slice(0, 40)}"`);
+  if (typeof v !== 'string') throw badRequestError(`${op}: ${key} must be a string, ${listed}; got ${typeName(v)}`);
+  if (!options.includes(v as T)) throw badRequestError(`${op}: ${key} must be ${listed}, got "${v.slice(0, 40)}"`);
   return v as T;
 }
 

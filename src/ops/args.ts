@@ -7,7 +7,7 @@
  * strings in notation) are read by the helpers below, and the page reads its fields through them too, so that it
  * imports no parser of its own (test/architecture.test.ts).
  */
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { LayoutError, badRequestError, domainError } from '../algebra/errors.js';
 import { BEYOND_SAFE, intText, isIntegerText, knownIntText } from '../algebra/int-text.js';
 import type { Layout } from '../algebra/layout.js';
 import { parseIntegerTuple, parseProfile, parseTuple } from '../algebra/notation.js';
@@ -17,8 +17,6 @@ import type { LayoutOrder } from '../cute/make.js';
 import { parseSliceCoord, type SliceCoord } from '../cute/slice.js';
 import { isByMode, parseLayoutArg, parseTiler, type Tiler } from '../cute/tiler.js';
 import type { ArgSpec, OpSpec } from './spec.js';
-
-const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
 
 // ---------------------------------------------------------------------------------------------
 // the notations, read as an op reads them
@@ -108,7 +106,7 @@ export function jsonText(v: unknown, bad: () => string): unknown {
   try {
     return JSON.parse(v) as unknown;
   } catch {
-    throw badRequest(bad());
+    throw badRequestError(bad());
   }
 }
 
@@ -116,7 +114,7 @@ export function jsonText(v: unknown, bad: () => string): unknown {
  *  (text that starts with `{`); `bad-request` when it is no valid JSON or no object (`what` names it). */
 export function objectArg(v: unknown, what: string): Record<string, unknown> {
   const o = typeof v === 'string' && v.trim().startsWith('{') ? jsonText(v, () => `${what} is not valid JSON`) : v;
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${what} must be a JSON object`);
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequestError(`${what} must be a JSON object`);
   return o as Record<string, unknown>;
 }
 
@@ -127,7 +125,7 @@ export function jsonArg(op: string, what: string, v: unknown): unknown {
 
 /** A JSON argument that must be a string in notation (`bad-request` naming an example otherwise). */
 export function textArg(op: string, name: string, v: unknown, example: string): string {
-  if (typeof v !== 'string') throw badRequest(`${op} argument ${name} must be a string such as "${example}"`);
+  if (typeof v !== 'string') throw badRequestError(`${op} argument ${name} must be a string such as "${example}"`);
   return v;
 }
 
@@ -135,7 +133,7 @@ export function textArg(op: string, name: string, v: unknown, example: string): 
  *  `bad-request` for a fraction, `domain` beyond 2^53 − 1, quoted as written, or below 0). */
 function intCoordinate(op: string, v: number): number {
   // a fraction or a number beyond a double (1e400) is no JSON integer; one beyond 2^53 − 1 was rounded on reading
-  if (!Number.isInteger(v)) throw badRequest(`${op}: an integer coordinate must be a JSON integer`);
+  if (!Number.isInteger(v)) throw badRequestError(`${op}: an integer coordinate must be a JSON integer`);
   if (!Number.isSafeInteger(v)) {
     const t = knownIntText(v);
     throw new LayoutError('domain', t === null ? `${op}: the coordinate is ${BEYOND_SAFE}` : `${op}: the coordinate ${t} is beyond 2^53-1`);
@@ -153,12 +151,12 @@ export function coordinateArg(op: string, v: unknown): Tuple {
 /** A slice coordinate of local_tile: a coordinate string with `_`, or a JSON integer (CLI: the text of either). */
 export function sliceCoordArg(v: unknown): SliceCoord {
   if (typeof v === 'number') {
-    if (!Number.isInteger(v)) throw badRequest('the coordinate must be a string or a JSON integer');
+    if (!Number.isInteger(v)) throw badRequestError('the coordinate must be a string or a JSON integer');
     if (!Number.isSafeInteger(v)) throw domainError(`the coordinate is ${intText(v)}: it must be a non-negative integer below 2^53`);
     if (v < 0) throw domainError(`coordinate ${v} must be a non-negative integer below 2^53`);
     return v;
   }
-  if (typeof v !== 'string') throw badRequest('the coordinate must be a string or a JSON integer');
+  if (typeof v !== 'string') throw badRequestError('the coordinate must be a string or a JSON integer');
   return parseSliceCoord(v, 'coordinate');
 }
 
@@ -191,7 +189,7 @@ function arityOk(spec: OpSpec, n: number): boolean {
 
 /** Check the count of raw arguments against the spec. */
 export function checkArity(spec: OpSpec, n: number): void {
-  if (!arityOk(spec, n)) throw badRequest(`${spec.name} takes ${arityText(spec)}, got ${n}`);
+  if (!arityOk(spec, n)) throw badRequestError(`${spec.name} takes ${arityText(spec)}, got ${n}`);
 }
 
 /** An integer argument beyond 2^53 − 1, quoted as written (`text`; null when not known: then named, never rounded). */
@@ -205,12 +203,12 @@ function huge(a: ArgSpec, what: string, text: string | null): LayoutError {
 /** An 'int' argument: a JSON integer, or on the command line the text of one (isIntegerText). */
 function readInt(a: ArgSpec, what: string, v: unknown, fromText: boolean): number {
   if (fromText && typeof v === 'string') {
-    if (!isIntegerText(v.trim(), true)) throw badRequest(`${what} must be an integer, got '${v}'`);
+    if (!isIntegerText(v.trim(), true)) throw badRequestError(`${what} must be an integer, got '${v}'`);
     const n = Number(v);
     if (!Number.isSafeInteger(n)) throw huge(a, what, v.trim());
     return n;
   }
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest(`${what} must be a JSON integer`);
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequestError(`${what} must be a JSON integer`);
   if (!Number.isSafeInteger(v)) throw huge(a, what, knownIntText(v));
   return v;
 }
@@ -226,7 +224,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
   switch (a.kind) {
     case 'layout-fn':
     case 'any-layout-fn':
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      if (typeof v !== 'string') throw badRequestError(`${what} must be a string`);
       // a plain layout through parseLayoutArg, so a tiler here is named as such (domain)
       return looksComposed(v) ? parseLayoutFunction(v, a.name, a.kind === 'any-layout-fn') : parseLayoutArg(v, a.name, a.kind === 'any-layout-fn');
     case 'layout':
@@ -235,7 +233,7 @@ function parseOne(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): unkn
     case 'profile':
     case 'coord':
     case 'tiler': {
-      if (typeof v !== 'string') throw badRequest(`${what} must be a string`);
+      if (typeof v !== 'string') throw badRequestError(`${what} must be a string`);
       refuseComposed(spec.name, a, v);
       if (a.kind === 'tiler') return readTiler(v, a.name, spec.name);
       if (a.kind === 'layout') return parseLayoutArg(v, a.name);
@@ -260,7 +258,7 @@ const isOptionsArg = (v: unknown, fromText: boolean): boolean =>
 /** An options argument as its object (command-line text parsed as JSON; `bad-request` when it is no object). */
 function optionsOf(spec: OpSpec, a: ArgSpec, v: unknown, fromText: boolean): Record<string, unknown> {
   const o = fromText ? jsonText(v, () => `${spec.name} argument ${a.name} must be a JSON object, got '${v as string}'`) : v;
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest(`${spec.name} argument ${a.name} must be a JSON object`);
+  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequestError(`${spec.name} argument ${a.name} must be a JSON object`);
   return o as Record<string, unknown>;
 }
 
@@ -274,13 +272,13 @@ export function parseArgs(spec: OpSpec, raw: readonly unknown[], fromText = fals
     const n = raw.length;
     // a trailing object with too few arguments before it is one of them (a tiled copy alone), not the options
     if (n > 0 && isOptionsArg(raw[n - 1], fromText) && n - 1 >= rest.args.filter((a) => !a.optional).length) {
-      if (!arityOk(rest, n - 1)) throw badRequest(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
+      if (!arityOk(rest, n - 1)) throw badRequestError(`${spec.name} takes ${arityText(rest)} before its options object, got ${n - 1}`);
       const out = parseArgs(rest, raw.slice(0, -1), fromText);
       while (out.length < rest.args.length) out.push(undefined);
       out.push(optionsOf(spec, last, raw[n - 1], fromText));
       return out;
     }
-    if (!arityOk(rest, n)) throw badRequest(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
+    if (!arityOk(rest, n)) throw badRequestError(`${spec.name} takes ${arityText(rest)}, optionally followed by an options object, got ${n}`);
     return parseArgs(rest, raw, fromText);
   }
   checkArity(spec, raw.length);

@@ -4,21 +4,20 @@
  */
 import type { Json, OpSpec } from './spec.js';
 import type { Layout } from '../algebra/layout.js';
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { domainError, badRequestError } from '../algebra/errors.js';
 import { formatLayout } from '../algebra/notation.js';
 import { lazyModule, runningIn } from './lazy.js';
 
 /** the atoms' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const atoms = lazyModule(async () => ({ ...(await import('../atoms/atom.js')), ...(await import('../atoms/registry.js')) }));
 
-const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const show = (l: Layout): string => formatLayout(l);
 /** A wrong JSON value for a message: scalars as JSON, an array or object only named (it may be nested 100,000 deep). */
 const shown = (v: unknown): string => (Array.isArray(v) ? 'an array' : typeof v === 'object' && v !== null ? 'an object' : JSON.stringify(v));
 
 /** An atom name argument: a JSON string (anything else is `bad-request`). */
 function atomName(op: string, v: unknown): string {
-  if (typeof v !== 'string') throw badRequest(`${op} argument name must be a string (an atom name), got ${shown(v)}`);
+  if (typeof v !== 'string') throw badRequestError(`${op} argument name must be a string (an atom name), got ${shown(v)}`);
   return v;
 }
 
@@ -26,7 +25,7 @@ function atomName(op: string, v: unknown): string {
 export function atomsList(kind?: unknown): { mma?: string[]; copy?: string[] } {
   const { copyAtomNames, mmaAtomNames } = atoms.get();
   if (kind === undefined) return { mma: mmaAtomNames(), copy: copyAtomNames() };
-  if (typeof kind !== 'string') throw badRequest(`atoms argument kind must be the string "mma" or "copy", got ${shown(kind)}`);
+  if (typeof kind !== 'string') throw badRequestError(`atoms argument kind must be the string "mma" or "copy", got ${shown(kind)}`);
   if (kind === 'mma') return { mma: mmaAtomNames() };
   if (kind === 'copy') return { copy: copyAtomNames() };
   throw domainError(`atoms: kind must be "mma" or "copy", got '${kind}'`);

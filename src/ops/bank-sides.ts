@@ -13,7 +13,7 @@
  * (ops/lazy.ts): `loadBankSides` first.
  */
 import { checkDeadline } from '../algebra/deadline.js';
-import { LayoutError, domainError, counted } from '../algebra/errors.js';
+import { LayoutError, domainError, counted, badRequestError } from '../algebra/errors.js';
 import { makeLayout, modes, phi, size, type Layout } from '../algebra/layout.js';
 import { colMajorStride } from '../algebra/notation.js';
 import { formatLayoutFunction, innerLayout, type LayoutFunction } from '../cute/composed.js';
@@ -97,7 +97,6 @@ export interface BankSide {
   readonly picture: BankSidePicture | null;
 }
 
-const badRequest = (m: string): LayoutError => new LayoutError('bad-request', m);
 const memoryOf = (m: Memory, what: string): LayoutFunction => (typeof m === 'string' ? readLayoutFunction(m, what) : m);
 
 /** The bits of an MMA atom's operand from its name's types (D, A, B[, C]: `F32F16F16F32`, GMMA's `F32F16F16`), else null. */
@@ -145,7 +144,7 @@ function mmaAccesses(
   form: Omit<Extract<BankSideForm, { form: 'mma' }>, 'm'>,
   m: LayoutFunction,
 ): { tvs: ThreadValues; x: Operand; atom: string; threads: number } {
-  if (form.operand !== 'A' && form.operand !== 'B' && form.operand !== 'C') throw badRequest(`the operand must be A, B or C, got '${form.operand}'`);
+  if (form.operand !== 'A' && form.operand !== 'B' && form.operand !== 'C') throw badRequestError(`the operand must be A, B or C, got '${form.operand}'`);
   const x = form.operand;
   const tiled = tiledMmaArg(form.mma);
   const shape = modes(innerLayout(m)).map(size);
@@ -168,7 +167,7 @@ function llOf(text: string, shape: number[] | undefined, what: string): LinearLa
   if (t.startsWith('#')) {
     const a = R.parseAttr(t, what);
     if (a.dialect === 'ttg' && a.name !== 'linear' && a.name !== 'shared_linear') {
-      if (shape === undefined) throw badRequest(`${what} is the encoding #ttg.${a.name}: give the tensor shape (--shape 128x64 or tensor<128x64xf16>)`);
+      if (shape === undefined) throw badRequestError(`${what} is the encoding #ttg.${a.name}: give the tensor shape (--shape 128x64 or tensor<128x64xf16>)`);
       return R.llFromEncoding(t, shape);
     }
   }
@@ -187,7 +186,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
   if (form.form === 'tv') {
     const m = memoryOf(form.m, 'M');
     const tv = readLayoutFunction(form.tv, 'TV');
-    if (form.elem === undefined) throw badRequest('a TV layout needs the element size (--elem <bytes>)');
+    if (form.elem === undefined) throw badRequestError('a TV layout needs the element size (--elem <bytes>)');
     const report = bankConflicts(m, tv, form.elem, form.vec, target);
     const tvs = threadValues(tv);
     const ins = instructions(accessOffsets(m, tvs), tvs, form.elem, report.vector);
@@ -211,7 +210,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
     const { tvs, x, atom, threads } = mmaAccesses(form, m);
     const bits = mmaOperandBits(atom, x);
     const e = form.elem ?? (bits === null ? undefined : bytesOf(bits, `${atom}'s ${x}`));
-    if (e === undefined) throw badRequest(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
+    if (e === undefined) throw badRequestError(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
     const offsets = accessOffsets(m, tvs);
     const ins = instructions(offsets, tvs, e, vectorWidth(offsets, tvs, e, form.vec));
     const head = `${formatLayoutFunction(m)} as operand ${x} of ${atom} (${counted(threads, 'thread')}), ${e}-byte elements`;
@@ -222,7 +221,7 @@ export function bankSide(form: BankSideForm, draw = false, target?: BankTarget):
   const r = llOf(form.r, st?.shape, 'R');
   const s = typeof form.s === 'string' ? llOf(form.s, st?.shape, 'S') : R.toLL(form.s, 'shared');
   const e = form.elem ?? (st?.elementBits === undefined ? undefined : bytesOf(st.elementBits, `the ${st.elementType} elements`));
-  if (e === undefined) throw badRequest('an LL conversion needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
+  if (e === undefined) throw badRequestError('an LL conversion needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
   const a = R.llBankAnalysis(r, s, e, form.vec, target);
   const tvs: ThreadValues = { threads: a.accesses.threads, values: a.accesses.values, index: a.accesses.index };
   // the shared LL drawn through its CuTe layout, where it has one
@@ -280,7 +279,7 @@ export function bankPattern(form: BankPatternForm, tile: LayoutFunction, target?
     const { tvs, x, atom } = mmaAccesses(form, tile);
     const bits = mmaOperandBits(atom, x);
     const e = form.elem ?? (bits === null ? undefined : bytesOf(bits, `${atom}'s ${x}`));
-    if (e === undefined) throw badRequest(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
+    if (e === undefined) throw badRequestError(`${atom} does not say its ${x} type in its name: give the element size (--elem <bytes>)`);
     return {
       pattern: { table: tvs, e, ...(form.vec !== undefined ? { v: form.vec } : {}), ...(target ? { target } : {}) },
       heading: `operand ${x} of ${atom}`,
@@ -289,7 +288,7 @@ export function bankPattern(form: BankPatternForm, tile: LayoutFunction, target?
   const st = form.shape === undefined ? undefined : R.parseShapeText(form.shape, 'the shape');
   const tvs = R.registerAccesses(llOf(form.r, st?.shape, 'R'));
   const e = form.elem ?? (st?.elementBits === undefined ? undefined : bytesOf(st.elementBits, `the ${st.elementType} elements`));
-  if (e === undefined) throw badRequest('an LL needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
+  if (e === undefined) throw badRequestError('an LL needs the element size (--elem <bytes>, or a shape tensor<…xf16> that says it)');
   return {
     pattern: { table: tvs, e, ...(form.vec !== undefined ? { v: form.vec } : {}), ...(target ? { target } : {}) },
     heading: `the register LL R (${counted(tvs.threads, 'thread')})`,

@@ -4,7 +4,7 @@
  * `include/cute/stride.hpp`), and `get` with CuTe's 0-based indices beside the paper's 1-based
  * `mode`. (The "did you mean …" of an unknown op or command name is algebra/names.ts's, re-exported here.)
  */
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 export { closestNames, didYouMean } from '../algebra/names.js';
 import { makeLayout, mode, rank, type Layout } from '../algebra/layout.js';
 import { colMajorStride, formatLayout, formatTuple } from '../algebra/notation.js';
@@ -14,8 +14,6 @@ import { composeByMode } from '../cute/divide.js';
 import type { Tiler } from '../cute/tiler.js';
 import type { Json, OpSpec } from './spec.js';
 import { coordinateArg, readLayoutFunction, readTuple, textArg as text } from './args.js';
-
-const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
 
 /**
  * get<i, j, …>(L) (CuTe `get`): mode i of L counted from 0, then mode j of that, and so on; the
@@ -112,7 +110,7 @@ export const cuteNameOps: OpSpec[] = [
       { name: 'i', kind: 'int', variadic: true },
     ],
     run: ([l, ...is]) => {
-      if (is.length === 0) throw bad('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
+      if (is.length === 0) throw badRequestError('get takes L and at least one index, e.g. ["(4,8):(1,4)", 0]');
       return formatLayout(getMode(l as Layout, is as number[]));
     },
     composed: 'inner',

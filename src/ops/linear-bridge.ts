@@ -4,7 +4,7 @@
  * ll_bank_conflicts. LL arguments are any form of docs/linear.md, "Forms"; LL results are the
  * canonical JSON object; CuTe arguments are layout functions (plain or `Sw<B,M,S> o K o L`).
  */
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { formatLayoutFunction } from '../cute/composed.js';
 import type { Json, OpSpec } from './spec.js';
@@ -22,20 +22,18 @@ const LL = lazyModule(async () => ({
   ...(await import('../linear/attr.js')),
 }));
 
-const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
-
 /** An array of JSON integers (a shape or a tile), or a string in the one shape syntax (`16x8`, `[16,8]`,
  *  `tensor<16x8xf16>`: linear/attr.ts), else `bad-request`; the values are checked by the callee. */
 function intArray(op: string, what: string, v: unknown): number[] {
   if (typeof v === 'string') return LL.get().parseShapeText(v, `${op}: ${what}`).shape;
   const x = jsonValue(op, what, v);
-  if (!Array.isArray(x) || !x.every((n) => typeof n === 'number' && Number.isInteger(n))) throw badRequest(`${op}: ${what} must be an array of integers`);
+  if (!Array.isArray(x) || !x.every((n) => typeof n === 'number' && Number.isInteger(n))) throw badRequestError(`${op}: ${what} must be an array of integers`);
   return x as number[];
 }
 
 /** The kind of to_ll / from_ll: a string, one of function, tv, shared. */
 function kindArg(op: string, v: unknown): BridgeKind {
-  if (typeof v !== 'string') throw badRequest(`${op}: the kind must be the string "function", "tv" or "shared"`);
+  if (typeof v !== 'string') throw badRequestError(`${op}: the kind must be the string "function", "tv" or "shared"`);
   if (v !== 'function' && v !== 'tv' && v !== 'shared') throw new LayoutError('domain', `${op}: unknown kind '${v}' (function, tv or shared)`);
   return v;
 }
@@ -52,7 +50,7 @@ export const linearBridgeOps: OpSpec[] = runningIn(LL, [
       { name: 'shape', kind: 'json' },
     ],
     run: ([attr, shape]) => {
-      if (typeof attr !== 'string') throw badRequest('ll_from_encoding: attr must be a string (#ttg.NAME<{…}>)');
+      if (typeof attr !== 'string') throw badRequestError('ll_from_encoding: attr must be a string (#ttg.NAME<{…}>)');
       return LL.get().toCanonicalJson(LL.get().llFromEncoding(attr, intArray('ll_from_encoding', 'shape', shape)));
     },
     human: humanLL,

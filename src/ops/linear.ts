@@ -3,7 +3,7 @@
  * `ll_*` op of the batch protocol, receiver first as Triton calls them. LL arguments are any form
  * of docs/linear.md, "Forms"; LL results are the canonical JSON object.
  */
-import { LayoutError } from '../algebra/errors.js';
+import { badRequestError } from '../algebra/errors.js';
 import type { ArgSpec, Json, OpSpec } from './spec.js';
 import type { LinearLayout } from '../linear/value.js';
 import { lazyModule, runningIn } from './lazy.js';
@@ -12,25 +12,24 @@ import { jsonArg as jsonValue } from './args.js';
 /** the linear layouts' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const LL = lazyModule(async () => ({ ...(await import('../linear/forms.js')), ...(await import('../linear/operations.js')) }));
 
-const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 const ll = (name: string): ArgSpec => ({ name, kind: 'json' });
 
 /** An array of strings (dim names), else `bad-request`. */
 function names(op: string, what: string, v: unknown): string[] {
   const x = jsonValue(op, what, v);
-  if (!Array.isArray(x) || !x.every((s) => typeof s === 'string')) throw badRequest(`${op}: ${what} must be an array of dim names (strings)`);
+  if (!Array.isArray(x) || !x.every((s) => typeof s === 'string')) throw badRequestError(`${op}: ${what} must be an array of dim names (strings)`);
   return x as string[];
 }
 
 /** An object of integers {in-dim: value}, else `bad-request`. */
 function inputs(op: string, v: unknown): Record<string, number> {
   const x = jsonValue(op, 'the inputs', v);
-  if (typeof x !== 'object' || x === null || Array.isArray(x)) throw badRequest(`${op}: the inputs must be an object {in-dim: integer}`);
+  if (typeof x !== 'object' || x === null || Array.isArray(x)) throw badRequestError(`${op}: the inputs must be an object {in-dim: integer}`);
   for (const [k, n] of Object.entries(x)) {
     if (typeof n !== 'number' || !Number.isInteger(n)) {
       // an array or object is named, not printed: it may be nested 100,000 deep
       const shown = Array.isArray(n) ? 'an array' : typeof n === 'object' && n !== null ? 'an object' : JSON.stringify(n);
-      throw badRequest(`${op}: input '${k}' must be a JSON integer, got ${shown}`);
+      throw badRequestError(`${op}: input '${k}' must be a JSON integer, got ${shown}`);
     }
   }
   return x as Record<string, number>;
@@ -66,7 +65,7 @@ export const linearOps: OpSpec[] = runningIn(LL, [
     summary: 'a linear layout printed as Triton ("triton"), Gluon ("gluon") or MLIR ("mlir") print it; alignment for shared layouts',
     args: [ll('L'), { name: 'form', kind: 'json' }, { name: 'alignment', kind: 'int', optional: true }],
     run: ([l, form, alignment]) => {
-      if (typeof form !== 'string') throw badRequest('ll_format: form must be the string "triton", "gluon" or "mlir"');
+      if (typeof form !== 'string') throw badRequestError('ll_format: form must be the string "triton", "gluon" or "mlir"');
       return LL.get().formatLL(LL.get().parseLL(l), form, alignment as number | undefined);
     },
     human: (r) => String(r).replace(/^\n/, ''),

@@ -4,7 +4,7 @@
  * of ops/tiled.ts and linear/forms.ts, the arch, the families, top), the plan by src/planner/.
  * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
  */
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { badRequestError, domainError } from '../algebra/errors.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
 import type { PlanEntry, PlanRequest, PlanResult } from '../planner/plan.js';
@@ -14,8 +14,6 @@ import type { Json, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { jsonText, readLayout, readTuple } from './args.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
-
-const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
 
 /** the planner's rooms, loaded by the first plan_smem (with the ops' side of the atoms) */
 const P = lazyModule(async () => {
@@ -42,7 +40,7 @@ const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top
 
 /** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
 function tileShape(v: unknown): number[] {
-  if (typeof v !== 'string') throw badRequest("the plan's 'tile' must be a shape string such as \"(128,64)\"");
+  if (typeof v !== 'string') throw badRequestError("the plan's 'tile' must be a shape string such as \"(128,64)\"");
   const t = readTuple(v, 'tile');
   const shape = typeof t === 'number' ? [t] : t;
   if (!shape.every((x) => typeof x === 'number')) throw domainError(`the tile ${v.trim()} must be a flat shape (one size per mode)`);
@@ -53,9 +51,9 @@ function tileShape(v: unknown): number[] {
 
 /** A tensor-core side {"wgmma": "K" | "MN"} / {"umma": …}: its major; else `bad-request`. */
 function majorArg(o: Record<string, unknown>, kind: 'wgmma' | 'umma', role: Role): 'K' | 'MN' {
-  if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"${kind}": …} takes no other key`);
+  if (Object.keys(o).length !== 1) throw badRequestError(`the ${role} side {"${kind}": …} takes no other key`);
   const major = o[kind];
-  if (major !== 'K' && major !== 'MN') throw badRequest(`the ${role} side's '${kind}' must be "K" or "MN" (the operand's major)`);
+  if (major !== 'K' && major !== 'MN') throw badRequestError(`the ${role} side's '${kind}' must be "K" or "MN" (the operand's major)`);
   return major;
 }
 
@@ -64,34 +62,34 @@ function sideArg(v: unknown, role: Role, tile: Tile, dt: DType, m: Machine): Sid
   const p = P.get();
   if (v === 'tma') return p.descriptorSide(role, { kind: 'tma' }, tile, dt, m);
   if (typeof v === 'string') return p.tvSide(role, readLayout(v, `the ${role} side`), tile, m);
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequest(`the ${role} side must be a TV layout string, "tma" or an object`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw badRequestError(`the ${role} side must be a TV layout string, "tma" or an object`);
   const o = v as Record<string, unknown>;
   for (const kind of ['wgmma', 'umma'] as const) if (kind in o) return p.descriptorSide(role, { kind, major: majorArg(o, kind, role) }, tile, dt, m);
   if ('ll' in o) {
-    if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"ll": …} takes no other key`);
+    if (Object.keys(o).length !== 1) throw badRequestError(`the ${role} side {"ll": …} takes no other key`);
     return p.llSide(role, p.parseLL(o.ll), tile, m);
   }
   if ('encoding' in o) {
-    if (Object.keys(o).length !== 1) throw badRequest(`the ${role} side {"encoding": …} takes no other key`);
-    if (typeof o.encoding !== 'string') throw badRequest(`the ${role} side's 'encoding' must be a #ttg attribute string`);
+    if (Object.keys(o).length !== 1) throw badRequestError(`the ${role} side {"encoding": …} takes no other key`);
+    if (typeof o.encoding !== 'string') throw badRequestError(`the ${role} side's 'encoding' must be a #ttg attribute string`);
     return p.llSide(role, p.llFromEncoding(o.encoding, tile.shape), tile, m);
   }
   if ('atom' in o) return p.copySide(role, tiledCopyArg(o), tile, m);
   if ('mma' in o) {
     const keys = Object.keys(o).filter((k) => k !== 'mma' && k !== 'operand');
-    if (keys.length > 0) throw badRequest(`unknown key(s) in the ${role} side's MMA operand: [${keys.map((k) => `'${k}'`).join(', ')}]`);
+    if (keys.length > 0) throw badRequestError(`unknown key(s) in the ${role} side's MMA operand: [${keys.map((k) => `'${k}'`).join(', ')}]`);
     const x = o.operand;
     if (x !== 'A' && x !== 'B' && x !== 'C') throw domainError(`the ${role} side's operand must be "A", "B" or "C"`);
     return p.operandSide(role, tiledMmaArg(o.mma), x, tile, m);
   }
-  throw badRequest(`the ${role} side object needs one of 'll', 'encoding', 'atom' (a tiled copy), 'mma' (an operand), 'wgmma', 'umma'`);
+  throw badRequestError(`the ${role} side object needs one of 'll', 'encoding', 'atom' (a tiled copy), 'mma' (an operand), 'wgmma', 'umma'`);
 }
 
 /** The families asked for (default: DEFAULT_FAMILIES, docs/planner.md), in docs/planner.md's order. */
 function familiesArg(v: unknown): FamilyName[] {
   const p = P.get();
   if (v === undefined) return [...p.DEFAULT_FAMILIES];
-  if (!Array.isArray(v) || !v.every((f) => typeof f === 'string')) throw badRequest("the plan's 'families' must be an array of family names");
+  if (!Array.isArray(v) || !v.every((f) => typeof f === 'string')) throw badRequestError("the plan's 'families' must be an array of family names");
   for (const f of v as string[]) {
     if (!(p.FAMILIES as readonly string[]).includes(f)) throw domainError(`unknown family '${f.slice(0, 24)}': one of ${p.FAMILIES.join(', ')}`);
     if (!(p.BUILT_FAMILIES as readonly string[]).includes(f)) throw domainError(`the ${f} family is not yet in the planner (docs/planner.md)`);
@@ -102,7 +100,7 @@ function familiesArg(v: unknown): FamilyName[] {
 
 function topArg(v: unknown): number {
   if (v === undefined) return 8;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequest("the plan's 'top' must be a JSON integer");
+  if (typeof v !== 'number' || !Number.isInteger(v)) throw badRequestError("the plan's 'top' must be a JSON integer");
   if (v < 1 || v > 1 << 20) throw domainError(`the plan's 'top' is ${v}: at least 1`);
   return v;
 }
@@ -114,13 +112,14 @@ function topArg(v: unknown): number {
 export function planRequest(arg: unknown): PlanRequest {
   const p = P.get();
   const o = jsonText(arg, () => 'the plan request is not valid JSON');
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw badRequest('the plan request must be a JSON object {"tile", "dtype", "write", "read", …}');
+  if (typeof o !== 'object' || o === null || Array.isArray(o))
+    throw badRequestError('the plan request must be a JSON object {"tile", "dtype", "write", "read", …}');
   const r = o as Record<string, unknown>;
   const unknown = Object.keys(r).filter((k) => !REQUEST_KEYS.includes(k));
-  if (unknown.length > 0) throw badRequest(`unknown key(s) in the plan request: [${unknown.map((k) => `'${k}'`).join(', ')}]`);
-  for (const k of ['tile', 'dtype', 'write', 'read']) if (r[k] === undefined) throw badRequest(`the plan request needs '${k}'`);
-  if (typeof r.dtype !== 'string') throw badRequest("the plan's 'dtype' must be a CuTe type name such as \"half_t\"");
-  if (r.arch !== undefined && typeof r.arch !== 'string') throw badRequest("the plan's 'arch' must be a string such as \"sm90\"");
+  if (unknown.length > 0) throw badRequestError(`unknown key(s) in the plan request: [${unknown.map((k) => `'${k}'`).join(', ')}]`);
+  for (const k of ['tile', 'dtype', 'write', 'read']) if (r[k] === undefined) throw badRequestError(`the plan request needs '${k}'`);
+  if (typeof r.dtype !== 'string') throw badRequestError("the plan's 'dtype' must be a CuTe type name such as \"half_t\"");
+  if (r.arch !== undefined && typeof r.arch !== 'string') throw badRequestError("the plan's 'arch' must be a string such as \"sm90\"");
   const shape = tileShape(r.tile);
   const dt = p.dtypeOf(r.dtype);
   const e = dt.bytes;

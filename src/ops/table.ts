@@ -6,7 +6,7 @@
 import * as L from '../algebra/layout.js';
 import type { Layout } from '../algebra/layout.js';
 import type { Profile, Tuple } from '../algebra/tuple.js';
-import { LayoutError } from '../algebra/errors.js';
+import { badRequestError } from '../algebra/errors.js';
 import { carryDeadline } from '../algebra/deadline.js';
 import { carryIntTexts, integerTexts, withIntTexts } from '../algebra/int-text.js';
 import { formatLayout, formatProfile, formatTuple } from '../algebra/notation.js';
@@ -226,13 +226,11 @@ export const ops: OpSpec[] = withComposed([
  */
 export const opsByName: ReadonlyMap<string, OpSpec> = new Map(ops.map((o) => [o.name, o]));
 
-const badRequest = (msg: string): LayoutError => new LayoutError('bad-request', msg);
-
 /** Run an op on raw arguments: the one path shared by batch, the CLI and the page.
  *  Algebra ops answer synchronously (a plain value); bulk checks answer with a Promise. */
 export function runOpDirect(name: string, raw: readonly unknown[], ctx: OpContext, fromText = false): Json | Promise<Json> {
   const spec = opsByName.get(name);
-  if (!spec) throw badRequest(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
+  if (!spec) throw badRequestError(`unknown op '${name}'${didYouMean(name, [...opsByName.keys()])}`);
   const loading = spec.load?.();
   if (loading) {
     // its room is loaded on first use (ops/lazy.ts): run it then, under the deadline and integer texts in force now

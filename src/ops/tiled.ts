@@ -6,7 +6,7 @@
  * "val"?}` or `{"atom", "bits", "mma", "operand"}`).
  */
 import type { Json, OpSpec } from './spec.js';
-import { LayoutError, domainError } from '../algebra/errors.js';
+import { domainError, badRequestError } from '../algebra/errors.js';
 import { intText } from '../algebra/int-text.js';
 import { formatLayout } from '../algebra/notation.js';
 import type { Layout } from '../algebra/layout.js';
@@ -21,8 +21,6 @@ import { objectArg, plainLayoutArg, readTiler, sliceCoordArg } from './args.js';
 import { bankOptionsArg, bankTarget, formatBankReport } from './memory.js';
 import type { BankReport } from '../memory/banks.js';
 
-const badRequest = (message: string): LayoutError => new LayoutError('bad-request', message);
-
 /** the atoms' room, loaded by the first of these ops that runs (ops/lazy.ts) */
 const atoms = lazyModule(async () => ({
   ...(await import('../atoms/tiled-mma.js')),
@@ -36,16 +34,16 @@ export const loadTiled = async (): Promise<void> => atoms.load();
 
 function checkKeys(o: Record<string, unknown>, allowed: readonly string[], what: string): void {
   const unknown = Object.keys(o).filter((k) => !allowed.includes(k));
-  if (unknown.length > 0) throw badRequest(`unknown key(s) in the ${what}: [${unknown.map((k) => `'${k}'`).join(', ')}]`);
+  if (unknown.length > 0) throw badRequestError(`unknown key(s) in the ${what}: [${unknown.map((k) => `'${k}'`).join(', ')}]`);
 }
 
 function stringField(o: Record<string, unknown>, key: string, what: string, required: boolean): string | undefined {
   const v = o[key];
   if (v === undefined) {
-    if (required) throw badRequest(`the ${what} needs the key '${key}'`);
+    if (required) throw badRequestError(`the ${what} needs the key '${key}'`);
     return undefined;
   }
-  if (typeof v !== 'string') throw badRequest(`the ${what}'s '${key}' must be a string`);
+  if (typeof v !== 'string') throw badRequestError(`the ${what}'s '${key}' must be a string`);
   return v;
 }
 
@@ -98,22 +96,22 @@ export function tiledCopyArg(v: unknown): TiledCopy {
   checkKeys(o, ['atom', 'bits', 'thr', 'val', 'mma', 'operand'], 'tiled copy');
   const atom = stringField(o, 'atom', 'tiled copy', true)!;
   const bits = o.bits ?? valueBits(atom);
-  if (bits === undefined) throw badRequest("the tiled copy needs the key 'bits'");
-  if (typeof bits !== 'number' || !Number.isInteger(bits)) throw badRequest("the tiled copy's 'bits' must be a JSON integer");
+  if (bits === undefined) throw badRequestError("the tiled copy needs the key 'bits'");
+  if (typeof bits !== 'number' || !Number.isInteger(bits)) throw badRequestError("the tiled copy's 'bits' must be a JSON integer");
   if (!Number.isSafeInteger(bits)) throw domainError(`the tiled copy's 'bits' is ${intText(bits)}: a value size is a positive integer of bits`);
-  if (o.thr !== undefined && o.mma !== undefined) throw badRequest("the tiled copy has both 'thr' and 'mma'; give one");
+  if (o.thr !== undefined && o.mma !== undefined) throw badRequestError("the tiled copy has both 'thr' and 'mma'; give one");
   if (o.mma !== undefined) {
-    if (o.val !== undefined) throw badRequest("the tiled copy's 'val' goes with 'thr', not with 'mma'");
+    if (o.val !== undefined) throw badRequestError("the tiled copy's 'val' goes with 'thr', not with 'mma'");
     const operand = stringField(o, 'operand', 'tiled copy', true)!;
     // a value outside the argument's set is bad-request (docs/protocol.md), before the MMA is built
-    if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw badRequest(`the tiled copy's 'operand' must be "A", "B" or "C", got '${operand}'`);
+    if (operand !== 'A' && operand !== 'B' && operand !== 'C') throw badRequestError(`the tiled copy's 'operand' must be "A", "B" or "C", got '${operand}'`);
     const mma = tiledMmaArg(o.mma);
     const key = JSON.stringify([atom, bits, o.mma, operand]);
     return copies.get(key, () => atoms.get().makeTiledCopyFromMma({ atom, bits, mma, operand: operand as Operand }));
   }
-  if (o.operand !== undefined) throw badRequest("the tiled copy's 'operand' goes with 'mma'");
+  if (o.operand !== undefined) throw badRequestError("the tiled copy's 'operand' goes with 'mma'");
   const thr = stringField(o, 'thr', 'tiled copy', false);
-  if (thr === undefined) throw badRequest("the tiled copy needs 'thr' (with 'val') or 'mma' (with 'operand')");
+  if (thr === undefined) throw badRequestError("the tiled copy needs 'thr' (with 'val') or 'mma' (with 'operand')");
   const val = stringField(o, 'val', 'tiled copy', false);
   const plain = (text: string, key: string): Layout => plainLayoutArg(text, 'the tiled copy', key);
   return copies.get(`${atom}\u0000${bits}\u0000${thr}\u0000${val ?? '\u0001'}`, () =>
@@ -163,13 +161,13 @@ const formatTensor = (r: Json): string => {
 
 function projArg(v: unknown): boolean[] | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw badRequest('the projection must be a string such as "(1,X,1)"');
+  if (typeof v !== 'string') throw badRequestError('the projection must be a string such as "(1,X,1)"');
   return atoms.get().parseProjection(v);
 }
 
 function sideArg(v: unknown): CopySide | undefined {
   if (v === undefined) return undefined;
-  if (typeof v !== 'string') throw badRequest('the side must be the string "src" or "dst"');
+  if (typeof v !== 'string') throw badRequestError('the side must be the string "src" or "dst"');
   if (v !== 'src' && v !== 'dst') throw domainError(`the side must be "src" or "dst", got '${v}'`);
   return v;
 }

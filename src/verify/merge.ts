@@ -7,7 +7,7 @@
  * summary the unsharded run gives: counts are sums, examples and matches are the shards' in
  * shard order (so the first K of the whole run), seconds the sum of the shards' seconds.
  */
-import { LayoutError } from '../algebra/errors.js';
+import { badRequestError } from '../algebra/errors.js';
 import { propertyText, type Example, type Property, type VerifySummary } from './run.js';
 import { shardRange, type Shard } from './shard.js';
 import type { Source } from './sources.js';
@@ -68,8 +68,6 @@ export interface Merged {
   shards: { name: string; report: ShardReport }[];
 }
 
-const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
-
 function asShardReport(name: string, v: unknown): ShardReport {
   const r = v as Partial<ShardReport> | null;
   const ok =
@@ -85,7 +83,7 @@ function asShardReport(name: string, v: unknown): ShardReport {
     typeof r.search.key === 'string' &&
     Array.isArray(r.examples) &&
     Array.isArray(r.matches);
-  if (!ok) throw bad(`${name} is not a shard report (the output of layoutgpu verify … --shard k/n --json)`);
+  if (!ok) throw badRequestError(`${name} is not a shard report (the output of layoutgpu verify … --shard k/n --json)`);
   const s = r as ShardReport;
   checkCounts(name, s);
   return s;
@@ -111,23 +109,25 @@ function checkCounts(name: string, r: ShardReport): void {
     ['shard.end', r.shard.end],
   ];
   for (const [what, v] of counts) {
-    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) throw bad(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0)
+      throw badRequestError(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(v)}`);
   }
   if (typeof r.seconds !== 'number' || !Number.isFinite(r.seconds) || r.seconds < 0)
-    throw bad(`${where}: "seconds" must be a non-negative number, got ${JSON.stringify(r.seconds)}`);
+    throw badRequestError(`${where}: "seconds" must be a non-negative number, got ${JSON.stringify(r.seconds)}`);
   if (r.passed + r.failed !== r.candidates)
-    throw bad(`${where}: the counts do not add up: passed ${r.passed} + failed ${r.failed} ≠ candidates ${r.candidates}`);
-  if (r.skipped > r.passed) throw bad(`${where}: the counts do not add up: skipped ${r.skipped} > passed ${r.passed}`);
+    throw badRequestError(`${where}: the counts do not add up: passed ${r.passed} + failed ${r.failed} ≠ candidates ${r.candidates}`);
+  if (r.skipped > r.passed) throw badRequestError(`${where}: the counts do not add up: skipped ${r.skipped} > passed ${r.passed}`);
   if (r.search.law) {
-    if (r.matches.length !== 0) throw bad(`${where}: a law's report lists no matches, this one lists ${r.matches.length}`);
-    if (r.examples.length > r.failed) throw bad(`${where}: the counts do not add up: ${r.examples.length} counterexamples listed, ${r.failed} failed`);
+    if (r.matches.length !== 0) throw badRequestError(`${where}: a law's report lists no matches, this one lists ${r.matches.length}`);
+    if (r.examples.length > r.failed)
+      throw badRequestError(`${where}: the counts do not add up: ${r.examples.length} counterexamples listed, ${r.failed} failed`);
   } else {
     if (r.matches.length !== Math.min(r.passed, 21))
-      throw bad(`${where}: the counts do not add up: ${r.matches.length} first matches listed, passed ${r.passed}`);
-    if (r.examples.length > r.passed) throw bad(`${where}: the counts do not add up: ${r.examples.length} examples listed, passed ${r.passed}`);
+      throw badRequestError(`${where}: the counts do not add up: ${r.matches.length} first matches listed, passed ${r.passed}`);
+    if (r.examples.length > r.passed) throw badRequestError(`${where}: the counts do not add up: ${r.examples.length} examples listed, passed ${r.passed}`);
   }
-  if (r.matches.some((m) => typeof m !== 'string')) throw bad(`${where}: "matches" must be a list of strings`);
-  if (r.out !== null && typeof r.out !== 'string') throw bad(`${where}: "out" must be a file name or null, got ${JSON.stringify(r.out)}`);
+  if (r.matches.some((m) => typeof m !== 'string')) throw badRequestError(`${where}: "matches" must be a list of strings`);
+  if (r.out !== null && typeof r.out !== 'string') throw badRequestError(`${where}: "out" must be a file name or null, got ${JSON.stringify(r.out)}`);
 }
 
 /**
@@ -150,7 +150,7 @@ export function matchFileName(out: string | null): string | null {
  * k/n of the search. Example: mergeReports([{name: 'a.json', report: a}, {name: 'b.json', report: b}]).
  */
 export function mergeReports(inputs: { name: string; report: unknown }[]): Merged {
-  if (inputs.length === 0) throw bad('merge needs at least one shard report');
+  if (inputs.length === 0) throw badRequestError('merge needs at least one shard report');
   const list = inputs.map((x) => ({ name: x.name, report: asShardReport(x.name, x.report) }));
   const first = list[0]!;
   const s0 = first.report;
@@ -165,16 +165,17 @@ export function mergeReports(inputs: { name: string; report: unknown }[]): Merge
       r.search.candidates !== s0.search.candidates ||
       r.search.examples !== s0.search.examples
     ) {
-      throw bad(
+      throw badRequestError(
         `${x.name} belongs to a different search than ${first.name} (${r.property} over ${r.source} vs ${s0.property} over ${s0.source}, or other options)`,
       );
     }
-    if (r.shard.n !== n) throw bad(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
+    if (r.shard.n !== n)
+      throw badRequestError(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
     const seen = byK.get(r.shard.k);
-    if (seen) throw bad(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
+    if (seen) throw badRequestError(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
     const [lo, hi] = shardRange(s0.search.candidates, { k: r.shard.k, n });
     if (r.shard.first !== lo || r.shard.end !== hi || r.candidates !== hi - lo) {
-      throw bad(
+      throw badRequestError(
         `${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`,
       );
     }
@@ -187,7 +188,7 @@ export function mergeReports(inputs: { name: string; report: unknown }[]): Merge
       missing.push(`${k}/${n} (candidates [${lo}, ${hi}))`);
     }
   }
-  if (missing.length) throw bad(`missing shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
+  if (missing.length) throw badRequestError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   const shards = Array.from({ length: n }, (_, i) => byK.get(i + 1)!);
   const isLaw = s0.search.law;
   const K = s0.search.examples;
@@ -280,7 +281,8 @@ function asConflictReport(name: string, v: unknown): ConflictShardReport {
     Array.isArray(r.vector) &&
     typeof r.backend === 'string' &&
     typeof r.seconds === 'number';
-  if (!shaped) throw bad(`${name} is not a shard report of verify conflict-free (the output of layoutgpu verify conflict-free … --shard k/n --json)`);
+  if (!shaped)
+    throw badRequestError(`${name} is not a shard report of verify conflict-free (the output of layoutgpu verify conflict-free … --shard k/n --json)`);
   const where = `${name} (shard ${r.shard!.k}/${r.shard!.n})`;
   const counts: [string, unknown][] = [
     ['candidates', r.candidates],
@@ -293,13 +295,13 @@ function asConflictReport(name: string, v: unknown): ConflictShardReport {
     ['shard.of', r.shard!.of],
     ['search.top', r.search!.top],
   ];
-  for (const [what, x] of counts) if (!count(x)) throw bad(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(x)}`);
-  if (r.timedOut) throw bad(`${where} ran past its --timeout: it covers ${r.completed} of its ${r.candidates} candidates; run it again`);
+  for (const [what, x] of counts) if (!count(x)) throw badRequestError(`${where}: "${what}" must be a non-negative integer, got ${JSON.stringify(x)}`);
+  if (r.timedOut) throw badRequestError(`${where} ran past its --timeout: it covers ${r.completed} of its ${r.candidates} candidates; run it again`);
   if (r.conflictFree! + r.excluded! > r.candidates!) {
-    throw bad(`${where}: the counts do not add up: ${r.conflictFree} conflict-free + ${r.excluded} excluded > ${r.candidates} candidates`);
+    throw badRequestError(`${where}: the counts do not add up: ${r.conflictFree} conflict-free + ${r.excluded} excluded > ${r.candidates} candidates`);
   }
   if (r.ranked!.length !== Math.min(r.search!.top!, r.candidates!)) {
-    throw bad(`${where}: the counts do not add up: ${r.ranked!.length} ranked rows, ${r.candidates} candidates and --top ${r.search!.top}`);
+    throw badRequestError(`${where}: the counts do not add up: ${r.ranked!.length} ranked rows, ${r.candidates} candidates and --top ${r.search!.top}`);
   }
   return r as ConflictShardReport;
 }
@@ -324,7 +326,7 @@ function compareRows(a: ConflictRow, b: ConflictRow): number {
  * covers other candidates than k/n of the search or timed out, counts that do not add up.
  */
 export function mergeConflictReports(inputs: { name: string; report: unknown }[]): ConflictMerged {
-  if (inputs.length === 0) throw bad('merge needs at least one shard report');
+  if (inputs.length === 0) throw badRequestError('merge needs at least one shard report');
   const list = inputs.map((x) => ({ name: x.name, report: asConflictReport(x.name, x.report) }));
   const first = list[0]!;
   const s0 = first.report;
@@ -333,21 +335,22 @@ export function mergeConflictReports(inputs: { name: string; report: unknown }[]
   for (const x of list) {
     const r = x.report;
     if (r.search.key !== s0.search.key || r.shard.of !== of || r.search.top !== s0.search.top) {
-      throw bad(`${x.name} belongs to a different search than ${first.name} (other options, another candidate file, or another --top)`);
+      throw badRequestError(`${x.name} belongs to a different search than ${first.name} (other options, another candidate file, or another --top)`);
     }
-    if (r.shard.n !== n) throw bad(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
+    if (r.shard.n !== n)
+      throw badRequestError(`${x.name} is shard ${r.shard.k}/${r.shard.n}, ${first.name} is shard ${s0.shard.k}/${n}: one search, one number of shards`);
     const seen = byK.get(r.shard.k);
-    if (seen) throw bad(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
+    if (seen) throw badRequestError(`shard ${r.shard.k}/${n} is given twice: ${seen.name} and ${x.name}`);
     const [lo, hi] = shardRange(of, { k: r.shard.k, n });
     if (r.shard.first !== lo || r.shard.end !== hi || r.candidates !== hi - lo) {
-      throw bad(
+      throw badRequestError(
         `${x.name}: shard ${r.shard.k}/${n} should cover the candidates [${lo}, ${hi}), it covers [${r.shard.first}, ${r.shard.end}) with ${r.candidates} candidates`,
       );
     }
     byK.set(r.shard.k, x);
   }
   const missing = Array.from({ length: n }, (_, i) => i + 1).filter((k) => !byK.has(k));
-  if (missing.length) throw bad(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}`);
+  if (missing.length) throw badRequestError(`missing shard${missing.length > 1 ? 's' : ''} ${missing.map((k) => `${k}/${n}`).join(', ')}`);
   const shards = Array.from({ length: n }, (_, i) => byK.get(i + 1)!);
   // the widths kept are the widest any shard's candidates reach (each shard's are its own widest), and each row's kept with them
   const vector = s0.vector.map((_, p) => Math.max(...shards.map((x) => x.report.vector[p] ?? 1)));

@@ -1,6 +1,6 @@
 /**
  * The project's one seeded generator: mulberry32 (32 bits of state, values in [0, 1)). The random candidate source
- * (sources.ts) draws from it, and so do the tests' seeded runs and the benchmarks' corpus generators (through
+ * (source-random.ts) draws from it, and so do the tests' seeded runs and the benchmarks' corpus generators (through
  * test/helpers/brute.ts), so a seed means the same stream everywhere.
  */
 

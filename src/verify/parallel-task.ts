@@ -5,7 +5,8 @@
  */
 import { CpuVerifyEngine } from './cpu.js';
 import { propertyFromJson, runVerify, type Example } from './run.js';
-import { sourceFromSpec, type SourceSpec } from './sources.js';
+import type { SourceSpec } from './sources.js';
+import { sourceFromSpec } from './source-spec.js';
 
 export interface VerifyPartInput {
   property: unknown;

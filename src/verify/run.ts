@@ -11,7 +11,7 @@
  * candidate passes when no counterexample is found (an unconfirmable refusal is `skipped` and
  * counts as passed in the boolean answers of `batch`).
  */
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError, badRequestError } from '../algebra/errors.js';
 import type { Layout } from '../algebra/layout.js';
 import { formatLayout, parseLayout } from '../algebra/notation.js';
 import type { VerifyEngine } from './engine.js';
@@ -29,22 +29,20 @@ export type Property =
 
 export const PROPERTY_NAMES = ['compact', 'injective', 'complement-of', 'compose-equals', ...LAWS.map((l) => `law:${l}`)] as const;
 
-const bad = (m: string): LayoutError => new LayoutError('bad-request', m);
-
 /**
  * A property from its name and operands (strings in layout notation):
  * compact | injective | complement-of A | compose-equals C B (B the outer layout) |
  * law:<name> [L] (L: the other operand of a pair law; see `pairFor`).
  */
 export function makeProperty(name: unknown, operands: readonly unknown[]): Property {
-  if (typeof name !== 'string') throw bad('the property must be a string such as "compact" or ["complement-of", A]');
+  if (typeof name !== 'string') throw badRequestError('the property must be a string such as "compact" or ["complement-of", A]');
   const layoutArg = (i: number, what: string): Layout => {
     const v = operands[i];
-    if (typeof v !== 'string') throw bad(`${name} needs ${what} as a string in layout notation`);
+    if (typeof v !== 'string') throw badRequestError(`${name} needs ${what} as a string in layout notation`);
     return parseLayout(v, what);
   };
   const expect = (n: number): void => {
-    if (operands.length !== n) throw bad(`${name} takes ${n} operand(s), got ${operands.length}`);
+    if (operands.length !== n) throw badRequestError(`${name} takes ${n} operand(s), got ${operands.length}`);
   };
   switch (name) {
     case 'compact':
@@ -61,16 +59,16 @@ export function makeProperty(name: unknown, operands: readonly unknown[]): Prope
   if (name.startsWith('law:') && (LAWS as readonly string[]).includes(name.slice(4))) {
     const law = name.slice(4) as LawName;
     if (operands.length > 1 || (operands.length === 1 && lawArity(law) === 1))
-      throw bad(`${name} takes ${lawArity(law) === 1 ? 'no operand' : 'at most one operand'}`);
+      throw badRequestError(`${name} takes ${lawArity(law) === 1 ? 'no operand' : 'at most one operand'}`);
     return operands.length === 1 ? { kind: 'law', law, with: layoutArg(0, 'the other operand') } : { kind: 'law', law };
   }
-  throw bad(`unknown property '${name}' (one of ${PROPERTY_NAMES.join(', ')})`);
+  throw badRequestError(`unknown property '${name}' (one of ${PROPERTY_NAMES.join(', ')})`);
 }
 
 /** a property as JSON: "compact" or ["complement-of", A] etc. */
 export function propertyFromJson(v: unknown): Property {
   if (Array.isArray(v)) {
-    if (v.length === 0) throw bad('the property array is empty');
+    if (v.length === 0) throw badRequestError('the property array is empty');
     return makeProperty(v[0], v.slice(1));
   }
   return makeProperty(v, []);
@@ -200,7 +198,7 @@ export async function runVerify(o: VerifyRunOptions): Promise<VerifySummary> {
   const p = o.property;
   const arity = candidateArity(p);
   if (o.source.arity !== arity && o.source.total !== 0) {
-    throw bad(
+    throw badRequestError(
       `${propertyText(p)} takes ${arity === 2 ? 'pairs of layouts' : 'single layouts'} as candidates, the source gives ${o.source.arity === 2 ? 'pairs' : 'single layouts'}${arity === 2 ? ' (or give the other operand with --with)' : ''}`,
     );
   }

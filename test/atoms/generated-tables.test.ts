@@ -5,11 +5,13 @@
  * loop is kept below as it was, the oracle of the change).
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sm90GmmaMma } from '../../src/atoms/data/mma-sm90-gmma.generated.js';
+import { sm80Mma } from '../../src/atoms/data/mma-sm80.js';
+import { COPY_ATOMS, MMA_ATOMS } from '../../src/atoms/registry.js';
 import type { MmaAtomData } from '../../src/atoms/types.js';
 
 /** The GMMA data's loop before the table (commit 90a5d2e), verbatim but for its exports. */
@@ -75,5 +77,37 @@ describe('the generated atom tables', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('every atom name is a literal of the data (issue 26 step 5: grep finds each)', () => {
+  const dir = join(import.meta.dirname, '../../src/atoms/data');
+  const text = readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => readFileSync(join(dir, f), 'utf8'))
+    .join('\n');
+
+  it('each of the MMA and copy atoms is named in quotes in src/atoms/data/', () => {
+    expect(MMA_ATOMS.length + COPY_ATOMS.length).toBeGreaterThan(1200);
+    const missing = [...MMA_ATOMS, ...COPY_ATOMS].map((a) => a.name).filter((n) => !text.includes(`'${n}'`));
+    expect(missing).toEqual([]);
+    expect(text).toContain("'SM80_16x8x32_S32S8U8S32_TN'");
+  });
+
+  it('the SM80 integer and 1-bit rows are the names the loops of mma-sm80.ts built before (issue 26 step 5), in their order', () => {
+    const names: string[] = [];
+    for (const [shape, bits] of [
+      ['8x8x16', 8],
+      ['16x8x16', 8],
+      ['16x8x32', 8],
+      ['8x8x32', 4],
+      ['16x8x32', 4],
+      ['16x8x64', 4],
+    ] as const) {
+      for (const a of ['S', 'U'])
+        for (const b of ['S', 'U']) names.push(`SM80_${shape}_S32${a}${bits}${b}${bits}S32_TN`, `SM80_${shape}_S32${a}${bits}${b}${bits}S32_TN_SATURATE`);
+    }
+    for (const shape of ['16x8x256', '8x8x128', '16x8x128']) names.push(`SM80_${shape}_S32U1U1S32_TN_XORPOPC`, `SM80_${shape}_S32U1U1S32_TN_ANDPOPC`);
+    expect(sm80Mma.slice(11).map((a) => a.name)).toEqual(names);
   });
 });

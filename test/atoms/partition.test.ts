@@ -9,7 +9,7 @@ import { layoutsWithFunction, parseL, phiB, pick, randInt, sizeB, showL, type BL
 import { parsePiece, phiPiece } from '../helpers/match.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { fnB, isLayoutOnModes, mmaPartitionIndex, modeSizes, threadCoords, vFunction, type MmaSpec } from './_oracle.js';
-import { layoutOfTable } from '../../src/atoms/function-layout.js';
+import { exactOrTabulated, layoutOfTable } from '../../src/atoms/function-layout.js';
 import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
 import { localPartition, localTile, partitionCopy, partitionMma, type TensorResult } from '../../src/atoms/partition.js';
@@ -19,7 +19,7 @@ import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../../src/cute/composed.js';
 import { parseTiler } from '../../src/cute/tiler.js';
 import { parseSliceCoord } from '../../src/cute/slice.js';
-import type { LayoutError } from '../../src/algebra/errors.js';
+import { domainError, LayoutError } from '../../src/algebra/errors.js';
 
 const forSeeds = seededRuns(0xa70c5);
 const asB = (l: { shape: unknown; stride: unknown }): BL => parseL(formatLayout(l as never));
@@ -29,6 +29,74 @@ const colex = (x: number, dims: readonly number[]): number[] =>
     x = Math.floor(x / d);
     return c;
   });
+
+describe('exactOrTabulated: the exact composite, else the layout of the function', () => {
+  const l = parseLayout('(2,(2,3)):(6,(1,2))');
+  const f = () => (x: number) => phiB(asB(l), x);
+  let reads = 0;
+  const counted = () => {
+    reads = 0;
+    const at = f();
+    return (x: number) => (reads++, at(x));
+  };
+
+  it('takes the composite when it exists and reads no point', () => {
+    expect(formatLayout(exactOrTabulated(() => l, counted, [2, 6], 'f'))).toBe('(2,(2,3)):(6,(1,2))');
+    expect(reads).toBe(0);
+  });
+
+  it('reads every point, in order, where the composite is null, not-composable or overflow, and gives the function', () => {
+    const seen: number[] = [];
+    const inOrder = () => {
+      const at = f();
+      return (x: number) => (seen.push(x), at(x));
+    };
+    for (const exact of [
+      () => null,
+      () => {
+        throw new LayoutError('not-composable', 'no');
+      },
+      () => {
+        throw new LayoutError('overflow', 'big');
+      },
+    ]) {
+      seen.length = 0;
+      const got = asB(exactOrTabulated(exact, inOrder, [2, 6], 'f'));
+      expect(seen).toEqual(Array.from({ length: 12 }, (_, x) => x));
+      expect(modeSizes(got)).toEqual([2, 6]);
+      for (let x = 0; x < 12; x++) expect(phiB(got, x)).toBe(phiB(asB(l), x));
+    }
+  });
+
+  it('passes any other error of the composite, and refuses a function that no layout has', () => {
+    expect(() =>
+      exactOrTabulated(
+        () => {
+          throw domainError('bad');
+        },
+        counted,
+        [2, 6],
+        'f',
+      ),
+    ).toThrow(/bad/);
+    expect(reads).toBe(0);
+    expect(() =>
+      exactOrTabulated(
+        () => null,
+        () => (x) => [0, 2, 1, 4][x]!,
+        [4],
+        'f',
+      ),
+    ).toThrow(/not a layout function/);
+    expect(() => exactOrTabulated(() => null, counted, [1 << 13, 1 << 12], 'f')).toThrow(/beyond the bound of 2\^24/);
+  });
+
+  it('wraps the tabulated layout into the answer form, and not the composite', () => {
+    const wrap = (m: ReturnType<typeof parseLayout>) => `tab ${formatLayout(m)}`;
+    expect(exactOrTabulated(() => 'exact', f, [2, 6], 'f', wrap)).toBe('exact');
+    expect(exactOrTabulated(() => null, f, [2, 6], 'f', wrap)).toBe('tab (2,6):(6,1)');
+  });
+});
 
 describe('layoutOfTable: the layout of a function, decided by Φ', () => {
   it('recovers every random layout from its values, each top-level mode coalesced', () => {

@@ -6,7 +6,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { StderrFilter, mayOpenDevice } from '../../src/cli/quiet-stderr.js';
 import { parseDuration } from '../../src/cli/args.js';
-import { enumerateCount, enumerateCountBig, factorisations } from '../../src/verify/sources.js';
+import { enumerateCount, enumerateCountBig, factorisations } from '../../src/verify/source-enumerate.js';
 import { cli, ensureBuilt } from './_build.js';
 
 beforeAll(() => ensureBuilt());

@@ -151,7 +151,8 @@ describe('verify compact|injective of composed candidates (batch)', () => {
 
 describe('verify compact|injective of composed candidates from a file (the CLI source)', () => {
   it('reads Sw o K o L lines, answers from Φ, prints the matches as written, and rebuilds in a worker', async () => {
-    const { textSource, sourceFromSpec } = await import('../../src/verify/sources.js');
+    const { textSource } = await import('../../src/verify/source-text.js');
+    const { sourceFromSpec } = await import('../../src/verify/source-spec.js');
     const { makeProperty, runVerify } = await import('../../src/verify/run.js');
     const { CpuVerifyEngine } = await import('../../src/verify/cpu.js');
     const rng = mulberry32(0xf11e);

@@ -14,7 +14,8 @@ import { verifyCommand } from '../../src/cli/verify.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { formatLayoutFunction } from '../../src/cute/composed.js';
 import { rankResults, searchCpu, targetVectors } from '../../src/memory/search.js';
-import { chunkItem, randomSource } from '../../src/verify/sources.js';
+import { chunkItem } from '../../src/verify/sources.js';
+import { randomSource } from '../../src/verify/source-random.js';
 
 interface Ran {
   code: number;

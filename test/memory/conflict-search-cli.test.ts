@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { flat, phi, size } from '../../src/algebra/layout.js';
 import { verifyCommand } from '../../src/cli/verify.js';
-import { chunkItem, enumerateSource } from '../../src/verify/sources.js';
+import { chunkItem } from '../../src/verify/sources.js';
+import { enumerateSource } from '../../src/verify/source-enumerate.js';
 
 async function run(argv: string[], isTTY = false): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';

@@ -15,7 +15,7 @@ import { adapterLine } from '../../src/engine/select.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../../src/verify/gpu.js';
 import { batchOf, batchOfFunctions, valueBoundAt } from '../../src/verify/packed.js';
-import { randomLayout, rng } from '../../src/verify/sources.js';
+import { randomLayout, rng } from '../../src/verify/source-random.js';
 import { verifyTestDevice } from './device.js';
 
 let dev: NodeDevice;

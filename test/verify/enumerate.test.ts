@@ -8,7 +8,9 @@ import { entries } from '../../src/algebra/tuple.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { formatFlatAt } from '../../src/verify/packed.js';
 import { runVerify } from '../../src/verify/run.js';
-import { chunkItem, enumerateCount, enumerateSource, factorisations, randomSource } from '../../src/verify/sources.js';
+import { chunkItem } from '../../src/verify/sources.js';
+import { enumerateCount, enumerateSource, factorisations } from '../../src/verify/source-enumerate.js';
+import { randomSource } from '../../src/verify/source-random.js';
 
 const cpu = new CpuVerifyEngine();
 

@@ -13,7 +13,8 @@ import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../../src/verify/gpu.js';
 import { batchOf } from '../../src/verify/packed.js';
 import { checkChunk, runVerify, type Property } from '../../src/verify/run.js';
-import { chunkItem, randomSource, type Chunk } from '../../src/verify/sources.js';
+import { chunkItem, type Chunk } from '../../src/verify/sources.js';
+import { randomSource } from '../../src/verify/source-random.js';
 import { verifyTestDevice } from './device.js';
 
 let dev: NodeDevice;

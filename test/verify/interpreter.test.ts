@@ -12,7 +12,7 @@ import { GpuBackend } from '../../src/engine/gpu.js';
 import { adapterLine } from '../../src/engine/select.js';
 import { GpuVerifyEngine, divisionConstants } from '../../src/verify/gpu.js';
 import { batchOf } from '../../src/verify/packed.js';
-import { randomLayout, rng } from '../../src/verify/sources.js';
+import { randomLayout, rng } from '../../src/verify/source-random.js';
 import { verifyTestDevice } from './device.js';
 
 let dev: NodeDevice;

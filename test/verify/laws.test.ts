@@ -13,7 +13,8 @@ import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { ALGEBRA, lawOutcomeSync, searchComposite, type LawImpl, type LawName } from '../../src/verify/laws.js';
 import { runVerify } from '../../src/verify/run.js';
 import { shrinkSteps } from '../../src/verify/shrink.js';
-import { listSource, randomSource } from '../../src/verify/sources.js';
+import { randomSource } from '../../src/verify/source-random.js';
+import { listSource } from '../../src/verify/source-text.js';
 
 const cpu = new CpuVerifyEngine();
 const P = parseLayout;

@@ -9,7 +9,10 @@ import { WorkerPool } from '../../src/engine/pool.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { propertyJson, runVerifyThreaded } from '../../src/verify/parallel.js';
 import { makeProperty, propertyFromJson, runVerify, type Property, type VerifySummary } from '../../src/verify/run.js';
-import { chunkItem, enumerateSource, listSource, randomSource, type Source } from '../../src/verify/sources.js';
+import { chunkItem, type Source } from '../../src/verify/sources.js';
+import { enumerateSource } from '../../src/verify/source-enumerate.js';
+import { randomSource } from '../../src/verify/source-random.js';
+import { listSource } from '../../src/verify/source-text.js';
 
 const cpu = new CpuVerifyEngine();
 // one pool per thread count: worker threads start once (through tsx, which takes a while)

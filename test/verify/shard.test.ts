@@ -14,7 +14,11 @@ import { mergeReports, searchKey, shardReport, type ShardReport } from '../../sr
 import { ALGEBRA, type LawImpl } from '../../src/verify/laws.js';
 import { runVerify, type Property } from '../../src/verify/run.js';
 import { parseShard, shardRange, shardSource, sliceSource } from '../../src/verify/shard.js';
-import { chunkItem, enumerateSource, listSource, randomSource, sourceFromSpec, type Source } from '../../src/verify/sources.js';
+import { chunkItem, type Source } from '../../src/verify/sources.js';
+import { enumerateSource } from '../../src/verify/source-enumerate.js';
+import { randomSource } from '../../src/verify/source-random.js';
+import { listSource } from '../../src/verify/source-text.js';
+import { sourceFromSpec } from '../../src/verify/source-spec.js';
 
 /** every candidate of a source, canonically printed, in order */
 function texts(src: Source, chunk = 7): string[] {

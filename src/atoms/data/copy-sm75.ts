@@ -9,16 +9,16 @@ import type { CopyAtomData } from '../types.js';
 const source = 'include/cute/atom/copy_traits_sm75.hpp';
 
 /** The row addresses of .x1, .x2 and .x4 (bits). */
-export const LDSM_ROWS_X1 = '((8,4),128):((128,0),1)';
-export const LDSM_ROWS_X2 = '((16,2),128):((128,0),1)';
-export const LDSM_ROWS_X4 = '(32,128):(128,1)';
+const LDSM_ROWS_X1 = '((8,4),128):((128,0),1)';
+const LDSM_ROWS_X2 = '((16,2),128):((128,0),1)';
+const LDSM_ROWS_X4 = '(32,128):(128,1)';
 /** The register side of the plain (`_N`) and transposed (`_T`) loads, by count. */
-export const LDSM_N_X1 = '(32,32):(32,1)';
-export const LDSM_N_X2 = '(32,(32,2)):(32,(1,1024))';
-export const LDSM_N_X4 = '(32,(32,4)):(32,(1,1024))';
-export const LDSM_T_X2 = '((4,8),(16,2)):((256,16),(1,128))';
-export const LDSM_T_X4 = '((4,8),(16,2,2)):((256,16),(1,128,1024))';
-export const LDSM_T_X8 = '((4,8),(16,2,4)):((256,16),(1,128,1024))';
+const LDSM_N_X1 = '(32,32):(32,1)';
+const LDSM_N_X2 = '(32,(32,2)):(32,(1,1024))';
+const LDSM_N_X4 = '(32,(32,4)):(32,(1,1024))';
+const LDSM_T_X2 = '((4,8),(16,2)):((256,16),(1,128))';
+const LDSM_T_X4 = '((4,8),(16,2,2)):((256,16),(1,128,1024))';
+const LDSM_T_X8 = '((4,8),(16,2,4)):((256,16),(1,128,1024))';
 
 const load = (name: string, src: string, dst: string): CopyAtomData => ({ name, thrID: '32:1', src, dst, ref: dst, source });
 

@@ -6,9 +6,9 @@ import type { CopyAtomData } from '../types.js';
 const source = 'include/cute/atom/copy_traits.hpp';
 
 /** A one-thread atom moving `bits` bits, the same layout on both sides (Ref = Src). */
-export const oneThread = (name: string, bits: number, from: string): CopyAtomData => {
+const oneThread = (name: string, bits: number): CopyAtomData => {
   const l = `(1,${bits}):(0,1)`;
-  return { name, thrID: '1:0', src: l, dst: l, ref: l, source: from };
+  return { name, thrID: '1:0', src: l, dst: l, ref: l, source };
 };
 
 const any = (name: string): CopyAtomData => ({
@@ -21,7 +21,11 @@ const any = (name: string): CopyAtomData => ({
 });
 
 export const universalCopy: readonly CopyAtomData[] = [
-  ...([8, 16, 32, 64, 128] as const).map((b) => oneThread(`UniversalCopy<uint${b}_t>`, b, source)),
+  oneThread('UniversalCopy<uint8_t>', 8),
+  oneThread('UniversalCopy<uint16_t>', 16),
+  oneThread('UniversalCopy<uint32_t>', 32),
+  oneThread('UniversalCopy<uint64_t>', 64),
+  oneThread('UniversalCopy<uint128_t>', 128),
   any('DefaultCopy'),
   any('AutoVectorizingCopy'),
 ];

@@ -15,15 +15,23 @@ const c32 = '((2,2,2),(2,2,2)):((1,16,4),(8,2,32))';
 /** The majors: T is the row layout, N the column layout (A then B). */
 const majors = { TN: [row, row], NT: [col, col], NN: [col, row], TT: [row, col] } as const;
 
-const quad = (types: 'F16F16F16F16' | 'F32F16F16F32', c: string): MmaAtomData[] =>
-  (Object.keys(majors) as (keyof typeof majors)[]).map((m) => ({
-    name: `SM70_8x8x4_${types}_${m}`,
-    thrID: quadPair,
-    shapeMNK: [8, 8, 4],
-    A: majors[m][0],
-    B: majors[m][1],
-    C: c,
-    source,
-  }));
+const quad = (name: string, m: keyof typeof majors, c: string): MmaAtomData => ({
+  name,
+  thrID: quadPair,
+  shapeMNK: [8, 8, 4],
+  A: majors[m][0],
+  B: majors[m][1],
+  C: c,
+  source,
+});
 
-export const sm70Mma: readonly MmaAtomData[] = [...quad('F16F16F16F16', c16), ...quad('F32F16F16F32', c32)];
+export const sm70Mma: readonly MmaAtomData[] = [
+  quad('SM70_8x8x4_F16F16F16F16_TN', 'TN', c16),
+  quad('SM70_8x8x4_F16F16F16F16_NT', 'NT', c16),
+  quad('SM70_8x8x4_F16F16F16F16_NN', 'NN', c16),
+  quad('SM70_8x8x4_F16F16F16F16_TT', 'TT', c16),
+  quad('SM70_8x8x4_F32F16F16F32_TN', 'TN', c32),
+  quad('SM70_8x8x4_F32F16F16F32_NT', 'NT', c32),
+  quad('SM70_8x8x4_F32F16F16F32_NN', 'NN', c32),
+  quad('SM70_8x8x4_F32F16F16F32_TT', 'TT', c32),
+];

@@ -15,7 +15,7 @@ const SM80_8x8_Row = '((4,8),2):((16,1),8)';
 /** SM80_8x16_Row: (T32,V4) → (M8,N16). */
 const SM80_8x16_Row = '((4,8),4):((32,1),8)';
 /** SM80_16x8_Row: (T32,V4) → (M16,N8), the C layout of every 16x8 atom. */
-export const SM80_16x8_Row = '((4,8),(2,2)):((32,1),(16,8))';
+const SM80_16x8_Row = '((4,8),(2,2)):((32,1),(16,8))';
 
 /** A warp-wide atom (ThrID `Layout<_32>`). */
 const warp = (name: string, m: number, n: number, k: number, a: string, b: string, c: string): MmaAtomData => ({
@@ -49,10 +49,10 @@ const f16x8x16: Shape3 = {
   c: SM80_16x8_Row,
 };
 
-/** The int8 traits (8x8x16, 16x8x16, 16x8x32); the 16x8x32 one is also SM89's and SM120's. */
+/** The int8 traits (8x8x16, 16x8x16, 16x8x32); the 16x8x32 one is also SM89's and SM120's (written again there). */
 const s8x8x16: Shape3 = { m: 8, n: 8, k: 16, a: SM80_8x16_Row, b: SM80_8x16_Row, c: SM80_8x8_Row };
 const s16x8x16: Shape3 = { m: 16, n: 8, k: 16, a: '((4,8),(4,2)):((64,1),(16,8))', b: SM80_8x16_Row, c: SM80_16x8_Row };
-export const s16x8x32: Shape3 = {
+const s16x8x32: Shape3 = {
   m: 16,
   n: 8,
   k: 32,
@@ -83,18 +83,6 @@ const s4x16x64: Shape3 = {
   c: SM80_16x8_Row,
 };
 
-/** Every operand signedness of an integer family, each with its `_SATURATE` twin. */
-function integer(shape: string, bits: 4 | 8, s: Shape3): MmaAtomData[] {
-  const out: MmaAtomData[] = [];
-  for (const a of ['S', 'U']) {
-    for (const b of ['S', 'U']) {
-      const name = `SM80_${shape}_S32${a}${bits}${b}${bits}S32_TN`;
-      out.push(named(name, s), named(`${name}_SATURATE`, s));
-    }
-  }
-  return out;
-}
-
 /** SM80_16x8x256 and its siblings (1-bit operands): XORPOPC and ANDPOPC share the layouts. */
 const b1x16x256: Shape3 = {
   m: 16,
@@ -108,7 +96,6 @@ const b1x8x128: Shape3 = { m: 8, n: 8, k: 128, a: '((4,8),32):((256,1),8)', b: '
 /** The header's ALayout here has a stride not congruent to its shape (no layout); docs/atoms.md takes
  *  the intended `((4,8),(32,2)):((512,1),(16,8))`, the pattern of the 16x8x256 sibling. */
 const b1x16x128: Shape3 = { m: 16, n: 8, k: 128, a: '((4,8),(32,2)):((512,1),(16,8))', b: '((4,8),32):((256,1),8)', c: SM80_16x8_Row };
-const popc = (shape: string, s: Shape3): MmaAtomData[] => ['XORPOPC', 'ANDPOPC'].map((op) => named(`SM80_${shape}_S32U1U1S32_TN_${op}`, s));
 
 export const sm80Mma: readonly MmaAtomData[] = [
   named('SM80_16x8x8_F16F16F16F16_TN', f16x8x8),
@@ -122,13 +109,60 @@ export const sm80Mma: readonly MmaAtomData[] = [
   warp('SM80_8x8x4_F64F64F64F64_TN', 8, 8, 4, SM80_8x4, SM80_8x4, SM80_8x8_Row),
   warp('SM80_8x8x4_C64C64C64C64_TN', 8, 8, 4, SM80_8x4, SM80_8x4, SM80_8x8_Row),
   warp('SM80_8x8x4_GC64C64C64GC64_TN', 8, 8, 4, SM80_8x4, SM80_8x4, SM80_8x8_Row),
-  ...integer('8x8x16', 8, s8x8x16),
-  ...integer('16x8x16', 8, s16x8x16),
-  ...integer('16x8x32', 8, s16x8x32),
-  ...integer('8x8x32', 4, s4x8x32),
-  ...integer('16x8x32', 4, s4x16x32),
-  ...integer('16x8x64', 4, s4x16x64),
-  ...popc('16x8x256', b1x16x256),
-  ...popc('8x8x128', b1x8x128),
-  ...popc('16x8x128', b1x16x128),
+  // the integer families: every operand signedness, each with its `_SATURATE` twin (the same layouts)
+  named('SM80_8x8x16_S32S8S8S32_TN', s8x8x16),
+  named('SM80_8x8x16_S32S8S8S32_TN_SATURATE', s8x8x16),
+  named('SM80_8x8x16_S32S8U8S32_TN', s8x8x16),
+  named('SM80_8x8x16_S32S8U8S32_TN_SATURATE', s8x8x16),
+  named('SM80_8x8x16_S32U8S8S32_TN', s8x8x16),
+  named('SM80_8x8x16_S32U8S8S32_TN_SATURATE', s8x8x16),
+  named('SM80_8x8x16_S32U8U8S32_TN', s8x8x16),
+  named('SM80_8x8x16_S32U8U8S32_TN_SATURATE', s8x8x16),
+  named('SM80_16x8x16_S32S8S8S32_TN', s16x8x16),
+  named('SM80_16x8x16_S32S8S8S32_TN_SATURATE', s16x8x16),
+  named('SM80_16x8x16_S32S8U8S32_TN', s16x8x16),
+  named('SM80_16x8x16_S32S8U8S32_TN_SATURATE', s16x8x16),
+  named('SM80_16x8x16_S32U8S8S32_TN', s16x8x16),
+  named('SM80_16x8x16_S32U8S8S32_TN_SATURATE', s16x8x16),
+  named('SM80_16x8x16_S32U8U8S32_TN', s16x8x16),
+  named('SM80_16x8x16_S32U8U8S32_TN_SATURATE', s16x8x16),
+  named('SM80_16x8x32_S32S8S8S32_TN', s16x8x32),
+  named('SM80_16x8x32_S32S8S8S32_TN_SATURATE', s16x8x32),
+  named('SM80_16x8x32_S32S8U8S32_TN', s16x8x32),
+  named('SM80_16x8x32_S32S8U8S32_TN_SATURATE', s16x8x32),
+  named('SM80_16x8x32_S32U8S8S32_TN', s16x8x32),
+  named('SM80_16x8x32_S32U8S8S32_TN_SATURATE', s16x8x32),
+  named('SM80_16x8x32_S32U8U8S32_TN', s16x8x32),
+  named('SM80_16x8x32_S32U8U8S32_TN_SATURATE', s16x8x32),
+  named('SM80_8x8x32_S32S4S4S32_TN', s4x8x32),
+  named('SM80_8x8x32_S32S4S4S32_TN_SATURATE', s4x8x32),
+  named('SM80_8x8x32_S32S4U4S32_TN', s4x8x32),
+  named('SM80_8x8x32_S32S4U4S32_TN_SATURATE', s4x8x32),
+  named('SM80_8x8x32_S32U4S4S32_TN', s4x8x32),
+  named('SM80_8x8x32_S32U4S4S32_TN_SATURATE', s4x8x32),
+  named('SM80_8x8x32_S32U4U4S32_TN', s4x8x32),
+  named('SM80_8x8x32_S32U4U4S32_TN_SATURATE', s4x8x32),
+  named('SM80_16x8x32_S32S4S4S32_TN', s4x16x32),
+  named('SM80_16x8x32_S32S4S4S32_TN_SATURATE', s4x16x32),
+  named('SM80_16x8x32_S32S4U4S32_TN', s4x16x32),
+  named('SM80_16x8x32_S32S4U4S32_TN_SATURATE', s4x16x32),
+  named('SM80_16x8x32_S32U4S4S32_TN', s4x16x32),
+  named('SM80_16x8x32_S32U4S4S32_TN_SATURATE', s4x16x32),
+  named('SM80_16x8x32_S32U4U4S32_TN', s4x16x32),
+  named('SM80_16x8x32_S32U4U4S32_TN_SATURATE', s4x16x32),
+  named('SM80_16x8x64_S32S4S4S32_TN', s4x16x64),
+  named('SM80_16x8x64_S32S4S4S32_TN_SATURATE', s4x16x64),
+  named('SM80_16x8x64_S32S4U4S32_TN', s4x16x64),
+  named('SM80_16x8x64_S32S4U4S32_TN_SATURATE', s4x16x64),
+  named('SM80_16x8x64_S32U4S4S32_TN', s4x16x64),
+  named('SM80_16x8x64_S32U4S4S32_TN_SATURATE', s4x16x64),
+  named('SM80_16x8x64_S32U4U4S32_TN', s4x16x64),
+  named('SM80_16x8x64_S32U4U4S32_TN_SATURATE', s4x16x64),
+  // the 1-bit families: XORPOPC and ANDPOPC share the layouts
+  named('SM80_16x8x256_S32U1U1S32_TN_XORPOPC', b1x16x256),
+  named('SM80_16x8x256_S32U1U1S32_TN_ANDPOPC', b1x16x256),
+  named('SM80_8x8x128_S32U1U1S32_TN_XORPOPC', b1x8x128),
+  named('SM80_8x8x128_S32U1U1S32_TN_ANDPOPC', b1x8x128),
+  named('SM80_16x8x128_S32U1U1S32_TN_XORPOPC', b1x16x128),
+  named('SM80_16x8x128_S32U1U1S32_TN_ANDPOPC', b1x16x128),
 ];

@@ -130,3 +130,21 @@ describe('the merge refuses what is not the shards of one plan, naming it', () =
     expect(errorOf(() => planArgs({ ...req, shard: '1/2' })).kind).toBe('bad-request');
   });
 });
+
+describe('the progress callback follows the enumeration', () => {
+  it('done grows to the number of members (of the shard’s range for a shard), the last call (total, total)', () => {
+    const req = CASES['16×32 uint8 swizzle only, top 40']!;
+    const calls: [number, number][] = [];
+    const whole = planArgs({ ...req, families: ['swizzle', 'padded'] }, { progress: (d, t) => void calls.push([d, t]) });
+    const total = shardsOf({ ...req, families: ['swizzle', 'padded'] }, 1)[0]!.shard.of;
+    expect(calls.length).toBeGreaterThan(2);
+    expect(calls.at(-1)).toEqual([total, total]);
+    for (let i = 1; i < calls.length; i++) expect(calls[i]![0] >= calls[i - 1]![0] && calls[i]![0] <= total && calls[i]![1] === total).toBe(true);
+    // the callback changes nothing in the answer
+    expect(JSON.stringify(whole)).toBe(JSON.stringify(planArgs({ ...req, families: ['swizzle', 'padded'] })));
+    const part: [number, number][] = [];
+    const s = planAnswer({ ...req, shard: '2/3' }, { progress: (d, t) => void part.push([d, t]) });
+    if (!isShardAnswer(s)) throw new Error('a shard answered a whole plan');
+    expect(part.at(-1)).toEqual([s.shard.end - s.shard.first, s.shard.end - s.shard.first]);
+  });
+});

@@ -13,7 +13,7 @@ import { candidates, FAMILIES, memberCount, offsetsOf, tableKey, type Candidate,
 import type { Machine } from './machine.js';
 import { PriceScratch, type SidePrice } from './price.js';
 import type { Side, Tile } from './sides.js';
-import { offsetsOfBases, sharedLL, tritonBases } from './triton.js';
+import { offsetsOfBases, sharedLL, tritonBases, tritonTarget } from './triton.js';
 import { formatLL } from '../linear/forms.js';
 
 /** What plan_smem is asked: the tile, its dtype, both sides, the machine, the families, how many entries. */
@@ -242,7 +242,7 @@ export const twinOf = (own: Row, rows: readonly Row[]): Row | undefined => rows.
 export function tritonRow(req: PlanRequest, s: PriceScratch): { entry: PlanEntry; row: Row } | null {
   const { write, read, tile } = req;
   if (write.registers === null || read.registers === null || (tile.size & (tile.size - 1)) !== 0) return null;
-  const t = tritonBases(write.registers, read.registers, 8 * tile.e, Math.log2(tile.size));
+  const t = tritonBases(write.registers, read.registers, 8 * tile.e, Math.log2(tile.size), tritonTarget(req.machine));
   if (t === null) return null;
   const bases = t.bases;
   const offsets = offsetsOfBases(bases);

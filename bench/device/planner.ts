@@ -2,7 +2,7 @@
  * The planner's step of the device suite (suite.ts; issue 28 "Speed", docs/planner.md "Scale"): over the seeded
  * corpus bench/corpus/planner.jsonl (carried as planner.jsonl beside the bundle), candidates priced per second and
  * plans per second by the CPU planner on one thread, the full plan of the 128×128 fp16 tile over every family, and,
- * where this build has the planner's GPU entry point (src/planner/gpu.ts, which `plan_smem` reaches through the op
+ * where this build has the planner's GPU entry point (planner/gpu, another change, which `plan_smem` reaches through the op
  * context's backend, `--backend gpu`), the same on the GPU, each GPU answer checked equal to the CPU's. Each part
  * stops starting plans past its share of the time; the figures are CPU time for the CPU planner, wall time for the
  * GPU (whose work is not this process's CPU time).
@@ -98,7 +98,7 @@ export async function plannerStep(budgetMs: number): Promise<{ report: Record<st
     const n = Math.min(c.corpus.answers.length, g.corpus.answers.length);
     const differ = Array.from({ length: n }, (_, i) => i).filter((i) => c.corpus.answers[i] !== g.corpus.answers[i]);
     lines.push(`planner gpu = cpu: ${differ.length === 0 ? `yes, on ${n} plans` : `NO, plans ${differ.join(', ')} differ`}`);
-  } else lines.push('planner gpu: this build has no GPU planner (src/planner/gpu.ts): CPU only');
+  } else lines.push('planner gpu: this build has no GPU planner (planner/gpu): CPU only');
   for (const k of ['cpu', 'gpu']) for (const r of Object.values((report[k] ?? {}) as Record<string, Run | null>)) if (r) r.answers = [];
   return { report, lines };
 }

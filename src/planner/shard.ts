@@ -142,9 +142,15 @@ function asPlanShard(name: string, v: unknown): PlanShardReport {
 }
 
 /** A shard's front entry as a row of plan.ts's ranking (its function read back from its layout, for the same-function rule). */
-function rowOf(x: PlanShardEntry): Row & { entry: PlanEntry } {
+function rowOf(x: PlanShardEntry, where: string): Row & { entry: PlanEntry } {
   const { seq, key, ...entry } = x;
-  return { fam: FAMILIES.indexOf(x.family), seq, layout: parseLayoutFunction(x.layout), key, bytes: x.bytes, write: x.write, read: x.read, entry };
+  let layout: Row['layout'];
+  try {
+    layout = parseLayoutFunction(x.layout);
+  } catch {
+    throw bad(`${where}: the front entry ${JSON.stringify(x.layout.slice(0, 60))} is not a layout`);
+  }
+  return { fam: FAMILIES.indexOf(x.family), seq, layout, key, bytes: x.bytes, write: x.write, read: x.read, entry };
 }
 
 /**
@@ -195,7 +201,7 @@ export function mergePlanShards(inputs: readonly { name: string; report: unknown
   const searched: Record<string, number> = {};
   for (const f of families) searched[f] = shards.reduce((a, r) => a + r.searched[f]!, 0);
   const count = Object.values(searched).reduce((a, b) => a + b, 0);
-  const rows = shards.flatMap((r) => r.front.map(rowOf));
+  const rows = shards.flatMap((r) => r.front.map((x) => rowOf(x, `shard ${r.shard.k}/${n}`)));
   if (rows.length === 0) throw noCandidate(families, count);
   const front = paretoFront(rows) as (Row & { entry: PlanEntry })[];
   // Triton's twin: the first candidate of its function in the whole enumeration, the earliest of the shards'

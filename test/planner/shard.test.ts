@@ -117,6 +117,8 @@ describe('the merge refuses what is not the shards of one plan, naming it', () =
     );
     const stray = { ...b, front: [{ ...b.front[0]!, seq: a.shard.first }] };
     expect(errorOf(() => mergePlanArgs([a, stray, c], ['a', 'b', 'c'])).message).toMatch(/^b \(shard 2\/3\): a front entry is not one of the shard's/);
+    const garbled = { ...b, front: [{ ...b.front[0]!, layout: '(4,8:(1' }] };
+    expect(errorOf(() => mergePlanArgs([a, garbled, c]))).toEqual({ kind: 'bad-request', message: 'shard 2/3: the front entry "(4,8:(1" is not a layout' });
     expect(errorOf(() => mergePlanArgs([{ candidates: 3 }], ['x.json']))).toEqual({
       kind: 'bad-request',
       message: "x.json is not a plan's shard report (the output of layoutgpu plan … --shard k/n --json)",

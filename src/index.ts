@@ -142,11 +142,12 @@ export { type LinearCheck, type BridgeKind, type ToLLOptions, checkLinear, toLL,
 export { llFromEncoding } from './linear/encodings.js';
 // the shared-memory layout planner (docs/planner.md): sides, families, the price, plan_smem, Triton's layout
 export { type Role, type Side, type Tile, tvSide, llSide, operandSide, copySide, vectorWidths } from './planner/sides.js';
-export { type Candidate, type FamilyName, FAMILIES, BUILT_FAMILIES, candidates } from './planner/families.js';
+export { type Candidate, type FamilyName, FAMILIES, BUILT_FAMILIES, candidates, memberCount } from './planner/families.js';
 export { type DescriptorKind, descriptorSide, rowMajorGmem } from './planner/descriptor-sides.js';
 export { type AccessPattern as PlanAccessPattern, type SidePrice, PriceScratch, priceSide, leastWavefronts } from './planner/price.js';
-export { type PlanRequest, type PlanResult, type PlanEntry, type Certificate, planSmem } from './planner/plan.js';
-export { type RegisterBases, type TritonLayout, tritonBases } from './planner/triton.js';
+export { type PlanRequest, type PlanResult, type PlanEntry, type Certificate, type PlanOptions, planSmem, enumerationOf } from './planner/plan.js';
+export { type PlanShardReport, type PlanShardEntry, type PlanPart, planShard, mergePlanShards } from './planner/shard.js';
+export { type RegisterBases, type TritonLayout, type TritonTarget, tritonBases, tritonTarget } from './planner/triton.js';
 export { llBankConflicts } from './linear/banks.js';
 // What the TMA and the tensor cores accept (docs/descriptors.md): tensor maps, matrix descriptors, the atoms
 export { type TmaArgs, type GmmaArgs, tmaDesc, gmmaDesc } from './descriptors/api.js';

@@ -7,6 +7,7 @@
 #   lib/libvulkan.so.1              the Vulkan loader, used when the target has none
 #   lib-fallback/                   libstdc++.so.6, libgcc_s.so.1, used when the target has none
 #   run.sh, README.md               the runner (a copy of bench/device/run.sh)
+#   planner.jsonl                   the planner step's seeded corpus (bench/corpus/planner.jsonl)
 # Usage: bash bench/device/pack.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +32,7 @@ cp "$(find_lib libvulkan.so.1)" "$P/lib/libvulkan.so.1"
 cp "$(find_lib libstdc++.so.6)" "$P/lib-fallback/libstdc++.so.6"
 cp "$(find_lib libgcc_s.so.1)" "$P/lib-fallback/libgcc_s.so.1"
 cp "$here/run.sh" "$here/README.md" "$P/"
+cp bench/corpus/planner.jsonl "$P/planner.jsonl"   # the planner step's corpus (suite.ts, planner.ts)
 total=$(du -sb "$P" | cut -f1)
 echo "payload: $P, $total bytes ($(( total / 1048576 )) MiB)"
 du -ab "$P" | sort -n | tail -8

@@ -21,6 +21,7 @@ mkdir -p "$W/node_modules/webgpu/dist/linux-x64"
 cp "$P/node_modules/webgpu/package.json" "$P/node_modules/webgpu/index.js" "$W/node_modules/webgpu/"
 gzip -dc "$P/node_modules/webgpu/dist/linux-x64/dawn.node.gz" > "$W/node_modules/webgpu/dist/linux-x64/dawn.node"
 cp "$P/suite.mjs" "$P/gpu-bench.mjs" "$W/"
+[ -f "$P/planner.jsonl" ] && cp "$P/planner.jsonl" "$W/"   # the planner step's corpus
 
 has_lib() { # a shared library the dynamic loader finds without help
   ldconfig -p 2>/dev/null | grep -q " $1 " && return 0

@@ -6,6 +6,9 @@
  * Stops starting new steps past the time budget (SUITE_BUDGET_S, default 390 s), so a run
  * always ends within 8 minutes with what it measured.
  *
+ * The planner's step (planner.ts) runs last, with PLANNER_BUDGET_S (default 60 s) kept for it out of the budget:
+ * candidates/s and plans/s of the CPU planner, and of the GPU planner where the build has one.
+ *
  * Sizes: on a hardware adapter the defaults of runBench (2^26 indices, ≤ 1 GiB per buffer),
  * elements of 4, 8 and 16 bytes; on a software adapter (the local rehearsal) 2^20 indices and
  * elements of 4 and 16 bytes.
@@ -15,10 +18,12 @@ import { join } from 'node:path';
 import { acquireBenchEnv } from '../../src/throughput/node-env.js';
 import { renderSvg, renderTable } from '../../src/throughput/report.js';
 import { runBench, type BenchReport } from '../../src/throughput/run.js';
+import { plannerStep } from './planner.js';
 
 const outDir = process.argv[2] ?? 'out';
 mkdirSync(outDir, { recursive: true });
-const budget = Number(process.env.SUITE_BUDGET_S ?? 390) * 1000;
+const plannerBudget = Number(process.env.PLANNER_BUDGET_S ?? 60) * 1000;
+const budget = Number(process.env.SUITE_BUDGET_S ?? 390) * 1000 - plannerBudget;
 const t0 = Date.now();
 
 const LAYOUTS: [string, string][] = [
@@ -44,6 +49,7 @@ const elems = soft ? [4, 16] : [4, 8, 16];
 const limit = soft ? 2 ** 20 : undefined;
 const reports: { name: string; report: BenchReport }[] = [];
 const errors: string[] = [];
+let planner: { report: Record<string, unknown>; lines: string[] } | null = null;
 
 function write(): void {
   const header = {
@@ -54,7 +60,7 @@ function write(): void {
     timestampQueries: Boolean(env.gpu?.timestamps),
     seconds: (Date.now() - t0) / 1000,
   };
-  writeFileSync(join(outDir, 'bench.json'), JSON.stringify({ ...header, errors, runs: reports }, null, 2) + '\n');
+  writeFileSync(join(outDir, 'bench.json'), JSON.stringify({ ...header, errors, runs: reports, planner: planner?.report ?? null }, null, 2) + '\n');
   writeFileSync(
     join(outDir, 'bench.txt'),
     reports.map((r) => `== ${r.name}\n${renderTable(r.report)}`).join('\n') + (errors.length ? `\nerrors:\n${errors.join('\n')}\n` : ''),
@@ -100,6 +106,7 @@ function write(): void {
   if (id)
     for (const r of id.report.layouts[0]!.results.filter((x) => x.kernel === 'gather'))
       lines.push(`identity gather ${r.elemBytes} B: ${((r.efficiency ?? 0) * 100).toFixed(1)}% of the plain copy (goal ≥ 90%)`);
+  if (planner !== null) lines.push(...planner.lines);
   writeFileSync(join(outDir, 'summary.txt'), lines.join('\n') + '\n');
 }
 
@@ -128,6 +135,14 @@ for (const s of steps) {
   }
   write();
 }
-write();
 acquired.release();
+if (plannerBudget > 0) {
+  process.stderr.write(`[${((Date.now() - t0) / 1000).toFixed(0)} s] planner (${plannerBudget / 1000} s)\n`);
+  try {
+    planner = await plannerStep(plannerBudget);
+  } catch (e) {
+    errors.push(`planner: ${(e as Error).message}`);
+  }
+}
+write();
 process.stdout.write(`suite done in ${((Date.now() - t0) / 1000).toFixed(1)} s; results in ${outDir}\n`);

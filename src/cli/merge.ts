@@ -1,7 +1,8 @@
 /**
  * `layoutgpu merge <report.json>… [--out FILE] [--json]`: the report of a whole search from the
  * `--json` reports of its shards (`verify … --shard k/n --json`, `verify conflict-free … --shard
- * k/n --json`), as the unsharded run prints it (verify/merge.ts checks that the shards are of
+ * k/n --json`, `plan … --shard k/n --json`), as the unsharded run prints it (a plan's: exactly
+ * `plan --json`'s object, planner/shard.ts) (verify/merge.ts checks that the shards are of
  * one search and cover it exactly once).
  * `--out FILE`: a search's matches, the shards' own --out files concatenated in shard order
  * (each read beside its report, by the plain file name the report gives, never where the name
@@ -12,6 +13,7 @@
  */
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
+import { formatPlan, isPlanShard, loadPlanner, mergePlanArgs } from '../ops/planner.js';
 import { isConflictReport, matchFileName, mergeConflictReports, mergeReports } from '../verify/merge.js';
 import type { Io } from './io.js';
 import { reportError, Usage } from './report.js';
@@ -20,7 +22,7 @@ import { summaryLines } from './verify.js';
 const HELP = `layoutgpu merge <report.json>… [--out FILE] [--json]
 
 Merges the --json reports of the shards of one search (layoutgpu verify … --shard k/n --json,
-or LAYOUTGPU_SHARD=k/n; verify conflict-free too) and prints the report the unsharded run
+or LAYOUTGPU_SHARD=k/n; verify conflict-free and plan too) and prints the report the unsharded run
 prints: the same counts, the same examples, matches and ranking in the same order. Fails, naming them, on a missing or repeated
 shard or a report of another search.
   --out FILE   searches: every match, the shards' --out files concatenated in shard order
@@ -168,6 +170,16 @@ export const mergeCommand = {
         return { name: f, report };
       });
       if (isConflictReport(inputs[0]!.report)) return conflictMerge(files, inputs, out, json, io);
+      const head = inputs[0]!.report;
+      if (typeof head === 'object' && head !== null && 'plan' in head && (await loadPlanner(), isPlanShard(head))) {
+        if (out !== undefined) throw new Usage('--out is for searches and laws; a plan has no match file');
+        const r = mergePlanArgs(
+          inputs.map((x) => x.report),
+          inputs.map((x) => x.name),
+        );
+        io.stdout(`${json ? JSON.stringify(r) : formatPlan(r)}\n`);
+        return 0;
+      }
       const m = mergeReports(inputs);
       let written = m.summary.passed;
       if (out !== undefined) {

@@ -5,12 +5,14 @@
  * protocol's object with --json.
  */
 import { withDeadline } from '../algebra/deadline.js';
-import { formatPlan, loadPlanner, planArgs } from '../ops/planner.js';
+import { formatPlan, formatShard, isShardAnswer, loadPlanner, planAnswer } from '../ops/planner.js';
+import { shardOption } from '../verify/shard.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
+import { progressBar } from './progress.js';
 import { reportError, type Command } from './report.js';
 import { isIntegerText } from '../algebra/int-text.js';
 
-const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
+const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D] [--shard k/n]
 
 The shared-memory layout for a tile that one side writes and another reads (docs/planner.md): every
 candidate of the families (swizzle, padded, atoms) priced on both sides with the bank model,
@@ -25,6 +27,9 @@ Triton's optimalSwizzling builds where both sides are linear layouts.
   --arch           sm80, sm90 (default), sm100, gfx942, gfx950
   --families       a comma-separated list (default: all)
   --top            entries of the front to print (default 8)
+  --shard k/n      price the k-th of n parts of the candidates (as LAYOUTGPU_SHARD=k/n); with --json its
+                   report, which layoutgpu merge joins with the other n − 1 into exactly the whole plan
+  A progress bar runs on a terminal (stderr), never with --json.
 
 Example: layoutgpu plan --tile 128x64 --dtype half_t --write "((8,16),(8,8)):((1024,1),(128,16))" \\
            --read "((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))"
@@ -53,7 +58,12 @@ export const planCommand: Command = {
   summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (--write, --read, --tile, --dtype)',
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout'], 'plan');
+      const p = parseOptions(
+        argv,
+        ['--help', '--json'],
+        ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--shard'],
+        'plan',
+      );
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -79,9 +89,19 @@ export const planCommand: Command = {
       }
       const t = p.opt.get('--timeout');
       const ms = t === undefined ? undefined : parseDuration(t, '--timeout');
+      const shard = shardOption(p.opt.get('--shard'));
+      const json = p.flags.has('--json');
       await loadPlanner();
-      const r = withDeadline(ms, () => planArgs(req));
-      io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : formatPlan(r)}\n`);
+      // a progress bar fed by the enumeration, on a terminal only (progress.ts), never with --json
+      const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true && !json }, shard ? `plan ${shard.k}/${shard.n}` : 'plan');
+      const progress = io.isTTY === true && !json ? { progress: bar.update } : {};
+      let r: ReturnType<typeof planAnswer>;
+      try {
+        r = withDeadline(ms, () => planAnswer(req, { shard, ...progress }));
+      } finally {
+        bar.end();
+      }
+      io.stdout(`${json ? JSON.stringify(r) : isShardAnswer(r) ? formatShard(r) : formatPlan(r)}\n`);
       return 0;
     } catch (e) {
       return reportError(e, io);

@@ -7,13 +7,16 @@
 import { badRequestError, domainError } from '../algebra/errors.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
-import type { PlanEntry, PlanRequest, PlanResult } from '../planner/plan.js';
+import type { PlanEntry, PlanOptions, PlanRequest, PlanResult } from '../planner/plan.js';
+import type { PlanShardReport } from '../planner/shard.js';
 import type { Machine } from '../planner/machine.js';
 import type { DType } from '../descriptors/dtype.js';
 import type { Json, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { jsonText, readLayout, readTuple } from './args.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
+import { parseShard, shardRange, type Shard } from '../verify/shard.js';
+import { hashText } from '../verify/merge.js';
 
 /** the planner's rooms, loaded by the first plan_smem (with the ops' side of the atoms) */
 const P = lazyModule(async () => {
@@ -22,6 +25,7 @@ const P = lazyModule(async () => {
     ...(await import('../planner/sides.js')),
     ...(await import('../planner/families.js')),
     ...(await import('../planner/plan.js')),
+    ...(await import('../planner/shard.js')),
     ...(await import('../planner/machine.js')),
     ...(await import('../planner/descriptor-sides.js')),
     ...(await import('../descriptors/dtype.js')),
@@ -36,7 +40,7 @@ export const loadPlanner = async (): Promise<void> => P.load();
 /** The largest tile a plan takes (elements). */
 export const MAX_TILE = 1 << 20;
 
-const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top'];
+const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top', 'shard'];
 
 /** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
 function tileShape(v: unknown): number[] {
@@ -109,7 +113,7 @@ function topArg(v: unknown): number {
  * The plan_smem request object read (docs/planner.md): the tile, both sides built over it, the machine, the
  * families, top (the page's planner panel draws the sides' banks from it). Errors as planArgs.
  */
-export function planRequest(arg: unknown): PlanRequest {
+function readRequest(arg: unknown): { req: PlanRequest; r: Record<string, unknown>; key: () => string } {
   const p = P.get();
   const o = jsonText(arg, () => 'the plan request is not valid JSON');
   if (typeof o !== 'object' || o === null || Array.isArray(o))
@@ -120,23 +124,75 @@ export function planRequest(arg: unknown): PlanRequest {
   for (const k of ['tile', 'dtype', 'write', 'read']) if (r[k] === undefined) throw badRequestError(`the plan request needs '${k}'`);
   if (typeof r.dtype !== 'string') throw badRequestError("the plan's 'dtype' must be a CuTe type name such as \"half_t\"");
   if (r.arch !== undefined && typeof r.arch !== 'string') throw badRequestError("the plan's 'arch' must be a string such as \"sm90\"");
+  if (r.shard !== undefined && typeof r.shard !== 'string') throw badRequestError("the plan's 'shard' must be a string \"k/n\"");
   const shape = tileShape(r.tile);
   const dt = p.dtypeOf(r.dtype);
   const e = dt.bytes;
-  const machine = p.machineOf((r.arch as string | undefined) ?? 'sm90');
+  const arch = (r.arch as string | undefined) ?? 'sm90';
+  const machine = p.machineOf(arch);
   const tile: Tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
   const families = familiesArg(r.families);
   const top = topArg(r.top);
   const write = sideArg(r.write, 'write', tile, dt, machine);
   const read = sideArg(r.read, 'read', tile, dt, machine);
-  return { tile, dtype: r.dtype, write, read, machine, families, top };
+  const req = { tile, dtype: r.dtype, write, read, machine, families, top };
+  // the plan's identity: what decides its candidates, their prices and its answer (a merge refuses to mix two)
+  const key = (): string => hashText(JSON.stringify({ tile: shape, dtype: r.dtype, write: r.write, read: r.read, arch, families, top }));
+  return { req, r, key };
 }
 
+/** The plan_smem request read (the page's planner panel draws the sides' banks from it); errors as planAnswer. */
+export const planRequest = (arg: unknown): PlanRequest => readRequest(arg).req;
+
 /**
- * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
- * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
+ * The plan_smem request object's plan (docs/planner.md); with `"shard": "k/n"` (or `shard` given, the CLI's --shard and
+ * LAYOUTGPU_SHARD) the report of that shard (planner/shard.ts), which plan_merge and `layoutgpu merge` join. `o.progress`
+ * follows the enumeration. Errors: `bad-request` for a malformed request, `parse` for a side's text, `domain` for what the
+ * planner does not take, `timeout`.
  */
-export const planArgs = (arg: unknown): PlanResult => P.get().planSmem(planRequest(arg));
+export function planAnswer(arg: unknown, o: Pick<PlanOptions, 'progress'> & { shard?: Shard | null } = {}): PlanResult | PlanShardReport {
+  const p = P.get();
+  const { req, r, key } = readRequest(arg);
+  const shard = r.shard !== undefined ? parseShard(r.shard as string, "the plan's 'shard'") : (o.shard ?? null);
+  const progress = o.progress === undefined ? {} : { progress: o.progress };
+  if (shard === null) return p.planSmem(req, progress);
+  return p.planShard(req, { k: shard.k, n: shard.n, range: (t) => shardRange(t, shard) }, key(), progress);
+}
+
+/** planAnswer of a request for the whole plan (a `"shard"` in it is `bad-request`: planAnswer answers those). */
+export function planArgs(arg: unknown, o: Pick<PlanOptions, 'progress'> = {}): PlanResult {
+  const a = planAnswer(arg, o);
+  if (isShardAnswer(a)) throw badRequestError("this caller takes the whole plan: a request with 'shard' answers a shard report (planAnswer)");
+  return a;
+}
+
+/** Whether an answer of planAnswer is a shard's report. */
+export const isShardAnswer = (r: PlanResult | PlanShardReport): r is PlanShardReport => 'shard' in r;
+
+/**
+ * The plan of all the shard reports of one plan (planner/shard.ts mergePlanShards), exactly the unsharded plan's answer;
+ * `names` name the reports in messages. Errors: `bad-request` (another plan, a shard missing or given twice, not a shard report).
+ */
+export function mergePlanArgs(reports: unknown, names?: readonly string[]): PlanResult {
+  if (!Array.isArray(reports)) throw badRequestError('plan_merge takes the list of the shard reports');
+  return P.get().mergePlanShards(reports.map((report, i) => ({ name: names?.[i] ?? `shard report ${i + 1}`, report })));
+}
+
+/** Whether a parsed report is a plan's shard report (for `layoutgpu merge`). */
+export const isPlanShard = (v: unknown): boolean => P.get().isPlanShardReport(v);
+
+/** The CLI's line for a shard's report (its JSON, with --json, is what layoutgpu merge reads). */
+export function formatShard(r: PlanShardReport): string {
+  const searched = Object.entries(r.searched)
+    .map(([f, n]) => `${f} ${n}`)
+    .join(', ');
+  const best = r.front[0];
+  return [
+    `shard ${r.shard.k}/${r.shard.n}: candidates [${r.shard.first}, ${r.shard.end}) of ${r.shard.of} (${searched}); a front of ${r.front.length}`,
+    ...(best ? [`best of the shard: ${best.layout} (write ${best.write.wavefronts}, read ${best.read.wavefronts} wavefronts, ${best.bytes} bytes)`] : []),
+    'run it with --json and join the n reports with layoutgpu merge',
+  ].join('\n');
+}
 
 const sideText = (s: PlanEntry['write']): string =>
   `${s.instruction}${s.instruction.endsWith('shared') ? `.${8 * s.vectorBytes}` : ''} ${s.wavefronts}/${s.phases}`;
@@ -173,7 +229,14 @@ export const plannerOps: OpSpec[] = runningIn(P, [
     name: 'plan_smem',
     summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (docs/planner.md)",
     args: [{ name: 'request', kind: 'json' }],
-    run: ([req]) => planArgs(req) as unknown as Json,
+    run: ([req]) => planAnswer(req) as unknown as Json,
+    human: (r) => (isShardAnswer(r as unknown as PlanResult) ? formatShard(r as unknown as PlanShardReport) : formatPlan(r as unknown as PlanResult)),
+  },
+  {
+    name: 'plan_merge',
+    summary: 'the plan of all n shard reports of one plan_smem request ("shard": "k/n"), exactly the unsharded plan (docs/planner.md)',
+    args: [{ name: 'shards', kind: 'json' }],
+    run: ([reports]) => mergePlanArgs(reports) as unknown as Json,
     human: (r) => formatPlan(r as unknown as PlanResult),
   },
 ]);

@@ -55,6 +55,8 @@ export interface Candidate {
   readonly cosize: number;
   /** a key of its function (two hashes of the offsets) */
   readonly key: string;
+  /** its number among the family's members, before duplicates are left out (the enumeration a shard splits: memberCount) */
+  readonly index: number;
   /** for Sw o base of the swizzle family: the base's number and offsets, and the swizzle as 32-bit operations */
   readonly swizzle?: { readonly base: number; readonly baseOffsets: Int32Array; readonly bits: SwizzleBits };
 }
@@ -228,6 +230,24 @@ function* atomMembers(tile: Tile, dtype: string): Generator<Member> {
   }
 }
 
+/** A family's raw members over a tile (null for a family this build does not enumerate). */
+function membersOf(family: FamilyName, tile: Tile, dtype: string): Generator<Member> | null {
+  return family === 'swizzle' ? swizzleMembers(tile) : family === 'padded' ? paddedMembers(tile) : family === 'atoms' ? atomMembers(tile, dtype) : null;
+}
+
+/**
+ * The number of a family's members over a tile, duplicates included: the length of the
+ * enumeration whose numbers `Candidate.index` are (a shard's range is over it, docs/planner.md
+ * "Shards"). A walk of the members without their offsets.
+ * @example memberCount('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t') // 46 = 2·(1 + 22): two bases and their swizzles
+ */
+export function memberCount(family: FamilyName, tile: Tile, dtype: string): number {
+  const members = membersOf(family, tile, dtype);
+  let n = 0;
+  if (members !== null) for (const _ of members) n++;
+  return n;
+}
+
 /**
  * The candidates of a family over a tile, each once (by function). The offsets of a candidate are
  * valid until the next one is drawn. `dtype` names the atoms. (The `linear` family is searched, not listed:
@@ -235,15 +255,16 @@ function* atomMembers(tile: Tile, dtype: string): Generator<Member> {
  * @example [...candidates('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t')].length
  */
 export function* candidates(family: FamilyName, tile: Tile, dtype: string): Generator<Candidate> {
-  const members =
-    family === 'swizzle' ? swizzleMembers(tile) : family === 'padded' ? paddedMembers(tile) : family === 'atoms' ? atomMembers(tile, dtype) : null;
+  const members = membersOf(family, tile, dtype);
   if (members === null) return;
   const pool = new Pool32();
   const seen = new Map<string, LayoutFunction[]>();
   const bases: Int32Array[] = [];
   const padBases: Int32Array[] = [];
   const buf = new Int32Array(tile.size);
+  let index = -1;
   for (const mbr of members) {
+    index++;
     checkDeadline('the planner');
     let offsets: Int32Array;
     let cosize: number;
@@ -279,7 +300,7 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
     if (earlier !== undefined && earlier.some((l) => sameFunction(l, offsets))) continue;
     if (earlier === undefined) seen.set(key, [mbr.layout]);
     else earlier.push(mbr.layout);
-    yield { family, layout: mbr.layout, atom: mbr.atom, offsets, cosize, key, ...(swizzle ? { swizzle } : {}) };
+    yield { family, layout: mbr.layout, atom: mbr.atom, offsets, cosize, key, index, ...(swizzle ? { swizzle } : {}) };
   }
 }
 

@@ -325,7 +325,7 @@ export function searchLinear(s: LinearSearch): number {
         prefix = pre;
         memberOffsets(own, partner, seg, full);
         const key = tableKey(full);
-        priced = s.price({ family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets: full, cosize: N, key });
+        priced = s.price({ family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets: full, cosize: N, key, index: 0 });
         closed = priced === null || tally.closes([priced.write.wavefronts, priced.read.wavefronts, bytes], top);
       }
       if (!closed && priced !== null) {

@@ -15,11 +15,36 @@
  *    lanes first, then sums a ⊕ b of a lane basis of one side and one of the other, then (when
  *    still short) the lanes themselves, which cost conflicts;
  * 4. reps: the segment bits that are registers of both sides (moved last).
+ *
+ * Triton's AMD variant (triton-lang/triton#9662, `numBanks`; TritonTarget): a bank row is the machine's banks × 32
+ * bits, a phase of a side's instruction holds 64·bits / (banks·32) of its lanes' worth (its high lane bases
+ * dropped), and a 16-byte read's phase is the lanes Triton's caller names for ds_read_b128 (SwizzleTest's
+ * `dstTile` laneAddr: lane bases 0, 1, 4 on gfx942's 32 banks, 0, 1, 3, 4 on gfx950's 64).
  */
 import { checkDeadline } from '../algebra/deadline.js';
 import { columnsOf, rref, type Bits } from '../linear/f2.js';
 import { makeLinearLayout, type LinearLayout } from '../linear/value.js';
 import type { Tile } from './families.js';
+
+/** The machine as Triton's construction sees it: its banks, and the lane bases of one phase of a 16-byte read (else null). */
+export interface TritonTarget {
+  readonly banks: number;
+  /** lane-basis indices of one phase of ds_read_b128 (Triton's LocalMemOpTile laneAddr), or null: the low lanes */
+  readonly read128: readonly number[] | null;
+}
+
+/** NVIDIA's 32 banks and warps (Triton's default). */
+export const NVIDIA_TARGET: TritonTarget = { banks: 32, read128: null };
+
+/**
+ * Triton's target of a machine (#9662): NVIDIA's 32 banks; on AMD its banks and the ds_read_b128 phase lanes that Triton's
+ * SwizzleTest passes for them (gfx942: lane bases 0, 1, 4; gfx950: 0, 1, 3, 4).
+ * @example tritonTarget({vendor: 'amd', banks: 64}).read128 // [0, 1, 3, 4]
+ */
+export function tritonTarget(m: { readonly vendor: 'nvidia' | 'amd'; readonly banks: number }): TritonTarget {
+  if (m.vendor === 'nvidia') return NVIDIA_TARGET;
+  return { banks: m.banks, read128: m.banks === 64 ? [0, 1, 3, 4] : [0, 1, 4] };
+}
 
 /** A register layout as Triton's construction sees it: its register and lane bases as tile indices. */
 export interface RegisterBases {
@@ -136,17 +161,22 @@ export function laneTile(lanes: readonly number[], vecElems: number, bits: numbe
 /**
  * The offset bases of Triton's optimalSwizzlingLdSt for write side `src` and read side `dst`
  * (register bases without broadcasting, i.e. no zero register basis; warp bases without zeros)
- * over a tile of 2^dim elements of `bits` bits, on NVIDIA's 32 banks and one CTA: vector, bank,
- * segment, reps, lowest offset bit first. Null when they are not a basis of the tile.
+ * over a tile of 2^dim elements of `bits` bits, on the target's banks (NVIDIA's 32 by default; AMD's: TritonTarget)
+ * and one CTA: vector, bank, segment, reps, lowest offset bit first. Null when they are not a basis of the tile.
  * @example tritonBases({reg: [1, 2], lane: [4, 8, 16, 32, 64], warp: []}, {reg: [1, 2], lane: [4, 8, 16, 32, 64], warp: []}, 16, 7)
  */
-export function tritonBases(src: RegisterBases, dst: RegisterBases, bits: number, dim: number): TritonLayout | null {
+export function tritonBases(src: RegisterBases, dst: RegisterBases, bits: number, dim: number, target: TritonTarget = NVIDIA_TARGET): TritonLayout | null {
   checkDeadline("Triton's construction");
   const { v, srcFills } = vectorBases(src, dst, bits, dim);
   const vecElems = 2 ** v.length;
-  const tileSrc = laneTile(src.lane, vecElems, bits);
-  const tileDst = laneTile(dst.lane, vecElems, bits);
-  const lenBank = Math.min(log2(1024 / (vecElems * bits)), dim - v.length);
+  const { banks, read128 } = target;
+  const tileSrc = laneTile(src.lane, vecElems, bits, banks);
+  // a 16-byte read on AMD: the lanes of one ds_read_b128 phase as Triton's caller names them (#9662's dstTile)
+  const tileDst =
+    read128 !== null && vecElems * bits === 128 && read128.every((i) => i < dst.lane.length)
+      ? read128.map((i) => dst.lane[i]!)
+      : laneTile(dst.lane, vecElems, bits, banks);
+  const lenBank = Math.min(log2((banks * 32) / (vecElems * bits)), dim - v.length);
   const lenSeg = dim - lenBank - v.length;
   const seg = segmentBases([...v, ...tileSrc], [...v, ...tileDst], dim, lenSeg);
   let bank = complement([...v, ...seg], dim);

@@ -14,6 +14,8 @@ export function makeContext(backendChoice: BackendChoice, threads = 1): CliConte
   let made: Promise<Backend> | null = null;
   return {
     backendChoice,
+    threads,
+    planThreaded: async (req, n) => (await import('../planner/parallel.js')).planSmemThreaded(req, { threads: n }),
     backend: () => (made ??= createNodeBackend(backendChoice, threads)),
     async dispose() {
       if (made) {
@@ -65,5 +67,5 @@ export function bindDeadline(b: Backend, at: number): Backend {
 /** The context `ctx` for one request with the absolute deadline `at`: its backend is bounded
  *  by `bindDeadline`. */
 export function withRequestDeadline(ctx: OpContext, at: number): OpContext {
-  return { backendChoice: ctx.backendChoice, backend: () => ctx.backend().then((b) => bindDeadline(b, at)) };
+  return { ...ctx, backendChoice: ctx.backendChoice, backend: () => ctx.backend().then((b) => bindDeadline(b, at)) };
 }

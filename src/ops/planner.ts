@@ -4,15 +4,16 @@
  * of ops/tiled.ts and linear/forms.ts, the arch, the families, top), the plan by src/planner/.
  * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
  */
+import { carryDeadline } from '../algebra/deadline.js';
 import { LayoutError, domainError } from '../algebra/errors.js';
 import { parseTuple } from '../algebra/notation.js';
 import { parseLayoutArg } from '../cute/tiler.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
-import type { PlanEntry, PlanResult } from '../planner/plan.js';
+import type { PlanEntry, PlanRequest, PlanResult } from '../planner/plan.js';
 import type { Machine } from '../planner/machine.js';
 import type { DType } from '../descriptors/dtype.js';
-import type { Json, OpSpec } from './spec.js';
+import type { Json, OpContext, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
 
@@ -39,7 +40,7 @@ export const loadPlanner = async (): Promise<void> => P.load();
 /** The largest tile a plan takes (elements). */
 export const MAX_TILE = 1 << 20;
 
-const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top'];
+const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top', 'threads', 'backend'];
 
 /** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
 function tileShape(v: unknown): number[] {
@@ -108,11 +109,36 @@ function topArg(v: unknown): number {
   return v;
 }
 
+/** Where a plan's candidates are priced (docs/planner.md "Scale"): worker threads and the backend (absent: the context's). */
+export interface PlanEngine {
+  readonly threads?: number;
+  readonly backend?: 'cpu' | 'gpu' | 'auto';
+}
+
+/** The request's `threads` and `backend` (bad-request for other values). */
+function engineArg(r: Record<string, unknown>): PlanEngine {
+  const t = r.threads;
+  if (t !== undefined && (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 1)) {
+    throw badRequest("the plan's 'threads' must be a positive JSON integer (1 = this thread)");
+  }
+  const b = r.backend;
+  if (b !== undefined && b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw badRequest('the plan\'s \'backend\' must be "cpu", "gpu" or "auto"');
+  return { ...(t === undefined ? {} : { threads: t }), ...(b === undefined ? {} : { backend: b }) };
+}
+
 /**
- * The plan_smem request object's plan (docs/planner.md). Errors: `bad-request` for a malformed request,
+ * The plan_smem request object's plan (docs/planner.md) on this thread. Errors: `bad-request` for a malformed request,
  * `parse` for a side's text, `domain` for what the planner does not take, `timeout`.
  */
 export function planArgs(arg: unknown): PlanResult {
+  return P.get().planSmem(planRequestOf(arg).request);
+}
+
+/**
+ * The plan_smem request object read (docs/protocol.md): the PlanRequest and where it asks to be priced. Errors as
+ * planArgs's.
+ */
+export function planRequestOf(arg: unknown): { request: PlanRequest; engine: PlanEngine } {
   const p = P.get();
   let o = arg;
   if (typeof arg === 'string') {
@@ -136,9 +162,42 @@ export function planArgs(arg: unknown): PlanResult {
   const tile: Tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
   const families = familiesArg(r.families);
   const top = topArg(r.top);
+  const engine = engineArg(r);
   const write = sideArg(r.write, 'write', tile, dt, machine);
   const read = sideArg(r.read, 'read', tile, dt, machine);
-  return p.planSmem({ tile, dtype: r.dtype, write, read, machine, families, top });
+  return { request: { tile, dtype: r.dtype, write, read, machine, families, top }, engine };
+}
+
+/** The GPU device of the context's backend, when it is the GPU's (the choice `auto` may give the CPU). */
+async function deviceOf(ctx: OpContext, choice: 'cpu' | 'gpu' | 'auto'): Promise<GPUDevice | null> {
+  if (choice === 'cpu') return null;
+  const b = await ctx.backend();
+  const device = (b as unknown as { device?: GPUDevice }).device;
+  return b.info.backend === 'gpu' && device ? device : null;
+}
+
+/**
+ * plan_smem where the request or the context asks (docs/planner.md "Scale"): `backend` gpu (or the context's: batch
+ * and CLI --backend) prices on the GPU (planner/gpu.ts), `threads` > 1 (or the context's --threads) on the worker
+ * threads the context gives (ctx.planThreaded: the CLI and batch; the page has none and plans on its thread). The
+ * answer is planSmem's whichever prices it; a plan on this thread stays synchronous.
+ */
+export function planOn(arg: unknown, ctx: OpContext): PlanResult | Promise<PlanResult> {
+  const p = P.get();
+  const { request, engine } = planRequestOf(arg);
+  const choice = engine.backend ?? (engine.threads !== undefined ? 'cpu' : ctx.backendChoice);
+  const threads = engine.threads ?? ctx.threads ?? 1;
+  if (choice === 'cpu' && (threads <= 1 || ctx.planThreaded === undefined)) return p.planSmem(request);
+  const due = carryDeadline('the planner');
+  return (async () => {
+    const device = await deviceOf(ctx, choice);
+    if (device !== null) {
+      const g = await import('../planner/gpu.js');
+      return due.within(() => g.planSmemGpu(request, device));
+    }
+    if (threads > 1 && ctx.planThreaded !== undefined) return due.within(() => ctx.planThreaded!(request, threads));
+    return due.within(() => p.planSmem(request));
+  })();
 }
 
 const sideText = (s: PlanEntry['write']): string =>
@@ -176,7 +235,7 @@ export const plannerOps: OpSpec[] = runningIn(P, [
     name: 'plan_smem',
     summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (docs/planner.md)",
     args: [{ name: 'request', kind: 'json' }],
-    run: ([req]) => planArgs(req) as unknown as Json,
+    run: ([req], ctx) => planOn(req, ctx) as unknown as Json | Promise<Json>,
     human: (r) => formatPlan(r as unknown as PlanResult),
   },
 ]);

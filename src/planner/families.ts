@@ -52,8 +52,16 @@ export interface Candidate {
   readonly cosize: number;
   /** a key of its function (two hashes of the offsets) */
   readonly key: string;
+  /** its number among the family's members, before duplicates are left out (the enumeration a split plan cuts: memberCount) */
+  readonly index?: number;
   /** for Sw o base of the swizzle family: the base's number and offsets, and the swizzle as 32-bit operations */
   readonly swizzle?: { readonly base: number; readonly baseOffsets: Int32Array; readonly bits: SwizzleBits };
+}
+
+/** A part of a family's enumeration: members lo … hi − 1 (hi may be Infinity: to the end). */
+export interface MemberRange {
+  readonly lo: number;
+  readonly hi: number;
 }
 
 /** Every order of the modes 0 … r−1 (column-major, i.e. the identity order, first; row-major second for r = 2). */
@@ -225,21 +233,52 @@ function* atomMembers(tile: Tile, dtype: string): Generator<Member> {
   }
 }
 
+/** A family's raw members over a tile (null for a family this build does not enumerate). */
+function membersOf(family: FamilyName, tile: Tile, dtype: string): Generator<Member> | null {
+  return family === 'swizzle' ? swizzleMembers(tile) : family === 'padded' ? paddedMembers(tile) : family === 'atoms' ? atomMembers(tile, dtype) : null;
+}
+
 /**
- * The candidates of a family over a tile, each once (by function). The offsets of a candidate are
- * valid until the next one is drawn. `dtype` names the atoms.
+ * The number of a family's members over a tile, duplicates included: the length of the
+ * enumeration whose numbers `Candidate.index` are (a split plan's ranges are over it). A walk of
+ * the members without their offsets.
+ * @example memberCount('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t') // 46 = 2·(1 + 22): two bases and their swizzles
+ */
+export function memberCount(family: FamilyName, tile: Tile, dtype: string): number {
+  const members = membersOf(family, tile, dtype);
+  let n = 0;
+  if (members !== null) for (const _ of members) n++;
+  return n;
+}
+
+/** The layout of member i of a family (null past its end): re-enumerated, for the rare exact comparison of two keys. */
+export function memberLayout(family: FamilyName, tile: Tile, dtype: string, i: number): LayoutFunction | null {
+  let n = 0;
+  for (const m of membersOf(family, tile, dtype) ?? []) if (n++ === i) return m.layout;
+  return null;
+}
+
+/**
+ * The candidates of a family over a tile, each once (by function) within `range` of its members (default: all of
+ * them; a split plan compares keys across ranges itself, plan.ts planFromSlices). The offsets of a candidate are
+ * valid until the next one is drawn. `dtype` names the atoms. Members outside the range cost no offsets (the plain
+ * bases' are computed all the same: their swizzles are priced from them).
  * @example [...candidates('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t')].length
  */
-export function* candidates(family: FamilyName, tile: Tile, dtype: string): Generator<Candidate> {
-  const members =
-    family === 'swizzle' ? swizzleMembers(tile) : family === 'padded' ? paddedMembers(tile) : family === 'atoms' ? atomMembers(tile, dtype) : null;
+export function* candidates(family: FamilyName, tile: Tile, dtype: string, range: MemberRange = { lo: 0, hi: Infinity }): Generator<Candidate> {
+  const members = membersOf(family, tile, dtype);
   if (members === null) return;
   const pool = new Pool32();
   const seen = new Map<string, LayoutFunction[]>();
   const bases: Int32Array[] = [];
   const padBases: Int32Array[] = [];
   const buf = new Int32Array(tile.size);
+  let index = -1;
   for (const mbr of members) {
+    index++;
+    if (index >= range.hi) return;
+    const plainBase = mbr.base !== undefined && !isComposed(mbr.layout);
+    if (index < range.lo && !plainBase) continue;
     checkDeadline('the planner');
     let offsets: Int32Array;
     let cosize: number;
@@ -264,18 +303,19 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
       if (t === null) continue;
       ({ offsets, cosize } = t);
       key = tableKey(offsets);
-      if (mbr.base !== undefined && !isComposed(mbr.layout)) {
+      if (plainBase) {
         // a plain base (they come first): its offsets serve its swizzles and their phase tables
         const own = offsets.slice();
-        bases[mbr.base] = own;
-        swizzle = { base: mbr.base, baseOffsets: own, bits: { mask: 0, r: 0, l: 0 } };
+        bases[mbr.base!] = own;
+        swizzle = { base: mbr.base!, baseOffsets: own, bits: { mask: 0, r: 0, l: 0 } };
       }
     }
+    if (index < range.lo) continue;
     const earlier = seen.get(key);
     if (earlier !== undefined && earlier.some((l) => sameFunction(l, offsets))) continue;
     if (earlier === undefined) seen.set(key, [mbr.layout]);
     else earlier.push(mbr.layout);
-    yield { family, layout: mbr.layout, atom: mbr.atom, offsets, cosize, key, ...(swizzle ? { swizzle } : {}) };
+    yield { family, layout: mbr.layout, atom: mbr.atom, offsets, cosize, key, index, ...(swizzle ? { swizzle } : {}) };
   }
 }
 

@@ -56,7 +56,7 @@ export interface PlanResult {
 }
 
 /** A priced candidate kept for the front. */
-interface Row {
+export interface Row {
   readonly fam: number;
   readonly seq: number;
   readonly layout: LayoutFunction;
@@ -94,7 +94,7 @@ export const dominates = (x: readonly number[], y: readonly number[]): boolean =
  * (a dominating row ranks first: its total is no larger, and at an equal total its bytes are
  * smaller) or a kept row has the same function (the earlier family's candidate stands).
  */
-function paretoFront(rows: Row[]): Row[] {
+export function paretoFront(rows: Row[]): Row[] {
   rows.sort(rankRows);
   const kept: Row[] = [];
   const triples: number[][] = [];
@@ -116,7 +116,7 @@ function expressible(req: PlanRequest, l: LayoutFunction): { tma: boolean; gmma:
 }
 
 /** The entry of a row, its tma and gmma decided by the descriptors room. */
-function entryOf(req: PlanRequest, r: Row, fam: FamilyName): PlanEntry {
+export function entryOf(req: PlanRequest, r: Row, fam: FamilyName): PlanEntry {
   return { layout: formatLayoutFunction(r.layout), family: fam, bytes: r.bytes, ...expressible(req, r.layout), write: r.write, read: r.read };
 }
 
@@ -168,7 +168,7 @@ export function planSmem(req: PlanRequest): PlanResult {
  * accept it (it then has no price on this model). Its tma and gmma are the descriptors' answers for
  * the searched candidate of the same function (they take CuTe layouts), false and null when none is.
  */
-function tritonEntry(req: PlanRequest, s: PriceScratch, rows: readonly Row[]): PlanEntry | null {
+export function tritonEntry(req: PlanRequest, s: PriceScratch, rows: readonly Row[]): PlanEntry | null {
   const { write, read, tile } = req;
   if (write.registers === null || read.registers === null || (tile.size & (tile.size - 1)) !== 0) return null;
   const t = tritonBases(write.registers, read.registers, 8 * tile.e, Math.log2(tile.size));

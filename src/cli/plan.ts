@@ -5,11 +5,14 @@
  * protocol's object with --json.
  */
 import { withDeadline } from '../algebra/deadline.js';
-import { formatPlan, loadPlanner, planArgs } from '../ops/planner.js';
+import { parseThreads } from '../engine/pool.js';
+import { formatPlan, loadPlanner, planOn } from '../ops/planner.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
+import { makeContext } from './context.js';
 import { reportError, type Command } from './report.js';
 
 const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
+               [--threads N] [--backend cpu|gpu|auto]
 
 The shared-memory layout for a tile that one side writes and another reads (docs/planner.md): every
 candidate of the families (swizzle, padded, atoms) priced on both sides with the bank model,
@@ -24,6 +27,10 @@ Triton's optimalSwizzling builds where both sides are linear layouts.
   --arch           sm80, sm90 (default), sm100, gfx942, gfx950
   --families       a comma-separated list (default: all)
   --top            entries of the front to print (default 8)
+  --threads        worker threads pricing the candidates (default: the available cores; a short plan stays on
+                   one thread: docs/planner.md "Scale"); the answer is the same on any number
+  --backend        cpu (default), gpu (shaders/plan.wgsl prices the access sides), auto (the GPU when its
+                   adapter is hardware); the answer is the same on each
 
 Example: layoutgpu plan --tile 128x64 --dtype half_t --write "((8,16),(8,8)):((1024,1),(128,16))" \\
            --read "((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))"
@@ -52,7 +59,7 @@ export const planCommand: Command = {
   summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (--write, --read, --tile, --dtype)',
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout'], 'plan');
+      const p = parseOptions(argv, ['--help', '--json'], ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--threads', '--backend'], 'plan');
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -78,10 +85,17 @@ export const planCommand: Command = {
       }
       const t = p.opt.get('--timeout');
       const ms = t === undefined ? undefined : parseDuration(t, '--timeout');
-      await loadPlanner();
-      const r = withDeadline(ms, () => planArgs(req));
-      io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : formatPlan(r)}\n`);
-      return 0;
+      const backend = p.opt.get('--backend') ?? 'cpu';
+      if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+      const ctx = makeContext(backend, parseThreads(p.opt.get('--threads'), '--threads', (l) => io.stderr(l)));
+      try {
+        await loadPlanner();
+        const r = await withDeadline(ms, () => planOn(req, ctx));
+        io.stdout(`${p.flags.has('--json') ? JSON.stringify(r) : formatPlan(r)}\n`);
+        return 0;
+      } finally {
+        await ctx.dispose();
+      }
     } catch (e) {
       return reportError(e, io);
     }

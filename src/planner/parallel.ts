@@ -27,7 +27,15 @@ export interface ThreadedPlanOptions {
   readonly slicesPerThread?: number;
   /** when the workers start (default LAZY_WORKERS: only for a plan that proves long; null: at once) */
   readonly lazyWorkers?: { afterMs: number; minLeftMs: number } | null;
+  /** members × tile elements below which the plan stays on this thread, unsliced (default MIN_PARALLEL_WORK) */
+  readonly minWork?: number;
 }
+
+/**
+ * The smallest plan cut into slices: members × tile elements (each member costs a pass over the tile and one over each
+ * side's accesses). Below it (a 64×64 tile's 620 members are 2.5M) the slicing's own cost is not worth it.
+ */
+export const MIN_PARALLEL_WORK = 2 ** 23;
 
 /**
  * planSmem over `threads` threads: the same answer (tested: test/planner/bulk.test.ts). Errors as planSmem's; `timeout`
@@ -40,6 +48,8 @@ export async function planSmemThreaded(req: PlanRequest, o: ThreadedPlanOptions)
   const due = carryDeadline('the planner');
   const at = currentDeadline();
   const slices = planSlices(req, o.threads * (o.slicesPerThread ?? 4));
+  const members = slices.reduce((a, x) => a + x.hi - x.lo, 0);
+  if (members * req.tile.size < (o.minWork ?? MIN_PARALLEL_WORK)) return planSmem(req);
   const triton = tritonTable(req);
   const job = `${Date.now()}-${++jobs}`;
   const tasks: PoolTask[] = slices.map((slice) => {

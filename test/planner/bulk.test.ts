@@ -74,7 +74,7 @@ describe('a plan on worker threads', () => {
     for (const c of cases) {
       const { request: req } = planRequestOf(c.request);
       const one = await outcome(() => planSmem(req));
-      expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, slicesPerThread: 3 })), c.name).toBe(one);
+      expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, slicesPerThread: 3, minWork: 0 })), c.name).toBe(one);
     }
     expect(pool.threadsStarted).toBeGreaterThan(0);
   });
@@ -89,7 +89,7 @@ describe('a plan on worker threads', () => {
       threads: 2,
       planThreaded: (req, n) => {
         calls.push(n);
-        return planSmemThreaded(req, { threads: n, pool, lazyWorkers: null });
+        return planSmemThreaded(req, { threads: n, pool, lazyWorkers: null, minWork: 0 });
       },
     };
     expect(await outcome(() => planOn(c.request, ctx))).toBe(one);

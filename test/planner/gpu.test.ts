@@ -39,7 +39,7 @@ describe('plan_smem on the GPU', () => {
       const { request: req } = planRequestOf(c.request);
       const one = await outcome(() => planSmem(req));
       expect(await outcome(() => planSmemGpu(req, dev.device)), c.name).toBe(one);
-      expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null })), c.name).toBe(one);
+      expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, minWork: 0 })), c.name).toBe(one);
     }
   });
 

@@ -1,5 +1,5 @@
 /** The OpContext of the CLI and batch: the backend is created on first use and shared. */
-import { withDeadline } from '../algebra/deadline.js';
+import { carryDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Backend, BackendChoice, RunOptions } from '../engine/backend.js';
 import type { OpContext } from '../ops/spec.js';
@@ -15,7 +15,10 @@ export function makeContext(backendChoice: BackendChoice, threads = 1): CliConte
   return {
     backendChoice,
     threads,
-    planThreaded: async (req, n) => (await import('../planner/parallel.js')).planSmemThreaded(req, { threads: n }),
+    planThreaded: (req, n) => {
+      const due = carryDeadline('the planner'); // the request's deadline, across the module's load
+      return import('../planner/parallel.js').then((m) => due.within(() => m.planSmemThreaded(req, { threads: n })));
+    },
     backend: () => (made ??= createNodeBackend(backendChoice, threads)),
     async dispose() {
       if (made) {

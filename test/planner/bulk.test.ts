@@ -5,6 +5,7 @@
  * the sides cross to a worker as plain data (wire.ts); plan_smem's `threads` and `backend` are read and checked.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDeadline } from '../../src/algebra/deadline.js';
 import { WorkerPool } from '../../src/engine/pool.js';
 import { loadPlanner, planOn, planRequestOf } from '../../src/ops/planner.js';
 import type { OpContext } from '../../src/ops/spec.js';
@@ -77,6 +78,13 @@ describe('a plan on worker threads', () => {
       expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, slicesPerThread: 3, minWork: 0 })), c.name).toBe(one);
     }
     expect(pool.threadsStarted).toBeGreaterThan(0);
+  });
+
+  it('stops at the deadline in force with kind timeout (the workers stopped)', async () => {
+    const big = { tile: '(128,128)', dtype: 'half_t', write: '((32,8),(8,8)):((128,1),(16,1024))', read: '((32,8),(8,8)):((1,32),(256,2048))' };
+    const { request: req } = planRequestOf(big);
+    const run = withDeadline(30, () => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, minWork: 0 }));
+    expect(await outcome(() => run)).toMatch(/"error":"timeout"/);
   });
 
   it('the op takes threads and backend from the request or the context', async () => {

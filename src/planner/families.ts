@@ -251,11 +251,9 @@ export function memberCount(family: FamilyName, tile: Tile, dtype: string): numb
   return n;
 }
 
-/** The layout of member i of a family (null past its end): re-enumerated, for the rare exact comparison of two keys. */
-export function memberLayout(family: FamilyName, tile: Tile, dtype: string, i: number): LayoutFunction | null {
-  let n = 0;
-  for (const m of membersOf(family, tile, dtype) ?? []) if (n++ === i) return m.layout;
-  return null;
+/** The layouts of a family's members in enumeration order (Candidate.index: member i is the i-th), without their offsets. */
+export function memberLayouts(family: FamilyName, tile: Tile, dtype: string): LayoutFunction[] {
+  return [...(membersOf(family, tile, dtype) ?? [])].map((m) => m.layout);
 }
 
 /**

@@ -19,6 +19,11 @@ export interface PlanSliceInput {
 /** the last request built in this thread, by its job */
 let last: { job: string; req: PlanRequest } | null = null;
 
+/** The request of a job as this thread built it (parallel.ts, for the slices this thread takes itself: no rebuild). */
+export function rememberRequest(job: string, req: PlanRequest): void {
+  last = { job, req };
+}
+
 export const handlers = {
   'plan-slice'(p: PlanSliceInput, ctx: { deadline: number }): PricedSlice {
     const left = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : undefined;

@@ -7,7 +7,7 @@
  */
 import { carryDeadline, currentDeadline } from '../algebra/deadline.js';
 import { LAZY_WORKERS, sharedPool, type PoolTask, type WorkerPool } from '../engine/pool.js';
-import type { PlanSliceInput } from './parallel-task.js';
+import { rememberRequest, type PlanSliceInput } from './parallel-task.js';
 import { planSmem, type PlanRequest, type PlanResult } from './plan.js';
 import { planFromSlices, planSlices, tritonTable, type PricedSlice } from './slices.js';
 import { requestWire } from './wire.js';
@@ -56,6 +56,7 @@ export async function planSmemThreaded(req: PlanRequest, o: ThreadedPlanOptions)
     const payload: PlanSliceInput = { job, request: wire, slice, triton };
     return { kind: 'plan-slice', module: PLAN_TASKS, payload };
   });
+  rememberRequest(job, req);
   const pool = o.pool ?? sharedPool(o.threads);
   let done = 0;
   const priced = await pool.runTasks<PricedSlice>(tasks, {

@@ -60,7 +60,15 @@ export interface PatternWire {
 
 /** A side as plain data (structured-clone safe): an access side's patterns, or a descriptor side's kind. */
 export type SideWire =
-  | { readonly kind: 'access'; readonly role: Role; readonly what: string; readonly patterns: readonly PatternWire[]; readonly registers: RegisterBases | null }
+  | {
+      readonly kind: 'access';
+      readonly role: Role;
+      readonly what: string;
+      readonly patterns: readonly PatternWire[];
+      readonly registers: RegisterBases | null;
+      /** the side's least wavefronts, derived once */
+      readonly least: number;
+    }
   | {
       readonly kind: 'descriptor';
       readonly role: Role;
@@ -99,6 +107,7 @@ export function accessSide(
   tile: Tile,
   m: Machine,
   registers: RegisterBases | null = null,
+  known?: { readonly least: number },
 ): Side {
   const patterns = Array.isArray(ps) ? ps : [ps];
   const p = patterns[0]!;
@@ -127,8 +136,9 @@ export function accessSide(
     }
     return best;
   };
-  const least = Math.min(...patterns.map((q) => leastWavefronts(q, tile.e, m)));
-  const wire: SideWire = { kind: 'access', role, what, patterns: patterns.map(patternWire), registers };
+  // `known`: the side built again from its wire (wire.ts), its least already derived
+  const least = known?.least ?? Math.min(...patterns.map((q) => leastWavefronts(q, tile.e, m)));
+  const wire: SideWire = { kind: 'access', role, what, patterns: patterns.map(patternWire), registers, least };
   return { role, what, price, accepts: (c, s) => price(c, s) !== null, least, pattern: p, patterns, registers, wire };
 }
 

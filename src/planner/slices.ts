@@ -13,7 +13,7 @@
 import { domainError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { Pool32 } from '../memory/access.js';
-import { candidates, FAMILIES, memberCount, memberLayout, offsetsOf, tableKey, type Candidate, type FamilyName } from './families.js';
+import { candidates, FAMILIES, memberCount, memberLayouts, offsetsOf, tableKey, type Candidate, type FamilyName } from './families.js';
 import { entryOf, paretoFront, priceCandidate, tritonEntry, type Certificate, type PlanRequest, type PlanResult, type Row } from './plan.js';
 import { PriceScratch, type SidePrice } from './price.js';
 import { offsetsOfBases, tritonBases } from './triton.js';
@@ -51,7 +51,11 @@ export function tritonTable(req: PlanRequest): TritonTable | null {
   return { key: tableKey(offsets), offsets };
 }
 
-const equalTables = (x: Int32Array, y: Int32Array): boolean => x.length === y.length && x.every((v, i) => v === y[i]);
+function equalTables(x: Int32Array, y: Int32Array): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
 
 /** What a slice keeps of a candidate before the enumeration moves on (its offsets are then overwritten). */
 export interface CandidateNote {
@@ -131,14 +135,21 @@ export function planSlices(req: PlanRequest, parts: number, min = 16): SliceSpec
   });
 }
 
+/** Members' offsets, recomputed on demand: the layouts listed once, each member's offsets once. */
+interface MemberTables {
+  layouts: LayoutFunction[] | null;
+  readonly tables: Map<number, Int32Array | null>;
+}
+
 /** Whether members a and b of a family are the same function (their offsets recomputed: equal keys are rare but for duplicates). */
-function sameMembers(req: PlanRequest, family: FamilyName, a: number, b: number, cache: Map<number, Int32Array | null>): boolean {
+function sameMembers(req: PlanRequest, family: FamilyName, a: number, b: number, cache: MemberTables): boolean {
   const table = (i: number): Int32Array | null => {
-    if (!cache.has(i)) {
-      const l = memberLayout(family, req.tile, req.dtype, i);
-      cache.set(i, l === null ? null : (offsetsOf(l, new Pool32())?.offsets.slice() ?? null));
+    if (!cache.tables.has(i)) {
+      cache.layouts ??= memberLayouts(family, req.tile, req.dtype);
+      const l = cache.layouts[i];
+      cache.tables.set(i, l === undefined ? null : (offsetsOf(l, new Pool32())?.offsets.slice() ?? null));
     }
-    return cache.get(i)!;
+    return cache.tables.get(i)!;
   };
   const x = table(a);
   const y = table(b);
@@ -157,7 +168,7 @@ export function planFromSlices(req: PlanRequest, slices: readonly PricedSlice[])
   for (const family of req.families) {
     const own = slices.filter((x) => x.family === family).sort((a, b) => a.lo - b.lo);
     const seen = new Map<string, number[]>();
-    const cache = new Map<number, Int32Array | null>();
+    const cache: MemberTables = { layouts: null, tables: new Map() };
     let n = 0;
     for (const sl of own) {
       const dup = new Set<number>();

@@ -55,7 +55,7 @@ function patternOf(w: PatternWire): AccessPattern {
 /** The side a SideWire describes, built again over the tile on the machine. */
 export function sideFromWire(w: SideWire, tile: Tile, dtype: string, m: Machine): Side {
   if (w.kind === 'descriptor') return descriptorSide(w.role, w.desc, tile, dtypeOf(dtype), m);
-  return accessSide(w.role, w.what, w.patterns.map(patternOf), tile, m, w.registers);
+  return accessSide(w.role, w.what, w.patterns.map(patternOf), tile, m, w.registers, { least: w.least });
 }
 
 /** The PlanRequest a RequestWire describes. */

@@ -59,7 +59,12 @@ export const planCommand: Command = {
   summary: 'the shared-memory layout for a write and a read side of a tile: Pareto front and certificate (--write, --read, --tile, --dtype)',
   async run(argv, io) {
     try {
-      const p = parseOptions(argv, ['--help', '--json'], ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--threads', '--backend'], 'plan');
+      const p = parseOptions(
+        argv,
+        ['--help', '--json'],
+        ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--threads', '--backend'],
+        'plan',
+      );
       if (p.flags.has('--help')) {
         io.stdout(HELP);
         return 0;
@@ -87,7 +92,10 @@ export const planCommand: Command = {
       const ms = t === undefined ? undefined : parseDuration(t, '--timeout');
       const backend = p.opt.get('--backend') ?? 'cpu';
       if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
-      const ctx = makeContext(backend, parseThreads(p.opt.get('--threads'), '--threads', (l) => io.stderr(l)));
+      const ctx = makeContext(
+        backend,
+        parseThreads(p.opt.get('--threads'), '--threads', (l) => io.stderr(l)),
+      );
       try {
         await loadPlanner();
         const r = await withDeadline(ms, () => planOn(req, ctx));

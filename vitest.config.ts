@@ -15,6 +15,7 @@ const gpu = [
   'test/verify/{composed,gpu-cpu,interpreter,ops-cli}.test.ts',
   'test/memory/{search,search-rank}.test.ts',
   'test/memory/machines-gpu.test.ts',
+  'test/planner/gpu.test.ts',
   'test/engine/quiet-stderr.test.ts',
   'test/throughput/verify.test.ts',
 ];

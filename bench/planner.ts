@@ -1,19 +1,29 @@
 /**
- * plan_smem throughput (issue 28, "Speed"; docs/planner.md): over the seeded corpus
+ * plan_smem throughput (issue 28, "Speed"; docs/planner.md "Scale"): over the seeded corpus
  * bench/corpus/planner.jsonl (bench/gen-planner-corpus.ts), candidates priced per second on one
  * thread, plans per second of the 64×64 fp16 pairs (target ≥ 20) and the time of the full plan of
  * the 128×128 fp16 tile over every family (target < 10 s). Figures by wall clock and by this
  * process's CPU time (the fairer one on a loaded machine). The linear family (opt-in, docs/planner.md "The linear
  * family's search"): its members counted per CPU second (a pruned branch by its size) on the SwizzleTest pairs of
  * test/fixtures/plan-swizzletest.jsonl that its search closes, and how many corpus requests it closes within 1 s.
- * Run: npx tsx bench/planner.ts [--quick]
+ * Then the bulk paths over the same corpus,
+ * each answer checked equal to one thread's: candidates per second on two worker threads (a warm pool,
+ * every plan sliced: target ≥ 1.8× one thread's wall figure) and on the GPU adapter (plan.wgsl;
+ * lavapipe's figure is software), and the 128×128 plan on each.
+ * Run: npx tsx bench/planner.ts [--quick] [--no-gpu] [--threads N]
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { withDeadline } from '../src/algebra/deadline.js';
 import { isLayoutError } from '../src/algebra/errors.js';
-import { loadPlanner, planArgs } from '../src/ops/planner.js';
+import { acquireNodeDevice } from '../src/engine/device-node.js';
+import { WorkerPool } from '../src/engine/pool.js';
+import { adapterLine } from '../src/engine/select.js';
+import { loadPlanner, planArgs, planRequestOf } from '../src/ops/planner.js';
+import { planSmemGpu } from '../src/planner/gpu.js';
+import { planSmemThreaded } from '../src/planner/parallel.js';
+import { planSmem, type PlanRequest, type PlanResult } from '../src/planner/plan.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -85,3 +95,63 @@ let closed = 0;
 const sample = corpus.slice(0, quick ? 4 : corpus.length);
 for (const c of sample) if (linearRun(c.args[0], 1000) !== null) closed++;
 console.log(`linear: ${closed} of ${sample.length} corpus requests closed within 1 s (swizzle + linear)`);
+// ---------------------------------------------------------------------------------------------
+// the bulk paths: one thread, `threads` worker threads, the GPU, each over the whole corpus once per rep
+
+const threadsAt = process.argv.indexOf('--threads');
+const threads = threadsAt > 0 ? Number(process.argv[threadsAt + 1]) : 2;
+const built: { id: string; req: PlanRequest; want: string }[] = corpus.map((c) => {
+  const req = planRequestOf(c.args[0]).request;
+  return { id: c.id, req, want: JSON.stringify(planSmem(req)) };
+});
+const searchedOf = (r: PlanResult): number => Object.values(r.searched).reduce((a, b) => a + b, 0);
+
+/** Plans every request with `f` (checked against one thread's answer); the wall milliseconds and the candidates. */
+async function bulk(
+  what: string,
+  list: typeof built,
+  f: (req: PlanRequest) => PlanResult | Promise<PlanResult>,
+): Promise<{ wall: number; candidates: number }> {
+  let candidates = 0;
+  const t0 = performance.now();
+  for (const b of list) {
+    const r = await f(b.req);
+    if (JSON.stringify(r) !== b.want) throw new Error(`${what}: the answer to ${b.id} differs from one thread's`);
+    candidates += searchedOf(r);
+  }
+  return { wall: performance.now() - t0, candidates };
+}
+
+const line = (what: string, r: { wall: number; candidates: number }, n: number): void =>
+  console.log(
+    `${what.padEnd(30)} ${String(n).padStart(3)} plans  ${((r.candidates * 1000) / r.wall).toFixed(0).padStart(8)} candidates/s wall  ${(r.wall / n).toFixed(0).padStart(6)} ms/plan`,
+  );
+
+const big = built.filter((b) => b.id.startsWith('(128,128)'));
+const pool = new WorkerPool(threads);
+const onThreads = (req: PlanRequest): Promise<PlanResult> => planSmemThreaded(req, { threads, pool, lazyWorkers: null, minWork: 0 });
+await bulk('warm-up', built.slice(0, 2), onThreads); // the workers booted and their code compiled
+console.log(`\nthe bulk paths over the corpus (answers checked equal to one thread's; best of ${reps})`);
+const best = async (what: string, list: typeof built, f: (req: PlanRequest) => PlanResult | Promise<PlanResult>, k = reps): Promise<void> => {
+  let b = { wall: Infinity, candidates: 0 };
+  for (let i = 0; i < k; i++) {
+    const r = await bulk(what, list, f);
+    if (r.wall < b.wall) b = r;
+  }
+  line(what, b, list.length);
+};
+await best('one thread', built, planSmem);
+await best(`${pool.size} threads`, built, onThreads);
+await best('128×128 fp16, one thread', big, planSmem);
+await best(`128×128 fp16, ${pool.size} threads`, big, onThreads);
+pool.close();
+if (!process.argv.includes('--no-gpu')) {
+  const dev = await acquireNodeDevice();
+  const gpu = (req: PlanRequest): Promise<PlanResult> => planSmemGpu(req, dev.device);
+  const list = quick ? built.slice(0, 4) : built;
+  await bulk('warm-up', list.slice(0, 1), gpu);
+  console.log(`GPU: ${adapterLine(dev.adapter)} (a software adapter is no GPU's figure)`);
+  await best('GPU', list, gpu, 1);
+  await best('128×128 fp16, GPU', big, gpu, 1);
+  dev.release();
+}

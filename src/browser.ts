@@ -30,6 +30,8 @@ export {
   isSoftwareAdapter,
   probeOnce,
 } from './engine/select.js';
+// plan_smem's candidates priced on a device (docs/planner.md "Scale")
+export { GpuPlanner, planSmemGpu } from './planner/gpu.js';
 // pictures
 export { type GridShape, type Picture, MAX_SHOW, cellOf, gridShape, makePicture } from './render/grid.js';
 export { type TileOf, type Tiling, divisionTiling, modeTiling } from './render/tiles.js';

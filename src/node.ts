@@ -18,3 +18,5 @@ export {
   nodeDeviceSource,
   probeNodeAdapter,
 } from './engine/device-node.js';
+// plan_smem on worker threads (docs/planner.md "Scale")
+export { type ThreadedPlanOptions, planSmemThreaded } from './planner/parallel.js';

@@ -1,5 +1,5 @@
 /** The OpContext of the CLI and batch: the backend is created on first use and shared. */
-import { withDeadline } from '../algebra/deadline.js';
+import { carryDeadline, withDeadline } from '../algebra/deadline.js';
 import { LayoutError } from '../algebra/errors.js';
 import type { Backend, BackendChoice, RunOptions } from '../engine/backend.js';
 import type { OpContext } from '../ops/spec.js';
@@ -14,6 +14,11 @@ export function makeContext(backendChoice: BackendChoice, threads = 1): CliConte
   let made: Promise<Backend> | null = null;
   return {
     backendChoice,
+    threads,
+    planThreaded: (req, n) => {
+      const due = carryDeadline('the planner'); // the request's deadline, across the module's load
+      return import('../planner/parallel.js').then((m) => due.within(() => m.planSmemThreaded(req, { threads: n })));
+    },
     backend: () => (made ??= createNodeBackend(backendChoice, threads)),
     async dispose() {
       if (made) {
@@ -65,5 +70,5 @@ export function bindDeadline(b: Backend, at: number): Backend {
 /** The context `ctx` for one request with the absolute deadline `at`: its backend is bounded
  *  by `bindDeadline`. */
 export function withRequestDeadline(ctx: OpContext, at: number): OpContext {
-  return { backendChoice: ctx.backendChoice, backend: () => ctx.backend().then((b) => bindDeadline(b, at)) };
+  return { ...ctx, backendChoice: ctx.backendChoice, backend: () => ctx.backend().then((b) => bindDeadline(b, at)) };
 }

@@ -5,14 +5,17 @@
  * protocol's object with --json.
  */
 import { withDeadline } from '../algebra/deadline.js';
-import { formatPlan, formatShard, isShardAnswer, loadPlanner, planAnswer } from '../ops/planner.js';
+import { parseThreads } from '../engine/pool.js';
+import { formatPlan, formatShard, isShardAnswer, loadPlanner, planOn } from '../ops/planner.js';
 import { shardOption } from '../verify/shard.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
+import { makeContext } from './context.js';
 import { progressBar } from './progress.js';
 import { reportError, type Command } from './report.js';
 import { isIntegerText } from '../algebra/int-text.js';
 
-const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D] [--shard k/n]
+const HELP = `layoutgpu plan --write X --read X --tile S --dtype T [--arch A] [--families F,…] [--top k] [--json] [--timeout D]
+               [--shard k/n] [--threads N] [--backend cpu|gpu|auto]
 
 The shared-memory layout for a tile that one side writes and another reads (docs/planner.md): every
 candidate of the families (swizzle, padded, atoms) priced on both sides with the bank model,
@@ -29,7 +32,12 @@ Triton's optimalSwizzling builds where both sides are linear layouts.
   --top            entries of the front to print (default 8)
   --shard k/n      price the k-th of n parts of the candidates (as LAYOUTGPU_SHARD=k/n); with --json its
                    report, which layoutgpu merge joins with the other n − 1 into exactly the whole plan
-  A progress bar runs on a terminal (stderr), never with --json.
+  --threads        worker threads pricing the candidates (default: the available cores; a short plan, a shard
+                   and a plan with the linear family stay on one thread: docs/planner.md "Scale"); the answer is
+                   the same on any number
+  --backend        cpu (default), gpu (shaders/plan.wgsl prices the access sides), auto (the GPU when its
+                   adapter is hardware); the answer is the same on each
+  A progress bar runs on a terminal (stderr) for a plan on one thread, never with --json.
 
 Example: layoutgpu plan --tile 128x64 --dtype half_t --write "((8,16),(8,8)):((1024,1),(128,16))" \\
            --read "((8,4,4),(8,2,4)):((1,1024,8),(128,4096,32))"
@@ -61,7 +69,7 @@ export const planCommand: Command = {
       const p = parseOptions(
         argv,
         ['--help', '--json'],
-        ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--shard'],
+        ['--write', '--read', '--tile', '--dtype', '--arch', '--families', '--top', '--timeout', '--shard', '--threads', '--backend'],
         'plan',
       );
       if (p.flags.has('--help')) {
@@ -91,18 +99,28 @@ export const planCommand: Command = {
       const ms = t === undefined ? undefined : parseDuration(t, '--timeout');
       const shard = shardOption(p.opt.get('--shard'));
       const json = p.flags.has('--json');
-      await loadPlanner();
-      // a progress bar fed by the enumeration, on a terminal only (progress.ts), never with --json
-      const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true && !json }, shard ? `plan ${shard.k}/${shard.n}` : 'plan');
-      const progress = io.isTTY === true && !json ? { progress: bar.update } : {};
-      let r: ReturnType<typeof planAnswer>;
+      const backend = p.opt.get('--backend') ?? 'cpu';
+      if (backend !== 'cpu' && backend !== 'gpu' && backend !== 'auto') throw new Usage(`--backend must be cpu, gpu or auto, got '${backend}'`);
+      const ctx = makeContext(
+        backend,
+        parseThreads(p.opt.get('--threads'), '--threads', (l) => io.stderr(l)),
+      );
       try {
-        r = withDeadline(ms, () => planAnswer(req, { shard, ...progress }));
+        await loadPlanner();
+        // a progress bar fed by the enumeration, on a terminal only (progress.ts), never with --json (a plan on this thread)
+        const bar = progressBar({ stderr: io.stderr, isTTY: io.isTTY === true && !json }, shard ? `plan ${shard.k}/${shard.n}` : 'plan');
+        const progress = io.isTTY === true && !json ? { progress: bar.update } : {};
+        let r: Awaited<ReturnType<typeof planOn>>;
+        try {
+          r = await withDeadline(ms, () => planOn(req, ctx, { shard, ...progress }));
+        } finally {
+          bar.end();
+        }
+        io.stdout(`${json ? JSON.stringify(r) : isShardAnswer(r) ? formatShard(r) : formatPlan(r)}\n`);
+        return 0;
       } finally {
-        bar.end();
+        await ctx.dispose();
       }
-      io.stdout(`${json ? JSON.stringify(r) : isShardAnswer(r) ? formatShard(r) : formatPlan(r)}\n`);
-      return 0;
     } catch (e) {
       return reportError(e, io);
     }

@@ -50,7 +50,7 @@ export class StderrFilter {
  * unless `--backend cpu`; the evaluator's commands and the ops of `deviceOps` with `--backend
  * gpu`, or `auto` (the default) unless `softwareOnly` (auto then decides without Dawn, see
  * device-node.ts probeNodeAdapter); `batch` with `--backend gpu`, or `auto` unless
- * `softwareOnly`. `--help` never loads it.
+ * `softwareOnly`; `plan` likewise (its default is cpu). `--help` never loads it.
  * Example: mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], ops, true) = true.
  */
 export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<string>, softwareOnly = false): boolean {
@@ -60,6 +60,7 @@ export function mayOpenDevice(argv: readonly string[], deviceOps: ReadonlySet<st
   if (cmd === 'batch') return backend === 'gpu' || (backend === 'auto' && !softwareOnly);
   if (cmd === 'gpu-info') return true;
   if (cmd === 'verify' || cmd === 'bench') return backend !== 'cpu';
+  if (cmd === 'plan') return backend === 'gpu' || (backend === 'auto' && !softwareOnly);
   const tools = new Set(['eval', 'digest', 'check', 'tiles']);
   if (tools.has(cmd) || deviceOps.has(cmd.replace(/-/g, '_'))) return backend === 'gpu' || (backend !== 'cpu' && !softwareOnly);
   return false;

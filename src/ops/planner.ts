@@ -4,6 +4,7 @@
  * of ops/tiled.ts and linear/forms.ts, the arch, the families, top), the plan by src/planner/.
  * The planner, the atoms and the linear layouts are loaded on first use (ops/lazy.ts).
  */
+import { carryDeadline } from '../algebra/deadline.js';
 import { badRequestError, domainError } from '../algebra/errors.js';
 import type { Side, Tile, Role } from '../planner/sides.js';
 import type { FamilyName } from '../planner/families.js';
@@ -11,7 +12,7 @@ import type { PlanEntry, PlanOptions, PlanRequest, PlanResult } from '../planner
 import type { PlanShardReport } from '../planner/shard.js';
 import type { Machine } from '../planner/machine.js';
 import type { DType } from '../descriptors/dtype.js';
-import type { Json, OpSpec } from './spec.js';
+import type { Json, OpContext, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { jsonText, readLayout, readTuple } from './args.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
@@ -40,7 +41,7 @@ export const loadPlanner = async (): Promise<void> => P.load();
 /** The largest tile a plan takes (elements). */
 export const MAX_TILE = 1 << 20;
 
-const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top', 'shard'];
+const REQUEST_KEYS = ['tile', 'dtype', 'write', 'read', 'arch', 'families', 'top', 'shard', 'threads', 'backend'];
 
 /** The tile's shape: a flat tuple string of positive integers, at most MAX_TILE elements. */
 function tileShape(v: unknown): number[] {
@@ -113,7 +114,7 @@ function topArg(v: unknown): number {
  * The plan_smem request object read (docs/planner.md): the tile, both sides built over it, the machine, the
  * families, top (the page's planner panel draws the sides' banks from it). Errors as planArgs.
  */
-function readRequest(arg: unknown): { req: PlanRequest; r: Record<string, unknown>; key: () => string } {
+function readRequest(arg: unknown): { req: PlanRequest; r: Record<string, unknown>; key: () => string; engine: PlanEngine } {
   const p = P.get();
   const o = jsonText(arg, () => 'the plan request is not valid JSON');
   if (typeof o !== 'object' || o === null || Array.isArray(o))
@@ -133,16 +134,80 @@ function readRequest(arg: unknown): { req: PlanRequest; r: Record<string, unknow
   const tile: Tile = { shape, size: shape.reduce((a, b) => a * b, 1), e };
   const families = familiesArg(r.families);
   const top = topArg(r.top);
+  const engine = engineArg(r);
   const write = sideArg(r.write, 'write', tile, dt, machine);
   const read = sideArg(r.read, 'read', tile, dt, machine);
   const req = { tile, dtype: r.dtype, write, read, machine, families, top };
   // the plan's identity: what decides its candidates, their prices and its answer (a merge refuses to mix two)
   const key = (): string => hashText(JSON.stringify({ tile: shape, dtype: r.dtype, write: r.write, read: r.read, arch, families, top }));
-  return { req, r, key };
+  return { req, r, key, engine: engineArg(r) };
 }
 
 /** The plan_smem request read (the page's planner panel draws the sides' banks from it); errors as planAnswer. */
 export const planRequest = (arg: unknown): PlanRequest => readRequest(arg).req;
+
+/** The plan_smem request read, and where it asks to be priced (`threads`, `backend`); errors as planAnswer. */
+export function planRequestOf(arg: unknown): { request: PlanRequest; engine: PlanEngine } {
+  const { req, engine } = readRequest(arg);
+  return { request: req, engine };
+}
+
+/** Where a plan's candidates are priced (docs/planner.md "Scale"): worker threads and the backend (absent: the context's). */
+export interface PlanEngine {
+  readonly threads?: number;
+  readonly backend?: 'cpu' | 'gpu' | 'auto';
+}
+
+/** The request's `threads` and `backend` (bad-request for other values). */
+function engineArg(r: Record<string, unknown>): PlanEngine {
+  const t = r.threads;
+  if (t !== undefined && (typeof t !== 'number' || !Number.isSafeInteger(t) || t < 1)) {
+    throw badRequestError("the plan's 'threads' must be a positive JSON integer (1 = this thread)");
+  }
+  const b = r.backend;
+  if (b !== undefined && b !== 'cpu' && b !== 'gpu' && b !== 'auto') throw badRequestError('the plan\'s \'backend\' must be "cpu", "gpu" or "auto"');
+  return { ...(t === undefined ? {} : { threads: t }), ...(b === undefined ? {} : { backend: b }) };
+}
+
+/** The GPU device of the context's backend, when it is the GPU's (the choice `auto` may give the CPU). */
+async function deviceOf(ctx: OpContext, choice: 'cpu' | 'gpu' | 'auto'): Promise<GPUDevice | null> {
+  if (choice === 'cpu') return null;
+  const b = await ctx.backend();
+  const device = (b as unknown as { device?: GPUDevice }).device;
+  return b.info.backend === 'gpu' && device ? device : null;
+}
+
+/**
+ * plan_smem where the request or the context asks (docs/planner.md "Scale"): `backend` gpu (or the context's: batch
+ * and CLI --backend) prices on the GPU (planner/gpu.ts), `threads` > 1 (or the context's --threads) on the worker
+ * threads the context gives (ctx.planThreaded: the CLI and batch; the page has none and plans on its thread). The
+ * answer is planSmem's whichever prices it; a plan on this thread stays synchronous (and alone reports `progress`).
+ * A shard (`"shard"`, or `o.shard`) and a plan with the linear family (searched whole, by branch and bound) are priced on
+ * this thread.
+ */
+export function planOn(
+  arg: unknown,
+  ctx: OpContext,
+  o: Pick<PlanOptions, 'progress'> & { shard?: Shard | null } = {},
+): PlanResult | PlanShardReport | Promise<PlanResult> {
+  const p = P.get();
+  const { req: request, r, engine } = readRequest(arg);
+  if (r.shard !== undefined || (o.shard ?? null) !== null || request.families.includes('linear')) return planAnswer(arg, o);
+  const choice = engine.backend ?? (engine.threads !== undefined ? 'cpu' : ctx.backendChoice);
+  const threads = engine.threads ?? ctx.threads ?? 1;
+  if (choice === 'cpu' && (threads <= 1 || ctx.planThreaded === undefined))
+    return p.planSmem(request, o.progress === undefined ? {} : { progress: o.progress });
+  const due = carryDeadline('the planner');
+  return (async () => {
+    const device = await deviceOf(ctx, choice);
+    if (device !== null) {
+      const g = await import('../planner/gpu.js');
+      return due.within(() => g.planSmemGpu(request, device));
+    }
+    if (threads > 1 && ctx.planThreaded !== undefined) return due.within(() => ctx.planThreaded!(request, threads));
+    return due.within(() => p.planSmem(request));
+  })();
+}
 
 /**
  * The plan_smem request object's plan (docs/planner.md); with `"shard": "k/n"` (or `shard` given, the CLI's --shard and
@@ -229,7 +294,7 @@ export const plannerOps: OpSpec[] = runningIn(P, [
     name: 'plan_smem',
     summary: "the shared-memory layout for a write and a read side of a tile: Pareto front, certificate, Triton's layout (docs/planner.md)",
     args: [{ name: 'request', kind: 'json' }],
-    run: ([req]) => planAnswer(req) as unknown as Json,
+    run: ([req], ctx) => planOn(req, ctx) as unknown as Json | Promise<Json>,
     human: (r) => (isShardAnswer(r as unknown as PlanResult) ? formatShard(r as unknown as PlanShardReport) : formatPlan(r as unknown as PlanResult)),
   },
   {

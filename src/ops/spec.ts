@@ -6,6 +6,7 @@
 import type { Json } from '../algebra/json.js';
 import type { ComposedLayout } from '../cute/composed.js';
 import type { Backend, BackendChoice } from '../engine/backend.js';
+import type { PlanRequest, PlanResult } from '../planner/plan.js';
 
 /** How an argument arrives (a JSON value in `batch`, a string on the command line). */
 export type ArgKind =
@@ -47,6 +48,10 @@ export interface OpContext {
   readonly backendChoice: BackendChoice;
   /** the backend to use for bulk checks; created lazily and shared */
   backend(): Promise<Backend>;
+  /** worker threads the caller allows for bulk work (batch and CLI --threads; absent: 1) */
+  readonly threads?: number;
+  /** Node only (the CLI, batch): plan_smem's candidates priced on worker threads (planner/parallel.ts); absent in the page */
+  readonly planThreaded?: (req: PlanRequest, threads: number) => Promise<PlanResult>;
 }
 
 /**

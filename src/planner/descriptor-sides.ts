@@ -112,5 +112,15 @@ export function descriptorSide(role: Role, d: DescriptorKind, tile: Tile, dt: DT
       return g === null ? null : { instruction: kind, instructions: g.blocks, ...ZERO };
     };
   }
-  return { role, what, price, accepts: (c) => price(c) !== null, least: 0, pattern: null, patterns: [], registers: null };
+  return {
+    role,
+    what,
+    price,
+    accepts: (c) => price(c) !== null,
+    least: 0,
+    pattern: null,
+    patterns: [],
+    registers: null,
+    wire: { kind: 'descriptor', role, desc: d },
+  };
 }

@@ -61,6 +61,12 @@ export interface Candidate {
   readonly swizzle?: { readonly base: number; readonly baseOffsets: Int32Array; readonly bits: SwizzleBits };
 }
 
+/** A part of a family's enumeration: members lo … hi − 1 (hi may be Infinity: to the end). */
+export interface MemberRange {
+  readonly lo: number;
+  readonly hi: number;
+}
+
 /** Every order of the modes 0 … r−1 (column-major, i.e. the identity order, first; row-major second for r = 2). */
 export function modeOrders(r: number): number[][] {
   if (r <= 1) return [[0]];
@@ -237,8 +243,8 @@ function membersOf(family: FamilyName, tile: Tile, dtype: string): Generator<Mem
 
 /**
  * The number of a family's members over a tile, duplicates included: the length of the
- * enumeration whose numbers `Candidate.index` are (a shard's range is over it, docs/planner.md
- * "Shards"). A walk of the members without their offsets.
+ * enumeration whose numbers `Candidate.index` are (a split plan's ranges are over it). A walk of
+ * the members without their offsets.
  * @example memberCount('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t') // 46 = 2·(1 + 22): two bases and their swizzles
  */
 export function memberCount(family: FamilyName, tile: Tile, dtype: string): number {
@@ -248,13 +254,20 @@ export function memberCount(family: FamilyName, tile: Tile, dtype: string): numb
   return n;
 }
 
+/** The layouts of a family's members in enumeration order (Candidate.index: member i is the i-th), without their offsets. */
+export function memberLayouts(family: FamilyName, tile: Tile, dtype: string): LayoutFunction[] {
+  return [...(membersOf(family, tile, dtype) ?? [])].map((m) => m.layout);
+}
+
 /**
- * The candidates of a family over a tile, each once (by function). The offsets of a candidate are
- * valid until the next one is drawn. `dtype` names the atoms. (The `linear` family is searched, not listed:
- * linear-family.ts's searchLinear; here it has no candidates.)
+ * The candidates of a family over a tile, each once (by function) within `range` of its members (default: all of
+ * them; a split plan compares keys across ranges itself, plan.ts planFromSlices). The offsets of a candidate are
+ * valid until the next one is drawn. `dtype` names the atoms (the `linear` family is searched, not listed: linear-family.ts's
+ * searchLinear; here it has no candidates). Members outside the range cost no offsets (the plain
+ * bases' are computed all the same: their swizzles are priced from them).
  * @example [...candidates('swizzle', {shape: [8, 8], size: 64, e: 2}, 'half_t')].length
  */
-export function* candidates(family: FamilyName, tile: Tile, dtype: string): Generator<Candidate> {
+export function* candidates(family: FamilyName, tile: Tile, dtype: string, range: MemberRange = { lo: 0, hi: Infinity }): Generator<Candidate> {
   const members = membersOf(family, tile, dtype);
   if (members === null) return;
   const pool = new Pool32();
@@ -265,6 +278,9 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
   let index = -1;
   for (const mbr of members) {
     index++;
+    if (index >= range.hi) return;
+    const plainBase = mbr.base !== undefined && !isComposed(mbr.layout);
+    if (index < range.lo && !plainBase) continue;
     checkDeadline('the planner');
     let offsets: Int32Array;
     let cosize: number;
@@ -289,13 +305,14 @@ export function* candidates(family: FamilyName, tile: Tile, dtype: string): Gene
       if (t === null) continue;
       ({ offsets, cosize } = t);
       key = tableKey(offsets);
-      if (mbr.base !== undefined && !isComposed(mbr.layout)) {
+      if (plainBase) {
         // a plain base (they come first): its offsets serve its swizzles and their phase tables
         const own = offsets.slice();
-        bases[mbr.base] = own;
-        swizzle = { base: mbr.base, baseOffsets: own, bits: { mask: 0, r: 0, l: 0 } };
+        bases[mbr.base!] = own;
+        swizzle = { base: mbr.base!, baseOffsets: own, bits: { mask: 0, r: 0, l: 0 } };
       }
     }
+    if (index < range.lo) continue;
     const earlier = seen.get(key);
     if (earlier !== undefined && earlier.some((l) => sameFunction(l, offsets))) continue;
     if (earlier === undefined) seen.set(key, [mbr.layout]);

@@ -42,7 +42,50 @@ export interface Side {
   readonly patterns: readonly AccessPattern[];
   /** an F2-linear register side's register and lane bases, for Triton's construction (else null) */
   readonly registers: RegisterBases | null;
+  /** the side as plain data, from which sideFromWire (wire.ts) builds it again in a worker thread (absent: it stays on one thread) */
+  readonly wire?: SideWire;
 }
+
+/** An access pattern as plain data: its functions of the width tabulated per width (names, bytes). */
+export interface PatternWire {
+  readonly threads: number;
+  readonly values: number;
+  readonly index: Int32Array;
+  readonly access: AccessPattern['access'];
+  readonly live?: Uint8Array;
+  readonly widths: readonly number[];
+  readonly names: readonly string[];
+  readonly bytes: readonly number[];
+}
+
+/** A side as plain data (structured-clone safe): an access side's patterns, or a descriptor side's kind. */
+export type SideWire =
+  | {
+      readonly kind: 'access';
+      readonly role: Role;
+      readonly what: string;
+      readonly patterns: readonly PatternWire[];
+      readonly registers: RegisterBases | null;
+      /** the side's least wavefronts, derived once */
+      readonly least: number;
+    }
+  | {
+      readonly kind: 'descriptor';
+      readonly role: Role;
+      readonly desc: { readonly kind: 'tma' } | { readonly kind: 'wgmma' | 'umma'; readonly major: 'K' | 'MN' };
+    };
+
+/** A pattern as plain data (PatternWire). */
+export const patternWire = (p: AccessPattern): PatternWire => ({
+  threads: p.threads,
+  values: p.values,
+  index: p.index,
+  access: p.access,
+  ...(p.live === undefined ? {} : { live: p.live }),
+  widths: p.widths,
+  names: p.widths.map((w) => p.instruction(w)),
+  bytes: p.widths.map((w) => p.vectorBytes(w)),
+});
 
 /** The widths a thread's values may move by (docs/semantics.md §9.2): powers of two w with w·e ≤ 16 dividing the values, widest first. */
 export function vectorWidths(values: number, e: number): number[] {
@@ -64,6 +107,7 @@ export function accessSide(
   tile: Tile,
   m: Machine,
   registers: RegisterBases | null = null,
+  known?: { readonly least: number },
 ): Side {
   const patterns = Array.isArray(ps) ? ps : [ps];
   const p = patterns[0]!;
@@ -92,8 +136,10 @@ export function accessSide(
     }
     return best;
   };
-  const least = Math.min(...patterns.map((q) => leastWavefronts(q, tile.e, m)));
-  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least, pattern: p, patterns, registers };
+  // `known`: the side built again from its wire (wire.ts), its least already derived
+  const least = known?.least ?? Math.min(...patterns.map((q) => leastWavefronts(q, tile.e, m)));
+  const wire: SideWire = { kind: 'access', role, what, patterns: patterns.map(patternWire), registers, least };
+  return { role, what, price, accepts: (c, s) => price(c, s) !== null, least, pattern: p, patterns, registers, wire };
 }
 
 const plainName = (role: Role): string => (role === 'write' ? 'st.shared' : 'ld.shared');

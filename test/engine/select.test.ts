@@ -112,6 +112,11 @@ describe('the CLI filters Dawn through a child process only where a device may o
     expect(mayOpenDevice(['batch', '--backend', 'auto'], names, never)).toBe(false);
     expect(mayOpenDevice(['check', 'compact', '4:1', '--backend', 'gpu'], names, never)).toBe(true);
     expect(mayOpenDevice(['batch', '--backend=gpu'], names, never)).toBe(true);
+    // plan: cpu by default, filtered for gpu, and for auto where a device may open
+    expect(mayOpenDevice(['plan', '--tile', '8x8'], names, false)).toBe(false);
+    expect(mayOpenDevice(['plan', '--backend', 'auto'], names, never)).toBe(false);
+    expect(mayOpenDevice(['plan', '--backend', 'auto'], names, false)).toBe(true);
+    expect(mayOpenDevice(['plan', '--backend', 'gpu'], names, never)).toBe(true);
     for (const cmd of ['verify', 'bench', 'gpu-info']) expect(mayOpenDevice([cmd, 'x'], names, never), cmd).toBe(true);
     // where a device may open, auto is filtered as before
     expect(mayOpenDevice(['check', 'compact', '4:1'], names, false)).toBe(true);

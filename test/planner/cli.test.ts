@@ -52,6 +52,28 @@ describe('layoutgpu plan', () => {
     expect(JSON.parse(b.stdout)).toEqual({ id: 1, ok: true, result: JSON.parse(j.stdout) });
   });
 
+  it('--threads and --backend, and batch’s threads and backend, answer the same object (the built bin)', async () => {
+    const small = ['plan', '--tile', '16x32', '--dtype', 'half_t', '--write', '(32,16):(16,1)', '--read', '(32,16):(1,32)', '--json'];
+    const one = await cli([...small, '--threads', '1']);
+    expect(one.code).toBe(0);
+    for (const extra of [
+      ['--threads', '2'],
+      ['--backend', 'gpu'],
+    ]) {
+      const r = await cli([...small, ...extra]);
+      expect([r.code, r.stderr]).toEqual([0, '']);
+      expect(r.stdout).toBe(one.stdout);
+    }
+    const args = { tile: '(16,32)', dtype: 'half_t', write: '(32,16):(16,1)', read: '(32,16):(1,32)' };
+    const lines = [{ ...args }, { ...args, threads: 2 }, { ...args, backend: 'gpu' }].map((a, id) => JSON.stringify({ id, op: 'plan_smem', args: [a] }));
+    const b = await cli(['batch', '--threads', '2'], `${lines.join('\n')}\n`);
+    const answers = b.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { ok: boolean; result: unknown });
+    expect(answers.map((x) => x.result)).toEqual([0, 1, 2].map(() => JSON.parse(one.stdout)));
+  });
+
   it('bad input: one line on stderr, exit 2', async () => {
     for (const [argv, msg] of [
       [
@@ -61,6 +83,8 @@ describe('layoutgpu plan', () => {
       [[...ARGS, '--arch', 'mi300'], /bad-request: unknown arch 'mi300'/],
       [[...ARGS.slice(0, 5)], /plan needs --write/],
       [[...ARGS, '--families', 'linear'], /domain: the linear family is not yet/],
+      [[...ARGS, '--threads', '0'], /bad-request: --threads takes a positive integer/],
+      [[...ARGS, '--backend', 'tpu'], /--backend must be cpu, gpu or auto/],
       [['plan', '--tile', '8x8', '--dtype', 'half', '--write', WRITE, '--read', READ], /domain: unknown dtype 'half'/],
       [['plan', '--tile', '8x8', '--dtype', 'half_t', '--write', '{"ll": 1', '--read', READ], /--write is not valid JSON/],
     ] as const) {

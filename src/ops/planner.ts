@@ -140,7 +140,7 @@ function readRequest(arg: unknown): { req: PlanRequest; r: Record<string, unknow
   const req = { tile, dtype: r.dtype, write, read, machine, families, top };
   // the plan's identity: what decides its candidates, their prices and its answer (a merge refuses to mix two)
   const key = (): string => hashText(JSON.stringify({ tile: shape, dtype: r.dtype, write: r.write, read: r.read, arch, families, top }));
-  return { req, r, key, engine: engineArg(r) };
+  return { req, r, key, engine };
 }
 
 /** The plan_smem request read (the page's planner panel draws the sides' banks from it); errors as planAnswer. */

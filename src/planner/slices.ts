@@ -1,16 +1,3 @@
-/**
- * A plan cut into slices (docs/planner.md "Scale"): each family's members (families.ts, duplicates included) cut
- * into ranges, each range priced by itself (this thread, a worker thread, or on the GPU), answering its candidates'
- * keys, the Pareto front of its rows and its first candidate of Triton's function; planFromSlices merges them into
- * the answer planSmem gives on one thread. Why the merge is exact:
- * - searched: a family's candidates are its members less those whose function an earlier member has; a slice leaves
- *   out those of its own (candidates), the merge those of earlier slices (equal keys, then the functions compared);
- * - the front: a row left out of its slice's front is dominated there, or has the function of a row ranked before
- *   it, so it is dominated in the whole or left out for the same reason; the Pareto front of the union of the
- *   slices' fronts is the front of every row, ranked by the same keys (the ranking's last is the member's number);
- * - Triton's twin: the first accepted candidate of its function in enumeration order is the first slice's.
- */
-import { domainError } from '../algebra/errors.js';
 import type { LayoutFunction } from '../cute/composed.js';
 import { Pool32 } from '../memory/access.js';
 import { candidates, FAMILIES, memberCount, memberLayouts, offsetsOf, tableKey, type Candidate, type FamilyName } from './families.js';

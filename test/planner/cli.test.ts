@@ -82,7 +82,7 @@ describe('layoutgpu plan', () => {
       ],
       [[...ARGS, '--arch', 'mi300'], /bad-request: unknown arch 'mi300'/],
       [[...ARGS.slice(0, 5)], /plan needs --write/],
-      [[...ARGS, '--families', 'linear'], /domain: the linear family is not yet/],
+      [[...ARGS, '--families', 'swizzle,linear', '--shard', '1/2'], /domain: the linear family is searched whole/],
       [[...ARGS, '--threads', '0'], /bad-request: --threads takes a positive integer/],
       [[...ARGS, '--backend', 'tpu'], /--backend must be cpu, gpu or auto/],
       [['plan', '--tile', '8x8', '--dtype', 'half', '--write', WRITE, '--read', READ], /domain: unknown dtype 'half'/],

@@ -124,8 +124,18 @@ export function dimNamed<D extends { readonly name: string }>(dims: readonly D[]
   return i === undefined ? undefined : dims[i];
 }
 
-export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
-export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
+/** The number of in-bits of L (the columns of its matrix). */
+export function totalInBits(l: LinearLayout): number {
+  let n = 0;
+  for (const d of l.inDims) n += d.bases.length;
+  return n;
+}
+/** The number of out-bits of L (the rows of its matrix). */
+export function totalOutBits(l: LinearLayout): number {
+  let n = 0;
+  for (const o of l.outDims) n += log2(o.size);
+  return n;
+}
 
 /** Triton `identity1D(size, inDim, outDim)`: in-dim bit i ↦ 2^i on the out-dim. */
 export function identity1D(size: number, inDim: string, outDim: string): LinearLayout {

@@ -202,9 +202,10 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
 /**
  * Triton `operator*` (a direct sum; docs/linear.md, "product"): in-dims and out-dims merged by
  * `supremum`; sizes multiply; in-dim d's bases are I's, then O's with every entry on an out-dim e
- * scaled by I's size of e. `overflow` beyond the limits.
+ * scaled by I's size of e. Without the limits: for layouts under construction (the encodings',
+ * whose CTA tile may pass 2^30 before it is fitted to the shape); `product` checks them.
  */
-export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
+export function productUnchecked(a: LinearLayout, b: LinearLayout): LinearLayout {
   const ins = supremum(
     a.inDims.map((d) => d.name),
     b.inDims.map((d) => d.name),
@@ -218,15 +219,7 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
   const ia = outs.map((n) => dimAt(a.outDims, n) ?? -1);
   const ib = outs.map((n) => dimAt(b.outDims, n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
-  let outBits = 0;
-  const outDims = outs.map((name, k) => {
-    const size = scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size);
-    if (size > 2 ** MAX_DIM_LOG2)
-      throw new LayoutError('overflow', `product: out-dim '${name}' would have size 2^${Math.log2(size)}, beyond 2^${MAX_DIM_LOG2}`);
-    outBits += log2(size);
-    return { name, size };
-  });
-  if (outBits > MAX_BITS) throw new LayoutError('overflow', `product: ${outBits} out-bits, beyond ${MAX_BITS}`);
+  const outDims = outs.map((name, k) => ({ name, size: scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size) }));
   const lift = (basis: readonly number[], idx: readonly number[], scaled: boolean): number[] => {
     const v = new Array<number>(m);
     for (let k = 0; k < m; k++) {
@@ -235,7 +228,6 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     }
     return v;
   };
-  let inBits = 0;
   const inDims = ins.map((name, k) => {
     if ((k & 1023) === 1023) checkDeadline('product');
     const da = dimNamed(a.inDims, name);
@@ -243,11 +235,42 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     const bases: number[][] = [];
     if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
     if (db) for (const v of db.bases) bases.push(lift(v, ib, true));
+    return { name, bases };
+  });
+  return { inDims, outDims };
+}
+
+/** Triton `operator*` (`productUnchecked`) within the limits of the value: `overflow` naming the first dim beyond them. */
+export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
+  const l = productUnchecked(a, b);
+  let outBits = 0;
+  for (const { name, size } of l.outDims) {
+    if (size > 2 ** MAX_DIM_LOG2)
+      throw new LayoutError('overflow', `product: out-dim '${name}' would have size 2^${Math.log2(size)}, beyond 2^${MAX_DIM_LOG2}`);
+    outBits += log2(size);
+  }
+  if (outBits > MAX_BITS) throw new LayoutError('overflow', `product: ${outBits} out-bits, beyond ${MAX_BITS}`);
+  let inBits = 0;
+  for (const { name, bases } of l.inDims) {
     if (bases.length > MAX_DIM_LOG2)
       throw new LayoutError('overflow', `product: in-dim '${name}' would have 2^${bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
     inBits += bases.length;
-    return { name, bases };
-  });
+  }
   if (inBits > MAX_BITS) throw new LayoutError('overflow', `product: ${inBits} in-bits, beyond ${MAX_BITS}`);
-  return { inDims, outDims };
+  return l;
+}
+
+/** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
+export const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
+
+/**
+ * Triton `LinearLayout(bases, outDimNames)`: the out-dims named `names`, each of the smallest power
+ * of two greater than every value of that out-dim (1 when all are 0). The values must be integers
+ * 0 ≤ v < 2^30 (callers check what they read); whether the layout is surjective, as Triton then
+ * requires, is the caller's to check (each names its own context).
+ */
+export function withInferredSizes(inDims: readonly InDim[], names: readonly string[]): LinearLayout {
+  const sizes = names.map(() => 1);
+  for (const d of inDims) for (const b of d.bases) for (let j = 0; j < b.length; j++) sizes[j] = Math.max(sizes[j]!, nextPowerOf2(b[j]!));
+  return { inDims, outDims: names.map((name, j) => ({ name, size: sizes[j]! })) };
 }

@@ -102,7 +102,7 @@ export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === tot
  * of the set bits (docs/linear.md, "Overview"), one value per out-dim. The one evaluation loop:
  * `apply` checks its input and calls it, `compose` maps each basis through it (as Triton's does).
  */
-export function evaluate(l: LinearLayout, x: readonly number[]): number[] {
+function evaluate(l: LinearLayout, x: readonly number[]): number[] {
   const m = l.outDims.length;
   const out = new Array<number>(m).fill(0);
   for (let k = 0; k < l.inDims.length; k++) {

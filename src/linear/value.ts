@@ -261,7 +261,7 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
 }
 
 /** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
-export const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
+const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
 
 /**
  * Triton `LinearLayout(bases, outDimNames)`: the out-dims named `names`, each of the smallest power

@@ -7,7 +7,7 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isSurjective } from './operations.js';
-import { dimNamed, emptyLayout, identity1D, productUnchecked, withInferredSizes, zeros1D, type InDim, type LinearLayout } from './value.js';
+import { dimNamed, emptyLayout, identity1D, log2, productUnchecked, withInferredSizes, type InDim, type LinearLayout } from './value.js';
 
 /** Triton `standardOutDimNames`: dim0, dim1, …. */
 export const dimName = (d: number): string => `dim${d}`;
@@ -19,13 +19,29 @@ export const outSizeOf = (l: LinearLayout, name: string): number => dimNamed(l.o
 /** Triton `f1 * f2 * …` (operator*, a new in-dim or out-dim last, as `supremum` puts it), from the empty layout. */
 export const productOf = (factors: readonly LinearLayout[]): LinearLayout => factors.reduce(productUnchecked, emptyLayout);
 
-/** LayoutUtils `identityStandardND(inDim, sizes, order)`: identity1D(sizes[d], inDim, dim d) for d = order[0], order[1], …. */
-export const identityStandardND = (inDim: string, sizes: readonly number[], order: readonly number[]): LinearLayout =>
-  productOf(order.map((d) => identity1D(sizes[d]!, inDim, dimName(d))));
+/**
+ * LayoutUtils `identityStandardND(inDim, sizes, order)`: identity1D(sizes[d], inDim, dim d) for
+ * d = order[0], order[1], … multiplied, written at once: one in-dim whose bits walk dim order[0]
+ * first, then order[1], …; out-dims in that order. `kDim` (Triton's `broadcastedDotOperandLayout`):
+ * that dim's factor is zeros1D instead (broadcast bits, the out-dim of size 1).
+ */
+export function identityStandardND(inDim: string, sizes: readonly number[], order: readonly number[], kDim = -1): LinearLayout {
+  const r = order.length;
+  const bases: number[][] = [];
+  for (let p = 0; p < r; p++) {
+    const d = order[p]!;
+    for (let i = 0, k = log2(sizes[d]!); i < k; i++) {
+      const b = new Array<number>(r).fill(0);
+      if (d !== kDim) b[p] = 2 ** i;
+      bases.push(b);
+    }
+  }
+  return { inDims: [{ name: inDim, bases }], outDims: order.map((d) => ({ name: dimName(d), size: d === kDim ? 1 : sizes[d]! })) };
+}
 
 /** Triton's `broadcastedDotOperandLayout`: identityStandardND with zeros1D (broadcast bits) along `kDim`. */
 export const broadcastedDotOperandLayout = (inDim: string, sizes: readonly number[], order: readonly number[], kDim: number): LinearLayout =>
-  productOf(order.map((d) => (d === kDim ? zeros1D : identity1D)(sizes[d]!, inDim, dimName(d))));
+  identityStandardND(inDim, sizes, order, kDim);
 
 /** Triton `transposeOuts`: the out-dims in the order `names` (each an out-dim of L), every basis permuted likewise. */
 export function transposeOuts(l: LinearLayout, names: readonly string[]): LinearLayout {

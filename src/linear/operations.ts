@@ -98,23 +98,19 @@ export function isInjective(l: LinearLayout): boolean {
 export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === totalOutBits(l) && isSurjective(l);
 
 /**
- * L at the input x, x[k] on in-dim k (each 0 ≤ x[k] < its size; unchecked): the XOR of the bases
- * of the set bits (docs/linear.md, "Overview"), one value per out-dim. The one evaluation loop:
- * `apply` checks its input and calls it, `compose` maps each basis through it (as Triton's does).
+ * Adds (XOR) into `out` the image of the value v of one in-dim with these bases: the XOR of the
+ * bases of v's set bits (docs/linear.md, "Overview"; 0 ≤ v < 2^bases, unchecked). The one
+ * evaluation loop: `apply` adds the image of each input, `compose` maps each basis of the inner
+ * layout through the outer one with it (as Triton's `compose` applies the outer layout).
  */
-function evaluate(l: LinearLayout, x: readonly number[]): number[] {
-  const m = l.outDims.length;
-  const out = new Array<number>(m).fill(0);
-  for (let k = 0; k < l.inDims.length; k++) {
-    const bases = l.inDims[k]!.bases;
-    for (let v = x[k]!, i = 0; v !== 0; v >>>= 1, i++) {
-      if ((v & 1) === 1) {
-        const b = bases[i]!;
-        for (let e = 0; e < m; e++) out[e] = out[e]! ^ b[e]!;
-      }
+function addImage(out: number[], bases: readonly (readonly number[])[], v: number): void {
+  const m = out.length;
+  for (let i = 0; v !== 0; v >>>= 1, i++) {
+    if ((v & 1) === 1) {
+      const b = bases[i]!;
+      for (let e = 0; e < m; e++) out[e] = out[e]! ^ b[e]!;
     }
   }
-  return out;
 }
 
 /**
@@ -126,17 +122,15 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
   for (const k of Object.keys(inputs)) {
     if (dimAt(l.inDims, k) === undefined) throw domain(`apply: '${k}' is not an in-dim of the layout`);
   }
-  const x = new Array<number>(l.inDims.length);
-  for (let k = 0; k < l.inDims.length; k++) {
-    const d = l.inDims[k]!;
+  const out = new Array<number>(l.outDims.length).fill(0);
+  for (const d of l.inDims) {
     checkDeadline('apply');
     if (!Object.hasOwn(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
     const v = inputs[d.name]!;
     const size = 2 ** d.bases.length;
     if (!Number.isSafeInteger(v) || v < 0 || v >= size) throw domain(`apply: ${d.name} = ${intText(v)} is outside [0, ${size})`);
-    x[k] = v;
+    addImage(out, d.bases, v);
   }
-  const out = evaluate(l, x);
   // no prototype: a dim may be named __proto__
   const res: Record<string, number> = Object.create(null) as Record<string, number>;
   for (let j = 0; j < out.length; j++) res[l.outDims[j]!.name] = out[j]!;
@@ -145,7 +139,7 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
 
 /**
  * Triton `L.compose(O)` = O∘L: L's out-dims must be O's in-dims as a set, each of L's sizes ≤ O's
- * (else `domain`). The result has L's in-dims (each basis mapped through O, `evaluate`) and O's
+ * (else `domain`). The result has L's in-dims (each basis mapped through O, `addImage`) and O's
  * out-dims.
  */
 export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
@@ -154,22 +148,24 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
       `compose: the first layout's out-dims [${l.outDims.map((x) => x.name).join(', ')}] are not the second's in-dims [${o.inDims.map((x) => x.name).join(', ')}]`,
     );
   }
-  // at[j]: the in-dim of O that L's out-dim j is (a bijection: as many, each found, names distinct)
-  const at = l.outDims.map((od) => {
+  // src[j]: the bases of the in-dim of O that L's out-dim j is (a bijection: as many, each found, names distinct)
+  const src = l.outDims.map((od) => {
     checkDeadline('compose');
     const k = dimAt(o.inDims, od.name) ?? -1;
     if (k < 0) throw domain(`compose: out-dim '${od.name}' of the first layout is not an in-dim of the second`);
     const inner = o.inDims[k]!;
     if (od.size > 2 ** inner.bases.length)
       throw domain(`compose: out-dim '${od.name}' has size ${od.size}, larger than the second layout's in-dim (size ${2 ** inner.bases.length})`);
-    return k;
+    return inner.bases;
   });
-  const x = new Array<number>(at.length).fill(0);
+  const m = o.outDims.length;
   const inDims = l.inDims.map((d) => ({
     name: d.name,
     bases: d.bases.map((b) => {
-      for (let j = 0; j < at.length; j++) x[at[j]!] = b[j]!;
-      return evaluate(o, x);
+      // O at the basis: the image of each of its values on O's in-dims
+      const v = new Array<number>(m).fill(0);
+      for (let j = 0; j < src.length; j++) addImage(v, src[j]!, b[j]!);
+      return v;
     }),
   }));
   return { inDims, outDims: o.outDims.map((x) => ({ name: x.name, size: x.size })) };

@@ -139,14 +139,16 @@ export function totalOutBits(l: LinearLayout): number {
 
 /** Triton `identity1D(size, inDim, outDim)`: in-dim bit i ↦ 2^i on the out-dim. */
 export function identity1D(size: number, inDim: string, outDim: string): LinearLayout {
-  const k = log2(size);
-  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, (_, i) => [2 ** i]) }], outDims: [{ name: outDim, size }] };
+  const bases: number[][] = [];
+  for (let i = 0, k = log2(size); i < k; i++) bases.push([2 ** i]);
+  return { inDims: [{ name: inDim, bases }], outDims: [{ name: outDim, size }] };
 }
 
 /** Triton `zeros1D(size, inDim, outDim, outDimSize = 1)`: every basis 0 (a broadcast). */
 export function zeros1D(size: number, inDim: string, outDim: string, outDimSize = 1): LinearLayout {
-  const k = log2(size);
-  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, () => [0]) }], outDims: [{ name: outDim, size: outDimSize }] };
+  const bases: number[][] = [];
+  for (let i = 0, k = log2(size); i < k; i++) bases.push([0]);
+  return { inDims: [{ name: inDim, bases }], outDims: [{ name: outDim, size: outDimSize }] };
 }
 
 /** The empty layout (no in-dims, no out-dims): the unit of `product`. */
@@ -157,46 +159,48 @@ export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
  * can (docs/linear.md, "product"). It never fails: sup([a,b],[b,a]) = [a,b].
  */
 export function supremum(x: readonly string[], y: readonly string[]): string[] {
+  if (y.length === 0) return [...x];
+  if (x.length === 0) return [...y];
   const res: string[] = [];
-  const seen = new Set<string>();
-  // the place of a name in a list at or after `from` (the names of a list are distinct: its one place, if not before):
-  // a scan of a short list, a Map made once for a long one (60,000 dims)
-  let xIndex: Map<string, number> | undefined;
-  let yIndex: Map<string, number> | undefined;
-  const at = (list: readonly string[], n: string, from: number): number => {
-    if (list.length <= SCAN_DIMS) return list.indexOf(n, from);
-    const index = list === x ? (xIndex ??= new Map(x.map((v, k) => [v, k]))) : (yIndex ??= new Map(y.map((v, k) => [v, k])));
-    const k = index.get(n);
-    return k === undefined || k < from ? -1 : k;
-  };
+  // the names taken: a scan of the result while it is short, a Set for long lists
+  const seen = x.length + y.length > SCAN_DIMS ? new Set<string>() : undefined;
+  // a Map of the places of a long list (60,000 dims), made once; a short one is scanned (placeIn)
+  const xIndex = x.length > SCAN_DIMS ? new Map(x.map((v, k) => [v, k])) : undefined;
+  const yIndex = y.length > SCAN_DIMS ? new Map(y.map((v, k) => [v, k])) : undefined;
   let i = 0;
   let j = 0;
   for (let step = 0; ; step++) {
     if ((step & 1023) === 1023) checkDeadline('supremum');
-    while (i < x.length && seen.has(x[i]!)) i++;
-    while (j < y.length && seen.has(y[j]!)) j++;
+    while (i < x.length && (seen === undefined ? res.includes(x[i]!) : seen.has(x[i]!))) i++;
+    while (j < y.length && (seen === undefined ? res.includes(y[j]!) : seen.has(y[j]!))) j++;
     if (i >= x.length && j >= y.length) break;
-    const take = (s: string): void => {
-      res.push(s);
-      seen.add(s);
-    };
+    let next: string;
     if (i < x.length && j < y.length && x[i] === y[j]) {
-      take(x[i]!);
-      i++;
+      next = x[i++]!;
       j++;
-      continue;
+    } else {
+      // the next place of x[i] in y at or after j, and of y[j] in x at or after i (none: Infinity)
+      const px = i < x.length ? placeIn(y, yIndex, x[i]!, j) : -1;
+      const py = j < y.length ? placeIn(x, xIndex, y[j]!, i) : -1;
+      const cx = px < 0 ? Infinity : px;
+      const cy = py < 0 ? Infinity : py;
+      if (i < x.length && cx === Infinity) next = x[i++]!;
+      else if (j < y.length && cy === Infinity) next = y[j++]!;
+      else if (cx <= cy) next = x[i++]!;
+      else next = y[j++]!;
     }
-    // the next place of x[i] in y at or after j (the names of a list are distinct: its one place, if not before j)
-    const px = i < x.length ? at(y, x[i]!, j) : -1;
-    const py = j < y.length ? at(x, y[j]!, i) : -1;
-    const cx = px < 0 ? Infinity : px;
-    const cy = py < 0 ? Infinity : py;
-    if (i < x.length && cx === Infinity) take(x[i++]!);
-    else if (j < y.length && cy === Infinity) take(y[j++]!);
-    else if (cx <= cy) take(x[i++]!);
-    else take(y[j++]!);
+    res.push(next);
+    seen?.add(next);
   }
   return res;
+}
+
+/** The place of `n` in `list` at or after `from`, or −1 (the names of a list are distinct: its one place, if not
+ *  before): by `index` when the list has one, else a scan. */
+function placeIn(list: readonly string[], index: ReadonlyMap<string, number> | undefined, n: string, from: number): number {
+  if (index === undefined) return list.indexOf(n, from);
+  const k = index.get(n);
+  return k === undefined || k < from ? -1 : k;
 }
 
 /**
@@ -206,6 +210,7 @@ export function supremum(x: readonly string[], y: readonly string[]): string[] {
  * whose CTA tile may pass 2^30 before it is fitted to the shape); `product` checks them.
  */
 export function productUnchecked(a: LinearLayout, b: LinearLayout): LinearLayout {
+  if (b.inDims.length === 1 && b.outDims.length === 1) return productByOneDim(a, b);
   const ins = supremum(
     a.inDims.map((d) => d.name),
     b.inDims.map((d) => d.name),
@@ -214,30 +219,68 @@ export function productUnchecked(a: LinearLayout, b: LinearLayout): LinearLayout
     a.outDims.map((o) => o.name),
     b.outDims.map((o) => o.name),
   );
-  const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
   const ia = outs.map((n) => dimAt(a.outDims, n) ?? -1);
   const ib = outs.map((n) => dimAt(b.outDims, n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
   const outDims = outs.map((name, k) => ({ name, size: scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size) }));
-  const lift = (basis: readonly number[], idx: readonly number[], scaled: boolean): number[] => {
-    const v = new Array<number>(m);
-    for (let k = 0; k < m; k++) {
-      const j = idx[k]!;
-      v[k] = j < 0 ? 0 : scaled ? basis[j]! * scale[k]! : basis[j]!;
-    }
-    return v;
-  };
+  const aSame = ia.length === a.outDims.length && ia.every((j, k) => j === k);
   const inDims = ins.map((name, k) => {
     if ((k & 1023) === 1023) checkDeadline('product');
     const da = dimNamed(a.inDims, name);
     const db = dimNamed(b.inDims, name);
-    const bases: number[][] = [];
-    if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
-    if (db) for (const v of db.bases) bases.push(lift(v, ib, true));
+    const bases: (readonly number[])[] = [];
+    // a's bases shared, not copied, when the result's out-dims are a's (layouts are immutable)
+    if (da) for (const v of da.bases) bases.push(aSame ? v : lift(v, ia, null));
+    if (db) for (const v of db.bases) bases.push(lift(v, ib, scale));
     return { name, bases };
   });
   return { inDims, outDims };
+}
+
+/**
+ * `productUnchecked` where O has one in-dim and one out-dim (identity1D, zeros1D: how the encodings
+ * are built), without the merges: supremum(names, [n]) is the names, with n last when new. I's bases
+ * are shared when no out-dim is new (layouts are immutable).
+ */
+function productByOneDim(a: LinearLayout, b: LinearLayout): LinearLayout {
+  const bin = b.inDims[0]!;
+  const bout = b.outDims[0]!;
+  let j = dimAt(a.outDims, bout.name) ?? -1;
+  const newOut = j < 0;
+  const m = a.outDims.length + (newOut ? 1 : 0);
+  if (newOut) j = a.outDims.length;
+  const scale = newOut ? 1 : a.outDims[j]!.size;
+  const outDims = a.outDims.map((o) => ({ name: o.name, size: o.size }));
+  if (newOut) outDims.push({ name: bout.name, size: bout.size });
+  else outDims[j] = { name: bout.name, size: scale * bout.size };
+  const inDims: { name: string; bases: (readonly number[])[] }[] = a.inDims.map((d) => ({
+    name: d.name,
+    bases: newOut ? d.bases.map((v) => [...v, 0]) : [...d.bases],
+  }));
+  let k = dimAt(a.inDims, bin.name) ?? -1;
+  if (k < 0) {
+    k = inDims.length;
+    inDims.push({ name: bin.name, bases: [] });
+  }
+  const into = inDims[k]!.bases;
+  for (const v of bin.bases) {
+    const w = new Array<number>(m).fill(0);
+    w[j] = v[0]! * scale;
+    into.push(w);
+  }
+  return { inDims, outDims };
+}
+
+/** A basis on the out-dims of a product: entry k is the factor's entry idx[k] (−1: 0), times scale[k] if given. */
+function lift(basis: readonly number[], idx: readonly number[], scale: readonly number[] | null): number[] {
+  const m = idx.length;
+  const v = new Array<number>(m);
+  for (let k = 0; k < m; k++) {
+    const j = idx[k]!;
+    v[k] = j < 0 ? 0 : scale === null ? basis[j]! : basis[j]! * scale[k]!;
+  }
+  return v;
 }
 
 /** Triton `operator*` (`productUnchecked`) within the limits of the value: `overflow` naming the first dim beyond them. */

@@ -16,7 +16,7 @@ import {
   reshapeLayout,
   transposeOuts,
 } from '../../src/linear/layout-utils.js';
-import { identity1D, product, type LinearLayout } from '../../src/linear/value.js';
+import { identity1D, product, zeros1D, type LinearLayout } from '../../src/linear/value.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { inBitsOf, int, llValueAt, randomLL, shuffle, unflattenIn, type Rng } from './_ll.js';
 
@@ -58,6 +58,16 @@ describe('layout-utils', () => {
         const want = digits(x, sizes, order);
         expect(v).toEqual(order.map((d) => want[d]));
       }
+    });
+  });
+
+  it('identityStandardND and broadcastedDotOperandLayout are the products of identity1D (zeros1D along K) over the order', () => {
+    forSeeds(100, (rng) => {
+      const { sizes, order } = sizesAndOrder(rng, int(rng, 1, 4), 10);
+      const k = rng() < 0.5 ? -1 : int(rng, 0, sizes.length - 1);
+      const factors = order.map((d) => (d === k ? zeros1D : identity1D)(sizes[d]!, 'lane', `dim${d}`));
+      const want = factors.reduce((acc, f) => product(acc, f), { inDims: [], outDims: [] } as LinearLayout);
+      expect(k < 0 ? identityStandardND('lane', sizes, order) : broadcastedDotOperandLayout('lane', sizes, order, k)).toEqual(want);
     });
   });
 

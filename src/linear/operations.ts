@@ -164,7 +164,7 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
     bases: d.bases.map((b) => {
       // O at the basis: the image of each of its values on O's in-dims
       const v = new Array<number>(m).fill(0);
-      for (let j = 0; j < src.length; j++) addImage(v, src[j]!, b[j]!);
+      for (let j = 0; j < src.length; j++) if (b[j] !== 0) addImage(v, src[j]!, b[j]!);
       return v;
     }),
   }));

@@ -84,16 +84,16 @@ export const rankOf = (l: LinearLayout): number => {
 };
 
 /** Triton `isSurjective`: rank = number of out-bits (never with fewer in-bits: the rank is at most their number). */
-export function isSurjective(l: LinearLayout): boolean {
+export const isSurjective = (l: LinearLayout): boolean => {
   const n = totalInBits(l);
   const m = totalOutBits(l);
   return n >= m && independentInBits(l, n, m, false) === m;
-}
+};
 /** Triton `isInjective`: rank = number of in-bits (never with more in-bits than out-bits: the rank is at most theirs). */
-export function isInjective(l: LinearLayout): boolean {
+export const isInjective = (l: LinearLayout): boolean => {
   const n = totalInBits(l);
   return n <= totalOutBits(l) && independentInBits(l, n, n, true) === n;
-}
+};
 /** Triton `isInvertible`: surjective and as many in-bits as out-bits. */
 export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === totalOutBits(l) && isSurjective(l);
 

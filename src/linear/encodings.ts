@@ -13,310 +13,56 @@
 import { LayoutError } from '../algebra/errors.js';
 import { integerTexts, intText, withIntTexts } from '../algebra/int-text.js';
 import { isAttr, parseAttr, type Attr, type AttrValue } from './attr.js';
+import { boolParam, cgaParam, checkKeys, intParam, intsParam, isPow2, orderParam, pow2List } from './encoding-params.js';
 import { parseLL } from './forms.js';
-import { isSurjective } from './operations.js';
-import { log2, makeLinearLayout, MAX_DIM_LOG2, type InDim, type LinearLayout } from './value.js';
+import {
+  broadcastedDotOperandLayout,
+  dimName,
+  ensureLayoutNotLargerThan,
+  ensureLayoutNotSmallerThan,
+  identityStandardND,
+  inferredSurjective,
+  moveLastOutFirst,
+  outSizeOf,
+  productOf,
+  reshapeLayout,
+  standardNames,
+  transposeOuts,
+} from './layout-utils.js';
+import { identity1D, log2, MAX_DIM_LOG2, productUnchecked, totalInBits, type LinearLayout } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 const parseError = (msg: string): LayoutError => new LayoutError('parse', msg);
 
-const isPow2 = (n: number): boolean => Number.isSafeInteger(n) && n >= 1 && n <= 2 ** MAX_DIM_LOG2 && (n & (n - 1)) === 0;
-/** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
-const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
-const dimName = (d: number): string => `dim${d}`;
-const standardNames = (r: number): string[] => Array.from({ length: r }, (_, d) => dimName(d));
-
 // ---------------------------------------------------------------------------------------------
-// Reading the parameters of an attribute
-
-/** The keys an encoding reads: required ones, then optional ones. */
-interface Keys {
-  readonly required: readonly string[];
-  readonly optional: readonly string[];
-}
-
-/** Checks the keys of `a` (an unknown key, a missing one or extra parameters after the dictionary: `parse`). */
-function checkKeys(a: Attr, keys: Keys): void {
-  const what = `#ttg.${a.name}`;
-  for (const k of a.params.keys()) {
-    if (!keys.required.includes(k) && !keys.optional.includes(k)) throw parseError(`${what}: unknown key '${k}'`);
-  }
-  for (const k of keys.required) if (!a.params.has(k)) throw parseError(`${what}: missing key '${k}'`);
-  if (a.extra.size > 0) throw parseError(`${what}: unexpected '${[...a.extra.keys()][0]}' after the dictionary`);
-}
-
-function intParam(a: Attr, key: string): number {
-  const v = a.params.get(key);
-  if (typeof v !== 'number') throw parseError(`#ttg.${a.name}: '${key}' must be an integer`);
-  if (!Number.isSafeInteger(v)) throw domain(`#ttg.${a.name}: ${key} is out of range (beyond 2^53-1)`);
-  return v;
-}
-
-function boolParam(a: Attr, key: string, dflt: boolean): boolean {
-  const v = a.params.get(key);
-  if (v === undefined) return dflt;
-  if (typeof v !== 'boolean') throw parseError(`#ttg.${a.name}: '${key}' must be true or false`);
-  return v;
-}
-
-function intsOf(a: Attr, key: string, v: AttrValue | undefined): number[] {
-  if (!Array.isArray(v) || !(v as readonly AttrValue[]).every((x) => typeof x === 'number')) {
-    throw parseError(`#ttg.${a.name}: '${key}' must be a list of integers`);
-  }
-  const xs = v as number[];
-  for (const x of xs) if (!Number.isSafeInteger(x)) throw domain(`#ttg.${a.name}: ${key} has an entry out of range (beyond 2^53-1)`);
-  return xs;
-}
-
-const intsParam = (a: Attr, key: string): number[] => intsOf(a, key, a.params.get(key));
-
-/** A list of powers of two of length r. */
-function pow2List(a: Attr, key: string, r: number): number[] {
-  const xs = intsParam(a, key);
-  if (xs.length !== r) throw domain(`#ttg.${a.name}: ${key} has ${xs.length} entries for rank ${r}`);
-  for (const x of xs) if (!isPow2(x)) throw domain(`#ttg.${a.name}: ${key} = [${xs.join(', ')}] has ${x}, not a power of two`);
-  return xs;
-}
-
-/** `order`: a permutation of 0 … r−1. */
-function orderParam(a: Attr, key: string, r: number): number[] {
-  const xs = intsParam(a, key);
-  const seen = new Set(xs);
-  if (xs.length !== r || seen.size !== r || xs.some((x) => x < 0 || x >= r)) {
-    throw domain(`#ttg.${a.name}: ${key} = [${xs.join(', ')}] is not a permutation of 0..${r - 1}`);
-  }
-  return xs;
-}
-
-/** The CGALayout vectors (one per block bit, r entries each), or null when absent. */
-function cgaParam(a: Attr, r: number): number[][] | null {
-  const v = a.params.get('CGALayout');
-  if (v === undefined) return null;
-  if (!Array.isArray(v)) throw parseError(`#ttg.${a.name}: 'CGALayout' must be a list of lists of integers`);
-  return (v as readonly AttrValue[]).map((b) => {
-    const xs = intsOf(a, 'CGALayout', b);
-    if (xs.length !== r) throw domain(`#ttg.${a.name}: a CGALayout vector has ${xs.length} entries for rank ${r}`);
-    for (const x of xs) if (x < 0 || x >= 2 ** MAX_DIM_LOG2) throw domain(`#ttg.${a.name}: CGALayout has ${x}, out of range`);
-    return xs;
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-// Layout helpers (Triton's LinearLayout methods and LayoutUtils)
-
-/**
- * A layout under construction, multiplied in place by Triton's `identity1D` and `zeros1D`
- * (Triton `operator*` with a one-dim layout: a new in-dim or out-dim goes last, as `supremum`
- * puts it; the new bases of `inDim` move `outDim` by multiples of its size so far).
- */
-class Draft {
-  readonly ins: { name: string; bases: number[][] }[] = [];
-  readonly outs: { name: string; size: number }[] = [];
-
-  /** A draft that takes over the arrays of a fresh layout (no copy). */
-  static wrap(l: LinearLayout): Draft {
-    const d = new Draft();
-    d.ins.push(...(l.inDims as { name: string; bases: number[][] }[]));
-    d.outs.push(...(l.outDims as { name: string; size: number }[]));
-    return d;
-  }
-
-  static of(l: LinearLayout): Draft {
-    const d = new Draft();
-    for (const x of l.inDims) d.ins.push({ name: x.name, bases: x.bases.map((b) => [...b]) });
-    for (const o of l.outDims) d.outs.push({ name: o.name, size: o.size });
-    return d;
-  }
-
-  private out(name: string): number {
-    let j = this.outs.findIndex((o) => o.name === name);
-    if (j < 0) {
-      j = this.outs.length;
-      this.outs.push({ name, size: 1 });
-      for (const d of this.ins) for (const b of d.bases) b.push(0);
-    }
-    return j;
-  }
-
-  private in(name: string): number[][] {
-    let d = this.ins.find((x) => x.name === name);
-    if (d === undefined) {
-      d = { name, bases: [] };
-      this.ins.push(d);
-    }
-    return d.bases;
-  }
-
-  /** this × identity1D(size, inDim, outDim) */
-  id(size: number, inDim: string, outDim: string): this {
-    const j = this.out(outDim);
-    const bases = this.in(inDim);
-    const o = this.outs[j]!;
-    for (let v = 1; v < size; v *= 2) {
-      const b = new Array<number>(this.outs.length).fill(0);
-      b[j] = v * o.size;
-      bases.push(b);
-    }
-    o.size *= size;
-    return this;
-  }
-
-  /** this × zeros1D(size, inDim, outDim): broadcast bits */
-  zeros(size: number, inDim: string, outDim: string): this {
-    this.out(outDim);
-    const bases = this.in(inDim);
-    for (let v = 1; v < size; v *= 2) bases.push(new Array<number>(this.outs.length).fill(0));
-    return this;
-  }
-
-  /** this × identityStandardND(inDim, sizes, order): identity1D(sizes[d], inDim, dim d) for d in order */
-  idND(inDim: string, sizes: readonly number[], order: readonly number[]): this {
-    for (const d of order) this.id(sizes[d]!, inDim, dimName(d));
-    return this;
-  }
-
-  /** this × broadcastedDotOperandLayout: idND with zeros along kDim */
-  broadcastND(inDim: string, sizes: readonly number[], order: readonly number[], kDim: number): this {
-    for (const d of order) {
-      if (d === kDim) this.zeros(sizes[d]!, inDim, dimName(d));
-      else this.id(sizes[d]!, inDim, dimName(d));
-    }
-    return this;
-  }
-
-  /** Triton `transposeOuts` */
-  transpose(names: readonly string[]): this {
-    if (names.every((n, j) => this.outs[j]?.name === n)) return this;
-    const idx = names.map((n) => this.outs.findIndex((o) => o.name === n));
-    const outs = idx.map((j) => this.outs[j]!);
-    this.outs.splice(0, this.outs.length, ...outs);
-    for (const d of this.ins) for (let i = 0; i < d.bases.length; i++) d.bases[i] = idx.map((j) => d.bases[i]![j]!);
-    return this;
-  }
-
-  layout(): LinearLayout {
-    return { inDims: this.ins, outDims: this.outs };
-  }
-}
-
-/** Sizes inferred from the bases (Triton's `LinearLayout(bases, outDimNames)`), which must be surjective
- *  (checked unless `surjective` says the construction guarantees it). */
-function inferred(inDims: readonly InDim[], names: readonly string[], what: string, surjective = false): LinearLayout {
-  const sizes = names.map(() => 1);
-  for (const d of inDims) for (const b of d.bases) for (let j = 0; j < b.length; j++) sizes[j] = Math.max(sizes[j]!, nextPowerOf2(b[j]!));
-  // valid by construction: every value is below its inferred size (the values were checked where they were read)
-  const l: LinearLayout = { inDims, outDims: names.map((name, j) => ({ name, size: sizes[j]! })) };
-  if (!surjective && !spansByUnits(l) && !isSurjective(l)) throw domain(`${what}: the layout is not surjective (Triton asserts here)`);
-  return l;
-}
-
-/** A quick sufficient test of surjectivity: every out-dim's bits are images of bases that move
- *  that dim alone by a power of two (what the encodings build), so no elimination is needed. */
-function spansByUnits(l: LinearLayout): boolean {
-  const k = l.outDims.length;
-  const seen = new Array<number>(k).fill(0);
-  for (const d of l.inDims) {
-    for (const b of d.bases) {
-      let at = -1;
-      for (let j = 0; j < k; j++) {
-        if (b[j] === 0) continue;
-        if (at >= 0) {
-          at = -2;
-          break;
-        }
-        at = j;
-      }
-      if (at >= 0 && (b[at]! & (b[at]! - 1)) === 0) seen[at] = seen[at]! | b[at]!;
-    }
-  }
-  return l.outDims.every((o, j) => seen[j] === o.size - 1);
-}
-
-const sizeOf = (l: LinearLayout, name: string): number => l.outDims.find((o) => o.name === name)?.size ?? 1;
-
-/** LayoutUtils `ensureLayoutNotSmallerThan`: each out-dim (in the draft's order) below its size
- *  grows by identity bits of `inDim`. */
-function growTo(l: Draft, shape: ReadonlyMap<string, number>, inDim: string): Draft {
-  for (const o of [...l.outs]) {
-    const want = shape.get(o.name)!;
-    if (o.size < want) l.id(want / o.size, inDim, o.name);
-  }
-  return l;
-}
-
-/**
- * LayoutUtils `ensureLayoutNotLargerThan`: each out-dim above its size loses its largest basis
- * values, one per halving (zeroed; register bases removed when `removeRegisters`); the sizes are
- * then inferred (surjective, else `domain`).
- */
-function shrinkTo(l: LinearLayout, shape: ReadonlyMap<string, number>, removeRegisters: boolean, what: string): LinearLayout {
-  if (l.outDims.every((o) => o.size <= shape.get(o.name)!)) return l;
-  const bases = l.inDims.map((d) => d.bases.map((b) => [...b]));
-  const removed = new Set<number>();
-  let changed = false;
-  l.outDims.forEach((o, j) => {
-    let size = o.size;
-    const want = shape.get(o.name)!;
-    if (size <= want) return;
-    changed = true;
-    const sorted: [number, number, number][] = [];
-    bases.forEach((bs, k) => bs.forEach((b, i) => b[j] !== 0 && sorted.push([k, i, b[j]!])));
-    sorted.sort((x, y) => y[2] - x[2]);
-    for (const [k, i] of sorted) {
-      if (size <= want) break;
-      if (removeRegisters && l.inDims[k]!.name === 'register') removed.add(i);
-      else bases[k]![i]![j] = 0;
-      size /= 2;
-    }
-  });
-  if (!changed) return l;
-  const inDims = l.inDims.map((d, k) => ({
-    name: d.name,
-    bases: d.name === 'register' && removeRegisters ? bases[k]!.filter((_, i) => !removed.has(i)) : bases[k]!,
-  }));
-  return inferred(
-    inDims,
-    l.outDims.map((o) => o.name),
-    what,
-  );
-}
+// The fit to the shape (Triton's `combineCtaCgaWithShape`)
 
 /**
  * `combineCtaCgaWithShape` (docs/linear.md, "Fitting to the shape"): G (block → dims, the CGA
  * vectors) shrunk to the shape; the per-CTA shape s_d = max(1, shape_d / size_d(G)); the CTA
  * layout grown by `inDim` bits and shrunk to s; then C × G with out-dims dim0, dim1, ….
  */
-function fit(cta: Draft, cga: number[][] | null, shape: readonly number[], inDim: string, what: string): LinearLayout {
+function fit(cta: LinearLayout, cga: number[][] | null, shape: readonly number[], inDim: string, what: string): LinearLayout {
   const names = standardNames(shape.length);
   const full = new Map(names.map((n, d) => [n, shape[d]!]));
-  const g = cga === null ? null : shrinkTo(cgaLayout(cga, shape.length, what), full, false, what);
-  const perCta = g === null ? full : new Map(names.map((n, d) => [n, Math.max(1, shape[d]! / sizeOf(g, n))]));
-  const c = Draft.wrap(shrinkTo(growTo(cta, perCta, inDim).layout(), perCta, false, what));
-  if (g !== null) {
-    // C × G: the block bases scaled by C's sizes, the sizes multiplied
-    const at = c.outs.map((o) => g.outDims.findIndex((x) => x.name === o.name));
-    const block = g.inDims[0]!.bases.map((b) => at.map((j, k) => b[j]! * c.outs[k]!.size));
-    c.outs.forEach((o, k) => (o.size *= g.outDims[at[k]!]!.size));
-    c.ins.push({ name: 'block', bases: block });
-  } else c.ins.push({ name: 'block', bases: [] });
+  const g = cga === null ? null : ensureLayoutNotLargerThan(cgaLayout(cga, shape.length, what), full, false, what);
+  const perCta = g === null ? full : new Map(names.map((n, d) => [n, Math.max(1, shape[d]! / outSizeOf(g, n))]));
+  const c = ensureLayoutNotLargerThan(ensureLayoutNotSmallerThan(cta, perCta, inDim), perCta, false, what);
+  // C × G (no CGALayout: one block), the block bases scaled by C's sizes, the sizes multiplied
+  const cg = productUnchecked(c, g ?? { inDims: [{ name: 'block', bases: [] }], outDims: [] });
   // the values are in range by construction; only the in-dims can pass the limits
-  for (const d of c.ins) {
+  for (const d of cg.inDims) {
     if (d.bases.length > MAX_DIM_LOG2) {
       throw new LayoutError('overflow', `${what}: in-dim '${d.name}' has 2^${d.bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
     }
   }
-  if (c.ins.reduce((a, d) => a + d.bases.length, 0) > 64) throw new LayoutError('overflow', `${what}: more than 64 in-bits`);
-  return c.transpose(names).layout();
+  if (totalInBits(cg) > 64) throw new LayoutError('overflow', `${what}: more than 64 in-bits`);
+  return transposeOuts(cg, names);
 }
 
-/** The CGA layout G: block → dims with the given vectors (sizes inferred); none: block of size 1. */
-function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayout {
+/** The CGA layout G: block → dims with the given vectors (sizes inferred). */
+function cgaLayout(cga: number[][], r: number, what: string): LinearLayout {
   const names = standardNames(r);
-  if (cga === null)
-    return makeLinearLayout(
-      [{ name: 'block', bases: [] }],
-      names.map((name) => ({ name, size: 1 })),
-    );
   if (cga.length > MAX_DIM_LOG2) throw domain(`${what}: CGALayout has ${cga.length} vectors, beyond 2^${MAX_DIM_LOG2} blocks`);
   const seen = new Set<string>();
   for (const v of cga) {
@@ -328,15 +74,15 @@ function cgaLayout(cga: number[][] | null, r: number, what: string): LinearLayou
     }
     seen.add(key);
   }
-  return inferred([{ name: 'block', bases: cga }], names, `${what} CGALayout`);
+  return inferredSurjective([{ name: 'block', bases: cga }], names, `${what} CGALayout`);
 }
 
 /** The per-CTA shape of a shared encoding: shape_d / size_d(G) after G is shrunk to the shape. */
 function perCtaShape(cga: number[][] | null, shape: readonly number[], what: string): number[] {
   if (cga === null) return [...shape];
   const names = standardNames(shape.length);
-  const g = shrinkTo(cgaLayout(cga, shape.length, what), new Map(names.map((n, d) => [n, shape[d]!])), false, what);
-  return shape.map((s, d) => Math.max(1, s / sizeOf(g, names[d]!)));
+  const g = ensureLayoutNotLargerThan(cgaLayout(cga, shape.length, what), new Map(names.map((n, d) => [n, shape[d]!])), false, what);
+  return shape.map((s, d) => Math.max(1, s / outSizeOf(g, names[d]!)));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -394,7 +140,7 @@ function blocked(a: Attr, shape: readonly number[]): LinearLayout {
   const spt = pow2List(a, 'sizePerThread', r);
   const tpw = pow2List(a, 'threadsPerWarp', r);
   const wpc = pow2List(a, 'warpsPerCTA', r);
-  const cta = new Draft().idND('register', spt, order).idND('lane', tpw, order).idND('warp', wpc, order);
+  const cta = productOf([identityStandardND('register', spt, order), identityStandardND('lane', tpw, order), identityStandardND('warp', wpc, order)]);
   return fit(cta, cgaParam(a, r), shape, 'register', '#ttg.blocked');
 }
 
@@ -413,12 +159,12 @@ function slice(a: Attr, shape: readonly number[]): LinearLayout {
     const bases = d.bases.map((b) => b.filter((_, j) => j !== k));
     return { name: d.name, bases: d.name === 'register' ? bases.filter((b) => b.some((v) => v !== 0)) : bases };
   });
-  return inferred(inDims, standardNames(shape.length), '#ttg.slice');
+  return inferredSurjective(inDims, standardNames(shape.length), '#ttg.slice');
 }
 
 /** Triton's `nvidiaMmaTile`: kWidth registers, 4 lanes on the inner dim, 8 lanes on the outer,
  *  registers up to m on the outer dim, then up to n on the inner dim. */
-function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly number[], repOrder: readonly number[], what: string): Draft {
+function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly number[], repOrder: readonly number[], what: string): LinearLayout {
   const inner = order[0]!;
   const outer = order[1]!;
   const m = tileShape[outer]!;
@@ -426,17 +172,18 @@ function mmaTile(tileShape: readonly number[], kWidth: number, order: readonly n
   if (m % 8 !== 0 || !isPow2(m / 8) || n % (kWidth * 4) !== 0 || !isPow2(n / (kWidth * 4))) {
     throw domain(`${what}: the tile ${m} x ${n} does not split into kWidth = ${kWidth} registers, 4 x 8 lanes and whole repeats`);
   }
-  return new Draft()
-    .idND(
+  return productOf([
+    identityStandardND(
       'register',
       repOrder.map(() => 1),
       repOrder,
-    )
-    .id(kWidth, 'register', dimName(inner))
-    .id(4, 'lane', dimName(inner))
-    .id(8, 'lane', dimName(outer))
-    .id(m / 8, 'register', dimName(outer))
-    .id(n / (kWidth * 4), 'register', dimName(inner));
+    ),
+    identity1D(kWidth, 'register', dimName(inner)),
+    identity1D(4, 'lane', dimName(inner)),
+    identity1D(8, 'lane', dimName(outer)),
+    identity1D(m / 8, 'register', dimName(outer)),
+    identity1D(n / (kWidth * 4), 'register', dimName(inner)),
+  ]);
 }
 
 /** getMatrixOrder(rank, rowMajor): [r−1, r−2, …, 0], the first two swapped when column-major. */
@@ -484,7 +231,7 @@ function nvidiaMma(a: Attr, shape: readonly number[]): LinearLayout {
   const tileShape = mma.version === 2 ? mma.instr : [mma.instr[0]!, mma.instr[1]!];
   const order = matrixOrder(r, true);
   const tile = mmaTile(tileShape, 2, order, order, '#ttg.nvidia_mma');
-  return fit(tile.idND('warp', mma.warps, matrixOrder(r, mma.version === 2)), mma.cga, shape, 'register', '#ttg.nvidia_mma');
+  return fit(productUnchecked(tile, identityStandardND('warp', mma.warps, matrixOrder(r, mma.version === 2))), mma.cga, shape, 'register', '#ttg.nvidia_mma');
 }
 
 /** #ttg.dot_op: the operand layouts of nvidia_mma (v2, v3 opIdx 0), blocked (FMA) and amd_mfma parents. */
@@ -516,7 +263,8 @@ function dotOp(a: Attr, shape: readonly number[]): LinearLayout {
   tileShape[r - 1] = opIdx === 0 ? kWidth * 8 : 8;
   const order = dotOrder(opIdx, r);
   const tile = mmaTile(tileShape, kWidth, order, order, '#ttg.dot_op');
-  return fit(tile.broadcastND('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim), operandCga(mma.cga, kDim), shape, 'register', '#ttg.dot_op');
+  const warps = broadcastedDotOperandLayout('warp', mma.warps, matrixOrder(r, mma.version === 2), kDim);
+  return fit(productUnchecked(tile, warps), operandCga(mma.cga, kDim), shape, 'register', '#ttg.dot_op');
 }
 
 /** A dot operand's CGA layout: the parent's with the K entries zeroed (the CTAs along K hold the same data). */
@@ -531,7 +279,11 @@ function fmaDot(b: Attr, shape: readonly number[], kDim: number): LinearLayout {
   const tpw = pow2List(b, 'threadsPerWarp', r);
   const wpc = pow2List(b, 'warpsPerCTA', r);
   const threadSize = spt.map((s, d) => (d === kDim ? shape[d]! : s));
-  const cta = new Draft().idND('register', threadSize, order).broadcastND('lane', tpw, order, kDim).broadcastND('warp', wpc, order, kDim);
+  const cta = productOf([
+    identityStandardND('register', threadSize, order),
+    broadcastedDotOperandLayout('lane', tpw, order, kDim),
+    broadcastedDotOperandLayout('warp', wpc, order, kDim),
+  ]);
   return fit(cta, operandCga(cgaParam(b, r), kDim), shape, 'register', '#ttg.dot_op');
 }
 
@@ -576,21 +328,24 @@ function amdMfma(a: Attr, shape: readonly number[]): LinearLayout {
   const tiles = (p.mDim * p.nDim) / (64 * p.height);
   // registers (height) on M, lanes on N then M; repeats on M (roles swapped when transposed)
   const [rows, cols] = p.transposed ? [dimN, dimM] : [dimM, dimN];
-  const tile = new Draft()
-    .id(p.height, 'register', rows)
-    .id(p.transposed ? p.mDim : p.nDim, 'lane', cols)
-    .id(64 / (p.transposed ? p.mDim : p.nDim), 'lane', rows);
-  if (tiles > 0) tile.id(tiles, 'register', rows);
-  tile.transpose([dimN, dimM]);
+  const tile = [
+    identity1D(p.height, 'register', rows),
+    identity1D(p.transposed ? p.mDim : p.nDim, 'lane', cols),
+    identity1D(64 / (p.transposed ? p.mDim : p.nDim), 'lane', rows),
+  ];
+  if (tiles > 0) tile.push(identity1D(tiles, 'register', rows));
   const tilesN = p.tilesPerWarp[nIndex]!;
   const warpsN = p.warps[nIndex]!;
-  tile.id(tilesN, 'register', dimN).id(warpsN, 'warp', dimN);
+  const cta = [transposeOuts(productOf(tile), [dimN, dimM]), identity1D(tilesN, 'register', dimN), identity1D(warpsN, 'warp', dimN)];
   // Triton's identity1D(0) is the empty layout: no repeats when N is below one CTA tile
   const repeats = Math.floor(shape[nIndex]! / (p.nDim * warpsN * tilesN));
-  if (repeats > 0) tile.id(repeats, 'register', dimN);
-  tile.id(p.tilesPerWarp[mIndex]!, 'register', dimM).id(p.warps[mIndex]!, 'warp', dimM);
-  if (batch) tile.id(1, 'register', dimName(order[2]!)).id(1, 'lane', dimName(order[2]!)).id(p.warps[0]!, 'warp', dimName(order[2]!));
-  return fit(tile, p.cga, shape, 'register', '#ttg.amd_mfma');
+  if (repeats > 0) cta.push(identity1D(repeats, 'register', dimN));
+  cta.push(identity1D(p.tilesPerWarp[mIndex]!, 'register', dimM), identity1D(p.warps[mIndex]!, 'warp', dimM));
+  if (batch) {
+    const dimB = dimName(order[2]!);
+    cta.push(identity1D(1, 'register', dimB), identity1D(1, 'lane', dimB), identity1D(p.warps[0]!, 'warp', dimB));
+  }
+  return fit(productOf(cta), p.cga, shape, 'register', '#ttg.amd_mfma');
 }
 
 /** The mfma operand (Triton's `mfmaDotToLinearLayout`): kWidth registers on K, lanes on the
@@ -604,21 +359,20 @@ function mfmaDot(parent: Attr, shape: readonly number[], opIdx: number, kWidth: 
   const order = dotOrder(opIdx, r);
   const dimK = dimName(order[0]!);
   const dimNonK = dimName(order[1]!);
-  const tile = new Draft()
-    .id(kWidth, 'register', dimK)
-    .id(nonKDim, 'lane', dimNonK)
-    .id(64 / nonKDim, 'lane', dimK);
+  const tile = [identity1D(kWidth, 'register', dimK), identity1D(nonKDim, 'lane', dimNonK), identity1D(64 / nonKDim, 'lane', dimK)];
   let kTile = (64 / nonKDim) * kWidth;
   // the 64x4 and 4x64 instructions: the 64-wide operand repeats the tile 16 times along K
   if ((p.mDim === 64 && p.nDim === 4 && opIdx === 0) || (p.mDim === 4 && p.nDim === 64 && opIdx === 1)) {
-    tile.id(16, 'register', dimK);
+    tile.push(identity1D(16, 'register', dimK));
     kTile *= 16;
   }
   const kSize = shape[kIndex]!;
-  if (kSize > kTile) tile.id(kSize / kTile, 'register', dimK);
-  tile.id(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK).transpose([dimK, dimNonK]);
-  if (r === 3) tile.id(1, 'register', dimName(order[2]!)).id(1, 'lane', dimName(order[2]!));
-  return fit(tile.idND('warp', p.warps, matrixOrder(r, true)), p.cga, shape, 'register', '#ttg.dot_op');
+  if (kSize > kTile) tile.push(identity1D(kSize / kTile, 'register', dimK));
+  tile.push(identity1D(p.tilesPerWarp[nonKIndex]!, 'register', dimNonK));
+  const cta = [transposeOuts(productOf(tile), [dimK, dimNonK])];
+  if (r === 3) cta.push(identity1D(1, 'register', dimName(order[2]!)), identity1D(1, 'lane', dimName(order[2]!)));
+  cta.push(identityStandardND('warp', p.warps, matrixOrder(r, true)));
+  return fit(productOf(cta), p.cga, shape, 'register', '#ttg.dot_op');
 }
 
 /** #ttg.swizzled_shared: column bits, then the swizzled row bits, then the other dims by order, over the per-CTA shape. */
@@ -639,48 +393,22 @@ function swizzledShared(a: Attr, shape: readonly number[]): LinearLayout {
   }
   const cga = cgaParam(a, r);
   const s = perCtaShape(cga, shape, '#ttg.swizzled_shared');
-  if (r === 1) return fit(new Draft().id(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.swizzled_shared');
+  if (r === 1) return fit(identity1D(s[0]!, 'offset', 'dim0'), cga, shape, 'offset', '#ttg.swizzled_shared');
   const col = order[0]!;
   const row = order[1]!;
   const numCols = s[col]!;
   const bases: number[][] = [];
   for (let c = 1; c < numCols; c *= 2) bases.push([0, c]);
   for (let w = 1; w < s[row]!; w *= 2) bases.push([w, (vec * (Math.floor(w / perPhase) % maxPhase)) % numCols]);
-  const cta = Draft.wrap(inferred([{ name: 'offset', bases }], [dimName(row), dimName(col)], '#ttg.swizzled_shared', true));
-  for (const d of order.slice(2)) cta.id(s[d]!, 'offset', dimName(d));
-  return fit(cta, cga, shape, 'offset', '#ttg.swizzled_shared');
+  const cta = inferredSurjective([{ name: 'offset', bases }], [dimName(row), dimName(col)], '#ttg.swizzled_shared');
+  return fit(productOf([cta, ...order.slice(2).map((d) => identity1D(s[d]!, 'offset', dimName(d)))]), cga, shape, 'offset', '#ttg.swizzled_shared');
 }
 
 const NVMMA_PHASES: Record<number, [number, number]> = { 32: [4, 2], 64: [2, 4], 128: [1, 8] };
 
-/** LayoutUtils `reshapeLayout`: the out-dims flattened row-major (the last dim fastest) and split
- *  again row-major into `sizes` (dim0, dim1, …); all sizes powers of two, the same product. */
-function reshapeOuts(l: LinearLayout, sizes: readonly number[]): Draft {
-  // exact beyond 2^53 (the block may hold up to 64 bits): the flat index as a BigInt
-  const from = l.outDims.map((o) => BigInt(o.size));
-  const flat = (b: readonly number[]): bigint => b.reduce((acc, v, j) => acc * from[j]! + BigInt(v), 0n);
-  const split = (v: bigint): number[] => {
-    const out = new Array<number>(sizes.length).fill(0);
-    for (let j = sizes.length - 1; j >= 0; j--) {
-      out[j] = Number(v % BigInt(sizes[j]!));
-      v /= BigInt(sizes[j]!);
-    }
-    return out;
-  };
-  const d = new Draft();
-  for (const x of l.inDims) d.ins.push({ name: x.name, bases: x.bases.map((b) => split(flat(b))) });
-  sizes.forEach((size, j) => d.outs.push({ name: dimName(j), size }));
-  return d;
-}
-
-/** Grows the draft to `sizes` by `offset` bits, dim by dim in `order` (LayoutUtils `ensureLayoutNotSmallerThan`). */
-function growInOrder(d: Draft, sizes: readonly number[], order: readonly number[] = sizes.map((_, j) => j)): Draft {
-  for (const j of order) {
-    const have = d.outs.find((o) => o.name === dimName(j))?.size ?? 1;
-    if (have < sizes[j]!) d.id(sizes[j]! / have, 'offset', dimName(j));
-  }
-  return d;
-}
+/** Grows L to `sizes` by `offset` bits, dim by dim in `order` (LayoutUtils `ensureLayoutNotSmallerThan`). */
+const growInOrder = (l: LinearLayout, sizes: readonly number[], order: readonly number[] = sizes.map((_, j) => j)): LinearLayout =>
+  ensureLayoutNotSmallerThan(l, new Map(sizes.map((x, j) => [dimName(j), x])), 'offset', order.map(dimName));
 
 /**
  * #ttg.nvmma_shared (Triton's `nvmmaSharedToLinearLayout`), over the per-CTA shape s: the TMA block
@@ -722,9 +450,8 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
     // rank 3 some dims get another dim's size, then broadcast or grow when fitted).
     const rotated = transposed ? [...tma.slice(1), tma[0]!] : tma;
     const target = (q: number): number => (!transposed ? q : q === 0 ? r - 1 : q - 1);
-    const d = new Draft();
-    for (let j = r - 1; j >= 0; j--) d.id(1, 'offset', dimName(j));
-    for (let q = r - 1; q >= 0; q--) d.id(rotated[q]!, 'offset', dimName(target(q)));
+    const dims = Array.from({ length: r }, (_, k) => r - 1 - k);
+    const d = productOf([...dims.map((j) => identity1D(1, 'offset', dimName(j))), ...dims.map((q) => identity1D(rotated[q]!, 'offset', dimName(target(q))))]);
     return fit(d, cga, shape, 'offset', what);
   }
   if (r < 2) throw domain(`${what}: a ${w}-byte swizzle needs rank at least 2 (Triton asserts)`);
@@ -737,26 +464,14 @@ function nvmmaShared(a: Attr, shape: readonly number[]): LinearLayout {
   const bases: number[][] = [];
   for (let c = 1; c < (8 * w) / b; c *= 2) bases.push([0, packed(c)]);
   for (let row = 1; row < 8; row *= 2) bases.push([row, packed(vec * (Math.floor(row / perPhase) % maxPhase))]);
-  const tile = Draft.wrap(inferred([{ name: 'offset', bases }], standardNames(2), what, true));
-  const tileCols = tile.outs[1]!.size;
+  const tile = inferredSurjective([{ name: 'offset', bases }], standardNames(2), what);
+  const tileCols = tile.outDims[1]!.size;
   if (collapsed[1]! * (fp4 ? 2 : 1) < tileCols || collapsed[0]! < 8) {
     throw domain(`${what}: the per-CTA block collapses to ${collapsed[0]} x ${collapsed[1]}, below one ${8} x ${tileCols} swizzle atom (Triton aborts)`);
   }
-  const grown = growInOrder(tile, collapsed).layout();
   const target = transposed ? [...tma.slice(1), tma[0]!] : tma;
-  let nd = reshapeOuts(grown, target);
-  if (transposed) nd = Draft.wrap(moveLastFirst(nd.layout()));
-  return fit(growInOrder(nd, s), cga, shape, 'offset', what);
-}
-
-/** LayoutUtils `transposeLinearLayout` with order [r−1, 0, 1, …, r−2]: the last out-dim becomes dim0. */
-function moveLastFirst(l: LinearLayout): LinearLayout {
-  const r = l.outDims.length;
-  const perm = [r - 1, ...Array.from({ length: r - 1 }, (_, j) => j)];
-  return {
-    inDims: l.inDims.map((d) => ({ name: d.name, bases: d.bases.map((b) => perm.map((j) => b[j]!)) })),
-    outDims: perm.map((j, k) => ({ name: dimName(k), size: l.outDims[j]!.size })),
-  };
+  const nd = reshapeLayout(growInOrder(tile, collapsed), target);
+  return fit(growInOrder(transposed ? moveLastOutFirst(nd) : nd, s), cga, shape, 'offset', what);
 }
 
 /** Text of an attribute value (to hand a nested `#ttg.linear` to the forms reader). */
@@ -793,10 +508,8 @@ function linear(a: Attr, shape: readonly number[]): LinearLayout {
   }
   for (const n of standardNames(shape.length).reverse()) if (!reach.includes(n)) reach.push(n);
   const want = new Map(standardNames(shape.length).map((n, d) => [n, shape[d]!]));
-  const grown = growTo(Draft.of(l).transpose(reach), want, 'register').layout();
-  return Draft.of(shrinkTo(grown, want, true, '#ttg.linear'))
-    .transpose(standardNames(shape.length))
-    .layout();
+  const grown = ensureLayoutNotSmallerThan(transposeOuts(l, reach), want, 'register');
+  return transposeOuts(ensureLayoutNotLargerThan(grown, want, true, '#ttg.linear'), standardNames(shape.length));
 }
 
 /** #ttg.shared_linear: its own LL; the shape must be its sizes. */

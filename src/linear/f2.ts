@@ -122,6 +122,45 @@ export function echelon(cols: Columns, rows = 64): Echelon {
   return { rank: pivots.length, pivots, pivotMask: { lo: pmLo, hi: pmHi }, slots, has: { lo: hasLo, hi: hasHi } };
 }
 
+/** The basis of `independentColumns`, keyed by lowest set bit (lo, hi at 2k, 2k + 1): reused, read only where set. */
+const RANK_SLOTS = new Uint32Array(128);
+
+/**
+ * The number of columns c < n of (lo[c], hi[c]) found independent of the columns before them, walked
+ * in order as `echelon` walks them, without allocating: the rank when nothing stops the walk. It
+ * stops at the first dependent column when `toFirstDependent` (so the count is n exactly when the
+ * columns are independent), and once the count reaches `enough`.
+ */
+export function independentColumns(lo: Uint32Array, hi: Uint32Array, n: number, enough: number, toFirstDependent: boolean): number {
+  const s = RANK_SLOTS;
+  let hasLo = 0;
+  let hasHi = 0;
+  let rank = 0;
+  for (let c = 0; c < n && rank < enough; c++) {
+    let l = lo[c]!;
+    let h = hi[c]!;
+    for (;;) {
+      if (l === 0 && h === 0) {
+        if (toFirstDependent) return rank;
+        break;
+      }
+      const b = l !== 0 ? 31 - Math.clz32(l & -l) : 63 - Math.clz32(h & -h);
+      const used = b < 32 ? (hasLo >>> b) & 1 : (hasHi >>> (b - 32)) & 1;
+      if (used === 0) {
+        s[2 * b] = l;
+        s[2 * b + 1] = h;
+        if (b < 32) hasLo = (hasLo | (1 << b)) >>> 0;
+        else hasHi = (hasHi | (1 << (b - 32))) >>> 0;
+        rank++;
+        break;
+      }
+      l = (l ^ s[2 * b]!) >>> 0;
+      h = (h ^ s[2 * b + 1]!) >>> 0;
+    }
+  }
+  return rank;
+}
+
 /**
  * The combination of pivot columns whose sum is (lo, hi) (bit c set = column c used), the unique
  * solution that uses pivot columns only; null when it is not in the span.

@@ -13,40 +13,33 @@ import { BEYOND_SAFE, integerTexts, intText, knownIntText, withIntTexts } from '
 import type { Json } from '../algebra/json.js';
 import { isAttr, parseAttr, stickyAt, type Attr, type AttrValue } from './attr.js';
 import { isSurjective } from './operations.js';
-import { MAX_DIM_LOG2, makeLinearLayout, type InDim, type LinearLayout, type OutDim } from './value.js';
+import { MAX_DIM_LOG2, makeLinearLayout, withInferredSizes, type InDim, type LinearLayout, type OutDim } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
 /** An alignment: a positive power of two (of any size: it is not part of the layout). */
 const isAlignment = (n: number): boolean => Number.isSafeInteger(n) && n > 0 && 2 ** Math.round(Math.log2(n)) === n;
 
-/** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
-const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
-
 /**
- * Out-dim sizes inferred from the bases (Triton's `LinearLayout(bases, outDimNames)`, Gluon's
- * `shape`): each the smallest power of two greater than every value of that out-dim (1 when all
- * are 0). The layout must then be surjective (`domain`, naming `what`).
+ * A layout read with out-dim names only (Triton's `LinearLayout(bases, outDimNames)`, Gluon's
+ * `shape`): the values checked (non-negative integers below 2^30, one per out-dim), the sizes
+ * inferred (`withInferredSizes`), the layout checked; it must then be surjective (`domain`,
+ * naming `what`).
  */
-function withInferredSizes(inDims: readonly InDim[], names: readonly string[], what: string): LinearLayout {
-  const sizes = names.map(() => 1);
+function readInferred(inDims: readonly InDim[], names: readonly string[], what: string): LinearLayout {
   for (const d of inDims) {
     d.bases.forEach((b, i) => {
       if (b.length !== names.length) throw domain(`${what}: basis ${d.name}=${2 ** i} has ${b.length} values for ${names.length} out-dims`);
-      b.forEach((v, j) => {
+      for (const v of b) {
         if (!Number.isInteger(v) || v < 0) throw domain(`${what}: basis ${d.name}=${2 ** i} has the value ${v}, not a non-negative integer`);
         if (v >= 2 ** MAX_DIM_LOG2) {
           const t = knownIntText(v);
           throw domain(`${what}: basis ${d.name}=${2 ** i} has ${t === null ? BEYOND_SAFE : `the value ${t}`}, beyond 2^${MAX_DIM_LOG2} - 1`);
         }
-        sizes[j] = Math.max(sizes[j]!, nextPowerOf2(v));
-      });
+      }
     });
   }
-  const l = makeLinearLayout(
-    inDims,
-    names.map((name, j) => ({ name, size: sizes[j]! })),
-  );
+  const l = makeLinearLayout(inDims, withInferredSizes(inDims, names).outDims);
   if (!isSurjective(l)) {
     throw domain(`${what} is not surjective: some out coordinate is reached by no input (sizes inferred from the bases need a surjective layout)`);
   }
@@ -88,7 +81,7 @@ function fromJsonObject(x: unknown, bad: ErrorKind): LinearLayout {
   });
   if (!Array.isArray(o.outDims)) fail('"outDims" must be an array of [name, size] pairs or of names');
   const outs = o.outDims as unknown[];
-  if (outs.length > 0 && outs.every((n) => typeof n === 'string')) return withInferredSizes(inDims, outs as string[], 'LL object');
+  if (outs.length > 0 && outs.every((n) => typeof n === 'string')) return readInferred(inDims, outs as string[], 'LL object');
   const outDims = outs.map((e, j): OutDim => {
     if (!Array.isArray(e) || e.length !== 2 || typeof e[0] !== 'string' || !isInt(e[1])) {
       return fail(`outDims[${j}] must be a pair [name, size] (or every entry a name)`);
@@ -316,7 +309,7 @@ function fromGluon(text: string): LinearLayout {
     if (offset.length === 0) throw domain('SharedLinearLayout offset_bases must not be empty');
     const rank = offset[0]!.length;
     if (rank === 0) throw domain('SharedLinearLayout offset_bases must not be empty (rank 0)');
-    return withInferredSizes(
+    return readInferred(
       [
         { name: 'offset', bases: offset },
         { name: 'block', bases: block },
@@ -377,7 +370,7 @@ function fromMlir(text: string): LinearLayout {
     const inDims = keys.map((k) => ({ name: k, bases: basesFromAttr(a, k) }));
     const first = inDims.flatMap((d) => d.bases)[0];
     const rank = first ? first.length : 0;
-    return withInferredSizes(
+    return readInferred(
       inDims,
       Array.from({ length: rank }, (_, j) => `dim${j}`),
       '#ttg.linear',
@@ -396,7 +389,7 @@ function fromMlir(text: string): LinearLayout {
   const offset = basesFromAttr(a, 'offset');
   const block = a.params.has('block') ? basesFromAttr(a, 'block') : [];
   if (offset.length === 0) throw domain('#ttg.shared_linear: offset must not be empty');
-  return withInferredSizes(
+  return readInferred(
     [
       { name: 'offset', bases: offset },
       { name: 'block', bases: block },

@@ -7,8 +7,8 @@
 import { intText } from '../algebra/int-text.js';
 import { LayoutError } from '../algebra/errors.js';
 import { checkDeadline } from '../algebra/deadline.js';
-import { echelon, orBits, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
-import { dimAt, dimNamed, log2, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
+import { echelon, independentColumns, readBits, solve, solveWords, unit, type Bits, type Columns, type Echelon } from './f2.js';
+import { dimAt, dimNamed, log2, MAX_BITS, product, totalInBits, totalOutBits, type InDim, type LinearLayout, type OutDim } from './value.js';
 
 const domain = (msg: string): LayoutError => new LayoutError('domain', msg);
 
@@ -25,21 +25,36 @@ function outShifts(outDims: readonly OutDim[]): number[] {
 
 /**
  * The matrix of L (docs/linear.md, "Bits"): one column per in-bit (in-dims in order, bit 0 first),
- * each the flattened image. `index[j]` is L's out-dim read at position j of `shifts` (default: L's own order).
+ * each the flattened image, written into `lo`, `hi` (fresh arrays by default); `index[j]` is L's
+ * out-dim read at position j of `shifts` (default: L's own order).
  */
-function columnsOf(l: LinearLayout, index?: readonly number[], shifts: readonly number[] = outShifts(l.outDims)): Columns {
-  const n = totalInBits(l);
-  const lo = new Uint32Array(n);
-  const hi = new Uint32Array(n);
-  const w: [number, number] = [0, 0];
+export function matrixOf(
+  l: LinearLayout,
+  index?: readonly number[],
+  shifts: readonly number[] = outShifts(l.outDims),
+  n: number = totalInBits(l),
+  lo: Uint32Array = new Uint32Array(n),
+  hi: Uint32Array = new Uint32Array(n),
+): Columns {
+  const m = shifts.length;
   let c = 0;
   for (const d of l.inDims) {
     for (const b of d.bases) {
-      w[0] = 0;
-      w[1] = 0;
-      for (let j = 0; j < shifts.length; j++) orBits(w, b[index ? index[j]! : j]!, shifts[j]!);
-      lo[c] = w[0];
-      hi[c] = w[1];
+      // f2.ts `orBits` of each entry at its shift, on two locals
+      let wLo = 0;
+      let wHi = 0;
+      for (let j = 0; j < m; j++) {
+        const v = b[index === undefined ? j : index[j]!]!;
+        if (v === 0) continue;
+        const t = shifts[j]!;
+        if (t >= 32) wHi |= v << (t - 32);
+        else {
+          wLo |= v << t;
+          if (t > 0) wHi |= v >>> (32 - t);
+        }
+      }
+      lo[c] = wLo;
+      hi[c] = wHi;
       c++;
     }
   }
@@ -47,20 +62,56 @@ function columnsOf(l: LinearLayout, index?: readonly number[], shifts: readonly 
 }
 
 /** The echelon basis of L's matrix (pivot in-bits, rank). */
-export const echelonOf = (l: LinearLayout): Echelon => echelon(columnsOf(l), totalOutBits(l));
+export const echelonOf = (l: LinearLayout): Echelon => echelon(matrixOf(l), totalOutBits(l));
 
-/** The matrix of L as columns over F2 (docs/linear.md, "Bits"), for callers building on f2.ts. */
-export const matrixOf = (l: LinearLayout): Columns => columnsOf(l);
+/** The columns of the predicates, reused (a valid LL has at most 64 in-bits; a longer list gets its own). */
+const PREDICATE_LO = new Uint32Array(MAX_BITS);
+const PREDICATE_HI = new Uint32Array(MAX_BITS);
+
+/** How many of L's in-bits are independent of those before them (f2.ts `independentColumns`), without allocating. */
+function independentInBits(l: LinearLayout, n: number, enough: number, toFirstDependent: boolean): number {
+  const own = n > MAX_BITS;
+  const lo = own ? new Uint32Array(n) : PREDICATE_LO;
+  const hi = own ? new Uint32Array(n) : PREDICATE_HI;
+  matrixOf(l, undefined, outShifts(l.outDims), n, lo, hi);
+  return independentColumns(lo, hi, n, enough, toFirstDependent);
+}
 
 /** The rank over F2 of the images of L's in-bits. */
-export const rankOf = (l: LinearLayout): number => echelonOf(l).rank;
+export const rankOf = (l: LinearLayout): number => {
+  const n = totalInBits(l);
+  return independentInBits(l, n, n, false);
+};
 
-/** Triton `isSurjective`: rank = number of out-bits. */
-export const isSurjective = (l: LinearLayout): boolean => rankOf(l) === totalOutBits(l);
-/** Triton `isInjective`: rank = number of in-bits. */
-export const isInjective = (l: LinearLayout): boolean => rankOf(l) === totalInBits(l);
+/** Triton `isSurjective`: rank = number of out-bits (never with fewer in-bits: the rank is at most their number). */
+export const isSurjective = (l: LinearLayout): boolean => {
+  const n = totalInBits(l);
+  const m = totalOutBits(l);
+  return n >= m && independentInBits(l, n, m, false) === m;
+};
+/** Triton `isInjective`: rank = number of in-bits (never with more in-bits than out-bits: the rank is at most theirs). */
+export const isInjective = (l: LinearLayout): boolean => {
+  const n = totalInBits(l);
+  return n <= totalOutBits(l) && independentInBits(l, n, n, true) === n;
+};
 /** Triton `isInvertible`: surjective and as many in-bits as out-bits. */
 export const isInvertible = (l: LinearLayout): boolean => totalInBits(l) === totalOutBits(l) && isSurjective(l);
+
+/**
+ * Adds (XOR) into `out` the image of the value v of one in-dim with these bases: the XOR of the
+ * bases of v's set bits (docs/linear.md, "Overview"; 0 ≤ v < 2^bases, unchecked). The one
+ * evaluation loop: `apply` adds the image of each input, `compose` maps each basis of the inner
+ * layout through the outer one with it (as Triton's `compose` applies the outer layout).
+ */
+function addImage(out: number[], bases: readonly (readonly number[])[], v: number): void {
+  const m = out.length;
+  for (let i = 0; v !== 0; v >>>= 1, i++) {
+    if ((v & 1) === 1) {
+      const b = bases[i]!;
+      for (let e = 0; e < m; e++) out[e] = out[e]! ^ b[e]!;
+    }
+  }
+}
 
 /**
  * Triton `apply`: the value of L at one input (an object with exactly L's in-dims, each an integer
@@ -71,31 +122,25 @@ export function apply(l: LinearLayout, inputs: Readonly<Record<string, number>>)
   for (const k of Object.keys(inputs)) {
     if (dimAt(l.inDims, k) === undefined) throw domain(`apply: '${k}' is not an in-dim of the layout`);
   }
-  const out = l.outDims.map(() => 0);
+  const out = new Array<number>(l.outDims.length).fill(0);
   for (const d of l.inDims) {
     checkDeadline('apply');
     if (!Object.hasOwn(inputs, d.name)) throw domain(`apply: no value for in-dim '${d.name}'`);
-    const x = inputs[d.name]!;
+    const v = inputs[d.name]!;
     const size = 2 ** d.bases.length;
-    if (!Number.isSafeInteger(x) || x < 0 || x >= size) throw domain(`apply: ${d.name} = ${intText(x)} is outside [0, ${size})`);
-    for (let i = 0; i < d.bases.length; i++) {
-      if (((x >>> i) & 1) === 1) {
-        const b = d.bases[i]!;
-        for (let j = 0; j < out.length; j++) out[j] = out[j]! ^ b[j]!;
-      }
-    }
+    if (!Number.isSafeInteger(v) || v < 0 || v >= size) throw domain(`apply: ${d.name} = ${intText(v)} is outside [0, ${size})`);
+    addImage(out, d.bases, v);
   }
   // no prototype: a dim may be named __proto__
   const res: Record<string, number> = Object.create(null) as Record<string, number>;
-  l.outDims.forEach((o, j) => {
-    res[o.name] = out[j]!;
-  });
+  for (let j = 0; j < out.length; j++) res[l.outDims[j]!.name] = out[j]!;
   return res;
 }
 
 /**
  * Triton `L.compose(O)` = O∘L: L's out-dims must be O's in-dims as a set, each of L's sizes ≤ O's
- * (else `domain`). The result has L's in-dims (O applied to each basis) and O's out-dims.
+ * (else `domain`). The result has L's in-dims (each basis mapped through O, `addImage`) and O's
+ * out-dims.
  */
 export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
   if (l.outDims.length !== o.inDims.length) {
@@ -103,6 +148,7 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
       `compose: the first layout's out-dims [${l.outDims.map((x) => x.name).join(', ')}] are not the second's in-dims [${o.inDims.map((x) => x.name).join(', ')}]`,
     );
   }
+  // src[j]: the bases of the in-dim of O that L's out-dim j is (a bijection: as many, each found, names distinct)
   const src = l.outDims.map((od) => {
     checkDeadline('compose');
     const k = dimAt(o.inDims, od.name) ?? -1;
@@ -116,16 +162,9 @@ export function compose(l: LinearLayout, o: LinearLayout): LinearLayout {
   const inDims = l.inDims.map((d) => ({
     name: d.name,
     bases: d.bases.map((b) => {
+      // O at the basis: the image of each of its values on O's in-dims
       const v = new Array<number>(m).fill(0);
-      for (let j = 0; j < b.length; j++) {
-        const ob = src[j]!;
-        for (let x = b[j]!, i = 0; x !== 0; x >>>= 1, i++) {
-          if ((x & 1) === 1) {
-            const w = ob[i]!;
-            for (let e = 0; e < m; e++) v[e] = v[e]! ^ w[e]!;
-          }
-        }
-      }
+      for (let j = 0; j < src.length; j++) if (b[j] !== 0) addImage(v, src[j]!, b[j]!);
       return v;
     }),
   }));
@@ -180,8 +219,8 @@ export function invertAndCompose(a: LinearLayout, b: LinearLayout): LinearLayout
     );
   }
   const shifts = outShifts(b.outDims);
-  const e = echelon(columnsOf({ inDims: bRest, outDims: b.outDims }, undefined, shifts), totalOutBits(b));
-  const aCols = columnsOf({ inDims: aRest, outDims: a.outDims }, index, shifts);
+  const e = echelon(matrixOf({ inDims: bRest, outDims: b.outDims }, undefined, shifts), totalOutBits(b));
+  const aCols = matrixOf({ inDims: aRest, outDims: a.outDims }, index, shifts);
   const outDims = b.inDims.map((d) => ({ name: d.name, size: 2 ** d.bases.length }));
   const m = outDims.length;
   const restPos = bRest.map((d) => dimAt(b.inDims, d.name)!);

@@ -124,19 +124,31 @@ export function dimNamed<D extends { readonly name: string }>(dims: readonly D[]
   return i === undefined ? undefined : dims[i];
 }
 
-export const totalInBits = (l: LinearLayout): number => l.inDims.reduce((s, d) => s + d.bases.length, 0);
-export const totalOutBits = (l: LinearLayout): number => l.outDims.reduce((s, o) => s + log2(o.size), 0);
+/** The number of in-bits of L (the columns of its matrix). */
+export function totalInBits(l: LinearLayout): number {
+  let n = 0;
+  for (const d of l.inDims) n += d.bases.length;
+  return n;
+}
+/** The number of out-bits of L (the rows of its matrix). */
+export function totalOutBits(l: LinearLayout): number {
+  let n = 0;
+  for (const o of l.outDims) n += log2(o.size);
+  return n;
+}
 
 /** Triton `identity1D(size, inDim, outDim)`: in-dim bit i ↦ 2^i on the out-dim. */
 export function identity1D(size: number, inDim: string, outDim: string): LinearLayout {
-  const k = log2(size);
-  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, (_, i) => [2 ** i]) }], outDims: [{ name: outDim, size }] };
+  const bases: number[][] = [];
+  for (let i = 0, k = log2(size); i < k; i++) bases.push([2 ** i]);
+  return { inDims: [{ name: inDim, bases }], outDims: [{ name: outDim, size }] };
 }
 
 /** Triton `zeros1D(size, inDim, outDim, outDimSize = 1)`: every basis 0 (a broadcast). */
 export function zeros1D(size: number, inDim: string, outDim: string, outDimSize = 1): LinearLayout {
-  const k = log2(size);
-  return { inDims: [{ name: inDim, bases: Array.from({ length: k }, () => [0]) }], outDims: [{ name: outDim, size: outDimSize }] };
+  const bases: number[][] = [];
+  for (let i = 0, k = log2(size); i < k; i++) bases.push([0]);
+  return { inDims: [{ name: inDim, bases }], outDims: [{ name: outDim, size: outDimSize }] };
 }
 
 /** The empty layout (no in-dims, no out-dims): the unit of `product`. */
@@ -147,54 +159,58 @@ export const emptyLayout: LinearLayout = { inDims: [], outDims: [] };
  * can (docs/linear.md, "product"). It never fails: sup([a,b],[b,a]) = [a,b].
  */
 export function supremum(x: readonly string[], y: readonly string[]): string[] {
+  if (y.length === 0) return [...x];
+  if (x.length === 0) return [...y];
   const res: string[] = [];
-  const seen = new Set<string>();
-  // the place of a name in a list at or after `from` (the names of a list are distinct: its one place, if not before):
-  // a scan of a short list, a Map made once for a long one (60,000 dims)
-  let xIndex: Map<string, number> | undefined;
-  let yIndex: Map<string, number> | undefined;
-  const at = (list: readonly string[], n: string, from: number): number => {
-    if (list.length <= SCAN_DIMS) return list.indexOf(n, from);
-    const index = list === x ? (xIndex ??= new Map(x.map((v, k) => [v, k]))) : (yIndex ??= new Map(y.map((v, k) => [v, k])));
-    const k = index.get(n);
-    return k === undefined || k < from ? -1 : k;
-  };
+  // the names taken: a scan of the result while it is short, a Set for long lists
+  const seen = x.length + y.length > SCAN_DIMS ? new Set<string>() : undefined;
+  // a Map of the places of a long list (60,000 dims), made once; a short one is scanned (placeIn)
+  const xIndex = x.length > SCAN_DIMS ? new Map(x.map((v, k) => [v, k])) : undefined;
+  const yIndex = y.length > SCAN_DIMS ? new Map(y.map((v, k) => [v, k])) : undefined;
   let i = 0;
   let j = 0;
   for (let step = 0; ; step++) {
     if ((step & 1023) === 1023) checkDeadline('supremum');
-    while (i < x.length && seen.has(x[i]!)) i++;
-    while (j < y.length && seen.has(y[j]!)) j++;
+    while (i < x.length && (seen === undefined ? res.includes(x[i]!) : seen.has(x[i]!))) i++;
+    while (j < y.length && (seen === undefined ? res.includes(y[j]!) : seen.has(y[j]!))) j++;
     if (i >= x.length && j >= y.length) break;
-    const take = (s: string): void => {
-      res.push(s);
-      seen.add(s);
-    };
+    let next: string;
     if (i < x.length && j < y.length && x[i] === y[j]) {
-      take(x[i]!);
-      i++;
+      next = x[i++]!;
       j++;
-      continue;
+    } else {
+      // the next place of x[i] in y at or after j, and of y[j] in x at or after i (none: Infinity)
+      const px = i < x.length ? placeIn(y, yIndex, x[i]!, j) : -1;
+      const py = j < y.length ? placeIn(x, xIndex, y[j]!, i) : -1;
+      const cx = px < 0 ? Infinity : px;
+      const cy = py < 0 ? Infinity : py;
+      if (i < x.length && cx === Infinity) next = x[i++]!;
+      else if (j < y.length && cy === Infinity) next = y[j++]!;
+      else if (cx <= cy) next = x[i++]!;
+      else next = y[j++]!;
     }
-    // the next place of x[i] in y at or after j (the names of a list are distinct: its one place, if not before j)
-    const px = i < x.length ? at(y, x[i]!, j) : -1;
-    const py = j < y.length ? at(x, y[j]!, i) : -1;
-    const cx = px < 0 ? Infinity : px;
-    const cy = py < 0 ? Infinity : py;
-    if (i < x.length && cx === Infinity) take(x[i++]!);
-    else if (j < y.length && cy === Infinity) take(y[j++]!);
-    else if (cx <= cy) take(x[i++]!);
-    else take(y[j++]!);
+    res.push(next);
+    seen?.add(next);
   }
   return res;
+}
+
+/** The place of `n` in `list` at or after `from`, or −1 (the names of a list are distinct: its one place, if not
+ *  before): by `index` when the list has one, else a scan. */
+function placeIn(list: readonly string[], index: ReadonlyMap<string, number> | undefined, n: string, from: number): number {
+  if (index === undefined) return list.indexOf(n, from);
+  const k = index.get(n);
+  return k === undefined || k < from ? -1 : k;
 }
 
 /**
  * Triton `operator*` (a direct sum; docs/linear.md, "product"): in-dims and out-dims merged by
  * `supremum`; sizes multiply; in-dim d's bases are I's, then O's with every entry on an out-dim e
- * scaled by I's size of e. `overflow` beyond the limits.
+ * scaled by I's size of e. Without the limits: for layouts under construction (the encodings',
+ * whose CTA tile may pass 2^30 before it is fitted to the shape); `product` checks them.
  */
-export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
+export function productUnchecked(a: LinearLayout, b: LinearLayout): LinearLayout {
+  if (b.inDims.length === 1 && b.outDims.length === 1) return productByOneDim(a, b);
   const ins = supremum(
     a.inDims.map((d) => d.name),
     b.inDims.map((d) => d.name),
@@ -203,41 +219,101 @@ export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
     a.outDims.map((o) => o.name),
     b.outDims.map((o) => o.name),
   );
-  const m = outs.length;
   // for each result out-dim: its index in a and in b (−1: absent), and a's size (the scale of b's entries)
   const ia = outs.map((n) => dimAt(a.outDims, n) ?? -1);
   const ib = outs.map((n) => dimAt(b.outDims, n) ?? -1);
   const scale = ia.map((j) => (j < 0 ? 1 : a.outDims[j]!.size));
-  let outBits = 0;
-  const outDims = outs.map((name, k) => {
-    const size = scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size);
-    if (size > 2 ** MAX_DIM_LOG2)
-      throw new LayoutError('overflow', `product: out-dim '${name}' would have size 2^${Math.log2(size)}, beyond 2^${MAX_DIM_LOG2}`);
-    outBits += log2(size);
-    return { name, size };
-  });
-  if (outBits > MAX_BITS) throw new LayoutError('overflow', `product: ${outBits} out-bits, beyond ${MAX_BITS}`);
-  const lift = (basis: readonly number[], idx: readonly number[], scaled: boolean): number[] => {
-    const v = new Array<number>(m);
-    for (let k = 0; k < m; k++) {
-      const j = idx[k]!;
-      v[k] = j < 0 ? 0 : scaled ? basis[j]! * scale[k]! : basis[j]!;
-    }
-    return v;
-  };
-  let inBits = 0;
+  const outDims = outs.map((name, k) => ({ name, size: scale[k]! * (ib[k]! < 0 ? 1 : b.outDims[ib[k]!]!.size) }));
+  const aSame = ia.length === a.outDims.length && ia.every((j, k) => j === k);
   const inDims = ins.map((name, k) => {
     if ((k & 1023) === 1023) checkDeadline('product');
     const da = dimNamed(a.inDims, name);
     const db = dimNamed(b.inDims, name);
-    const bases: number[][] = [];
-    if (da) for (const v of da.bases) bases.push(lift(v, ia, false));
-    if (db) for (const v of db.bases) bases.push(lift(v, ib, true));
+    const bases: (readonly number[])[] = [];
+    // a's bases shared, not copied, when the result's out-dims are a's (layouts are immutable)
+    if (da) for (const v of da.bases) bases.push(aSame ? v : lift(v, ia, null));
+    if (db) for (const v of db.bases) bases.push(lift(v, ib, scale));
+    return { name, bases };
+  });
+  return { inDims, outDims };
+}
+
+/**
+ * `productUnchecked` where O has one in-dim and one out-dim (identity1D, zeros1D: how the encodings
+ * are built), without the merges: supremum(names, [n]) is the names, with n last when new. I's bases
+ * are shared when no out-dim is new (layouts are immutable).
+ */
+function productByOneDim(a: LinearLayout, b: LinearLayout): LinearLayout {
+  const bin = b.inDims[0]!;
+  const bout = b.outDims[0]!;
+  let j = dimAt(a.outDims, bout.name) ?? -1;
+  const newOut = j < 0;
+  const m = a.outDims.length + (newOut ? 1 : 0);
+  if (newOut) j = a.outDims.length;
+  const scale = newOut ? 1 : a.outDims[j]!.size;
+  const outDims = a.outDims.map((o) => ({ name: o.name, size: o.size }));
+  if (newOut) outDims.push({ name: bout.name, size: bout.size });
+  else outDims[j] = { name: bout.name, size: scale * bout.size };
+  const inDims: { name: string; bases: (readonly number[])[] }[] = a.inDims.map((d) => ({
+    name: d.name,
+    bases: newOut ? d.bases.map((v) => [...v, 0]) : [...d.bases],
+  }));
+  let k = dimAt(a.inDims, bin.name) ?? -1;
+  if (k < 0) {
+    k = inDims.length;
+    inDims.push({ name: bin.name, bases: [] });
+  }
+  const into = inDims[k]!.bases;
+  for (const v of bin.bases) {
+    const w = new Array<number>(m).fill(0);
+    w[j] = v[0]! * scale;
+    into.push(w);
+  }
+  return { inDims, outDims };
+}
+
+/** A basis on the out-dims of a product: entry k is the factor's entry idx[k] (−1: 0), times scale[k] if given. */
+function lift(basis: readonly number[], idx: readonly number[], scale: readonly number[] | null): number[] {
+  const m = idx.length;
+  const v = new Array<number>(m);
+  for (let k = 0; k < m; k++) {
+    const j = idx[k]!;
+    v[k] = j < 0 ? 0 : scale === null ? basis[j]! : basis[j]! * scale[k]!;
+  }
+  return v;
+}
+
+/** Triton `operator*` (`productUnchecked`) within the limits of the value: `overflow` naming the first dim beyond them. */
+export function product(a: LinearLayout, b: LinearLayout): LinearLayout {
+  const l = productUnchecked(a, b);
+  let outBits = 0;
+  for (const { name, size } of l.outDims) {
+    if (size > 2 ** MAX_DIM_LOG2)
+      throw new LayoutError('overflow', `product: out-dim '${name}' would have size 2^${Math.log2(size)}, beyond 2^${MAX_DIM_LOG2}`);
+    outBits += log2(size);
+  }
+  if (outBits > MAX_BITS) throw new LayoutError('overflow', `product: ${outBits} out-bits, beyond ${MAX_BITS}`);
+  let inBits = 0;
+  for (const { name, bases } of l.inDims) {
     if (bases.length > MAX_DIM_LOG2)
       throw new LayoutError('overflow', `product: in-dim '${name}' would have 2^${bases.length} elements, beyond 2^${MAX_DIM_LOG2}`);
     inBits += bases.length;
-    return { name, bases };
-  });
+  }
   if (inBits > MAX_BITS) throw new LayoutError('overflow', `product: ${inBits} in-bits, beyond ${MAX_BITS}`);
-  return { inDims, outDims };
+  return l;
+}
+
+/** llvm `NextPowerOf2`: the smallest power of two strictly greater than v (1 for 0). */
+const nextPowerOf2 = (v: number): number => 2 ** (32 - Math.clz32(v));
+
+/**
+ * Triton `LinearLayout(bases, outDimNames)`: the out-dims named `names`, each of the smallest power
+ * of two greater than every value of that out-dim (1 when all are 0). The values must be integers
+ * 0 ≤ v < 2^30 (callers check what they read); whether the layout is surjective, as Triton then
+ * requires, is the caller's to check (each names its own context).
+ */
+export function withInferredSizes(inDims: readonly InDim[], names: readonly string[]): LinearLayout {
+  const sizes = names.map(() => 1);
+  for (const d of inDims) for (const b of d.bases) for (let j = 0; j < b.length; j++) sizes[j] = Math.max(sizes[j]!, nextPowerOf2(b[j]!));
+  return { inDims, outDims: names.map((name, j) => ({ name, size: sizes[j]! })) };
 }

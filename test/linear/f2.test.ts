@@ -4,7 +4,7 @@
  * form are checked against it (docs/linear.md, "Bits").
  */
 import { describe, expect, it } from 'vitest';
-import { columnsOf, echelon, fromBigInt, lowestBit, popcount, rank, rref, solve, testBit, toBigInt, unit } from '../../src/linear/f2.js';
+import { columnsOf, echelon, fromBigInt, independentColumns, lowestBit, popcount, rank, rref, solve, testBit, toBigInt, unit } from '../../src/linear/f2.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { int, type Rng } from './_ll.js';
 
@@ -75,6 +75,24 @@ describe('f2', () => {
         expect(sum).toBe(target);
         expect(Number(toBigInt(y))).toBe(sp.get(target));
       }
+    });
+  });
+
+  it('independentColumns counts the columns outside the span of those before them, and stops where it is told', () => {
+    forSeeds(300, (rng) => {
+      const rows = int(rng, 0, 64);
+      const n = int(rng, 0, 11);
+      const vs = Array.from({ length: n }, () => vector(rng, rows));
+      const c = cols(vs);
+      const independent = vs.map((v, k) => !span(vs.slice(0, k)).has(v));
+      const rankSeen = (upTo: number): number => independent.slice(0, upTo).filter(Boolean).length;
+      expect(independentColumns(c.lo, c.hi, n, n, false)).toBe(rankSeen(n));
+      // to the first dependent column: the count of the columns before it
+      const firstDependent = independent.indexOf(false);
+      expect(independentColumns(c.lo, c.hi, n, n, true)).toBe(firstDependent < 0 ? n : firstDependent);
+      // enough: the count is min(rank, enough)
+      const enough = int(rng, 0, n);
+      expect(independentColumns(c.lo, c.hi, n, enough, false)).toBe(Math.min(rankSeen(n), enough));
     });
   });
 

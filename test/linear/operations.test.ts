@@ -163,7 +163,22 @@ describe('product', () => {
   it('I * O: the low bits of each in-dim run I, the high bits O, O scaled above I on shared out-dims', () => {
     forSeeds(200, (rng) => {
       const a = randomLL(rng, 6, 6);
-      const b = randomLL(rng, 6, 6, rng() < 0.5 ? { outNames: a.outDims.map((o) => o.name) } : {});
+      // a third of the time O has one in-dim and one out-dim (as identity1D: the product's one-dim path), named as
+      // one of I's or not
+      const one = (names: readonly string[], fresh: string): string[] => [rng() < 0.6 && names.length > 0 ? pick(rng, names) : fresh];
+      const b =
+        rng() < 0.3
+          ? randomLL(rng, 4, 4, {
+              inNames: one(
+                a.inDims.map((d) => d.name),
+                'new-in',
+              ),
+              outNames: one(
+                a.outDims.map((o) => o.name),
+                'new-out',
+              ),
+            })
+          : randomLL(rng, 6, 6, rng() < 0.5 ? { outNames: a.outDims.map((o) => o.name) } : {});
       const p = product(a, b);
       expect(p.inDims.map((d) => d.name)).toEqual(
         supremum(

@@ -213,17 +213,6 @@ export function rref(cols: Columns): { readonly pivots: readonly number[]; reado
   return { pivots: e.pivots, rows: e.pivots.map((_, i) => ({ lo: rowLo[i]!, hi: rowHi[i]! })) };
 }
 
-/** Writes `v` (k bits) at bit `shift` of the word pair `w` (OR): w[0] = lo, w[1] = hi. */
-export function orBits(w: [number, number], v: number, shift: number): void {
-  if (v === 0) return;
-  if (shift >= 32) {
-    w[1] = (w[1] | (v << (shift - 32))) >>> 0;
-    return;
-  }
-  w[0] = (w[0] | (v << shift)) >>> 0;
-  if (shift > 0) w[1] = (w[1] | (v >>> (32 - shift))) >>> 0;
-}
-
 /** Reads `k` ≤ 31 bits at bit `shift` of (lo, hi). */
 export function readBits(lo: number, hi: number, shift: number, k: number): number {
   if (k === 0) return 0;

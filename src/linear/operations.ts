@@ -40,7 +40,7 @@ export function matrixOf(
   let c = 0;
   for (const d of l.inDims) {
     for (const b of d.bases) {
-      // f2.ts `orBits` of each entry at its shift, on two locals
+      // each entry OR-ed in at its shift, on two locals (lo, hi)
       let wLo = 0;
       let wHi = 0;
       for (let j = 0; j < m; j++) {

@@ -17,7 +17,7 @@ const gpu = [
   'test/memory/machines-gpu.test.ts',
   'test/planner/gpu.test.ts',
   'test/engine/quiet-stderr.test.ts',
-  'test/throughput/verify.test.ts',
+  'test/throughput/{composed,verify}.test.ts',
 ];
 const cli = [
   'test/cli/**/!(json-span).test.ts',

@@ -11,7 +11,7 @@
  *
  *   npx tsx bench/copy.ts [--elems N] [--samples K] [--elem 4|16]
  */
-import { acquireNodeDevice } from '../src/engine/device-node.js';
+import { acquireNodeDevice } from '../src/engine/node/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
 import { prepareGpuKernel, type PreparedKernel } from '../src/throughput/gpu.js';
 import { BENCH_GROUPS, BENCH_WG, elemType, type KernelSpec } from '../src/throughput/wgsl.js';

@@ -26,7 +26,7 @@ import { genSingle, walkFor } from '../src/engine/codegen.js';
 import { prepare } from '../src/engine/prep.js';
 import { GpuBackend } from '../src/engine/gpu.js';
 import { timeKernel, timeKernelGpu } from '../src/throughput/evaluator-timing.js';
-import { acquireNodeDevice, type NodeDevice } from '../src/engine/device-node.js';
+import { acquireNodeDevice, type NodeDevice } from '../src/engine/node/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
 
 const LAYOUTS: [string, string][] = [

@@ -57,7 +57,7 @@ const search = await import('../src/memory/search.js');
   console.log(`${'  = candidates/s on the CPU'.padEnd(64)} ${cpuRate.toFixed(0).padStart(10)}  (${(cpuRate / loopRate).toFixed(1)}× the loop)`);
   if (process.argv.includes('--gpu')) {
     {
-      const { acquireNodeDevice } = await import('../src/engine/device-node.js');
+      const { acquireNodeDevice } = await import('../src/engine/node/device-node.js');
       const d = await acquireNodeDevice();
       console.log(`GPU: ${d.adapter.description ?? ''} ${d.adapter.software ? '(software adapter)' : ''}`);
       const { GpuConflictSearch } = await import('../src/engine/conflicts-gpu.js');

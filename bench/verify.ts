@@ -21,7 +21,7 @@
  */
 import { makeFlat, type Layout } from '../src/algebra/layout.js';
 import { isCompact } from '../src/algebra/properties.js';
-import { acquireNodeDevice } from '../src/engine/device-node.js';
+import { acquireNodeDevice } from '../src/engine/node/device-node.js';
 import { adapterLine } from '../src/engine/select.js';
 import { CpuVerifyEngine } from '../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../src/verify/gpu.js';

@@ -17,6 +17,6 @@ export {
   hardwareGpuNodes,
   nodeDeviceSource,
   probeNodeAdapter,
-} from './engine/device-node.js';
+} from './engine/node/device-node.js';
 // plan_smem on worker threads (docs/planner.md "Scale")
 export { type ThreadedPlanOptions, planSmemThreaded } from './planner/parallel.js';

@@ -34,12 +34,39 @@ const FLOORS: readonly (readonly string[])[] = [
 /** the entry points, on the table's floor */
 const ENTRY_POINTS = new Set(['src/index.ts', 'src/node.ts', 'src/browser.ts']);
 /** where `node:` may be imported: the CLI, the engine's Node corner and the benchmarks' environment */
-const NODE_ONLY = [
-  /^src\/cli\//,
-  /^src\/engine\/(device-node|gpu-nodes|pool[\w-]*|threaded-[\w-]+)\.m?ts$/,
-  /^src\/engine\/pool-boot\.mjs$/,
-  /^src\/throughput\/node-env\.ts$/,
-];
+const NODE_ONLY = [/^src\/cli\//, /^src\/engine\/node\//, /^src\/throughput\/node-env\.ts$/];
+/** npm packages that run in Node only (Dawn's binding): the page never reaches them */
+const NODE_PACKAGES = new Set(['webgpu']);
+
+/**
+ * The Node-only code a set of roots reaches through the value imports of `edges` (static and dynamic; type-only imports
+ * are erased and do not count): each path `root → … → file`, ending at a Node-only file, a `node:` module or a Node-only
+ * package. Pure over its arguments, so that a planted graph can test it.
+ */
+function nodeReach(roots: readonly string[], edges: readonly Edge[], typeOnly: (from: string, spec: string) => boolean): string[] {
+  const out = new Set<string>();
+  const via = new Map<string, string>();
+  const seen = new Set(roots);
+  const queue = [...roots];
+  const path = (f: string): string => (via.has(f) ? `${path(via.get(f)!)} → ${f}` : f);
+  while (queue.length > 0) {
+    const f = queue.shift()!;
+    for (const e of edges) {
+      if (e.from !== f || typeOnly(f, e.spec)) continue;
+      if (e.to === null) {
+        if (e.spec.startsWith('node:') || NODE_PACKAGES.has(e.spec)) out.add(`${path(f)} → ${e.spec}`);
+        continue;
+      }
+      if (NODE_ONLY.some((re) => re.test(e.to!))) out.add(`${path(f)} → ${e.to}`);
+      else if (!seen.has(e.to)) {
+        seen.add(e.to);
+        via.set(e.to, f);
+        queue.push(e.to);
+      }
+    }
+  }
+  return [...out].sort();
+}
 
 /** a parser of the notations (algebra/notation.ts's Parser and parse*, cute/'s parse*, looksComposed's sniffing):
  *  what the page reads through ops/ (ops/args.ts) instead */
@@ -300,7 +327,26 @@ describe('the architecture of src/', () => {
     expect(cycles(graph)).toEqual([]);
   });
 
-  it('node: modules only in the Node-only corners (cli/, the engine’s device, pool and threads, throughput/node-env.ts)', () => {
+  it('nothing under web/ (nor the browser entry) reaches Node-only code, transitively, through a value import', () => {
+    const typeOnly = new Map(FILES.map((f) => [f, typeOnlyImportsOf(readFileSync(join(ROOT, f), 'utf8'))] as const));
+    const roots = [...FILES.filter((f) => f.startsWith('src/web/')), 'src/browser.ts'];
+    expect(nodeReach(roots, EDGES, (f, spec) => typeOnly.get(f)?.has(spec) === true)).toEqual([]);
+    // planted (paths built, so that the docs test does not take them for the repository's): a page file that reaches the pool
+    // through a planner file, and one that imports node:fs; a type-only import does not count
+    const at = (p: string): string => ['src', p].join('/');
+    const planted: Edge[] = [
+      { from: at('web/x.ts'), spec: '../planner/p.js', to: at('planner/p.ts') },
+      { from: at('planner/p.ts'), spec: '../engine/node/pool.js', to: at('engine/node/pool.ts') },
+      { from: at('web/y.ts'), spec: 'node:fs', to: null },
+      { from: at('web/z.ts'), spec: '../engine/node/pool.js', to: at('engine/node/pool.ts') },
+    ];
+    expect(nodeReach([at('web/x.ts'), at('web/y.ts'), at('web/z.ts')], planted, (f) => f === at('web/z.ts'))).toEqual([
+      `${at('web/x.ts')} → ${at('planner/p.ts')} → ${at('engine/node/pool.ts')}`,
+      `${at('web/y.ts')} → node:fs`,
+    ]);
+  });
+
+  it('node: modules only in the Node-only corners (cli/, engine/node/, throughput/node-env.ts)', () => {
     const outside = EDGES.filter((e) => e.spec.startsWith('node:') && !NODE_ONLY.some((re) => re.test(e.from)));
     expect(outside.map((e) => `${e.from} → ${e.spec}`)).toEqual([]);
   });

@@ -33,6 +33,8 @@ const FORBIDDEN_PACKAGES = new Set(['webgpu']);
 /** text in a test file that opens a device, asks for the GPU backend, builds the package or runs the built CLI */
 const FORBIDDEN_TEXT = [
   /\b(?:acquireNodeDevice|requestAdapter|requestDevice)\(/,
+  // the benchmarks' environment on the GPU (throughput/node-env.ts)
+  /\bacquireBenchEnv\(\s*['"`](?:gpu|auto)/,
   /--backend[ =',"]+gpu\b/,
   /backend(?:Choice)?:\s*'gpu'/,
   /\bnpm (?:run )?(?:build|pack)\b/,

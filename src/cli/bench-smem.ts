@@ -5,7 +5,7 @@
  */
 import type { Io } from './io.js';
 import { formatLayoutFunction, parseLayoutFunction } from '../cute/composed.js';
-import { acquireNodeDevice } from '../engine/device-node.js';
+import { acquireNodeDevice } from '../engine/node/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { formatSmem, runSmem } from '../throughput/smem.js';
 import { parseOptions, Usage } from './args.js';

@@ -13,7 +13,7 @@ import { parseLayout } from '../algebra/notation.js';
 import { formatLayoutFunction, parseLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { bankPattern, loadBankSides, type BankPatternForm } from '../ops/bank-sides.js';
 import { copyObject, mmaObject } from './atoms.js';
-import { acquireNodeDevice } from '../engine/device-node.js';
+import { acquireNodeDevice } from '../engine/node/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import {
   checkPatterns,

@@ -20,13 +20,13 @@ import { cosizeLayoutFunction, formatLayoutFunction, innerLayout, isComposed, pa
 import { plainNeeded } from '../ops/args.js';
 import { topBit } from '../cute/swizzle.js';
 import { KERNELS, wgslFor, type KernelName } from '../engine/codegen.js';
-import { autoMayOpenDevice } from '../engine/gpu-nodes.js';
-import { acquireNodeDevice } from '../engine/device-node.js';
+import { autoMayOpenDevice } from '../engine/node/gpu-nodes.js';
+import { acquireNodeDevice } from '../engine/node/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import type { Json } from '../ops/spec.js';
 import { createNodeBackend } from './node-backend.js';
 import { progressBar } from './progress.js';
-import { parseThreads } from '../engine/pool.js';
+import { parseThreads } from '../engine/node/pool.js';
 import { reportError } from './report.js';
 
 export type EvaluatorRun = (argv: string[], io: Io) => Promise<number>;

@@ -14,7 +14,7 @@ import type { Io } from './io.js';
 import { reportError, Usage } from './report.js';
 import { FILTERED_ENV, mayOpenDevice, runFiltered, TTY_ENV } from './quiet-stderr.js';
 import { bulkOps } from '../ops/bulk.js';
-import { hardwareGpuNodes } from '../engine/device-node.js';
+import { hardwareGpuNodes } from '../engine/node/device-node.js';
 import { verifyOps } from '../ops/verify.js';
 import { MAX_LINE_BYTES, stdinChunks } from './stdin.js';
 import type { Command } from './commands.js';
@@ -197,7 +197,7 @@ function takeOption(argv: string[], name: string): string | undefined {
 /** --threads N: worker threads of the CPU's bulk checks (default: the available cores) */
 async function threadsOption(argv: string[]): Promise<number> {
   const t = takeOption(argv, '--threads');
-  return (await import('../engine/pool.js')).parseThreads(t);
+  return (await import('../engine/node/pool.js')).parseThreads(t);
 }
 
 function backendOption(argv: string[]): BackendChoice {

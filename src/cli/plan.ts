@@ -5,7 +5,7 @@
  * protocol's object with --json.
  */
 import { withDeadline } from '../algebra/deadline.js';
-import { parseThreads } from '../engine/pool.js';
+import { parseThreads } from '../engine/node/pool.js';
 import { formatPlan, formatShard, isShardAnswer, loadPlanner, planOn } from '../ops/planner.js';
 import { shardOption } from '../verify/shard.js';
 import { parseDuration, parseOptions, Usage } from './args.js';

@@ -5,7 +5,7 @@
 import type { Io } from './io.js';
 import { readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { LayoutError } from '../algebra/errors.js';
-import { acquireNodeDevice } from '../engine/device-node.js';
+import { acquireNodeDevice } from '../engine/node/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import { CpuVerifyEngine } from '../verify/cpu.js';
 import type { VerifyEngine } from '../verify/engine.js';
@@ -17,7 +17,7 @@ import { enumerateSource } from '../verify/source-enumerate.js';
 import { randomSource } from '../verify/source-random.js';
 import { textSource } from '../verify/source-text.js';
 import { stdoutFd, writeAllSync } from './epipe.js';
-import { parseThreads } from '../engine/pool.js';
+import { parseThreads } from '../engine/node/pool.js';
 import { runVerifyThreaded } from '../verify/parallel.js';
 import { shardOption, shardSource, type Shard } from '../verify/shard.js';
 import { searchKey, shardReport } from '../verify/merge.js';

@@ -4,7 +4,7 @@
  * with K = 0 that keeps the vectors) take one dispatch of main_classes, one invocation per
  * (candidate, pattern, phase class); every other candidate and pattern two dispatches of main
  * (vector checks, then one invocation per phase slot). Takes a GPUDevice (Node:
- * engine/device-node.ts; the page: navigator.gpu); its WebGPU calls go through the host (webgpu.ts).
+ * engine/node/device-node.ts; the page: navigator.gpu); its WebGPU calls go through the host (webgpu.ts).
  */
 import { LayoutError } from '../algebra/errors.js';
 import { isComposed, type ComposedLayout, type LayoutFunction } from '../cute/composed.js';

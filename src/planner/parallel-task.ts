@@ -1,5 +1,5 @@
 /**
- * A slice of a plan as run in a pool worker (engine/pool-worker.ts; parallel.ts): the request built again from its
+ * A slice of a plan as run in a pool worker (engine/node/pool-worker.ts; parallel.ts): the request built again from its
  * plain data (wire.ts), the slice priced with the same code as on one thread (slices.ts priceSlice), under the job's
  * deadline.
  */

@@ -6,7 +6,7 @@
  * one thread or a side that cannot cross to a worker (no wire).
  */
 import { carryDeadline, currentDeadline } from '../algebra/deadline.js';
-import { LAZY_WORKERS, sharedPool, type PoolTask, type WorkerPool } from '../engine/pool.js';
+import { LAZY_WORKERS, sharedPool, type PoolTask, type WorkerPool } from '../engine/node/pool.js';
 import { rememberRequest, type PlanSliceInput } from './parallel-task.js';
 import { planSmem, type PlanRequest, type PlanResult } from './plan.js';
 import { planFromSlices, planSlices, tritonTable, type PricedSlice } from './slices.js';

@@ -5,7 +5,7 @@
  * the CPU. `auto`: the GPU when the adapter is hardware, else the CPU.
  */
 import { cpus } from 'node:os';
-import { acquireNodeDevice, type NodeDevice } from '../engine/device-node.js';
+import { acquireNodeDevice, type NodeDevice } from '../engine/node/device-node.js';
 import { adapterLine } from '../engine/select.js';
 import type { BenchEnv } from './run.js';
 

@@ -1,5 +1,5 @@
 /**
- * A part of a verify run, as run in a pool worker (engine/pool-worker.ts): the property (as
+ * A part of a verify run, as run in a pool worker (engine/node/pool-worker.ts): the property (as
  * JSON) over the source a SourceSpec describes, on the CPU engine, with the matches of a
  * search (all of them, or the first `maxExamples`) and the shrunk counterexamples of a law.
  */

@@ -7,7 +7,7 @@
  * or property that cannot cross to a worker, or fewer candidates than a few parts' worth.
  */
 import { formatLayout } from '../algebra/notation.js';
-import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from '../engine/pool.js';
+import { LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from '../engine/node/pool.js';
 import type { VerifyPart, VerifyPartInput } from './parallel-task.js';
 import { candidateArity, propertyText, runVerify, type Example, type Property, type VerifyRunOptions, type VerifySummary } from './run.js';
 

@@ -5,8 +5,8 @@
  */
 import { availableParallelism } from 'node:os';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { boundThreads, parseThreads, WorkerPool } from '../../src/engine/pool.js';
-import { ThreadedCpuBackend } from '../../src/engine/threaded-cpu.js';
+import { boundThreads, parseThreads, WorkerPool } from '../../src/engine/node/pool.js';
+import { ThreadedCpuBackend } from '../../src/engine/node/threaded-cpu.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { cli, ensureBuilt } from './_build.js';

@@ -11,7 +11,7 @@ import { concat, makeLayout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import type { Backend } from '../../src/engine/backend.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { testDevice } from './gpu-device.js';
 import { kindOfAsync as kindOf } from '../helpers/kind.js';

@@ -12,7 +12,7 @@ import { makeComposed, phiComposed, type ComposedLayout, type LayoutFunction } f
 import type { Swizzle } from '../../src/cute/swizzle.js';
 import { wgslFor } from '../../src/engine/codegen.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { runOp } from '../../src/ops/table.js';
 import { testDevice } from './gpu-device.js';

@@ -9,7 +9,7 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { concat, cosize, makeLayout, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { adapterLine } from '../../src/engine/select.js';
 import { testDevice } from './gpu-device.js';

@@ -1,7 +1,7 @@
 /**
  * One WebGPU host (issue 26, step 1; docs/engine.md "The WebGPU host"): pipelines are compiled, buffers mapped, error
  * scopes pushed and device loss watched in src/engine/webgpu.ts alone, beside the two places that own a device — the
- * Node device source (src/engine/device-node.ts) and the page's device holder (src/web/gpu-device.ts). Every other file
+ * Node device source (src/engine/node/device-node.ts) and the page's device holder (src/web/gpu-device.ts). Every other file
  * of src/ reaches the GPU through the host. The scan reads each file's whole text (comments too: a client that only
  * talks about `device.lost` is still told to ask the host). And every kernel's source is a template of shaders/, taken
  * from the one generated table: no module writes WGSL of its own.
@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** the files that may name the host's calls */
-const HOSTS = new Set(['src/engine/webgpu.ts', 'src/engine/device-node.ts', 'src/web/gpu-device.ts']);
+const HOSTS = new Set(['src/engine/webgpu.ts', 'src/engine/node/device-node.ts', 'src/web/gpu-device.ts']);
 
 /** the host's calls: pipeline compilation (sync and async), mapping, error scopes, device loss (any `.lost`) */
 const HOST_CALLS: readonly [string, RegExp][] = [

@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '..', '..');
 const SCRIPT = `
-import { acquireNodeDevice } from ${JSON.stringify(join(ROOT, 'src/engine/device-node.ts'))};
+import { acquireNodeDevice } from ${JSON.stringify(join(ROOT, 'src/engine/node/device-node.ts'))};
 process.stderr.write('before\\n');
 const d = await acquireNodeDevice();
 process.stderr.write('after\\n');

@@ -1,5 +1,5 @@
 /**
- * The CPU backend on a worker pool (engine/threaded-cpu.ts, pool.ts): the same answers and
+ * The CPU backend on a worker pool (engine/node/threaded-cpu.ts, pool.ts): the same answers and
  * witnesses as CpuBackend whatever the number of threads, and failures that never hang: a task
  * error, a worker that dies, a deadline. Workers run the TypeScript sources here (through tsx).
  */
@@ -10,8 +10,8 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { concat, size } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import { PoolError, WorkerPool, parseThreads, splitRange } from '../../src/engine/pool.js';
-import { ThreadedCpuBackend } from '../../src/engine/threaded-cpu.js';
+import { PoolError, WorkerPool, parseThreads, splitRange } from '../../src/engine/node/pool.js';
+import { ThreadedCpuBackend } from '../../src/engine/node/threaded-cpu.js';
 import { randomLayout, rng } from './gen.js';
 import { VERIFY_TASKS } from '../../src/verify/parallel.js';
 

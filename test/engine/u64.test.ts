@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SHADERS } from '../../src/engine/shaders.generated.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { testDevice } from './gpu-device.js';
 
 const LIMBS = [0, 1, 2, 3, 0xfffe, 0xffff, 0x10000, 0x10001, 0x7fffffff, 0x80000000, 0x80000001, 0xfffffffe, 0xffffffff];

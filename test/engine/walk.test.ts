@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cosize, makeLayout, phi, size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { CpuBackend } from '../../src/engine/cpu.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { canStep, genWalk } from '../../src/engine/codegen.js';
 import { prepare } from '../../src/engine/prep.js';

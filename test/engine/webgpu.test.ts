@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import {
   gridFor,
   gridOn,

@@ -10,7 +10,7 @@ import { size, type Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { phiComposed, type ComposedLayout, type LayoutFunction } from '../../src/cute/composed.js';
 import { CpuBackend, setCpuWindowForTests } from '../../src/engine/cpu.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { testDevice } from './gpu-device.js';
 import { phiPrepared, prepare } from '../../src/engine/prep.js';

@@ -2,7 +2,7 @@
  * The one WebGPU device helper of the tests: the real device of the `webgpu` package (lavapipe here). No skipping:
  * without an adapter the GPU tests fail, loudly, saying what to install.
  */
-import { acquireNodeDevice, type NodeDevice } from '../../src/engine/device-node.js';
+import { acquireNodeDevice, type NodeDevice } from '../../src/engine/node/device-node.js';
 
 export async function testDevice(): Promise<NodeDevice> {
   try {

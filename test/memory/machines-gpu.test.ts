@@ -8,7 +8,7 @@ import { LayoutError } from '../../src/algebra/errors.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { makeComposed, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
 import { makeSwizzle } from '../../src/cute/swizzle.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuConflictSearch } from '../../src/engine/conflicts-gpu.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { MACHINE_NAMES, MACHINES } from '../../src/memory/machines.js';

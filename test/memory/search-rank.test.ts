@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { size } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { innerLayout, parseLayoutFunction, type LayoutFunction } from '../../src/cute/composed.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { bankConflicts } from '../../src/memory/banks.js';
 import { GpuConflictSearch } from '../../src/engine/conflicts-gpu.js';
 import { rankResults, searchCpu, swizzleCandidates, targetVectors, type AccessPattern, type CandidateResult } from '../../src/memory/search.js';

@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withDeadline } from '../../src/algebra/deadline.js';
-import { WorkerPool } from '../../src/engine/pool.js';
+import { WorkerPool } from '../../src/engine/node/pool.js';
 import { loadPlanner, planOn, planRequestOf } from '../../src/ops/planner.js';
 import type { OpContext } from '../../src/ops/spec.js';
 import { memberCount } from '../../src/planner/families.js';

@@ -10,7 +10,7 @@ import { size, phi, type Layout } from '../../src/algebra/layout.js';
 import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
 import { formatLayoutFunction, innerLayout, isComposed, makeComposed, phiComposed, type LayoutFunction } from '../../src/cute/composed.js';
 import { makeSwizzle } from '../../src/cute/swizzle.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { adapterLine } from '../../src/engine/select.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../../src/verify/gpu.js';

@@ -7,7 +7,7 @@ import { withDeadline } from '../../src/algebra/deadline.js';
 import type { LayoutError } from '../../src/algebra/errors.js';
 import type { Layout } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { adapterLine } from '../../src/engine/select.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { GpuVerifyEngine } from '../../src/verify/gpu.js';

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Backend } from '../../src/engine/backend.js';
-import type { NodeDevice } from '../../src/engine/device-node.js';
+import type { NodeDevice } from '../../src/engine/node/device-node.js';
 import { GpuBackend } from '../../src/engine/gpu.js';
 import { adapterLine } from '../../src/engine/select.js';
 import type { OpContext } from '../../src/ops/spec.js';

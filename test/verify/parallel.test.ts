@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseLayout } from '../../src/algebra/notation.js';
-import { WorkerPool } from '../../src/engine/pool.js';
+import { WorkerPool } from '../../src/engine/node/pool.js';
 import { CpuVerifyEngine } from '../../src/verify/cpu.js';
 import { propertyJson, runVerifyThreaded } from '../../src/verify/parallel.js';
 import { makeProperty, propertyFromJson, runVerify, type Property, type VerifySummary } from '../../src/verify/run.js';

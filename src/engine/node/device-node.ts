@@ -16,11 +16,11 @@
 import { closeSync, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError } from '../../algebra/errors.js';
 import { autoMayOpenDevice, hardwareGpuNodes } from './gpu-nodes.js';
 
 export { autoMayOpenDevice, hardwareGpuNodes };
-import { adapterLine, describeAdapter, type AdapterDescription, type AdapterGuess, type DeviceSource } from './select.js';
+import { adapterLine, describeAdapter, type AdapterDescription, type AdapterGuess, type DeviceSource } from '../select.js';
 
 /** A GPUDevice from the `webgpu` package, with its adapter's description (an AcquiredDevice). */
 export interface NodeDevice {

@@ -5,10 +5,10 @@
  * flattening coal♭(L♭) (the same Φ, size and cosize). Deadlines and progress are checked
  * between blocks.
  */
-import { LayoutError } from '../algebra/errors.js';
-import { makeFlat, type Layout } from '../algebra/layout.js';
-import { CpuBackend } from './cpu.js';
-import { TWO32 } from './prep.js';
+import { LayoutError } from '../../algebra/errors.js';
+import { makeFlat, type Layout } from '../../algebra/layout.js';
+import { CpuBackend } from '../cpu.js';
+import { TWO32 } from '../prep.js';
 
 /** a layout as plain data: its coalesced flattening */
 export interface FlatSpec {

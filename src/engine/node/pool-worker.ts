@@ -5,7 +5,7 @@
  * `workerData.fault` is a test hook: `exit-on-task:N` ends the thread at its N-th task.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { LayoutError } from '../algebra/errors.js';
+import { LayoutError } from '../../algebra/errors.js';
 import type { WorkerMessage } from './pool.js';
 import { handlerFor } from './pool-handlers.js';
 

@@ -12,16 +12,16 @@
  * Below `minParallel` indices (and for eval, tile maps, closed-form digests, composed layouts)
  * the single-threaded CpuBackend answers: small requests start no thread.
  */
-import type { Layout } from '../algebra/layout.js';
-import type { LayoutFunction } from '../cute/composed.js';
-import { isComposed } from '../cute/composed.js';
-import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from './backend.js';
-import { checkComposeArgs } from './common.js';
-import { CpuBackend } from './cpu.js';
+import type { Layout } from '../../algebra/layout.js';
+import type { LayoutFunction } from '../../cute/composed.js';
+import { isComposed } from '../../cute/composed.js';
+import type { Backend, BackendInfo, CompactReport, ComposeReport, Digest, EvalSink, RunOptions, TileMap } from '../backend.js';
+import { checkComposeArgs } from '../common.js';
+import { CpuBackend } from '../cpu.js';
 import { boundThreads, LAZY_WORKERS, sharedPool, splitRange, type PoolTask, type WorkerPool } from './pool.js';
-import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from './prep.js';
+import { checkRange, ENUMERATE_LIMIT, prepare, runDeadline } from '../prep.js';
 import type { CompactPart, DigestPart, FlatSpec } from './threaded-tasks.js';
-import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from './window-plan.js';
+import { blocksLength, MIN_BLOCK, sortedByStride, windowBlocks } from '../window-plan.js';
 
 /** offsets per bitmap window at most (bits: 128 MiB) */
 const WINDOW_BITS = 2 ** 30;

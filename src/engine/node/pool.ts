@@ -17,9 +17,9 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { LayoutError, type ErrorKind } from '../algebra/errors.js';
+import { LayoutError, type ErrorKind } from '../../algebra/errors.js';
 import { handlerFor } from './pool-handlers.js';
-import { isIntegerText } from '../algebra/int-text.js';
+import { isIntegerText } from '../../algebra/int-text.js';
 
 /** One unit of work: the kind names the handler (pool-handlers.ts), in `module` (a URL) when the engine does not hold it. */
 export interface PoolTask {

@@ -19,4 +19,4 @@ export {
   probeNodeAdapter,
 } from './engine/node/device-node.js';
 // plan_smem on worker threads (docs/planner.md "Scale")
-export { type ThreadedPlanOptions, planSmemThreaded } from './planner/parallel.js';
+export { type ThreadedPlanOptions, planSmemMany, planSmemThreaded } from './planner/parallel.js';

@@ -6,7 +6,7 @@
 import { withDeadline } from '../algebra/deadline.js';
 import { requestFromWire, type RequestWire } from './wire.js';
 import { priceSlice, type PricedSlice, type SliceSpec, type TritonTable } from './slices.js';
-import type { PlanRequest } from './plan.js';
+import { planSmem, type PlanRequest, type PlanResult } from './plan.js';
 
 export interface PlanSliceInput {
   /** the job's number in its process (slices of one job share their request) */
@@ -24,7 +24,16 @@ export function rememberRequest(job: string, req: PlanRequest): void {
   last = { job, req };
 }
 
+/** A whole plan, as run in a pool worker (parallel.ts planSmemMany): its request as plain data. */
+export interface PlanWholeInput {
+  readonly request: RequestWire;
+}
+
 export const handlers = {
+  'plan-whole'(p: PlanWholeInput, ctx: { deadline: number }): PlanResult {
+    const left = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : undefined;
+    return withDeadline(left, () => planSmem(requestFromWire(p.request)));
+  },
   'plan-slice'(p: PlanSliceInput, ctx: { deadline: number }): PricedSlice {
     const left = Number.isFinite(ctx.deadline) ? Math.max(1, ctx.deadline - Date.now()) : undefined;
     return withDeadline(left, () => {

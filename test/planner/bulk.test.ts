@@ -10,8 +10,8 @@ import { WorkerPool } from '../../src/engine/node/pool.js';
 import { loadPlanner, planOn, planRequestOf } from '../../src/ops/planner.js';
 import type { OpContext } from '../../src/ops/spec.js';
 import { memberCount } from '../../src/planner/families.js';
-import { planSmemThreaded } from '../../src/planner/parallel.js';
-import { planSmem } from '../../src/planner/plan.js';
+import { planSmemMany, planSmemThreaded } from '../../src/planner/parallel.js';
+import { planSmem, type PlanRequest } from '../../src/planner/plan.js';
 import { planFromSlices, planSlices, priceSlice, tritonTable } from '../../src/planner/slices.js';
 import { requestFromWire, requestWire } from '../../src/planner/wire.js';
 import { mulberry32 } from '../helpers/brute.js';
@@ -78,6 +78,27 @@ describe('a plan on worker threads', () => {
       expect(await outcome(() => planSmemThreaded(req, { threads: 2, pool, lazyWorkers: null, slicesPerThread: 3, minWork: 0 })), c.name).toBe(one);
     }
     expect(pool.threadsStarted).toBeGreaterThan(0);
+  });
+
+  it('many plans, each whole on a worker (planSmemMany): each answer planSmem’s, in order; an error is the first plan’s', async () => {
+    const ok: PlanRequest[] = [];
+    let bad: { req: PlanRequest; want: string } | null = null;
+    for (const c of CASES) {
+      let req: PlanRequest;
+      try {
+        req = planRequestOf(c.request).request;
+      } catch {
+        continue;
+      }
+      const want = await outcome(() => planSmem(req));
+      if (want.startsWith('{"searched"')) ok.push(req);
+      else bad ??= { req, want };
+    }
+    expect(ok.length).toBeGreaterThan(4);
+    const many = await planSmemMany(ok, { threads: 2, pool });
+    expect(many.map((r) => JSON.stringify(r))).toEqual(ok.map((r) => JSON.stringify(planSmem(r))));
+    expect(bad).not.toBeNull();
+    expect(await outcome(() => planSmemMany([ok[0]!, bad!.req], { threads: 2, pool }))).toBe(bad!.want);
   });
 
   it('stops at the deadline in force with kind timeout (the workers stopped)', async () => {

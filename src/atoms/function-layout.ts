@@ -152,20 +152,22 @@ export function layoutOfFunction(f: PointFunction, guide: readonly number[], wha
  * and further modes); other errors of `exact` pass.
  * Example: exactOrTabulated(() => null, () => (x) => [0, 2, 1, 3][x]!, [2, 2], 'f') is (2,2):(2,1).
  */
-export function exactOrTabulated(exact: () => Layout | null, f: PointFunction, guide: readonly number[], what: string): Layout;
-export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: readonly number[], what: string, wrap: (l: Layout) => R): R;
-export function exactOrTabulated<R>(
-  exact: () => R | null,
-  f: PointFunction,
-  guide: readonly number[],
-  what: string,
-  wrap: (l: Layout) => R = (l) => l as R,
-): R {
+export function exactOrTabulated(exact: () => Layout | null, f: PointFunction, guide: Guide, what: string): Layout;
+export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: Guide, what: string, wrap: (l: Layout) => R): R;
+export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: Guide, what: string, wrap?: (l: Layout) => R): R {
   try {
     const r = exact();
     if (r !== null) return r;
   } catch (e) {
     if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
   }
-  return wrap(layoutOfFunction(f, guide, what));
+  const l = layoutOfFunction(f, typeof guide === 'function' ? guide() : guide, what);
+  return wrap === undefined ? (l as R) : wrap(l);
 }
+
+/**
+ * The guide of a tabulated layout, or how to find it: a thunk costs nothing where the exact composite answers. (The
+ * callers pass their thunks inline: an inner function bound to a name costs a property definition each time it is
+ * made under tsx's keepNames, which the benchmarks run; the exact path runs about a million times a second.)
+ */
+export type Guide = readonly number[] | (() => readonly number[]);

@@ -23,7 +23,7 @@ import { zippedDivide } from '../cute/divide.js';
 import { rightInverse } from '../cute/inverse.js';
 import { sliceLayout, sliceOffset, type SliceCoord } from '../cute/slice.js';
 import { isByMode, type Tiler } from '../cute/tiler.js';
-import { exactOrTabulated, type PointFunction } from './function-layout.js';
+import { exactOrTabulated, type Guide, type PointFunction } from './function-layout.js';
 import { operandGeometry, threadCoord, type OperandGeometry, type Operand, type TiledMma } from './tiled-mma.js';
 import type { TiledCopy } from './tiled-copy.js';
 
@@ -52,22 +52,20 @@ function phiFlat(shapes: readonly number[], strides: readonly number[], x: numbe
  * composite) when it exists, else offset Φ_T(s(0)) and the layout of x ↦ Φ_T(s(x)) − Φ_T(s(0))
  * (exactOrTabulated). Errors: `not-composable` when the function is no layout, `overflow`.
  */
-function tensorOf(
-  t: LayoutFunction,
-  exact: () => TensorResult | null,
-  s: PointFunction,
-  guide: readonly number[],
-  tail: readonly Layout[],
-  what: string,
-): TensorResult {
-  const { shapes, strides } = flat(innerLayout(t));
+function tensorOf(t: LayoutFunction, exact: () => TensorResult | null, s: PointFunction, guide: Guide, tail: readonly Layout[], what: string): TensorResult {
   let y0 = 0;
-  const at = (): ((x: number) => number) => {
-    const sx = s();
-    y0 = phiFlat(shapes, strides, sx(0));
-    return (x) => phiFlat(shapes, strides, sx(x)) - y0;
-  };
-  return exactOrTabulated(exact, at, guide, what, (core) => finish(t, y0, concatUnchecked([...modes(core), ...tail])));
+  return exactOrTabulated(
+    exact,
+    () => {
+      const { shapes, strides } = flat(innerLayout(t));
+      const sx = s();
+      y0 = phiFlat(shapes, strides, sx(0));
+      return (x) => phiFlat(shapes, strides, sx(x)) - y0;
+    },
+    guide,
+    what,
+    (core) => finish(t, y0, concatUnchecked([...modes(core), ...tail])),
+  );
 }
 
 /** {offset, layout} of the function y0 + Φ_L′ over T's inner layout (plain or composed T). */
@@ -112,24 +110,31 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
   const cJ = c[g.J]!;
   const RI = nI / (g.atomI * g.LI);
   const RJ = nJ / (g.atomJ * g.LJ);
-  const yOf = (a: number, atom: number, c0: number, l: number, r: number, tile: number, p: Float64Array): number => {
-    const xi = a + atom * (c0 + l * r);
-    const q = Math.floor(xi / tile);
-    return p[xi - q * tile]! + tile * q;
-  };
-  // element (f, r_I, r_J) at k = f + V_X·(r_I + R_I·r_J)
-  const at = (): ((k: number) => number) => (k) => {
-    const f = k % g.VX;
-    const r = (k - f) / g.VX;
-    const rI = r % RI;
-    const rJ = (r - rI) / RI;
-    const a = g.atomTab[v! + g.S * f]!;
-    const aI = a % g.atomI;
-    const aJ = (a - aI) / g.atomI;
-    return yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
-  };
-  const exact = (): TensorResult | null => partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ);
-  return tensorOf(tensor, exact, at, [g.VX, RI, RJ], modes(inner).slice(2), `partition_${x.toLowerCase()}`);
+  return tensorOf(
+    tensor,
+    () => partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ),
+    // element (f, r_I, r_J) at k = f + V_X·(r_I + R_I·r_J)
+    () => {
+      const yOf = (a: number, atom: number, c0: number, l: number, r: number, tile: number, p: Float64Array): number => {
+        const xi = a + atom * (c0 + l * r);
+        const q = Math.floor(xi / tile);
+        return p[xi - q * tile]! + tile * q;
+      };
+      return (k) => {
+        const f = k % g.VX;
+        const r = (k - f) / g.VX;
+        const rI = r % RI;
+        const rJ = (r - rI) / RI;
+        const a = g.atomTab[v! + g.S * f]!;
+        const aI = a % g.atomI;
+        const aJ = (a - aI) / g.atomI;
+        return yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
+      };
+    },
+    [g.VX, RI, RJ],
+    modes(inner).slice(2),
+    `partition_${x.toLowerCase()}`,
+  );
 }
 
 /** Strides of a layout multiplied by k. */
@@ -180,8 +185,14 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   const ns = ms.map(size);
   checkCopyTensor(c, ns, what);
   checkThread(t, c.threads);
-  const { at, guide } = copyIndexMap(c, side, t, ns);
-  return tensorOf(tensor, () => partitionCopyComposed(c, side, t, ns, tensor), at, guide, ms.slice(c.tiler.length), what);
+  return tensorOf(
+    tensor,
+    () => partitionCopyComposed(c, side, t, ns, tensor),
+    () => copyIndexAt(c, side, t, ns),
+    () => [size(mode(side === 'S' ? c.layoutS_TV : c.layoutD_TV, 2)), ...c.tiler.map((ti, i) => ns[i]! / ti)],
+    ms.slice(c.tiler.length),
+    what,
+  );
 }
 
 /**
@@ -216,7 +227,7 @@ export function checkCopyTensor(c: TiledCopy, ns: readonly number[], what: strin
  * copy) of the elements that thread t holds in partition_S/D, as a function over the modes
  * (NX·V/NR, n_1/tiler_1, …, n_r/tiler_r) (colex); the tensor's further modes are not included.
  */
-function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[]): { at: PointFunction; guide: number[] } {
+function copyIndexAt(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly number[]): (x: number) => number {
   const r = c.tiler.length;
   const tv = side === 'S' ? c.layoutS_TV : c.layoutD_TV;
   const W = size(mode(tv, 2));
@@ -224,37 +235,34 @@ function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly num
   // per value w: the identity index of τ(w), found on the first tile; per tile j: Σ_i N_{i−1}·tiler_i·q_i
   const pre: number[] = [];
   ns.reduce((p, n) => (pre.push(p), p * n), 1);
-  const at = (): ((x: number) => number) => {
-    const tau = new Float64Array(W);
-    const thr = phi(mode(tv, 1), t);
-    const vm = flat(mode(tv, 2));
-    let qOff = 0;
-    return (x) => {
-      const w = x % W;
-      const j = (x - w) / W;
-      if (j === 0) {
-        let e = thr + phiFlat(vm.shapes, vm.strides, w);
-        let id = 0;
-        for (let i = 0; i < r; i++) {
-          const ti = c.tiler[i]!;
-          const ci = e % ti;
-          e = (e - ci) / ti;
-          id += pre[i]! * ci;
-        }
-        tau[w] = id;
-      } else if (w === 0) {
-        qOff = 0;
-        let q = j;
-        for (let i = 0; i < r; i++) {
-          const qi = q % qs[i]!;
-          q = (q - qi) / qs[i]!;
-          qOff += qi * pre[i]! * c.tiler[i]!;
-        }
+  const tau = new Float64Array(W);
+  const thr = phi(mode(tv, 1), t);
+  const vm = flat(mode(tv, 2));
+  let qOff = 0;
+  return (x) => {
+    const w = x % W;
+    const j = (x - w) / W;
+    if (j === 0) {
+      let e = thr + phiFlat(vm.shapes, vm.strides, w);
+      let id = 0;
+      for (let i = 0; i < r; i++) {
+        const ti = c.tiler[i]!;
+        const ci = e % ti;
+        e = (e - ci) / ti;
+        id += pre[i]! * ci;
       }
-      return tau[w]! + qOff;
-    };
+      tau[w] = id;
+    } else if (w === 0) {
+      qOff = 0;
+      let q = j;
+      for (let i = 0; i < r; i++) {
+        const qi = q % qs[i]!;
+        q = (q - qi) / qs[i]!;
+        qOff += qi * pre[i]! * c.tiler[i]!;
+      }
+    }
+    return tau[w]! + qOff;
   };
-  return { at, guide: [W, ...qs] };
 }
 
 /**
@@ -265,9 +273,17 @@ function copyIndexMap(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly num
  */
 export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: string): TensorResult {
   const sm = typeof s.shape === 'number' ? [s] : modes(s);
-  const { shapes, strides } = flat(s);
-  const at = (): ((x: number) => number) => (x) => oS + phiFlat(shapes, strides, x);
-  return tensorOf(t, () => composedTensor(t, sm, oS), at, sm.map(size), [], what);
+  return tensorOf(
+    t,
+    () => composedTensor(t, sm, oS),
+    () => {
+      const { shapes, strides } = flat(s);
+      return (x) => oS + phiFlat(shapes, strides, x);
+    },
+    () => sm.map(size),
+    [],
+    what,
+  );
 }
 
 /** The composite T ∘ (S, 2:o_S) without its last mode (offset: its last mode's value), each of

@@ -74,27 +74,31 @@ export function copyTilerTV(thr: Layout, val: Layout): { tiler: number[]; layout
   // as composites: TV(t, v) = A(thr⁻¹(t)) + B(val⁻¹(v)), A and B the strides of the coordinates
   const pre: number[] = [];
   tiler.reduce((p, n) => (pre.push(p), p * n), 1);
-  const exact = (): Layout | null => {
-    const lt = coalesce(compose({ shape: ts, stride: ts.map((_, i) => pre[i]! * vs[i]!) }, rightInverse(thr)));
-    const lv = coalesce(compose({ shape: vs, stride: pre }, rightInverse(val)));
-    return size(lt) === T && size(lv) === V ? concatUnchecked([lt, lv]) : null;
-  };
-  const at = (): ((x: number) => number) => {
-    const tc = inverseCoords(thr, ts);
-    const vc = inverseCoords(val, vs);
-    return (x) => {
-      const t = x % T;
-      const v = (x - t) / T;
-      let idx = 0;
-      let stride = 1;
-      for (let i = 0; i < r; i++) {
-        idx += stride * (vc[r * v + i]! + vs[i]! * tc[r * t + i]!);
-        stride *= tiler[i]!;
-      }
-      return idx;
-    };
-  };
-  return { tiler, layoutTV: exactOrTabulated(exact, at, [T, V], 'the tiled copy') };
+  const layoutTV = exactOrTabulated(
+    (): Layout | null => {
+      const lt = coalesce(compose({ shape: ts, stride: ts.map((_, i) => pre[i]! * vs[i]!) }, rightInverse(thr)));
+      const lv = coalesce(compose({ shape: vs, stride: pre }, rightInverse(val)));
+      return size(lt) === T && size(lv) === V ? concatUnchecked([lt, lv]) : null;
+    },
+    () => {
+      const tc = inverseCoords(thr, ts);
+      const vc = inverseCoords(val, vs);
+      return (x) => {
+        const t = x % T;
+        const v = (x - t) / T;
+        let idx = 0;
+        let stride = 1;
+        for (let i = 0; i < r; i++) {
+          idx += stride * (vc[r * v + i]! + vs[i]! * tc[r * t + i]!);
+          stride *= tiler[i]!;
+        }
+        return idx;
+      };
+    },
+    [T, V],
+    'the tiled copy',
+  );
+  return { tiler, layoutTV };
 }
 
 /**
@@ -160,29 +164,32 @@ function sideTV(atom: CopyAtom, x: Layout, side: string, layoutTV: Layout, T: nu
   const AT = size(atom.thrID);
   const NR = size(mode(atom.ref, 2));
   const NX = size(mode(x, 2));
-  const exact = (): Layout | null => {
-    const sg = sigmaLayout(atom, x, side, T);
-    if (sg === null || rank(sg) !== 2) return null;
-    const [st, sv] = modes(sg) as [Layout, Layout];
-    const h = concatUnchecked([concatUnchecked([st, { shape: T / AT, stride: AT }]), concatUnchecked([sv, { shape: V / NR, stride: T * NR }])]);
-    const l = compose(layoutTV, h);
-    return rank(l) === 2 ? concatUnchecked(modes(l).map(coalesce)) : null;
-  };
-  const at = (): ((i: number) => number) => {
-    const tv = phiTable(layoutTV);
-    const sg = sigma(atom, x, side);
-    return (i) => {
-      const t = i % T;
-      const w = (i - t) / T;
-      const a = t % AT;
-      const s = w % NX;
-      const rho = sg[a + AT * s]!;
-      const ra = rho % AT;
-      const rv = (rho - ra) / AT;
-      return tv[ra + t - a + T * (rv + NR * ((w - s) / NX))]!;
-    };
-  };
-  return exactOrTabulated(exact, at, [T, (NX * V) / NR], `the ${side} TV layout`);
+  return exactOrTabulated(
+    (): Layout | null => {
+      const sg = sigmaLayout(atom, x, side, T);
+      if (sg === null || rank(sg) !== 2) return null;
+      const [st, sv] = modes(sg) as [Layout, Layout];
+      const h = concatUnchecked([concatUnchecked([st, { shape: T / AT, stride: AT }]), concatUnchecked([sv, { shape: V / NR, stride: T * NR }])]);
+      const l = compose(layoutTV, h);
+      return rank(l) === 2 ? concatUnchecked(modes(l).map(coalesce)) : null;
+    },
+    () => {
+      const tv = phiTable(layoutTV);
+      const sg = sigma(atom, x, side);
+      return (i) => {
+        const t = i % T;
+        const w = (i - t) / T;
+        const a = t % AT;
+        const s = w % NX;
+        const rho = sg[a + AT * s]!;
+        const ra = rho % AT;
+        const rv = (rho - ra) / AT;
+        return tv[ra + t - a + T * (rv + NR * ((w - s) / NX))]!;
+      };
+    },
+    [T, (NX * V) / NR],
+    `the ${side} TV layout`,
+  );
 }
 
 /** A tiled copy from its atom, tiler and tiler TV layout (T, V checked against the atom). */

@@ -210,7 +210,7 @@ export function operandTV(m: MmaCore, x: Operand): Layout {
   return exactOrTabulated(
     () => operandTVComposed(m, x),
     () => operandTVAt(m, x),
-    operandTVGuide(m, x),
+    () => operandTVGuide(m, x),
     `the TV layout of ${x}`,
   );
 }

@@ -139,6 +139,8 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
 
 /** Strides of a layout multiplied by k. */
 const scaled = (l: Layout, k: number): Layout => ({ shape: l.shape, stride: scaleTuple(l.stride, k) });
+/** A permutation P extended by (n/tile):tile over the whole mode of size n. */
+const ext = (p: Layout, tile: number, n: number): Layout => concatUnchecked([p, { shape: n / tile, stride: tile }]);
 const scaleTuple = (t: Layout['stride'], k: number): Layout['stride'] => (typeof t === 'number' ? t * k : t.map((u) => scaleTuple(u, k)));
 
 /**
@@ -163,7 +165,6 @@ function partitionMmaComposed(
   const [exT, exV] = modes(ex) as [Layout, Layout];
   const o = phi(exT, v!) + g.atomI * cI! + nI * g.atomJ * cJ!;
   const y = [exV, { shape: nI / (g.atomI * g.LI), stride: g.atomI * g.LI }, { shape: nJ / (g.atomJ * g.LJ), stride: nI * g.atomJ * g.LJ }];
-  const ext = (p: Layout, tile: number, n: number): Layout => concatUnchecked([p, { shape: n / tile, stride: tile }]);
   const z = concatUnchecked([ext(m.permutation[g.I]!, g.tI, nI), scaled(ext(m.permutation[g.J]!, g.tJ, nJ), nI)]);
   const c1 = compose(concatUnchecked([mode(inner, 1), mode(inner, 2)]), z);
   const c = compose(c1, concatUnchecked([...y, { shape: 2, stride: o }]));
@@ -367,9 +368,8 @@ export function localPartition(t: LayoutFunction, thr: Layout, i: number, proj?:
     coord.push(x % s);
     x = Math.floor(x / s);
   }
-  const keep = (j: number): boolean => !proj || proj[j]!;
-  const tiler: Tiler = tm.filter((_, j) => keep(j)).map((m) => ({ shape: size(m), stride: 1 }) as Layout);
-  const c = coord.filter((_, j) => keep(j));
+  const tiler: Tiler = tm.filter((_, j) => !proj || proj[j]!).map((m) => ({ shape: size(m), stride: 1 }) as Layout);
+  const c = coord.filter((_, j) => !proj || proj[j]!);
   const z = zippedDivide(identityOf(innerLayout(t)), tiler);
   const rest = mode(z, 2);
   const sc: SliceCoord = [c, typeof rest.shape === 'number' ? '_' : rest.shape.map(() => '_' as const)];

@@ -232,8 +232,12 @@ export function operandTVComposed(m: MmaCore, x: Operand): Layout | null {
   const ex = compose({ shape: [atomI, atomJ], stride: [1, tI] }, m.atom[x]);
   if (rank(ex) !== 2) return null;
   const [exT, exV] = modes(ex) as [Layout, Layout];
-  const coordMode = (i: number): Layout => ({ shape: size(m.atomLayout[i]!), stride: i === I ? atomI : i === J ? tI * atomJ : 0 });
-  const q = concatUnchecked([exT, coordMode(0), coordMode(1), coordMode(2), { shape: m.T / m.threads, stride: 0 }]);
+  const s = [atomI, tI * atomJ];
+  const q = concatUnchecked([
+    exT,
+    ...[0, 1, 2].map((i): Layout => ({ shape: size(m.atomLayout[i]!), stride: i === I ? s[0]! : i === J ? s[1]! : 0 })),
+    { shape: m.T / m.threads, stride: 0 },
+  ]);
   const yT = compose(q, m.winv);
   const yV = concatUnchecked([exV, { shape: RI, stride: atomI * LI }, { shape: RJ, stride: tI * atomJ * LJ }]);
   const z = concatUnchecked([m.permutation[I]!, scaled(m.permutation[J]!, tI)]);

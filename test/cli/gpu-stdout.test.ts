@@ -39,7 +39,7 @@ function node(args: readonly string[], env: Record<string, string | undefined>, 
 describe('nothing from the GPU stack reaches stdout', () => {
   it('an invalid shader module on a device from acquireNodeDevice: its messages stay off stdout', async () => {
     const script = [
-      `const { acquireNodeDevice } = await import(${JSON.stringify(join(ROOT, 'dist', 'engine', 'device-node.js'))});`,
+      `const { acquireNodeDevice } = await import(${JSON.stringify(join(ROOT, 'dist', 'engine', 'node', 'device-node.js'))});`,
       'const d = await acquireNodeDevice();',
       "const m = d.device.createShaderModule({ code: 'fn f() -> u32 { return 0u >> 32u; }' });",
       'const info = await m.getCompilationInfo();',

@@ -3,8 +3,8 @@
  * sides, the Pareto front over (write wavefronts, read wavefronts, bytes) ranked by total
  * wavefronts, then bytes, then family order (then enumeration order), and the certificate.
  */
-import { checkDeadline } from '../algebra/deadline.js';
-import { domainError } from '../algebra/errors.js';
+import { checkDeadline, currentDeadline, withDeadline } from '../algebra/deadline.js';
+import { domainError, isLayoutError, LayoutError } from '../algebra/errors.js';
 import { formatLayoutFunction, type LayoutFunction } from '../cute/composed.js';
 import { Pool32 } from '../memory/access.js';
 import { dtypeOf } from '../descriptors/dtype.js';
@@ -136,6 +136,20 @@ export function entryOf(req: PlanRequest, r: Row, fam: FamilyName, rows: readonl
  */
 function linearRows(req: PlanRequest, s: PriceScratch, rows: Row[], nextSeq: () => number): number {
   const { tile, write, read, machine, top } = req;
+  // with no deadline in force (batch without --request-timeout, the library), the search gets LINEAR_BUDGET_MS of its
+  // own: on a tile where no family reaches the bound it may not close for hours, and an answer never comes is no answer
+  if (!Number.isFinite(currentDeadline())) {
+    try {
+      return withDeadline(LINEAR_BUDGET_MS, () => linearRows(req, s, rows, nextSeq));
+    } catch (e) {
+      if (isLayoutError(e) && e.kind === 'timeout')
+        throw new LayoutError(
+          'timeout',
+          `the linear family's search did not close within its ${LINEAR_BUDGET_MS / 1000} s (no deadline was given; docs/planner.md "The linear family's search"): give the request a deadline (--timeout, --request-timeout) or leave linear out of 'families'`,
+        );
+      throw e;
+    }
+  }
   return searchLinear({
     tile,
     write,
@@ -148,6 +162,9 @@ function linearRows(req: PlanRequest, s: PriceScratch, rows: Row[], nextSeq: () 
     emit: (offsets, key, p) => rows.push({ fam: LINEAR, seq: nextSeq(), layout: { shape: 1, stride: 0 }, key, bytes: tile.size * tile.e, ...p, offsets }),
   });
 }
+
+/** The linear family's own budget where no deadline is in force (ms). */
+export const LINEAR_BUDGET_MS = 30_000;
 
 /** Prices one candidate on both sides: null when a side does not accept it. */
 export function priceCandidate(req: PlanRequest, c: Candidate, s: PriceScratch): { write: SidePrice; read: SidePrice } | null {

@@ -7,7 +7,7 @@
  * every SwizzleTest pair, the bound exact with every bit known and below the price of every completion.
  */
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { withDeadline } from '../../src/algebra/deadline.js';
 import { mode, phi, size } from '../../src/algebra/layout.js';
 import { parseLayout } from '../../src/algebra/notation.js';
@@ -15,7 +15,7 @@ import { parseLL } from '../../src/linear/forms.js';
 import { loadPlanner, planArgs } from '../../src/ops/planner.js';
 import { boundAt, linearFamilySize } from '../../src/planner/linear-family.js';
 import { machineOf } from '../../src/planner/machine.js';
-import type { PlanEntry } from '../../src/planner/plan.js';
+import { LINEAR_BUDGET_MS, type PlanEntry } from '../../src/planner/plan.js';
 import { priceSide } from '../../src/planner/price.js';
 import { PriceScratch } from '../../src/planner/price.js';
 import { tvSide as plannerTv } from '../../src/planner/sides.js';
@@ -327,5 +327,25 @@ describe('the bound (boundAt)', () => {
         ).toBeLessThanOrEqual(exact.wavefronts);
       }
     });
+  });
+});
+
+describe('the budget of the linear search', () => {
+  it('with no deadline in force, a search that does not close answers timeout after LINEAR_BUDGET_MS, saying what to do', () => {
+    const line = readFileSync(new URL('../fixtures/plan-swizzletest.jsonl', import.meta.url), 'utf8')
+      .split('\n')
+      .find((l) => l.includes('"Test128x128F16Transpose"'))!;
+    const req = (JSON.parse(line) as { args: [Record<string, unknown>] }).args[0];
+    // the clock jumps past the budget once the search has started (performance.now is what the deadline reads)
+    const real = performance.now.bind(performance);
+    let calls = 0;
+    const spy = vi.spyOn(performance, 'now').mockImplementation(() => real() + (++calls > 2000 ? LINEAR_BUDGET_MS + 1000 : 0));
+    try {
+      expect(() => planArgs({ ...req, families: ['swizzle', 'linear'] })).toThrow(/the linear family's search did not close within its 30 s/);
+    } finally {
+      spy.mockRestore();
+    }
+    // a deadline that is given is the search's own (here a short one, named as the request's)
+    expect(() => withDeadline(50, () => planArgs({ ...req, families: ['swizzle', 'linear'] }))).toThrow(/ran past its deadline/);
   });
 });

@@ -145,7 +145,8 @@ function linearRows(req: PlanRequest, s: PriceScratch, rows: Row[], nextSeq: () 
       if (isLayoutError(e) && e.kind === 'timeout')
         throw new LayoutError(
           'timeout',
-          `the linear family's search did not close within its ${LINEAR_BUDGET_MS / 1000} s (no deadline was given; docs/planner.md "The linear family's search"): give the request a deadline (--timeout, --request-timeout) or leave linear out of 'families'`,
+          `the linear family's search did not close within its ${LINEAR_BUDGET_MS / 1000} s (no deadline was given; docs/planner.md ` +
+            `"The linear family's search"): give the request a deadline (--timeout, --request-timeout) or leave linear out of 'families'`,
         );
       throw e;
     }

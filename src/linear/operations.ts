@@ -77,19 +77,38 @@ function independentInBits(l: LinearLayout, n: number, enough: number, toFirstDe
   return independentColumns(lo, hi, n, enough, toFirstDependent);
 }
 
+/**
+ * The rank of each layout already met: a layout is an immutable value, so its rank is computed once (as Triton's
+ * LinearLayout computes its rank when it is built) and the predicates below answer from it after that.
+ */
+const RANKS = new WeakMap<LinearLayout, number>();
+
 /** The rank over F2 of the images of L's in-bits. */
 export const rankOf = (l: LinearLayout): number => {
-  const n = totalInBits(l);
-  return independentInBits(l, n, n, false);
+  let r = RANKS.get(l);
+  if (r === undefined) {
+    const n = totalInBits(l);
+    r = independentInBits(l, n, n, false);
+    RANKS.set(l, r);
+  }
+  return r;
 };
 
 /** Triton `isSurjective`: rank = number of out-bits (never with fewer in-bits: the rank is at most their number). */
 export const isSurjective = (l: LinearLayout): boolean => {
   const n = totalInBits(l);
   const m = totalOutBits(l);
-  return n >= m && independentInBits(l, n, m, false) === m;
+  if (n < m) return false;
+  let r = RANKS.get(l);
+  if (r === undefined) {
+    // the walk stops at rank m, which is then the rank (it is at most m); else it saw every column
+    r = independentInBits(l, n, m, false);
+    RANKS.set(l, r);
+  }
+  return r === m;
 };
-/** Triton `isInjective`: rank = number of in-bits (never with more in-bits than out-bits: the rank is at most theirs). */
+/** Triton `isInjective`: rank = number of in-bits (never with more in-bits than out-bits: the rank is at most theirs). The
+ *  walk stops at the first dependent column, which is cheaper than a look-up of the rank on the corpus's layouts. */
 export const isInjective = (l: LinearLayout): boolean => {
   const n = totalInBits(l);
   return n <= totalOutBits(l) && independentInBits(l, n, n, true) === n;

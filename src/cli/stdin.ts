@@ -18,6 +18,19 @@ export const LINE_TOO_LONG = `line too long: more than ${MAX_LINE_BYTES / (1024 
 /** Sleep briefly (a non-blocking stdin with nothing to read yet). */
 const pause = (ms: number): void => void Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
+/** One synchronous read of fd 0 into `buf`: the bytes read (0 at the end), or 'again' where the fd is non-blocking and
+ *  has nothing yet (EAGAIN); EOF (Windows' end of a pipe) is the end. The one read loop step of both readers below. */
+function readStdin(buf: Buffer): number | 'again' {
+  try {
+    return readSync(0, buf, 0, buf.length, null);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EAGAIN') return 'again';
+    if (code === 'EOF') return 0;
+    throw e;
+  }
+}
+
 /**
  * All of stdin as UTF-8 text, read synchronously, at most MAX_LINE_BYTES: more is `bad-request` "line too long",
  * answered as soon as the bound is passed (`ll parse - < /dev/zero` stops at once, in bounded memory).
@@ -27,17 +40,10 @@ export function stdinTextBounded(): string {
   let total = 0;
   const buf = Buffer.allocUnsafe(1 << 20);
   for (;;) {
-    let n: number;
-    try {
-      n = readSync(0, buf, 0, buf.length, null);
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code === 'EAGAIN') {
-        pause(5);
-        continue;
-      }
-      if (code === 'EOF') break;
-      throw e;
+    const n = readStdin(buf);
+    if (n === 'again') {
+      pause(5);
+      continue;
     }
     if (n === 0) break;
     total += n;
@@ -58,15 +64,8 @@ export async function* stdinChunks(): AsyncGenerator<Buffer> {
   if (direct) {
     const buf = Buffer.allocUnsafe(1 << 20);
     for (;;) {
-      let n: number;
-      try {
-        n = readSync(0, buf, 0, buf.length, null);
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'EAGAIN') break; // non-blocking fd: use the stream below
-        if (code === 'EOF') return;
-        throw e;
-      }
+      const n = readStdin(buf);
+      if (n === 'again') break; // non-blocking fd: use the stream below
       if (n === 0) return;
       // a copy: the consumer may keep a part of it while the next block is read
       yield Buffer.from(buf.subarray(0, n));

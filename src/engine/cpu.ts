@@ -107,7 +107,35 @@ type CompactBytesFn = (lo: number, n: number, seen: Uint8Array, w0: number, wn: 
 type FindFn = (lo: number, n: number, v: number, st: { first: number; last: number }) => void;
 type PhiFn = (x: number) => number;
 
-interface Compiled {
+/**
+ * The composite check over indices [s0, s0 + len) in blocks of va's length: Φ_B(Φ_A(x)) against Φ_C(x), counted into
+ * `acc` (mismatches, the first witness). The one loop of the CPU backend's checkCompose and the threads' compose task.
+ */
+export function compareComposite(
+  A: Compiled,
+  phiB: PhiFn,
+  C: Compiled,
+  s0: number,
+  len: number,
+  va: Float64Array | Uint32Array,
+  vc: Float64Array | Uint32Array,
+  acc: { mismatches: number; witness: number },
+): void {
+  const blk = va.length;
+  for (let s = s0; s < s0 + len; s += blk) {
+    const k = Math.min(blk, s0 + len - s);
+    A.fill(s, k, va);
+    C.fill(s, k, vc);
+    for (let j = 0; j < k; j++) {
+      if (phiB(va[j]!) !== vc[j]) {
+        acc.mismatches++;
+        if (acc.witness < 0) acc.witness = s + j;
+      }
+    }
+  }
+}
+
+export interface Compiled {
   p: Prepared;
   fill: FillFn;
   digest: DigestFn;
@@ -456,22 +484,9 @@ export class CpuBackend implements Backend {
     const blk = Math.min(n, 1 << 16);
     const va = newOut(A.p, blk);
     const vc = newOut(C.p, blk);
-    const phiB = B.phi;
-    let mismatches = 0;
-    let witness = -1;
-    blocks(0, n, opts, deadline, 0, n, (s0, len) => {
-      for (let s = s0; s < s0 + len; s += blk) {
-        const k = Math.min(blk, s0 + len - s);
-        A.fill(s, k, va);
-        C.fill(s, k, vc);
-        for (let j = 0; j < k; j++) {
-          if (phiB(va[j]!) !== vc[j]) {
-            mismatches++;
-            if (witness < 0) witness = s + j;
-          }
-        }
-      }
-    });
+    const acc = { mismatches: 0, witness: -1 };
+    blocks(0, n, opts, deadline, 0, n, (s0, len) => compareComposite(A, B.phi, C, s0, len, va, vc, acc));
+    const { mismatches, witness } = acc;
     return { equal: mismatches === 0, mismatches, witness: witness < 0 ? null : witness, composite: cl };
   }
 

@@ -191,8 +191,9 @@ export function planOn(
   o: Pick<PlanOptions, 'progress'> & { shard?: Shard | null } = {},
 ): PlanResult | PlanShardReport | Promise<PlanResult> {
   const p = P.get();
-  const { req: request, r, engine } = readRequest(arg);
-  if (r.shard !== undefined || (o.shard ?? null) !== null || request.families.includes('linear')) return planAnswer(arg, o);
+  const read = readRequest(arg);
+  const { req: request, r, engine } = read;
+  if (r.shard !== undefined || (o.shard ?? null) !== null || request.families.includes('linear')) return answerOf(read, o);
   const choice = engine.backend ?? (engine.threads !== undefined ? 'cpu' : ctx.backendChoice);
   const threads = engine.threads ?? ctx.threads ?? 1;
   if (choice === 'cpu' && (threads <= 1 || ctx.planThreaded === undefined))
@@ -216,8 +217,13 @@ export function planOn(
  * planner does not take, `timeout`.
  */
 export function planAnswer(arg: unknown, o: Pick<PlanOptions, 'progress'> & { shard?: Shard | null } = {}): PlanResult | PlanShardReport {
+  return answerOf(readRequest(arg), o);
+}
+
+/** planAnswer of a request already read (planOn reads it once for both paths). */
+function answerOf(read: ReturnType<typeof readRequest>, o: Pick<PlanOptions, 'progress'> & { shard?: Shard | null }): PlanResult | PlanShardReport {
   const p = P.get();
-  const { req, r, key } = readRequest(arg);
+  const { req, r, key } = read;
   const shard = r.shard !== undefined ? parseShard(r.shard as string, "the plan's 'shard'") : (o.shard ?? null);
   const progress = o.progress === undefined ? {} : { progress: o.progress };
   if (shard === null) return p.planSmem(req, progress);

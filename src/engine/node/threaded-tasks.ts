@@ -7,7 +7,7 @@
  */
 import { LayoutError } from '../../algebra/errors.js';
 import { makeFlat, type Layout } from '../../algebra/layout.js';
-import { CpuBackend } from '../cpu.js';
+import { compareComposite, CpuBackend } from '../cpu.js';
 import { TWO32 } from '../prep.js';
 
 /** a layout as plain data: its coalesced flattening */
@@ -130,22 +130,8 @@ export const handlers = {
     const C = cpu.compiled(layoutOf(p.c));
     const va = A.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
     const vc = C.p.cosize <= TWO32 ? new Uint32Array(FILL) : new Float64Array(FILL);
-    const phiB = B.phi;
-    let mismatches = 0;
-    let witness = -1;
-    blocks(p.lo, p.hi, ctx, (s0, n0) => {
-      for (let s = s0; s < s0 + n0; s += FILL) {
-        const k = Math.min(FILL, s0 + n0 - s);
-        A.fill(s, k, va);
-        C.fill(s, k, vc);
-        for (let j = 0; j < k; j++) {
-          if (phiB(va[j]!) !== vc[j]) {
-            mismatches++;
-            if (witness < 0) witness = s + j;
-          }
-        }
-      }
-    });
-    return { mismatches, witness };
+    const acc = { mismatches: 0, witness: -1 };
+    blocks(p.lo, p.hi, ctx, (s0, n0) => compareComposite(A, B.phi, C, s0, n0, va, vc, acc));
+    return acc;
   },
 };

@@ -155,14 +155,24 @@ export function layoutOfFunction(f: PointFunction, guide: readonly number[], wha
 export function exactOrTabulated(exact: () => Layout | null, f: PointFunction, guide: Guide, what: string): Layout;
 export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: Guide, what: string, wrap: (l: Layout) => R): R;
 export function exactOrTabulated<R>(exact: () => R | null, f: PointFunction, guide: Guide, what: string, wrap?: (l: Layout) => R): R {
-  try {
-    const r = exact();
-    if (r !== null) return r;
-  } catch (e) {
-    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
-  }
+  const r = exactOrNull(exact);
+  if (r !== null) return r;
   const l = layoutOfFunction(f, typeof guide === 'function' ? guide() : guide, what);
   return wrap === undefined ? (l as R) : wrap(l);
+}
+
+/**
+ * exactOrTabulated's first half: `exact()`, or null where it has no composite (it gives null, or throws `not-composable`
+ * or `overflow`); other errors pass. For the hot callers, written `exactOrNull(exact) ?? tabulated…` so that the
+ * tabulation's closures are made only where the composite is missing (atoms/partition.ts: local_tile, partition_a/b/c).
+ */
+export function exactOrNull<R>(exact: () => R | null): R | null {
+  try {
+    return exact();
+  } catch (e) {
+    if (!isLayoutError(e) || (e.kind !== 'not-composable' && e.kind !== 'overflow')) throw e;
+    return null;
+  }
 }
 
 /**

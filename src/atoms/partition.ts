@@ -9,7 +9,8 @@
  * the answer is x ↦ Φ_T(o_S + Φ_S(x)) over the result's top-level modes (plain: offset Φ_T(o_S)
  * and the rest; composed Sw∘K∘L: offset 0 and Sw ∘ (K + o′) ∘ L′). It is found as an exact
  * composite T ∘ (S, 2:o_S) when that exists (algebra/compose.ts), else point by point by
- * the layout of the function (exactOrTabulated), so only what the result contains has to exist.
+ * the layout of the function (exactOrNull, then layoutOfFunction: exactOrTabulated's two halves), so only what the
+ * result contains has to exist.
  */
 import { intText } from '../algebra/int-text.js';
 import { compose } from '../algebra/compose.js';
@@ -23,7 +24,7 @@ import { zippedDivide } from '../cute/divide.js';
 import { rightInverse } from '../cute/inverse.js';
 import { sliceLayout, sliceOffset, type SliceCoord } from '../cute/slice.js';
 import { isByMode, type Tiler } from '../cute/tiler.js';
-import { exactOrTabulated, type Guide, type PointFunction } from './function-layout.js';
+import { exactOrNull, layoutOfFunction, type PointFunction } from './function-layout.js';
 import { operandGeometry, threadCoord, type OperandGeometry, type Operand, type TiledMma } from './tiled-mma.js';
 import type { TiledCopy } from './tiled-copy.js';
 
@@ -48,14 +49,14 @@ function phiFlat(shapes: readonly number[], strides: readonly number[], x: numbe
 
 /**
  * The tensor whose element x of the core (colex over `guide`) is T's element at identity index
- * s(x), followed by `tail` (modes of T's inner layout passed through whole): `exact` (the
- * composite) when it exists, else offset Φ_T(s(0)) and the layout of x ↦ Φ_T(s(x)) − Φ_T(s(0))
- * (exactOrTabulated). Errors: `not-composable` when the function is no layout, `overflow`.
+ * s(x), followed by `tail` (modes of T's inner layout passed through whole), tabulated: offset
+ * Φ_T(s(0)) and the layout of x ↦ Φ_T(s(x)) − Φ_T(s(0)) (layoutOfFunction). The callers try the
+ * exact composite first (`exactOrNull(…) ?? tabulatedTensor(…)`, exactOrTabulated's two halves).
+ * Errors: `not-composable` when the function is no layout, `overflow`.
  */
-function tensorOf(t: LayoutFunction, exact: () => TensorResult | null, s: PointFunction, guide: Guide, tail: readonly Layout[], what: string): TensorResult {
+function tabulatedTensor(t: LayoutFunction, s: PointFunction, guide: readonly number[], tail: readonly Layout[], what: string): TensorResult {
   let y0 = 0;
-  return exactOrTabulated(
-    exact,
+  const core = layoutOfFunction(
     () => {
       const { shapes, strides } = flat(innerLayout(t));
       const sx = s();
@@ -64,8 +65,8 @@ function tensorOf(t: LayoutFunction, exact: () => TensorResult | null, s: PointF
     },
     guide,
     what,
-    (core) => finish(t, y0, concatUnchecked([...modes(core), ...tail])),
   );
+  return finish(t, y0, concatUnchecked([...modes(core), ...tail]));
 }
 
 /** {offset, layout} of the function y0 + Φ_L′ over T's inner layout (plain or composed T). */
@@ -110,30 +111,32 @@ export function partitionMma(m: TiledMma, x: Operand, t: number, tensor: LayoutF
   const cJ = c[g.J]!;
   const RI = nI / (g.atomI * g.LI);
   const RJ = nJ / (g.atomJ * g.LJ);
-  return tensorOf(
-    tensor,
-    () => partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ),
-    // element (f, r_I, r_J) at k = f + V_X·(r_I + R_I·r_J)
-    () => {
-      const yOf = (a: number, atom: number, c0: number, l: number, r: number, tile: number, p: Float64Array): number => {
-        const xi = a + atom * (c0 + l * r);
-        const q = Math.floor(xi / tile);
-        return p[xi - q * tile]! + tile * q;
-      };
-      return (k) => {
-        const f = k % g.VX;
-        const r = (k - f) / g.VX;
-        const rI = r % RI;
-        const rJ = (r - rI) / RI;
-        const a = g.atomTab[v! + g.S * f]!;
-        const aI = a % g.atomI;
-        const aJ = (a - aI) / g.atomI;
-        return yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
-      };
-    },
-    [g.VX, RI, RJ],
-    modes(inner).slice(2),
-    `partition_${x.toLowerCase()}`,
+  return (
+    exactOrNull(() => partitionMmaComposed(m, x, g, [v!, cI, cJ], tensor, nI, nJ)) ??
+    tabulatedTensor(
+      tensor,
+      // element (f, r_I, r_J) at k = f + V_X·(r_I + R_I·r_J)
+      () => {
+        const yOf = (a: number, atom: number, c0: number, l: number, r: number, tile: number, p: Float64Array): number => {
+          const xi = a + atom * (c0 + l * r);
+          const q = Math.floor(xi / tile);
+          return p[xi - q * tile]! + tile * q;
+        };
+        return (k) => {
+          const f = k % g.VX;
+          const r = (k - f) / g.VX;
+          const rI = r % RI;
+          const rJ = (r - rI) / RI;
+          const a = g.atomTab[v! + g.S * f]!;
+          const aI = a % g.atomI;
+          const aJ = (a - aI) / g.atomI;
+          return yOf(aI, g.atomI, cI, g.LI, rI, g.tI, g.PI) + nI * yOf(aJ, g.atomJ, cJ, g.LJ, rJ, g.tJ, g.PJ);
+        };
+      },
+      [g.VX, RI, RJ],
+      modes(inner).slice(2),
+      `partition_${x.toLowerCase()}`,
+    )
   );
 }
 
@@ -186,13 +189,15 @@ export function partitionCopy(c: TiledCopy, side: 'S' | 'D', t: number, tensor: 
   const ns = ms.map(size);
   checkCopyTensor(c, ns, what);
   checkThread(t, c.threads);
-  return tensorOf(
-    tensor,
-    () => partitionCopyComposed(c, side, t, ns, tensor),
-    () => copyIndexAt(c, side, t, ns),
-    () => [size(mode(side === 'S' ? c.layoutS_TV : c.layoutD_TV, 2)), ...c.tiler.map((ti, i) => ns[i]! / ti)],
-    ms.slice(c.tiler.length),
-    what,
+  return (
+    exactOrNull(() => partitionCopyComposed(c, side, t, ns, tensor)) ??
+    tabulatedTensor(
+      tensor,
+      () => copyIndexAt(c, side, t, ns),
+      [size(mode(side === 'S' ? c.layoutS_TV : c.layoutD_TV, 2)), ...c.tiler.map((ti, i) => ns[i]! / ti)],
+      ms.slice(c.tiler.length),
+      what,
+    )
   );
 }
 
@@ -274,16 +279,18 @@ function copyIndexAt(c: TiledCopy, side: 'S' | 'D', t: number, ns: readonly numb
  */
 export function tensorOfMap(t: LayoutFunction, s: Layout, oS: number, what: string): TensorResult {
   const sm = typeof s.shape === 'number' ? [s] : modes(s);
-  return tensorOf(
-    t,
-    () => composedTensor(t, sm, oS),
-    () => {
-      const { shapes, strides } = flat(s);
-      return (x) => oS + phiFlat(shapes, strides, x);
-    },
-    () => sm.map(size),
-    [],
-    what,
+  return (
+    exactOrNull(() => composedTensor(t, sm, oS)) ??
+    tabulatedTensor(
+      t,
+      () => {
+        const { shapes, strides } = flat(s);
+        return (x) => oS + phiFlat(shapes, strides, x);
+      },
+      sm.map(size),
+      [],
+      what,
+    )
   );
 }
 

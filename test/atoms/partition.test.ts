@@ -9,7 +9,7 @@ import { layoutsWithFunction, parseL, phiB, pick, randInt, sizeB, showL, type BL
 import { parsePiece, phiPiece } from '../helpers/match.js';
 import { seededRuns } from '../helpers/seeds.js';
 import { fnB, isLayoutOnModes, mmaPartitionIndex, modeSizes, threadCoords, vFunction, type MmaSpec } from './_oracle.js';
-import { exactOrTabulated, layoutOfTable } from '../../src/atoms/function-layout.js';
+import { exactOrNull, exactOrTabulated, layoutOfTable } from '../../src/atoms/function-layout.js';
 import { makeTiledMma } from '../../src/atoms/tiled-mma.js';
 import { makeTiledCopy, makeTiledCopyFromMma, type TiledCopy } from '../../src/atoms/tiled-copy.js';
 import { localPartition, localTile, partitionCopy, partitionMma, type TensorResult } from '../../src/atoms/partition.js';
@@ -95,6 +95,36 @@ describe('exactOrTabulated: the exact composite, else the layout of the function
     const wrap = (m: ReturnType<typeof parseLayout>) => `tab ${formatLayout(m)}`;
     expect(exactOrTabulated(() => 'exact', f, [2, 6], 'f', wrap)).toBe('exact');
     expect(exactOrTabulated(() => null, f, [2, 6], 'f', wrap)).toBe('tab (2,6):(6,1)');
+  });
+
+  it('exactOrNull, its first half: the composite, or null where it is missing, and every other error passes', () => {
+    expect(exactOrNull(() => 'exact')).toBe('exact');
+    expect(exactOrNull(() => null)).toBeNull();
+    expect(
+      exactOrNull(() => {
+        throw new LayoutError('not-composable', 'no');
+      }),
+    ).toBeNull();
+    expect(
+      exactOrNull(() => {
+        throw new LayoutError('overflow', 'big');
+      }),
+    ).toBeNull();
+    expect(() =>
+      exactOrNull(() => {
+        throw new LayoutError('timeout', 'late');
+      }),
+    ).toThrow(/late/);
+    expect(() =>
+      exactOrNull(() => {
+        throw domainError('bad');
+      }),
+    ).toThrow(/bad/);
+    expect(() =>
+      exactOrNull(() => {
+        throw new Error('bug');
+      }),
+    ).toThrow(/bug/);
   });
 });
 

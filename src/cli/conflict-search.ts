@@ -32,8 +32,8 @@ import {
 import { chunkItem, type Source } from '../verify/sources.js';
 import { enumerateSource } from '../verify/source-enumerate.js';
 import { randomSource } from '../verify/source-random.js';
-import { shardOption, shardRange, sliceSource } from '../verify/shard.js';
-import { hashText } from '../verify/merge.js';
+import { sliceSource } from '../verify/shard.js';
+import { hashText, shardOption, shardRange } from '../verify/shard-range.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import { accessByName, machineByName, type BankTarget } from '../memory/machines.js';
 import { progressBar } from './progress.js';

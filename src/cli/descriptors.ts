@@ -62,6 +62,7 @@ async function runDescriptor(
 ): Promise<number> {
   const spec = descriptorOps.find((o) => o.name === name)!;
   const t = p.opt.get('--timeout');
+  await spec.load?.(); // the descriptors' room loads on first use (ops/lazy.ts)
   const r = (await withDeadline(t === undefined ? undefined : parseDuration(t, '--timeout'), () => spec.run([object], context))) as Json;
   const json = p.flags.has('--json');
   io.stdout(`${json ? JSON.stringify(r) : spec.human!(r)}\n`);

@@ -7,7 +7,7 @@
 import { withDeadline } from '../algebra/deadline.js';
 import { parseThreads } from '../engine/node/pool.js';
 import { formatPlan, formatShard, isShardAnswer, loadPlanner, planOn } from '../ops/planner.js';
-import { shardOption } from '../verify/shard.js';
+import { shardOption } from '../verify/shard-range.js';
 import { parseDuration, parseOptions, Usage } from './args.js';
 import { makeContext } from './context.js';
 import { progressBar } from './progress.js';

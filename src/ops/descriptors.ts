@@ -1,13 +1,15 @@
 /**
  * The descriptor ops of the table (docs/descriptors.md, docs/protocol.md "Descriptors"): `tma_desc` and
- * `gmma_desc`, each one JSON object argument. The room is light (its imports are the algebra and cute/, which the
- * table loads anyway), so it is imported at once, not through ops/lazy.ts.
+ * `gmma_desc`, each one JSON object argument. The room (eight modules) loads on first use (ops/lazy.ts), as the atoms'
+ * and the linear layouts' do: every `batch` and CLI call reads the table, and few of them ask for a descriptor.
  */
-import { gmmaDescChecked, readGmmaArgs, readTmaArgs, tmaDescChecked } from '../descriptors/api.js';
 import type { GmmaDescriptor } from '../descriptors/gmma.js';
 import type { TmaDescriptor } from '../descriptors/tma.js';
 import type { Json, OpSpec } from './spec.js';
 import { jsonText } from './args.js';
+import { lazyModule, runningIn } from './lazy.js';
+
+const descriptors = lazyModule(() => import('../descriptors/api.js'));
 
 /** The object argument: as is from `batch` and the page, JSON text from the command line (`bad-request` if it is none). */
 function objectArg(op: string, v: unknown): unknown {
@@ -47,19 +49,25 @@ export function formatGmmaDescriptor(d: GmmaDescriptor): string {
 }
 
 /** tma_desc and gmma_desc (spread into the table, ops/table.ts). */
-export const descriptorOps: OpSpec[] = [
+export const descriptorOps: OpSpec[] = runningIn(descriptors, [
   {
     name: 'tma_desc',
     summary: "the TMA tensor map CuTe's make_tma_copy builds for {gmem, smem, dtype[, tiler]}, every rule checked (docs/descriptors.md §2)",
     args: [{ name: '{gmem,smem,dtype[,tiler]}', kind: 'json' }],
-    run: ([o]) => tmaDescChecked(readTmaArgs(objectArg('tma_desc', o))) as unknown as Json,
+    run: ([o]) => {
+      const d = descriptors.get();
+      return d.tmaDescChecked(d.readTmaArgs(objectArg('tma_desc', o))) as unknown as Json;
+    },
     human: (r) => formatTmaDescriptor(r as unknown as TmaDescriptor),
   },
   {
     name: 'gmma_desc',
     summary: 'the wgmma (sm90) or UMMA (sm100) smem matrix descriptor of one k-block {smem, dtype, major[, arch]} (docs/descriptors.md §3)',
     args: [{ name: '{smem,dtype,major[,arch]}', kind: 'json' }],
-    run: ([o]) => gmmaDescChecked(readGmmaArgs(objectArg('gmma_desc', o))) as unknown as Json,
+    run: ([o]) => {
+      const d = descriptors.get();
+      return d.gmmaDescChecked(d.readGmmaArgs(objectArg('gmma_desc', o))) as unknown as Json;
+    },
     human: (r) => formatGmmaDescriptor(r as unknown as GmmaDescriptor),
   },
-];
+]);

@@ -16,8 +16,7 @@ import type { Json, OpContext, OpSpec } from './spec.js';
 import { lazyModule, runningIn } from './lazy.js';
 import { jsonText, readLayout, readTuple } from './args.js';
 import { loadTiled, tiledCopyArg, tiledMmaArg } from './tiled.js';
-import { parseShard, shardRange, type Shard } from '../verify/shard.js';
-import { hashText } from '../verify/merge.js';
+import { hashText, parseShard, shardRange, type Shard } from '../verify/shard-range.js';
 
 /** the planner's rooms, loaded by the first plan_smem (with the ops' side of the atoms) */
 const P = lazyModule(async () => {

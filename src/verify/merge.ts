@@ -9,7 +9,7 @@
  */
 import { badRequestError } from '../algebra/errors.js';
 import { propertyText, type Example, type Property, type VerifySummary } from './run.js';
-import { shardRange, type Shard } from './shard.js';
+import { hashText, shardRange, type Shard } from './shard-range.js';
 import type { Source } from './sources.js';
 
 /** A sharded verify --json report. */
@@ -20,18 +20,6 @@ export interface ShardReport extends VerifySummary {
   matches: string[];
   /** the shard's --out file, as given, or null */
   out: string | null;
-}
-
-/** a 64-bit FNV-1a hash of a string, as 16 hex digits (an identity, not a secret) */
-export function hashText(text: string): string {
-  let h1 = 0x811c9dc5;
-  let h2 = 0xcbf29ce4;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 0x01000193);
-    h2 = Math.imul(h2 ^ c, 0x0100019d) ^ (h1 >>> 7);
-  }
-  return (h1 >>> 0).toString(16).padStart(8, '0') + (h2 >>> 0).toString(16).padStart(8, '0');
 }
 
 /**

@@ -8,52 +8,8 @@
  */
 import { LayoutError } from '../algebra/errors.js';
 import { FlatBatchBuilder } from './packed.js';
+import { shardRange, type Shard } from './shard-range.js';
 import type { Chunk, Source } from './sources.js';
-
-/** shard k of n (1 ≤ k ≤ n) */
-export interface Shard {
-  k: number;
-  n: number;
-}
-
-/**
- * Parses `k/n` (1 ≤ k ≤ n, decimal integers). `what` names the origin in errors
- * (`--shard`, `LAYOUTGPU_SHARD`). Errors: `bad-request`. Example: parseShard('2/8') → {k: 2, n: 8}.
- */
-export function parseShard(text: string, what = '--shard'): Shard {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-  if (!m) throw new LayoutError('bad-request', `${what} takes k/n with 1 ≤ k ≤ n, got '${text}'`);
-  const k = Number(m[1]);
-  const n = Number(m[2]);
-  if (!Number.isSafeInteger(n) || n < 1)
-    throw new LayoutError('bad-request', `${what}: the number of shards n must be an integer from 1 to 2^53 − 1, got '${text}'`);
-  if (!Number.isSafeInteger(k) || k < 1 || k > n) throw new LayoutError('bad-request', `${what}: the shard k must be in 1..${n}, got '${text}'`);
-  return { k, n };
-}
-
-/**
- * The shard a search runs: `--shard k/n` when the option is given (any text, the empty one
- * included, must be k/n), else LAYOUTGPU_SHARD when set and not empty, else none (the whole
- * search). Every search (verify's properties and conflict-free) reads it so. Errors: parseShard's,
- * naming the option or the variable. Example: shardOption(undefined, '2/4') → {k: 2, n: 4}.
- */
-export function shardOption(option: string | undefined, env: string | undefined = process.env.LAYOUTGPU_SHARD): Shard | null {
-  if (option !== undefined) return parseShard(option, '--shard');
-  if (env === undefined || env === '') return null;
-  return parseShard(env, 'LAYOUTGPU_SHARD');
-}
-
-/**
- * The candidates [lo, hi) of shard k of n over T candidates: [⌊(k−1)·T/n⌋, ⌊k·T/n⌋), computed
- * exactly (BigInt where (k−1)·T passes 2^53). Example: shardRange(10, {k: 2, n: 3}) → [3, 6].
- */
-export function shardRange(total: number, s: Shard): [number, number] {
-  const at = (j: number): number => {
-    const p = j * total;
-    return Number.isSafeInteger(p) ? Math.floor(p / s.n) : Number((BigInt(j) * BigInt(total)) / BigInt(s.n));
-  };
-  return [at(s.k - 1), at(s.k)];
-}
 
 /**
  * The candidates [lo, hi) of a source, in order: `src.slice` when the source has it, else a

@@ -8,8 +8,10 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { runOpDirect, type OpContext } from '../../src/ops/table.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOps, runOpDirect, type OpContext } from '../../src/ops/table.js';
+
+beforeAll(loadAllOps); // the descriptors' room loads on first use (src/ops/lazy.ts)
 import { kindOf } from '../helpers/kind.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

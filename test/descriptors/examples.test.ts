@@ -3,8 +3,10 @@
  * (runOpDirect, as the page runs them): every result key exactly, every error by kind. test/cli/examples.test.ts runs
  * the same pairs through `batch`.
  */
-import { describe, expect, it } from 'vitest';
-import { runOpDirect } from '../../src/ops/table.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOps, runOpDirect } from '../../src/ops/table.js';
+
+beforeAll(loadAllOps); // the descriptors' room loads on first use (src/ops/lazy.ts)
 import type { OpContext } from '../../src/ops/spec.js';
 import { readPairs } from '../helpers/fixtures.js';
 import { kindOf } from '../helpers/kind.js';

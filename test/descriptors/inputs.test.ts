@@ -3,7 +3,7 @@
  * strings that do not parse `parse`, every rule of docs/descriptors.md `domain` naming the rule and the numbers; the library
  * functions take strings and parsed values alike; the element types and CUTLASS's atoms as CuTe prints them.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { LayoutError } from '../../src/algebra/errors.js';
 import { parseLayout } from '../../src/algebra/notation.js';
 import { parseLayoutFunction } from '../../src/cute/composed.js';
@@ -12,7 +12,9 @@ import { gmmaDesc, tmaDesc } from '../../src/descriptors/api.js';
 import { SMEM_ATOMS, atomLayout, atomName, atomTiledTo } from '../../src/descriptors/atoms.js';
 import { formatLayoutFunction } from '../../src/cute/composed.js';
 import { DTYPES, dtypeOf } from '../../src/descriptors/dtype.js';
-import { runOpDirect } from '../../src/ops/table.js';
+import { loadAllOps, runOpDirect } from '../../src/ops/table.js';
+
+beforeAll(loadAllOps); // the descriptors' room loads on first use (src/ops/lazy.ts)
 import type { OpContext } from '../../src/ops/spec.js';
 import { kindOf } from '../helpers/kind.js';
 

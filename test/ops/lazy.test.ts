@@ -63,12 +63,18 @@ describe('ops loaded on first use', () => {
     expect(imports).toBe(1);
   });
 
-  it("the table's files import the atoms' and linear layouts' rooms only with import() or as types", () => {
+  it("the table's files import the atoms', the linear layouts', the descriptors' and the planner's rooms only with import() or as types", () => {
     const dir = join(__dirname, '../../src/ops');
     for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
       const text = readFileSync(join(dir, f), 'utf8');
-      const statics = [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'\.\.\/(atoms|linear)\/[^']*'/gms)].map((m) => m[0]);
+      const statics = [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'\.\.\/(atoms|linear|descriptors|planner)\/[^']*'/gms)].map((m) => m[0]);
       expect(statics, f).toEqual([]);
+      // of verify/, only the shards' arithmetic (its sources, laws and reports are the verify command's)
+      const verify = [...text.matchAll(/^import\s+(?!type\b)[^;]*?from\s+'\.\.\/verify\/([^']*)'/gms)].map((m) => m[1]);
+      expect(
+        verify.filter((v) => v !== 'shard-range.js'),
+        f,
+      ).toEqual([]);
     }
   });
 });

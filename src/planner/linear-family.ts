@@ -26,6 +26,7 @@ import type { Machine } from './machine.js';
 import type { AccessPattern, SidePrice } from './price.js';
 import type { Side } from './sides.js';
 import { sharedLL } from './triton.js';
+import { linearPatternBound, linearPatternOf, linearSidePrice, PatternTrack, type LinearPattern, type PartialMember } from './linear-price.js';
 
 const log2 = (x: number): number => 31 - Math.clz32(x);
 const isPow2 = (x: number): boolean => x >= 1 && (x & (x - 1)) === 0;
@@ -68,6 +69,8 @@ export interface LinearSearch {
   readonly earlier: (key: string, offsets: Int32Array) => boolean;
   /** a member for the front, in enumeration order */
   readonly emit: (offsets: Int32Array, key: string, p: { write: SidePrice; read: SidePrice }) => void;
+  /** whether the walk may visit one order of the rows above the price's cuts (fact 4; default true: the tests compare both) */
+  readonly canonical?: boolean;
 }
 
 /** The triples seen, with how many distinct functions have each: the two pruning rules of docs/planner.md. */
@@ -218,6 +221,34 @@ function* subsets(n: number, k: number): Generator<number[]> {
   }
 }
 
+/** Both sides' linear patterns (linear-price.ts), or null when a pattern of either is not linear. */
+function linearSides(s: LinearSearch): { write: LinearPattern[]; read: LinearPattern[] } | null {
+  const of = (side: Side): LinearPattern[] | null => {
+    const lps = side.patterns.map((p) => linearPatternOf(p, s.tile, s.machine));
+    return lps.every((x) => x !== null) ? (lps as LinearPattern[]) : null;
+  };
+  const write = of(s.write);
+  const read = write === null ? null : of(s.read);
+  return write === null || read === null ? null : { write, read };
+}
+
+/** sideBound in closed form: the side's least wavefronts, or the fewest of its patterns' bounds, whichever is larger; +∞ when none may hold. */
+function linearBound(ts: readonly PatternTrack[], least: number, pm: PartialMember): number {
+  let best = Number.POSITIVE_INFINITY;
+  for (const t of ts) best = Math.min(best, linearPatternBound(t, pm));
+  return best === Number.POSITIVE_INFINITY ? best : Math.max(best, least);
+}
+
+/** The offsets of the member's index bits (col[i]: the offset of index 2^i), as memberOffsets reads them. */
+function memberColumns(own: readonly number[], partner: readonly number[], seg: readonly number[], col: Int32Array): void {
+  col.fill(0);
+  for (let j = 0; j < own.length; j++) {
+    col[own[j]!] = col[own[j]!]! | (1 << j);
+    if (partner[j]! >= 0) col[partner[j]!] = col[partner[j]!]! | (1 << j);
+  }
+  for (let i = 0; i < seg.length; i++) col[seg[i]!] = col[seg[i]!]! | (1 << (own.length + i));
+}
+
 /** The offsets of the member (own bits, partners (−1 none), segment order) over 2^n indices, into out. */
 function memberOffsets(own: readonly number[], partner: readonly number[], seg: readonly number[], out: Int32Array): void {
   const masks = own.map((a, j) => (1 << a) | (partner[j]! >= 0 ? 1 << partner[j]! : 0));
@@ -251,9 +282,23 @@ export function searchLinear(s: LinearSearch): number {
   const bytes = tile.size * tile.e;
   const top2 = bankTopBits(tile, m, b);
   const N = tile.size;
-  const po = new Int32Array(N);
+  // linear sides are priced and bounded in closed form (linear-price.ts), from the offsets of the n index bits; any
+  // other side from the tile's offsets (po: the known bits of every offset)
+  const lin = linearSides(s);
+  const po = new Int32Array(lin === null ? N : 0);
   const full = new Int32Array(N);
+  const col = new Int32Array(n);
+  const own: number[] = [];
+  const partner: number[] = [];
+  let S = 0;
+  const tracks = lin === null ? null : { write: lin.write.map((lp) => new PatternTrack(lp)), read: lin.read.map((lp) => new PatternTrack(lp)) };
+  const allTracks = tracks === null ? [] : [...tracks.write, ...tracks.read];
   const bound = (k: number, wordKnown: number, holdKnown: number): number[] => {
+    if (tracks !== null) {
+      const pm: PartialMember = { k, b, S, own, free: ((1 << n) - 1) & ~usedMask };
+      const w = linearBound(tracks.write, write.least, pm);
+      return [w, w === Number.POSITIVE_INFINITY ? w : linearBound(tracks.read, read.least, pm), bytes];
+    }
     // the bank-row bits below k are known, and the bits at or above n (zero in every offset)
     const bankKnown = ((1 << Math.min(k, b)) - 1) | ~((1 << n) - 1);
     return [sideBound(write, po, bankKnown, wordKnown, holdKnown, tile, m), sideBound(read, po, bankKnown, wordKnown, holdKnown, tile, m), bytes];
@@ -263,47 +308,67 @@ export function searchLinear(s: LinearSearch): number {
   const fs: bigint[] = [1n];
   for (let i = 1; i <= n; i++) fs.push(fs[i - 1]! * BigInt(i));
   const segOrders = fs[n - b]!;
-  const branch = (k: number, used: number): bigint => fs[b - k]! * matchings(b - k, n - b - used) * segOrders;
+  // a branch's size by (k, partners used), computed once: (b−k)!·Σ_i C(b−k,i)·C(n−b−used,i)·i!·(n−b)!
+  const sizes = Array.from({ length: b + 1 }, (_, k) =>
+    Array.from({ length: n - b + 1 }, (_, used) => fs[b - k]! * matchings(b - k, n - b - used) * segOrders),
+  );
+  const branch = (k: number, used: number): bigint => sizes[k]![used]!;
+  // Rows at or above every cut of the price (each width's log2 w and word bit lo, at most b; hi ≥ b always) move no price
+  // when reordered (docs/planner.md, fact 4): the walk then visits only their ascending order (the first of each set of
+  // rows in the enumeration) and counts the others with it, where every leaf has at least `top` members of one price.
+  const cut = lin === null ? b : Math.min(b, Math.max(0, ...[...lin.write, ...lin.read].flatMap((lp) => lp.widths.map((lw) => Math.max(lw.log2w, lw.lo)))));
+  const canon = s.canonical !== false && lin !== null && b - cut >= 2 && BigInt(top + s.known.length) <= fs[n - b - (top2 - b)]!;
   let counted = 0n;
-  for (const S of subsets(n, n - b)) {
-    const inS = new Set(S);
+  let used = 0;
+  let usedMask = 0;
+  for (const Sb of subsets(n, n - b)) {
+    const inS = new Set(Sb);
+    S = Sb.reduce((a, i) => a | (1 << i), 0);
     const L = Array.from({ length: n }, (_, i) => i).filter((i) => !inS.has(i));
     // the segment bits as known word bits (their order changes no price), the bank-row bits unknown
     const high = (1 << n) - 1 - ((1 << b) - 1);
-    for (let x = 0; x < N; x++) {
+    for (let x = 0; x < po.length; x++) {
       let o = 0;
-      for (let i = 0; i < S.length; i++) o |= ((x >>> S[i]!) & 1) << (b + i);
+      for (let i = 0; i < Sb.length; i++) o |= ((x >>> Sb[i]!) & 1) << (b + i);
       po[x] = o;
     }
-    const own: number[] = [];
-    const partner: number[] = [];
     const walk = (k: number): void => {
       checkDeadline('the planner');
+      // below the cut (canon), a node stands for its ascending order only: the node at the cut counts the whole branch
+      const inside = canon && k > cut;
       if (k > 0 && dead(bound(k, high | ((1 << k) - 1), high | ((1 << k) - 1)))) {
-        counted += branch(k, partner.filter((c) => c >= 0).length);
+        if (!inside) counted += branch(k, used);
         return;
       }
       if (k === b) {
-        counted += segOrders;
-        leaves(own, partner, S);
+        if (!inside) counted += segOrders;
+        leaves(own, partner, Sb);
         return;
       }
       const saved = po.slice();
+      const after = inside ? own[k - 1]! : -1;
       for (const a of L) {
-        if (own.includes(a)) continue;
-        for (let c = -1; c < S.length; c++) {
-          const cb = c < 0 ? -1 : S[c]!;
+        if (a <= after || own.includes(a)) continue;
+        for (let c = -1; c < Sb.length; c++) {
+          const cb = c < 0 ? -1 : Sb[c]!;
           if (cb >= 0 && partner.includes(cb)) continue;
           const mask = (1 << a) | (cb >= 0 ? 1 << cb : 0);
-          for (let x = 0; x < N; x++) po[x] = saved[x]! | ((popcount(x & mask) & 1) << k);
+          for (let x = 0; x < po.length; x++) po[x] = saved[x]! | ((popcount(x & mask) & 1) << k);
+          for (const t of allTracks) t.push(k, a, cb);
+          if (cb >= 0) used++;
+          usedMask |= mask;
           own.push(a);
           partner.push(cb);
           walk(k + 1);
           own.pop();
           partner.pop();
+          for (const t of allTracks) t.pop(k);
+          if (cb >= 0) used--;
+          usedMask &= ~mask;
         }
       }
       po.set(saved);
+      if (canon && k === cut) counted += branch(k, used);
     };
     if (!dead(bound(0, high, high))) walk(0);
     else counted += branch(0, 0);
@@ -323,9 +388,15 @@ export function searchLinear(s: LinearSearch): number {
       const pre = seg.slice(0, fixed).join(',');
       if (priced === null || pre !== prefix) {
         prefix = pre;
-        memberOffsets(own, partner, seg, full);
-        const key = tableKey(full);
-        priced = s.price({ family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets: full, cosize: N, key, index: 0 });
+        if (lin !== null) {
+          memberColumns(own, partner, seg, col);
+          const w = linearSidePrice(lin.write, col);
+          const r = w === null ? null : linearSidePrice(lin.read, col);
+          priced = w === null || r === null ? null : { write: w, read: r };
+        } else {
+          memberOffsets(own, partner, seg, full);
+          priced = s.price({ family: 'linear', layout: { shape: 1, stride: 0 }, atom: null, offsets: full, cosize: N, key: tableKey(full), index: 0 });
+        }
         closed = priced === null || tally.closes([priced.write.wavefronts, priced.read.wavefronts, bytes], top);
       }
       if (!closed && priced !== null) {

@@ -325,7 +325,7 @@ export function mountPlannerPanel(host: HTMLElement): void {
   const writeIn = area('plan-write', FIRST.write, 'a TV layout, "tma", or JSON: {"ll": …}, {"encoding": …}, a tiled copy, {"mma": …, "operand": "A"}');
   const readIn = area('plan-read', FIRST.read, 'the same forms, or the tensor core: {"wgmma": "K"}, {"umma": "MN"}');
   const archSel = select('plan-arch', MACHINE_NAMES, FIRST.arch, (v) => (v === DEFAULT_MACHINE ? `${v} (the default)` : v));
-  const familiesIn = text('plan-families', '', 'all (swizzle, padded, atoms), or a list');
+  const familiesIn = text('plan-families', '', 'swizzle, padded, atoms; or a list: swizzle, linear, padded, atoms');
   const topIn = text('plan-top', '8', 'entries of the front');
   const labelSel = select('plan-label', ['offset', 'tv', 'bank', 'none'], 'offset', (v) =>
     v === 'tv' ? 'thread, value (T5 V2)' : v === 'none' ? 'nothing' : v,

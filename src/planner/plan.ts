@@ -250,9 +250,21 @@ export function certificateOf(
   return lower ? { kind: 'lower-bound', family: FAMILIES[best.fam]!, count } : { kind: 'exhaustive', family: families.join('+'), count };
 }
 
-/** The error of a plan in which no candidate is accepted by both sides (`domain`). */
-export const noCandidate = (families: readonly string[], count: number): Error =>
-  domainError(`no candidate of the families ${families.join(', ')} (${count} searched) is accepted by both sides`);
+/** The error of a plan in which no candidate is accepted by both sides (`domain`), with the reason where the request
+ *  shows one (whyNone). */
+export const noCandidate = (families: readonly string[], count: number, why = ''): Error =>
+  domainError(`no candidate of the families ${families.join(', ')} (${count} searched) is accepted by both sides${why}`);
+
+/** Why no candidate may be accepted, where the request shows it: on AMD an access below 4 bytes has no published phase
+ *  grouping (docs/memory.md), so a side of elements under 4 bytes is priced only where a layout keeps its values
+ *  contiguous to 4 bytes or more. */
+export function whyNone(req: Pick<PlanRequest, 'machine' | 'tile'>): string {
+  if (req.machine.vendor !== 'amd' || req.tile.e >= 4) return '';
+  return (
+    `: on ${req.machine.name} an LDS access of fewer than 4 bytes has no published phase grouping, so a side of ${req.tile.e}-byte ` +
+    'elements is priced only on a layout that keeps its values contiguous to 4 bytes or more'
+  );
+}
 
 /**
  * plan_smem over built sides (docs/planner.md). Errors: `domain` when no candidate of the families is
@@ -262,7 +274,7 @@ export const noCandidate = (families: readonly string[], count: number): Error =
 export function planSmem(req: PlanRequest, o: Pick<PlanOptions, 'progress'> = {}): PlanResult {
   const { searched, rows, s } = priceRows(req, o);
   const count = Object.values(searched).reduce((a, b) => a + b, 0);
-  if (rows.length === 0) throw noCandidate(req.families, count);
+  if (rows.length === 0) throw noCandidate(req.families, count, whyNone(req));
   const t = tritonRow(req, s);
   const twin = t === null ? undefined : twinOf(t.row, rows);
   const triton = t === null ? null : withExpressibility(t.entry, twin === undefined ? { tma: false, gmma: null } : expressible(req, twin.layout));

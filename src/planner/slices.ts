@@ -6,6 +6,7 @@ import {
   entryOf,
   expressible,
   noCandidate,
+  whyNone,
   paretoFront,
   priceCandidate,
   tritonRow,
@@ -203,7 +204,7 @@ export function planFromSlices(req: PlanRequest, slices: readonly PricedSlice[])
     searched[family] = n;
   }
   const count = Object.values(searched).reduce((a, b) => a + b, 0);
-  if (union.length === 0) throw noCandidate(req.families, count);
+  if (union.length === 0) throw noCandidate(req.families, count, whyNone(req));
   const t = tritonRow(req, new PriceScratch());
   const twin = t === null ? undefined : twinOf(t.row, twins);
   const triton = t === null ? null : withExpressibility(t.entry, twin === undefined ? { tma: false, gmma: null } : expressible(req, twin.layout));

@@ -191,6 +191,16 @@ describe('plan_smem against the oracle', () => {
     }
   });
 
+  it('no candidate accepted: domain, with the reason on AMD (an access below 4 bytes has no published phase grouping)', () => {
+    // bf16 values two a thread, one side's strided: no layout keeps both sides' pairs contiguous (4 bytes)
+    const req = { tile: '(8,8)', dtype: 'bfloat16_t', write: '((2,2,2,2,2),(2)):((16,2,1,4,8),(32))', read: '((2,2,2,2,2),(2)):((1,4,8,32,16),(2))' };
+    expect(() => planArgs({ ...req, arch: 'gfx950', families: ['swizzle'] })).toThrow(
+      /^no candidate of the families swizzle \(46 searched\) is accepted by both sides: on gfx950 an LDS access of fewer than 4 bytes has no published phase grouping/,
+    );
+    // on NVIDIA's model a 2-byte access is priced: the same pair plans
+    expect(planArgs({ ...req, arch: 'sm90', families: ['swizzle'] }).front.length).toBeGreaterThan(0);
+  });
+
   it('the 128×64 fp16 pair of docs/memory.md: Sw<3,3,3> over row-major, conflict-free, a GMMA atom, lower-bound', () => {
     const r = planArgs({
       tile: '(128,64)',

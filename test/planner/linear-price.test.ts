@@ -6,7 +6,10 @@
  * (a thread count or value count that is no power of two, a live mask, an index that is no XOR of its generators) is
  * left to the counters.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatLayout, parseLayout } from '../../src/algebra/notation.js';
+import { loadPlanner } from '../../src/ops/planner.js';
+import { tiledMmaArg } from '../../src/ops/tiled.js';
 import type { Layout } from '../../src/algebra/layout.js';
 import { parseLL } from '../../src/linear/forms.js';
 import { tableKey, type Tile } from '../../src/planner/families.js';
@@ -19,6 +22,10 @@ import { randInt } from '../helpers/brute.js';
 import { seededRuns } from '../helpers/seeds.js';
 
 const forSeeds = seededRuns(0x11e4);
+
+beforeAll(async () => {
+  await loadPlanner(); // the atoms' room, for the MMA operands
+});
 const MACHINES = ['sm80', 'sm90', 'gfx942', 'gfx950'] as const;
 
 /** A random member of the family over n bits, b bank-row bits: S, the own bits' order, partners, the segment order. */
@@ -148,6 +155,22 @@ describe('the closed-form price is the counters', () => {
         const side = llSide(role, parseLL(text), tile, machineOf(mName));
         expect(checkAgainstCounters(side, tile, mName, rng, 25), `${mName} ${role}`).toBe(1);
       }
+    }
+  });
+});
+
+describe('the closed-form price on sides with matrix instructions', () => {
+  it('an mma.sync operand read by ldmatrix.x4 or ld.shared, and its C written by stmatrix or st.shared (several patterns, the cheapest)', () => {
+    let seed = 11;
+    const rng = (): number => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32) % 1;
+    const m = tiledMmaArg({ atom: 'SM80_16x8x16_F16F16F16F16_TN' });
+    const tile: Tile = { shape: [16, 16], size: 256, e: 2 };
+    for (const mName of ['sm80', 'sm90'] as const) {
+      const a = tvSide('read', parseLayout(formatLayout(m.layoutA_TV)), tile, machineOf(mName));
+      const w = tvSide('write', parseLayout('((16,2),8):((1,128),16)'), tile, machineOf(mName));
+      expect(a.patterns.length, 'ldmatrix beside ld.shared').toBeGreaterThan(1);
+      expect(checkAgainstCounters(a, tile, mName, rng, 40)).toBe(1);
+      expect(checkAgainstCounters(w, tile, mName, rng, 40)).toBe(1);
     }
   });
 });

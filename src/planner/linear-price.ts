@@ -9,7 +9,8 @@
  *   each bank holds as many words as every other (they are the cosets of one subspace), so the phase takes 2^(r_W − r_B)
  *   wavefronts, and every phase of every instruction the same;
  * - the width is the widest at which value generator i < log2 w lands on offset bit i and every other generator's image
- *   has its bits below log2 w zero (every vector contiguous and aligned).
+ *   has its bits below log2 w zero (every vector contiguous and aligned); a width whose first value generators are not
+ *   distinct single index bits holds on no member (only an own bit lands on a bank-row bit), and is left out.
  *
  * So a side is priced from a few dozen offsets instead of the whole tile, the same answer as price.ts's counters
  * (test/planner/linear-price.test.ts compares them on random members and sides), and a partial member (the offset
@@ -112,6 +113,10 @@ export function linearPatternOf(p: AccessPattern, tile: Tile, m: Machine): Linea
     const we = w * e;
     const lanes = phaseLanes(p, we, m);
     if (lanes === null) return null;
+    // a member sends index x to offset bit i < b only if x is one own bit (the only index the member maps to 2^i), so a
+    // width whose first log2 w value generators are not distinct single bits holds on no member: it is left out
+    const firsts = Array.from(vgen.subarray(0, log2(w)));
+    if (!firsts.every((g) => isPow2(g)) || new Set(firsts).size !== firsts.length) continue;
     const banks = m.vendor === 'nvidia' ? 32 : m.banks;
     const wave = m.vendor === 'nvidia' ? WARP : m.wave;
     widths.push({

@@ -30,7 +30,7 @@ Triton's optimalSwizzling builds where both sides are linear layouts.
   --arch           sm80, sm90 (default), sm100, gfx942, gfx950
   --families       a comma-separated list of swizzle, linear, padded, atoms (default: swizzle,padded,atoms);
                    linear, the F2-linear bijections, is searched whole by branch and bound: about a second on a
-                   128×128 fp16 tile of linear sides, longer on some pairs (docs/planner.md "Families")
+                   128×128 fp16 tile of linear sides, longer on some pairs (docs/planner.md "Families and their counts")
   --top            entries of the front to print (default 8)
   --shard k/n      price the k-th of n parts of the candidates (as LAYOUTGPU_SHARD=k/n); with --json its
                    report, which layoutgpu merge joins with the other n − 1 into exactly the whole plan

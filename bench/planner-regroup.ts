@@ -21,6 +21,7 @@ import { parseLayoutFunction } from '../src/cute/composed.js';
 import { parseLL } from '../src/linear/forms.js';
 import { Pool32 } from '../src/memory/access.js';
 import { loadPlanner, planArgs } from '../src/ops/planner.js';
+import { isLayoutError } from '../src/algebra/errors.js';
 import { offsetsOf } from '../src/planner/families.js';
 import { machineOf } from '../src/planner/machine.js';
 import { type AccessPattern, PriceScratch, priceSide, type SidePrice } from '../src/planner/price.js';
@@ -109,16 +110,24 @@ for (const c of CASES) {
   const write = llSide('write', parseLL((req.write as { ll: string }).ll), tile, m);
   const read = llSide('read', parseLL((req.read as { ll: string }).ll), tile, m);
   const plan = planArgs(req);
+  // the best with the linear family asked for too (none where its count passes 2^53)
+  let withLinear: typeof plan | null = null;
+  try {
+    withLinear = planArgs({ ...req, families: ['swizzle', 'linear', 'padded', 'atoms'] });
+  } catch (e) {
+    if (!isLayoutError(e) || e.kind !== 'overflow') throw e;
+  }
   const s = new PriceScratch();
   for (const [name, entry] of [
     ['triton', plan.triton],
     ['ours', plan.front[0]!],
+    ['ours, linear too', withLinear?.front[0] ?? null],
   ] as const) {
     if (entry === null) continue;
     const offsets = entryOffsets(entry.layout, tile);
     const w = prices(write, offsets, tile, s);
     const r = prices(read, offsets, tile, s);
-    const shown = name === 'ours' ? `ours: ${entry.layout}` : 'triton';
+    const shown = name === 'triton' ? 'triton' : `${name}: ${entry.layout.length > 60 ? `${entry.layout.slice(0, 57)}...` : entry.layout}`;
     rows.push([
       c.id,
       MACHINE,

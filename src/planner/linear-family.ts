@@ -345,7 +345,7 @@ export function searchLinear(s: LinearSearch): number {
         leaves(own, partner, Sb);
         return;
       }
-      const saved = po.slice();
+      const saved = po.length === 0 ? po : po.slice(); // linear sides keep no tile offsets (po empty)
       const after = inside ? own[k - 1]! : -1;
       for (const a of L) {
         if (a <= after || own.includes(a)) continue;

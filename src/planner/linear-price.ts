@@ -18,6 +18,7 @@
  */
 import { threadsPerPhase, WARP } from '../memory/banks.js';
 import { phaseGroups } from '../memory/machines.js';
+import { columnsOf, echelon, independentColumns } from '../linear/f2.js';
 import type { Tile } from './families.js';
 import type { Machine } from './machine.js';
 import { phasesAt, type AccessPattern, type SidePrice } from './price.js';
@@ -51,21 +52,12 @@ export interface LinearPattern {
   readonly widths: readonly LinearWidth[];
 }
 
-/** Tile index of thread t from the thread generators (the XOR of those of its bits). */
+/** The XOR of gens[i] over the set bits i of x: the tile index of thread (or value) x from its generators, and the offset
+ *  of tile index x under a member from its columns (col[i]: the offset of index 2^i). */
 function xorOf(gens: Int32Array, x: number): number {
   let r = 0;
   for (let i = 0; x !== 0; i++, x >>>= 1) if (x & 1) r ^= gens[i]!;
   return r;
-}
-
-/** A basis of the span of xs (XOR), reduced so each has a distinct leading bit. */
-function basisOf(xs: readonly number[]): number[] {
-  const b: number[] = [];
-  for (let v of xs) {
-    for (const u of b) v = Math.min(v, v ^ u);
-    if (v !== 0) b.push(v);
-  }
-  return b;
 }
 
 /** The phase lanes of width w (bytes we) on the machine as lane numbers, or null when the phases are not cosets of one subspace. */
@@ -84,7 +76,8 @@ function phaseLanes(p: AccessPattern, we: number, m: Machine): number[] | null {
   const first = Array.from(g.order.subarray(0, g.perPhase));
   const set = new Set(first);
   if (!set.has(0)) return null;
-  const gens = basisOf(first);
+  const e = echelon(columnsOf(first.map((l) => ({ lo: l, hi: 0 }))));
+  const gens = e.pivots.map((i) => first[i]!);
   if (1 << gens.length !== g.perPhase) return null;
   for (let f = 0; f * g.perPhase < g.wave; f++) {
     const c = g.order[f * g.perPhase]!;
@@ -135,39 +128,25 @@ export function linearPatternOf(p: AccessPattern, tile: Tile, m: Machine): Linea
   return { vgen, tgen, widths };
 }
 
-/** The offset of tile index x under a linear member given by its columns (col[i]: the offset of index 2^i). */
-function offsetOf(col: Int32Array, x: number): number {
-  let r = 0;
-  for (let i = 0; x !== 0; i++, x >>>= 1) if (x & 1) r ^= col[i]!;
-  return r;
-}
-
-/** Rank over F2 of the values (small sets: at most a wave's lane bits). */
-function rank(xs: readonly number[]): number {
-  return basisOf(xs).length;
-}
-
 /** Whether every vector of w values is contiguous and aligned under the member (see the header). */
 function holds(lp: LinearPattern, col: Int32Array, lw: LinearWidth): boolean {
   const low = lw.w - 1;
   for (let i = 0; i < lp.vgen.length; i++) {
-    const o = offsetOf(col, lp.vgen[i]!);
+    const o = xorOf(col, lp.vgen[i]!);
     if (i < lw.log2w ? o !== 1 << i : (o & low) !== 0) return false;
   }
-  for (let i = 0; i < lp.tgen.length; i++) if ((offsetOf(col, lp.tgen[i]!) & low) !== 0) return false;
+  for (let i = 0; i < lp.tgen.length; i++) if ((xorOf(col, lp.tgen[i]!) & low) !== 0) return false;
   return true;
 }
-
-const scratch: number[] = [];
 
 /** The wavefronts of one phase, 2^(r_W − r_B) (see the header). */
 function phaseWavefronts(col: Int32Array, lw: LinearWidth): number {
   const bankMask = (1 << (lw.hi - lw.lo)) - 1;
-  scratch.length = 0;
-  for (const g of lw.phaseGens) scratch.push(offsetOf(col, g) >>> lw.lo);
-  const rW = rank(scratch);
-  for (let i = 0; i < scratch.length; i++) scratch[i] = scratch[i]! & bankMask;
-  return 2 ** (rW - rank(scratch));
+  const m = lw.phaseGens.length;
+  for (let i = 0; i < m; i++) vecs[i] = xorOf(col, lw.phaseGens[i]!) >>> lw.lo;
+  const rW = rankOf(m);
+  for (let i = 0; i < m; i++) vecs[i] = (xorOf(col, lw.phaseGens[i]!) >>> lw.lo) & bankMask;
+  return 2 ** (rW - rankOf(m));
 }
 
 /** The pattern's price under the member (columns `col`): price.ts priceSide's answer, or null when no width holds. */
@@ -284,12 +263,12 @@ export function linearPatternBound(t: PatternTrack, pm: PartialMember): number {
     let n = 0;
     for (let j = 0; j < Math.min(k, q); j++) vecs[n++] = 1 << own[j]!;
     for (const g of lw.phaseGens) vecs[n++] = g;
-    let rW = rankIn(vecs, n) - q;
+    let rW = rankOf(n) - q;
     if (k < q) {
       n = 0;
       for (let u = ((1 << lw.fv.length) - 1) & ~S, i = 0; u !== 0; u >>>= 1, i++) if (u & 1) vecs[n++] = 1 << i;
       for (const g of lw.phaseGens) vecs[n++] = g;
-      rW = Math.max(rW, rankIn(vecs, n) - b);
+      rW = Math.max(rW, rankOf(n) - b);
     }
     if (rW > 0) {
       const kb = Math.min(k, b, lw.hi);
@@ -299,7 +278,7 @@ export function linearPatternBound(t: PatternTrack, pm: PartialMember): number {
         const at = t.phaseAt(wi);
         const m = lw.phaseGens.length;
         for (let i = 0; i < m; i++) vecs[i] = low[at + i]! & mask;
-        r = rankIn(vecs, m);
+        r = rankOf(m);
       }
       const rows = Math.max(0, Math.min(b, lw.hi) - Math.max(k, lw.lo));
       const seg = Math.max(0, lw.hi - Math.max(b, lw.lo));
@@ -326,18 +305,12 @@ function spanRank(t: PatternTrack, wi: number, lw: LinearWidth, kb: number, free
     vecs[n++] = f;
   }
   for (let u = free | S, i = 0; u !== 0; u >>>= 1, i++) if (u & 1) vecs[n++] = lw.fv[i]!;
-  return rankIn(vecs, n);
+  return rankOf(n);
 }
 
-const vecs = new Int32Array(64);
+/** Scratch of the ranks: the vectors (at most 64, each below 2^31) and their zero high words, for f2.ts. */
+const vecs = new Uint32Array(64);
+const ZERO = new Uint32Array(64);
 
-/** Rank over F2 of xs[0 … n−1], in place (Gaussian elimination by leading bit). */
-function rankIn(xs: Int32Array, n: number): number {
-  let r = 0;
-  for (let i = 0; i < n; i++) {
-    let v = xs[i]!;
-    for (let j = 0; j < r; j++) v = Math.min(v, v ^ xs[j]!);
-    if (v !== 0) xs[r++] = v;
-  }
-  return r;
-}
+/** Rank over F2 of vecs[0 … n−1] (linear/f2.ts's independentColumns, which allocates nothing). */
+const rankOf = (n: number): number => independentColumns(vecs, ZERO, n, 64, false);
